@@ -1,0 +1,552 @@
+//! The configuration object of spec §2.6–2.7, as JSON with the spec's
+//! option names, its defaults and environment fallbacks, and its validation.
+//! Functions (callbacks, events, authorize, a host adapter, a logger) are not
+//! part of this JSON: bindings register them as [`crate::Host`] hooks.
+
+use serde::Deserialize;
+use serde_json::{Map, Value};
+use url::Url;
+
+use crate::error::ConfigError;
+
+pub const DEFAULT_BASE_PATH: &str = "/auth";
+pub const DEFAULT_SESSION_MAX_AGE: u64 = 30 * 24 * 60 * 60;
+pub const DEFAULT_SESSION_UPDATE_AGE: u64 = 24 * 60 * 60;
+pub const MIN_SECRET_LENGTH: usize = 32;
+
+/// Top-level option names. Used to name an unknown option in the error.
+const KNOWN_OPTIONS: &[&str] = &[
+    "providers",
+    "adapter",
+    "basePath",
+    "callbacks",
+    "events",
+    "cookies",
+    "debug",
+    "experimental",
+    "jwt",
+    "logger",
+    "pages",
+    "raw",
+    "redirectProxyUrl",
+    "secret",
+    "session",
+    "skipCSRFCheck",
+    "theme",
+    "trustHost",
+    "useSecureCookies",
+    "url",
+];
+
+/// The configuration as the host gives it (spec §2.6).
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Config {
+    /// Provider configurations; each is parsed by its type's module.
+    #[serde(default)]
+    pub providers: Vec<Value>,
+    /// A built-in adapter (`{ "type": "sqlite", "path": … }`) or
+    /// `{ "type": "host" }` for one implemented through `adapter.*` hooks.
+    #[serde(default)]
+    pub adapter: Option<Value>,
+    #[serde(default)]
+    pub base_path: Option<String>,
+    #[serde(default)]
+    pub cookies: CookiesConfig,
+    #[serde(default)]
+    pub debug: bool,
+    #[serde(default)]
+    pub experimental: Experimental,
+    #[serde(default)]
+    pub jwt: JwtConfig,
+    #[serde(default)]
+    pub pages: Pages,
+    #[serde(default)]
+    pub redirect_proxy_url: Option<String>,
+    #[serde(default)]
+    pub secret: Option<Secret>,
+    #[serde(default)]
+    pub session: SessionConfig,
+    #[serde(default)]
+    pub theme: Theme,
+    #[serde(default)]
+    pub trust_host: Option<bool>,
+    #[serde(default)]
+    pub use_secure_cookies: Option<bool>,
+    /// The deployment's canonical URL; `AUTH_URL` when absent.
+    #[serde(default)]
+    pub url: Option<String>,
+}
+
+#[derive(Debug, Clone, Deserialize, PartialEq, Eq)]
+#[serde(untagged)]
+pub enum Secret {
+    One(String),
+    Many(Vec<String>),
+}
+
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct Experimental {
+    #[serde(default)]
+    pub enable_web_authn: bool,
+}
+
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct JwtConfig {
+    /// Lifetime of the session JWT; defaults to `session.maxAge`.
+    #[serde(default)]
+    pub max_age: Option<u64>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum SessionStrategy {
+    Jwt,
+    Database,
+}
+
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SessionConfig {
+    #[serde(default)]
+    pub strategy: Option<SessionStrategy>,
+    #[serde(default)]
+    pub max_age: Option<u64>,
+    #[serde(default)]
+    pub update_age: Option<u64>,
+}
+
+/// Custom page URLs replacing the built-in pages.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct Pages {
+    pub sign_in: Option<String>,
+    pub sign_out: Option<String>,
+    pub error: Option<String>,
+    pub verify_request: Option<String>,
+    pub new_user: Option<String>,
+}
+
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ColorScheme {
+    #[default]
+    Auto,
+    Dark,
+    Light,
+}
+
+impl ColorScheme {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ColorScheme::Auto => "auto",
+            ColorScheme::Dark => "dark",
+            ColorScheme::Light => "light",
+        }
+    }
+}
+
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct Theme {
+    #[serde(default)]
+    pub color_scheme: ColorScheme,
+    pub logo: Option<String>,
+    pub brand_color: Option<String>,
+    pub button_text: Option<String>,
+}
+
+/// Overrides of the default cookies (spec §2.6 `cookies`).
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct CookiesConfig {
+    pub session_token: Option<CookieOverride>,
+    pub callback_url: Option<CookieOverride>,
+    pub csrf_token: Option<CookieOverride>,
+    pub pkce_code_verifier: Option<CookieOverride>,
+    pub state: Option<CookieOverride>,
+    pub nonce: Option<CookieOverride>,
+    pub webauthn_challenge: Option<CookieOverride>,
+}
+
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct CookieOverride {
+    pub name: Option<String>,
+    #[serde(default)]
+    pub options: CookieOptionsOverride,
+}
+
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct CookieOptionsOverride {
+    pub http_only: Option<bool>,
+    pub same_site: Option<String>,
+    pub path: Option<String>,
+    pub secure: Option<bool>,
+    pub domain: Option<String>,
+    pub max_age: Option<u64>,
+}
+
+impl Config {
+    /// Parse the JSON form of the configuration. An unknown top-level option
+    /// or a value of the wrong type is refused with the option's name.
+    pub fn from_json(json: &str) -> Result<Config, ConfigError> {
+        let value: Value = serde_json::from_str(json)
+            .map_err(|e| ConfigError::new("config", format!("not valid JSON: {e}")))?;
+        Config::from_value(value)
+    }
+
+    pub fn from_value(value: Value) -> Result<Config, ConfigError> {
+        let Value::Object(map) = value else {
+            return Err(ConfigError::new("config", "must be an object"));
+        };
+        for key in map.keys() {
+            if !KNOWN_OPTIONS.contains(&key.as_str()) {
+                return Err(ConfigError::new(
+                    key.clone(),
+                    format!("unknown option; known options are: {}", KNOWN_OPTIONS.join(", ")),
+                ));
+            }
+        }
+        // Deserialize option by option so a type error names its option.
+        let mut config = Config::default();
+        for (key, value) in map {
+            config.set_option(&key, value)?;
+        }
+        Ok(config)
+    }
+
+    fn set_option(&mut self, key: &str, value: Value) -> Result<(), ConfigError> {
+        fn parse<T: serde::de::DeserializeOwned>(key: &str, value: Value) -> Result<T, ConfigError> {
+            serde_json::from_value(value).map_err(|e| ConfigError::new(key, e.to_string()))
+        }
+        match key {
+            "providers" => self.providers = parse(key, value)?,
+            "adapter" => self.adapter = if value.is_null() { None } else { Some(value) },
+            "basePath" => self.base_path = parse(key, value)?,
+            "cookies" => self.cookies = parse(key, value)?,
+            "debug" => self.debug = parse(key, value)?,
+            "experimental" => self.experimental = parse(key, value)?,
+            "jwt" => self.jwt = parse_object_ignoring_functions(key, value)?,
+            "pages" => self.pages = parse(key, value)?,
+            "redirectProxyUrl" => self.redirect_proxy_url = parse(key, value)?,
+            "secret" => self.secret = parse(key, value)?,
+            "session" => self.session = parse_object_ignoring_functions(key, value)?,
+            "theme" => self.theme = parse(key, value)?,
+            "trustHost" => self.trust_host = parse(key, value)?,
+            "useSecureCookies" => self.use_secure_cookies = parse(key, value)?,
+            "url" => self.url = parse(key, value)?,
+            // Functions: the binding registers them as hooks; whatever
+            // marker it leaves in the JSON is not ours to read.
+            "callbacks" | "events" | "logger" | "raw" | "skipCSRFCheck" => {}
+            _ => unreachable!("checked against KNOWN_OPTIONS"),
+        }
+        Ok(())
+    }
+}
+
+/// `jwt` and `session` mix data and functions (`jwt.encode`,
+/// `session.generateSessionToken`); keep only the data.
+fn parse_object_ignoring_functions<T: serde::de::DeserializeOwned>(
+    key: &str,
+    value: Value,
+) -> Result<T, ConfigError> {
+    let value = match value {
+        Value::Object(map) => Value::Object(
+            map.into_iter()
+                .filter(|(k, _)| !matches!(k.as_str(), "encode" | "decode" | "generateSessionToken"))
+                .collect::<Map<String, Value>>(),
+        ),
+        Value::Null => Value::Object(Map::new()),
+        other => other,
+    };
+    serde_json::from_value(value).map_err(|e| ConfigError::new(key, e.to_string()))
+}
+
+/// The process environment, or a map in tests.
+pub trait Env {
+    fn var(&self, name: &str) -> Option<String>;
+}
+
+/// The real process environment.
+pub struct ProcessEnv;
+
+impl Env for ProcessEnv {
+    fn var(&self, name: &str) -> Option<String> {
+        std::env::var(name).ok().filter(|v| !v.is_empty())
+    }
+}
+
+impl Env for std::collections::HashMap<String, String> {
+    fn var(&self, name: &str) -> Option<String> {
+        self.get(name).cloned().filter(|v| !v.is_empty())
+    }
+}
+
+/// The configuration after defaults, environment fallbacks and validation.
+#[derive(Debug, Clone)]
+pub struct Settings {
+    pub secrets: Vec<String>,
+    /// Normalised: starts with `/`, no trailing `/`.
+    pub base_path: String,
+    /// The canonical origin (from `url` / `AUTH_URL`), if configured.
+    pub canonical_url: Option<Url>,
+    pub strategy: SessionStrategy,
+    pub session_max_age: u64,
+    pub session_update_age: u64,
+    pub jwt_max_age: u64,
+    pub trust_host: bool,
+    pub use_secure_cookies: Option<bool>,
+    pub redirect_proxy_url: Option<Url>,
+    pub pages: Pages,
+    pub theme: Theme,
+    pub cookies: CookiesConfig,
+    pub debug: bool,
+    pub web_authn: bool,
+}
+
+impl Settings {
+    pub fn resolve(config: &Config, env: &dyn Env) -> Result<Settings, ConfigError> {
+        let secrets = resolve_secrets(config, env)?;
+
+        let canonical_url = match config.url.clone().or_else(|| env.var("AUTH_URL")) {
+            Some(raw) => Some(parse_http_url(&raw, "url (AUTH_URL)")?),
+            None => None,
+        };
+
+        // AUTH_URL may carry the base path (as in Auth.js) when none is given.
+        let base_path = match (&config.base_path, &canonical_url) {
+            (Some(path), _) => normalise_base_path(path)?,
+            (None, Some(url)) if url.path() != "/" => normalise_base_path(url.path())?,
+            (None, _) => DEFAULT_BASE_PATH.to_owned(),
+        };
+
+        let strategy = match (config.session.strategy, config.adapter.is_some()) {
+            (Some(SessionStrategy::Database), false) => {
+                return Err(ConfigError::new(
+                    "session.strategy",
+                    "\"database\" needs an `adapter`; configure one (e.g. { \"type\": \"sqlite\", \"path\": \"auth.db\" }) or use \"jwt\"",
+                ))
+            }
+            (Some(strategy), _) => strategy,
+            (None, true) => SessionStrategy::Database,
+            (None, false) => SessionStrategy::Jwt,
+        };
+
+        let session_max_age = config.session.max_age.unwrap_or(DEFAULT_SESSION_MAX_AGE);
+        if session_max_age == 0 {
+            return Err(ConfigError::new("session.maxAge", "must be a positive number of seconds"));
+        }
+        let session_update_age = config.session.update_age.unwrap_or(DEFAULT_SESSION_UPDATE_AGE);
+
+        let trust_host = config
+            .trust_host
+            .or_else(|| env.var("AUTH_TRUST_HOST").map(|v| v != "false" && v != "0"))
+            .unwrap_or_else(|| {
+                // As Auth.js: a configured URL or a non-production
+                // environment trusts the request's Host header.
+                canonical_url.is_some() || env.var("NODE_ENV").as_deref() != Some("production")
+            });
+
+        let redirect_proxy_url =
+            match config.redirect_proxy_url.clone().or_else(|| env.var("AUTH_REDIRECT_PROXY_URL")) {
+                Some(raw) => Some(parse_http_url(&raw, "redirectProxyUrl")?),
+                None => None,
+            };
+
+        for (name, page) in [
+            ("pages.signIn", &config.pages.sign_in),
+            ("pages.signOut", &config.pages.sign_out),
+            ("pages.error", &config.pages.error),
+            ("pages.verifyRequest", &config.pages.verify_request),
+            ("pages.newUser", &config.pages.new_user),
+        ] {
+            if let Some(page) = page {
+                if !(page.starts_with('/') || page.starts_with("http://") || page.starts_with("https://")) {
+                    return Err(ConfigError::new(name, "must be a path starting with `/` or an http(s) URL"));
+                }
+            }
+        }
+
+        if let Some(color) = &config.theme.brand_color {
+            if !is_css_color(color) {
+                return Err(ConfigError::new(
+                    "theme.brandColor",
+                    "must be a CSS colour: #rgb, #rrggbb, a colour name, or rgb()/hsl()",
+                ));
+            }
+        }
+
+        Ok(Settings {
+            secrets,
+            base_path,
+            canonical_url,
+            strategy,
+            session_max_age,
+            session_update_age,
+            jwt_max_age: config.jwt.max_age.unwrap_or(session_max_age),
+            trust_host,
+            use_secure_cookies: config.use_secure_cookies,
+            redirect_proxy_url,
+            pages: config.pages.clone(),
+            theme: config.theme.clone(),
+            cookies: config.cookies.clone(),
+            debug: config.debug,
+            web_authn: config.experimental.enable_web_authn,
+        })
+    }
+}
+
+fn resolve_secrets(config: &Config, env: &dyn Env) -> Result<Vec<String>, ConfigError> {
+    let secrets = match &config.secret {
+        Some(Secret::One(s)) => vec![s.clone()],
+        Some(Secret::Many(list)) => list.clone(),
+        None => Vec::new(),
+    };
+    let secrets = if secrets.is_empty() {
+        // Auth.js order: AUTH_SECRET_3, _2, _1 go before AUTH_SECRET.
+        let mut from_env = Vec::new();
+        if let Some(s) = env.var("AUTH_SECRET") {
+            from_env.push(s);
+        }
+        for i in 1..=3 {
+            if let Some(s) = env.var(&format!("AUTH_SECRET_{i}")) {
+                from_env.insert(0, s);
+            }
+        }
+        from_env
+    } else {
+        secrets
+    };
+    if secrets.is_empty() {
+        return Err(ConfigError::new(
+            "secret",
+            "missing: set the `secret` option or the AUTH_SECRET environment variable to a random string of at least 32 characters (e.g. `openssl rand -base64 33`)",
+        ));
+    }
+    for (i, s) in secrets.iter().enumerate() {
+        if s.chars().count() < MIN_SECRET_LENGTH {
+            let option = if secrets.len() == 1 { "secret".to_owned() } else { format!("secret[{i}]") };
+            return Err(ConfigError::new(
+                option,
+                format!("must be at least {MIN_SECRET_LENGTH} characters long (got {})", s.chars().count()),
+            ));
+        }
+    }
+    Ok(secrets)
+}
+
+fn normalise_base_path(path: &str) -> Result<String, ConfigError> {
+    let trimmed = path.trim_end_matches('/');
+    if !path.starts_with('/') || trimmed.is_empty() {
+        return Err(ConfigError::new("basePath", format!("must be a path like \"/auth\", got {path:?}")));
+    }
+    if trimmed.contains(['?', '#']) {
+        return Err(ConfigError::new("basePath", "must not contain a query or fragment"));
+    }
+    Ok(trimmed.to_owned())
+}
+
+fn parse_http_url(raw: &str, option: &str) -> Result<Url, ConfigError> {
+    let url = Url::parse(raw).map_err(|e| ConfigError::new(option, format!("not a valid URL ({e}): {raw:?}")))?;
+    if url.scheme() != "http" && url.scheme() != "https" {
+        return Err(ConfigError::new(option, format!("must be an http or https URL, got {raw:?}")));
+    }
+    Ok(url)
+}
+
+/// A conservative check, since the value is written into a `<style>` block.
+fn is_css_color(value: &str) -> bool {
+    let v = value.trim();
+    if let Some(hex) = v.strip_prefix('#') {
+        return matches!(hex.len(), 3 | 4 | 6 | 8) && hex.chars().all(|c| c.is_ascii_hexdigit());
+    }
+    if v.chars().all(|c| c.is_ascii_alphabetic()) && !v.is_empty() {
+        return true;
+    }
+    let lower = v.to_ascii_lowercase();
+    ["rgb(", "rgba(", "hsl(", "hsla("].iter().any(|p| lower.starts_with(p))
+        && lower.ends_with(')')
+        && lower.chars().all(|c| c.is_ascii_alphanumeric() || " ,.%()/-".contains(c))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::HashMap;
+
+    fn env(pairs: &[(&str, &str)]) -> HashMap<String, String> {
+        pairs.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect()
+    }
+
+    const SECRET: &str = "0123456789abcdef0123456789abcdef";
+
+    #[test]
+    fn defaults_follow_the_spec() {
+        let c = Config::from_json(&format!(r#"{{"secret":"{SECRET}"}}"#)).unwrap();
+        let s = Settings::resolve(&c, &env(&[])).unwrap();
+        assert_eq!(s.base_path, "/auth");
+        assert_eq!(s.session_max_age, 2_592_000);
+        assert_eq!(s.session_update_age, 86_400);
+        assert_eq!(s.jwt_max_age, 2_592_000);
+        assert_eq!(s.strategy, SessionStrategy::Jwt);
+        assert!(s.trust_host);
+    }
+
+    #[test]
+    fn env_fallbacks() {
+        let c = Config::default();
+        let s = Settings::resolve(
+            &c,
+            &env(&[
+                ("AUTH_SECRET", SECRET),
+                ("AUTH_SECRET_1", "11111111111111111111111111111111"),
+                ("AUTH_URL", "https://app.example.com/api/auth"),
+                ("AUTH_TRUST_HOST", "false"),
+                ("AUTH_REDIRECT_PROXY_URL", "https://proxy.example.com/api/auth"),
+            ]),
+        )
+        .unwrap();
+        assert_eq!(s.secrets, vec!["11111111111111111111111111111111".to_string(), SECRET.to_string()]);
+        assert_eq!(s.base_path, "/api/auth");
+        assert!(!s.trust_host);
+        assert_eq!(s.redirect_proxy_url.unwrap().as_str(), "https://proxy.example.com/api/auth");
+    }
+
+    #[test]
+    fn errors_name_the_option() {
+        let cases: &[(&str, &str)] = &[
+            ("{}", "secret"),
+            (r#"{"secret":"short"}"#, "secret"),
+            (r#"{"secret":["0123456789abcdef0123456789abcdef","x"]}"#, "secret[1]"),
+            (r#"{"secret":"0123456789abcdef0123456789abcdef","session":{"strategy":"database"}}"#, "session.strategy"),
+            (r#"{"secret":"0123456789abcdef0123456789abcdef","basePath":"auth"}"#, "basePath"),
+            (r#"{"secret":"0123456789abcdef0123456789abcdef","theme":{"brandColor":"red;}</style>"}}"#, "theme.brandColor"),
+            (r#"{"secret":"0123456789abcdef0123456789abcdef","pages":{"signIn":"javascript:x"}}"#, "pages.signIn"),
+        ];
+        for (json, option) in cases {
+            let err = Config::from_json(json).and_then(|c| Settings::resolve(&c, &env(&[]))).unwrap_err();
+            assert_eq!(&err.option, option, "{json}: {err}");
+        }
+        let err = Config::from_json(r#"{"secert":"x"}"#).unwrap_err();
+        assert_eq!(err.option, "secert");
+        let err = Config::from_json(r#"{"session":{"maxAge":"long"}}"#).unwrap_err();
+        assert_eq!(err.option, "session");
+        let err = Config::from_json(r#"{"session":{"strategy":"cookie"}}"#).unwrap_err();
+        assert_eq!(err.option, "session");
+    }
+
+    #[test]
+    fn adapter_defaults_to_database_strategy_and_jwt_can_be_forced() {
+        let c = Config::from_json(&format!(r#"{{"secret":"{SECRET}","adapter":{{"type":"memory"}}}}"#)).unwrap();
+        assert_eq!(Settings::resolve(&c, &env(&[])).unwrap().strategy, SessionStrategy::Database);
+        let c = Config::from_json(&format!(
+            r#"{{"secret":"{SECRET}","adapter":{{"type":"memory"}},"session":{{"strategy":"jwt"}}}}"#
+        ))
+        .unwrap();
+        assert_eq!(Settings::resolve(&c, &env(&[])).unwrap().strategy, SessionStrategy::Jwt);
+    }
+}

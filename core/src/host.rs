@@ -1,0 +1,132 @@
+//! The one interface through which the engine reaches host code: callbacks,
+//! events, a credentials `authorize`, an email sender, a host database
+//! adapter, a logger. Bindings implement [`Host`] over their language's
+//! functions; Rust users can use [`HookMap`].
+
+use std::borrow::Cow;
+use std::collections::HashMap;
+
+use serde_json::Value;
+
+use crate::error::HostError;
+
+/// A hook name: a stable string such as `callbacks.signIn`,
+/// `events.signOut`, `providers.credentials.authorize`, `adapter.getUser`.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Hook(Cow<'static, str>);
+
+impl Hook {
+    pub const SIGN_IN: Hook = Hook::fixed("callbacks.signIn");
+    pub const REDIRECT: Hook = Hook::fixed("callbacks.redirect");
+    pub const JWT: Hook = Hook::fixed("callbacks.jwt");
+    pub const SESSION: Hook = Hook::fixed("callbacks.session");
+
+    pub const EVENT_SIGN_IN: Hook = Hook::fixed("events.signIn");
+    pub const EVENT_SIGN_OUT: Hook = Hook::fixed("events.signOut");
+    pub const EVENT_CREATE_USER: Hook = Hook::fixed("events.createUser");
+    pub const EVENT_UPDATE_USER: Hook = Hook::fixed("events.updateUser");
+    pub const EVENT_LINK_ACCOUNT: Hook = Hook::fixed("events.linkAccount");
+    pub const EVENT_SESSION: Hook = Hook::fixed("events.session");
+
+    pub const JWT_ENCODE: Hook = Hook::fixed("jwt.encode");
+    pub const JWT_DECODE: Hook = Hook::fixed("jwt.decode");
+    pub const GENERATE_SESSION_TOKEN: Hook = Hook::fixed("session.generateSessionToken");
+
+    pub const LOGGER_ERROR: Hook = Hook::fixed("logger.error");
+    pub const LOGGER_WARN: Hook = Hook::fixed("logger.warn");
+    pub const LOGGER_DEBUG: Hook = Hook::fixed("logger.debug");
+
+    const fn fixed(name: &'static str) -> Hook {
+        Hook(Cow::Borrowed(name))
+    }
+
+    /// A hook by its name (as a binding registers it).
+    pub fn named(name: impl Into<String>) -> Hook {
+        Hook(Cow::Owned(name.into()))
+    }
+
+    /// `providers.<id>.<method>`: `authorize`, `sendVerificationRequest`, `profile`.
+    pub fn provider(provider_id: &str, method: &str) -> Hook {
+        Hook(Cow::Owned(format!("providers.{provider_id}.{method}")))
+    }
+
+    /// `adapter.<method>` of a host-implemented database adapter.
+    pub fn adapter(method: &str) -> Hook {
+        Hook(Cow::Owned(format!("adapter.{method}")))
+    }
+
+    pub fn name(&self) -> &str {
+        &self.0
+    }
+}
+
+impl std::fmt::Display for Hook {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+/// Host code, as the engine sees it. `call` runs synchronously on the thread
+/// that handles the request; a binding whose hooks are asynchronous waits for
+/// them there. Arguments and results are JSON with the spec's field names.
+pub trait Host: Send + Sync {
+    /// Whether the host implements this hook. Asked once per hook when the
+    /// `Auth` is built, so it may be slow; the answer must not change.
+    fn has(&self, hook: &Hook) -> bool;
+    fn call(&self, hook: &Hook, args: Value) -> Result<Value, HostError>;
+}
+
+/// A host with no hooks: every callback keeps its default behaviour.
+#[derive(Debug, Default, Clone, Copy)]
+pub struct NoHooks;
+
+impl Host for NoHooks {
+    fn has(&self, _: &Hook) -> bool {
+        false
+    }
+    fn call(&self, hook: &Hook, _: Value) -> Result<Value, HostError> {
+        Err(HostError::new(format!("hook {hook} is not implemented")))
+    }
+}
+
+type HookFn = Box<dyn Fn(Value) -> Result<Value, HostError> + Send + Sync>;
+
+/// Hooks as Rust closures, for Rust applications and tests.
+///
+/// ```
+/// use libauth_core::{HookMap, Host, Hook};
+/// let hooks = HookMap::new().on("callbacks.signIn", |_args| Ok(serde_json::json!(true)));
+/// assert!(hooks.has(&Hook::SIGN_IN));
+/// ```
+#[derive(Default)]
+pub struct HookMap {
+    hooks: HashMap<String, HookFn>,
+}
+
+impl HookMap {
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    pub fn on(
+        mut self,
+        name: &str,
+        f: impl Fn(Value) -> Result<Value, HostError> + Send + Sync + 'static,
+    ) -> Self {
+        self.hooks.insert(name.to_owned(), Box::new(f));
+        self
+    }
+}
+
+impl Host for HookMap {
+    fn has(&self, hook: &Hook) -> bool {
+        self.hooks.contains_key(hook.name())
+    }
+
+    fn call(&self, hook: &Hook, args: Value) -> Result<Value, HostError> {
+        match self.hooks.get(hook.name()) {
+            Some(f) => f(args),
+            None => Err(HostError::new(format!("hook {hook} is not implemented"))),
+        }
+    }
+}

@@ -1,0 +1,191 @@
+//! The engine's request and response (DESIGN.md §2), and the small parsing
+//! helpers every route needs: headers, cookies, query and body.
+
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+
+/// A request as the client sent it. `url` is absolute, as the client saw it
+/// (the binding applies its own proxy rules to build it).
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+pub struct AuthRequest {
+    pub method: String,
+    pub url: String,
+    #[serde(default)]
+    pub headers: Vec<(String, String)>,
+    #[serde(default, with = "utf8_body", skip_serializing_if = "Option::is_none")]
+    pub body: Option<Vec<u8>>,
+}
+
+/// A response for the host to write as is. Several `set-cookie` headers may
+/// appear; `body` is UTF-8 (JSON or HTML).
+#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq, Eq)]
+pub struct AuthResponse {
+    pub status: u16,
+    pub headers: Vec<(String, String)>,
+    #[serde(with = "utf8_body_required")]
+    pub body: Vec<u8>,
+}
+
+impl AuthRequest {
+    pub fn get(url: impl Into<String>) -> Self {
+        AuthRequest { method: "GET".into(), url: url.into(), headers: Vec::new(), body: None }
+    }
+
+    pub fn post_form(url: impl Into<String>, pairs: &[(&str, &str)]) -> Self {
+        let body = url::form_urlencoded::Serializer::new(String::new()).extend_pairs(pairs).finish();
+        AuthRequest {
+            method: "POST".into(),
+            url: url.into(),
+            headers: vec![("content-type".into(), "application/x-www-form-urlencoded".into())],
+            body: Some(body.into_bytes()),
+        }
+    }
+
+    pub fn post_json(url: impl Into<String>, body: &Value) -> Self {
+        AuthRequest {
+            method: "POST".into(),
+            url: url.into(),
+            headers: vec![("content-type".into(), "application/json".into())],
+            body: Some(body.to_string().into_bytes()),
+        }
+    }
+
+    pub fn with_header(mut self, name: &str, value: impl Into<String>) -> Self {
+        self.headers.push((name.to_owned(), value.into()));
+        self
+    }
+
+    /// The first header of that name (case-insensitive).
+    pub fn header(&self, name: &str) -> Option<&str> {
+        self.headers.iter().find(|(k, _)| k.eq_ignore_ascii_case(name)).map(|(_, v)| v.as_str())
+    }
+
+    /// Every `name=value` pair of every `Cookie` header, values raw (still
+    /// percent-encoded). Lazy, so a lookup parses only up to what it needs.
+    pub fn cookies(&self) -> impl Iterator<Item = (&str, &str)> {
+        self.headers
+            .iter()
+            .filter(|(k, _)| k.eq_ignore_ascii_case("cookie"))
+            .flat_map(|(_, v)| v.split(';'))
+            .filter_map(|pair| {
+                let (name, value) = pair.split_once('=')?;
+                let value = value.trim();
+                let value = value.strip_prefix('"').and_then(|v| v.strip_suffix('"')).unwrap_or(value);
+                Some((name.trim(), value))
+            })
+    }
+
+    /// The decoded value of one cookie.
+    pub fn cookie(&self, name: &str) -> Option<String> {
+        self.cookies().find(|(n, _)| *n == name).map(|(_, v)| percent_decode(v))
+    }
+
+    /// The body as a flat string map: form-encoded or JSON, per Content-Type
+    /// (the Auth.js client sends both). Nested JSON values are kept as JSON.
+    pub fn body_params(&self) -> Map<String, Value> {
+        let Some(body) = self.body.as_deref().filter(|b| !b.is_empty()) else {
+            return Map::new();
+        };
+        let content_type = self.header("content-type").unwrap_or("").to_ascii_lowercase();
+        if content_type.contains("application/json") {
+            return match serde_json::from_slice::<Value>(body) {
+                Ok(Value::Object(map)) => map,
+                _ => Map::new(),
+            };
+        }
+        // Form-encoded is what HTML forms and the Auth.js client send; it is
+        // also the fallback for a missing Content-Type.
+        url::form_urlencoded::parse(body).map(|(k, v)| (k.into_owned(), Value::String(v.into_owned()))).collect()
+    }
+}
+
+impl AuthResponse {
+    pub fn header(&self, name: &str) -> Option<&str> {
+        self.headers.iter().find(|(k, _)| k.eq_ignore_ascii_case(name)).map(|(_, v)| v.as_str())
+    }
+
+    /// Every `Set-Cookie` header value.
+    pub fn set_cookies(&self) -> impl Iterator<Item = &str> {
+        self.headers.iter().filter(|(k, _)| k.eq_ignore_ascii_case("set-cookie")).map(|(_, v)| v.as_str())
+    }
+
+    pub fn body_str(&self) -> &str {
+        std::str::from_utf8(&self.body).unwrap_or("")
+    }
+
+    pub fn json(&self) -> Option<Value> {
+        serde_json::from_slice(&self.body).ok()
+    }
+}
+
+pub(crate) fn percent_decode(value: &str) -> String {
+    if !value.contains('%') {
+        return value.to_owned();
+    }
+    percent_encoding::percent_decode_str(value).decode_utf8_lossy().into_owned()
+}
+
+/// Bodies cross the C ABI as JSON strings: requests carry form or JSON text.
+mod utf8_body {
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    pub fn serialize<S: Serializer>(body: &Option<Vec<u8>>, s: S) -> Result<S::Ok, S::Error> {
+        match body {
+            Some(bytes) => s.serialize_str(&String::from_utf8_lossy(bytes)),
+            None => s.serialize_none(),
+        }
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Vec<u8>>, D::Error> {
+        Ok(Option::<String>::deserialize(d)?.map(String::into_bytes))
+    }
+}
+
+mod utf8_body_required {
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    pub fn serialize<S: Serializer>(body: &[u8], s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(&String::from_utf8_lossy(body))
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<u8>, D::Error> {
+        Ok(String::deserialize(d)?.into_bytes())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cookies_are_parsed_lazily_and_decoded() {
+        let req = AuthRequest::get("http://x/")
+            .with_header("Cookie", "a=1; authjs.callback-url=http%3A%2F%2Flocalhost%3A3000; b=\"q\"")
+            .with_header("cookie", "c=3");
+        assert_eq!(req.cookie("authjs.callback-url").as_deref(), Some("http://localhost:3000"));
+        assert_eq!(req.cookie("b").as_deref(), Some("q"));
+        assert_eq!(req.cookie("c").as_deref(), Some("3"));
+        assert_eq!(req.cookie("d"), None);
+    }
+
+    #[test]
+    fn body_is_form_or_json() {
+        let form = AuthRequest::post_form("http://x/", &[("csrfToken", "a b"), ("x", "1")]);
+        assert_eq!(form.body_params()["csrfToken"], "a b");
+        let json = AuthRequest::post_json("http://x/", &serde_json::json!({"csrfToken": "t", "data": {"n": 1}}));
+        assert_eq!(json.body_params()["data"]["n"], 1);
+        let junk = AuthRequest { body: Some(b"{not json".to_vec()), ..AuthRequest::post_json("http://x/", &Value::Null) };
+        assert!(junk.body_params().is_empty());
+    }
+
+    #[test]
+    fn serde_round_trip_uses_strings_for_bodies() {
+        let req: AuthRequest = serde_json::from_str(
+            r#"{"method":"POST","url":"http://x/auth/csrf","headers":[["cookie","a=1"]],"body":"csrfToken=t"}"#,
+        )
+        .unwrap();
+        assert_eq!(req.body.as_deref(), Some(&b"csrfToken=t"[..]));
+        let res = AuthResponse { status: 200, headers: vec![], body: b"null".to_vec() };
+        assert_eq!(serde_json::to_string(&res).unwrap(), r#"{"status":200,"headers":[],"body":"null"}"#);
+    }
+}

@@ -1,0 +1,142 @@
+//! libauth-core: the engine behind every libauth binding. It answers every
+//! Auth.js v5 auth route from a serialized request ([`Auth::handle`]) and
+//! reads the current session ([`Auth::get_session`]).
+//!
+//! Layout: `config` (options, defaults, validation), `http` (request and
+//! response), `routes/` (one module per route family), `session` (session
+//! strategies), `jwt` (the encrypted cookie), `csrf`, `cookies`, `callbacks`
+//! (host hooks with defaults), `providers/`, `pages` (built-in HTML).
+
+mod callbacks;
+pub mod config;
+pub mod cookies;
+pub mod csrf;
+pub mod error;
+pub mod host;
+pub mod http;
+pub mod jwt;
+mod logger;
+pub mod pages;
+pub mod providers;
+pub mod random;
+pub mod redirect;
+mod routes;
+pub mod session;
+pub mod time;
+
+use std::sync::Arc;
+
+pub use config::{Config, Env, ProcessEnv, SessionStrategy, Settings};
+pub use error::{AuthError, ConfigError, ErrorType, HostError};
+pub use host::{Hook, HookMap, Host, NoHooks};
+pub use http::{AuthRequest, AuthResponse};
+pub use session::Session;
+
+use callbacks::Callbacks;
+use cookies::CookieSet;
+use csrf::Csrf;
+use jwt::JwtCodec;
+use providers::Providers;
+
+/// The engine for one configuration. Built once, shared by every thread.
+pub struct Auth {
+    settings: Settings,
+    callbacks: Callbacks,
+    providers: Providers,
+    codec: JwtCodec,
+    csrf: Csrf,
+    plain_cookies: CookieSet,
+    secure_cookies: CookieSet,
+    custom_jwt_encode: bool,
+    custom_jwt_decode: bool,
+}
+
+impl Auth {
+    /// Build the engine, reading environment fallbacks (`AUTH_SECRET`,
+    /// `AUTH_URL`, …) from the process environment.
+    pub fn new(config: Config, host: Arc<dyn Host>) -> Result<Auth, ConfigError> {
+        Auth::with_env(config, host, &ProcessEnv)
+    }
+
+    /// As [`Auth::new`], with the environment given explicitly.
+    pub fn with_env(config: Config, host: Arc<dyn Host>, env: &dyn Env) -> Result<Auth, ConfigError> {
+        let settings = Settings::resolve(&config, env)?;
+        if let Some(adapter) = &config.adapter {
+            return Err(ConfigError::new(
+                "adapter",
+                format!("database adapters are not available in this build of libauth yet (got {adapter})"),
+            ));
+        }
+        let providers = Providers::parse(&config.providers, host.as_ref(), env)?;
+        let plain_cookies = CookieSet::new(false, &settings.cookies);
+        let secure_cookies = CookieSet::new(true, &settings.cookies);
+        // Derive the session keys now, for both cookie names a request may
+        // use, so no request pays for HKDF.
+        let codec = JwtCodec::new(
+            settings.secrets.clone(),
+            &[plain_cookies.session_token.name.as_str(), secure_cookies.session_token.name.as_str()],
+        );
+        let csrf = Csrf::new(settings.secrets.clone());
+        let callbacks = Callbacks::new(host.clone(), settings.debug);
+        if settings.web_authn {
+            callbacks.logger.warn(
+                host.as_ref(),
+                "experimental-webauthn",
+                "experimental.enableWebAuthn is set, but libauth has no WebAuthn provider; the option has no effect",
+            );
+        }
+        Ok(Auth {
+            custom_jwt_encode: host.has(&Hook::JWT_ENCODE),
+            custom_jwt_decode: host.has(&Hook::JWT_DECODE),
+            settings,
+            callbacks,
+            providers,
+            codec,
+            csrf,
+            plain_cookies,
+            secure_cookies,
+        })
+    }
+
+    /// Answer one request under `basePath`. Never panics, never fails:
+    /// every error becomes the response the spec prescribes.
+    pub fn handle(&self, req: &AuthRequest) -> AuthResponse {
+        match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| routes::handle(self, req))) {
+            Ok(res) => res,
+            Err(_) => {
+                self.callbacks.log(&AuthError::new(ErrorType::CallbackRouteError, "internal error while handling the request"));
+                routes::server_error_json()
+            }
+        }
+    }
+
+    /// The current session, or `None` for a missing, expired or tampered
+    /// cookie. Does not write cookies: a session due for renewal is renewed
+    /// by the next `GET {basePath}/session`.
+    pub fn get_session(&self, req: &AuthRequest) -> Result<Option<Session>, AuthError> {
+        let cookies = self.cookies_for_url(&req.url);
+        let read = self.read_session(req, cookies, session::ReadMode::Peek);
+        Ok(read.session.map(Session::from_value))
+    }
+
+    pub fn settings(&self) -> &Settings {
+        &self.settings
+    }
+
+    pub fn providers(&self) -> &Providers {
+        &self.providers
+    }
+
+    /// Secure cookie names over https (or when `useSecureCookies` says so).
+    fn cookies_for_url(&self, url: &str) -> &CookieSet {
+        let secure = self.settings.use_secure_cookies.unwrap_or_else(|| match &self.settings.canonical_url {
+            Some(canonical) => canonical.scheme() == "https",
+            None => url.len() >= 8 && url[..8].eq_ignore_ascii_case("https://"),
+        });
+        if secure {
+            &self.secure_cookies
+        } else {
+            &self.plain_cookies
+        }
+    }
+}

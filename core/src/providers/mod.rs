@@ -1,0 +1,109 @@
+//! The provider registry: each configured provider parsed by its type's
+//! module, looked up by id.
+
+pub mod credentials;
+
+use serde_json::Value;
+
+use crate::config::Env;
+use crate::error::ConfigError;
+use crate::host::Host;
+
+pub use credentials::{CredentialField, CredentialsProvider};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ProviderType {
+    OAuth,
+    Oidc,
+    Email,
+    Credentials,
+}
+
+impl ProviderType {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ProviderType::OAuth => "oauth",
+            ProviderType::Oidc => "oidc",
+            ProviderType::Email => "email",
+            ProviderType::Credentials => "credentials",
+        }
+    }
+}
+
+#[derive(Debug)]
+pub enum ProviderKind {
+    Credentials(CredentialsProvider),
+}
+
+#[derive(Debug)]
+pub struct Provider {
+    pub id: String,
+    pub name: String,
+    pub kind: ProviderKind,
+}
+
+impl Provider {
+    pub fn provider_type(&self) -> ProviderType {
+        match self.kind {
+            ProviderKind::Credentials(_) => ProviderType::Credentials,
+        }
+    }
+}
+
+#[derive(Debug, Default)]
+pub struct Providers {
+    list: Vec<Provider>,
+}
+
+impl Providers {
+    pub fn parse(values: &[Value], host: &dyn Host, _env: &dyn Env) -> Result<Providers, ConfigError> {
+        let mut list: Vec<Provider> = Vec::with_capacity(values.len());
+        for (index, value) in values.iter().enumerate() {
+            let option = format!("providers[{index}]");
+            let Some(obj) = value.as_object() else {
+                return Err(ConfigError::new(option, "must be an object"));
+            };
+            let kind = obj.get("type").and_then(Value::as_str).ok_or_else(|| {
+                ConfigError::new(format!("{option}.type"), "missing; one of oauth, oidc, email, credentials")
+            })?;
+            let provider = match kind {
+                "credentials" => credentials::parse(&option, value, host)?,
+                "oauth" | "oidc" | "email" => {
+                    return Err(ConfigError::new(
+                        format!("{option}.type"),
+                        format!("provider type {kind:?} is not available in this build of libauth yet"),
+                    ))
+                }
+                other => {
+                    return Err(ConfigError::new(
+                        format!("{option}.type"),
+                        format!("unknown provider type {other:?}; expected one of oauth, oidc, email, credentials"),
+                    ))
+                }
+            };
+            if !is_valid_id(&provider.id) {
+                return Err(ConfigError::new(
+                    format!("{option}.id"),
+                    "must be non-empty and use only letters, digits, `-` and `_` (it appears in URLs)",
+                ));
+            }
+            if list.iter().any(|p| p.id == provider.id) {
+                return Err(ConfigError::new(format!("{option}.id"), format!("duplicate provider id {:?}", provider.id)));
+            }
+            list.push(provider);
+        }
+        Ok(Providers { list })
+    }
+
+    pub fn get(&self, id: &str) -> Option<&Provider> {
+        self.list.iter().find(|p| p.id == id)
+    }
+
+    pub fn iter(&self) -> impl Iterator<Item = &Provider> {
+        self.list.iter()
+    }
+}
+
+fn is_valid_id(id: &str) -> bool {
+    !id.is_empty() && id.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
+}

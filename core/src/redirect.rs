@@ -1,0 +1,75 @@
+//! Where a redirect may go. The default `redirect` callback allows relative
+//! paths and same-origin URLs only; anything else (another host,
+//! `javascript:`, garbage) becomes the base URL. Never an error: Auth.js v5
+//! answers 500 on a malformed callback URL, we fall back instead.
+
+use url::Url;
+
+/// The default redirect callback.
+pub fn default_redirect(url: &str, base_url: &str) -> String {
+    same_origin(url, base_url).unwrap_or_else(|| base_url.to_owned())
+}
+
+/// `url` resolved against `base_url` if it is a relative path or a
+/// same-origin absolute URL.
+pub fn same_origin(url: &str, base_url: &str) -> Option<String> {
+    let base = Url::parse(base_url).ok()?;
+    // `//host` and `/\host` are protocol-relative URLs to another host in a
+    // browser's eyes, not paths: refuse them outright.
+    if url.starts_with("//") || url.starts_with("/\\") {
+        return None;
+    }
+    if url.starts_with('/') {
+        // Resolve then re-check, so `//evil.com` or `/\evil.com` can't
+        // smuggle in another host.
+        let joined = Url::parse(&format!("{}{url}", base.origin().ascii_serialization())).ok()?;
+        return (joined.origin() == base.origin()).then(|| joined.to_string());
+    }
+    let parsed = Url::parse(url).ok()?;
+    (parsed.origin() == base.origin() && matches!(parsed.scheme(), "http" | "https")).then(|| url.to_owned())
+}
+
+/// A result of a host's redirect callback: it may allow other hosts, but it
+/// must be an http(s) URL or a path.
+pub fn is_acceptable_target(url: &str) -> bool {
+    if url.starts_with('/') && !url.starts_with("//") && !url.starts_with("/\\") {
+        return true;
+    }
+    Url::parse(url).map(|u| matches!(u.scheme(), "http" | "https")).unwrap_or(false)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const BASE: &str = "http://localhost:3000";
+
+    #[test]
+    fn default_allows_only_same_origin() {
+        assert_eq!(default_redirect("/dashboard?x=1", BASE), "http://localhost:3000/dashboard?x=1");
+        assert_eq!(default_redirect("http://localhost:3000/a", BASE), "http://localhost:3000/a");
+        for bad in [
+            "https://evil.example/",
+            "//evil.example/x",
+            "javascript:alert(1)",
+            "ftp://localhost:3000/x",
+            "http://localhost:3001/",
+            "not a url at all",
+            "",
+            "http://[::1",
+            "data:text/html,hi",
+        ] {
+            assert_eq!(default_redirect(bad, BASE), BASE, "{bad:?}");
+        }
+        assert_eq!(default_redirect("/\\evil.example", BASE), BASE);
+    }
+
+    #[test]
+    fn host_results_must_be_http_or_paths() {
+        assert!(is_acceptable_target("https://partner.example/x"));
+        assert!(is_acceptable_target("/x"));
+        assert!(!is_acceptable_target("javascript:alert(1)"));
+        assert!(!is_acceptable_target("//evil.example"));
+        assert!(!is_acceptable_target("garbage"));
+    }
+}

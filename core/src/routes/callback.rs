@@ -1,0 +1,92 @@
+//! `GET|POST callback/<provider>`: finish a sign-in.
+
+use serde_json::{json, Map, Value};
+
+use super::{Ctx, Reply};
+use crate::callbacks::SignInDecision;
+use crate::cookies::ChunkedCookie;
+use crate::error::{AuthError, ErrorType};
+use crate::host::Hook;
+use crate::providers::{Provider, ProviderKind};
+use crate::session::default_token;
+use crate::time::now_seconds;
+
+pub fn handle(ctx: &mut Ctx) -> Result<Reply, AuthError> {
+    let provider = ctx.provider()?;
+    let is_post = ctx.req.method.eq_ignore_ascii_case("POST");
+    match &provider.kind {
+        ProviderKind::Credentials(_) if is_post => {
+            ctx.require_csrf()?;
+            credentials(ctx, provider)
+        }
+        ProviderKind::Credentials(_) => Err(AuthError::new(
+            ErrorType::UnknownAction,
+            "the credentials callback only accepts POST",
+        )),
+    }
+}
+
+/// The credentials flow: `authorize` -> signIn callback -> session.
+fn credentials(ctx: &mut Ctx, provider: &Provider) -> Result<Reply, AuthError> {
+    let callback_url = ctx.callback_url();
+    let mut credentials = ctx.body().clone();
+    credentials.remove("csrfToken");
+    let request = json!({
+        "url": ctx.req.url,
+        "method": ctx.req.method,
+        "headers": ctx.req.headers.iter().map(|(k, v)| (k.to_ascii_lowercase(), Value::String(v.clone()))).collect::<Map<_, _>>(),
+    });
+    let host = &ctx.auth.callbacks.host;
+    let authorized = host
+        .call(&Hook::provider(&provider.id, "authorize"), json!({ "credentials": credentials, "request": request }))
+        .map_err(|e| AuthError::from_host(e, ErrorType::CallbackRouteError))?;
+    let mut user = match authorized {
+        Value::Object(user) => user,
+        Value::Null | Value::Bool(false) => {
+            return Err(AuthError::credentials_signin(None, "authorize returned no user"));
+        }
+        other => {
+            return Err(AuthError::new(
+                ErrorType::CallbackRouteError,
+                format!("authorize must return a user object or null, got {other}"),
+            ))
+        }
+    };
+    let id = match user.get("id") {
+        Some(Value::String(s)) => s.clone(),
+        Some(Value::Number(n)) => n.to_string(),
+        _ => uuid::Uuid::new_v4().to_string(),
+    };
+    user.insert("id".into(), Value::String(id.clone()));
+    let account = json!({ "providerAccountId": id, "type": "credentials", "provider": provider.id });
+
+    let decision = ctx.auth.callbacks.sign_in(
+        json!({ "user": user, "account": account, "credentials": credentials }),
+        &ctx.origin,
+    )?;
+    if let SignInDecision::Redirect(url) = decision {
+        return Ok(Reply::Redirect(url));
+    }
+
+    let mut args = Map::new();
+    args.insert("user".into(), Value::Object(user.clone()));
+    args.insert("account".into(), account.clone());
+    args.insert("isNewUser".into(), Value::Bool(false));
+    args.insert("trigger".into(), "signIn".into());
+    let token = ctx
+        .auth
+        .callbacks
+        .jwt(default_token(&user), args)
+        .map_err(|e| AuthError::new(ErrorType::CallbackRouteError, e.message.clone()).with_source(e))?;
+    let jar = ChunkedCookie::read(&ctx.cookies.session_token, ctx.req);
+    match token {
+        None => ctx.set_cookies.extend(jar.clear()),
+        Some(token) => {
+            let encoded = ctx.auth.encode_session_token(&token, &ctx.cookies.session_token.name)?;
+            let expires = now_seconds() + ctx.auth.settings.session_max_age;
+            ctx.set_cookies.extend(jar.write(&encoded, expires));
+        }
+    }
+    ctx.auth.callbacks.event(&Hook::EVENT_SIGN_IN, || json!({ "user": user, "account": account }));
+    Ok(Reply::Redirect(callback_url))
+}

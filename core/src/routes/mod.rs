@@ -1,0 +1,350 @@
+//! Request dispatch: parse the action from the path, run the route, and turn
+//! any error into the response Auth.js v5 gives for it.
+
+mod callback;
+mod info;
+mod pages;
+mod session;
+mod signin;
+mod signout;
+
+use serde_json::{json, Map, Value};
+use url::Url;
+
+use crate::cookies::{CookieSet, SetCookie};
+use crate::error::{AuthError, ErrorPage, ErrorType};
+use crate::http::{AuthRequest, AuthResponse};
+use crate::Auth;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Action {
+    Providers,
+    Session,
+    Csrf,
+    SignIn,
+    SignOut,
+    Callback,
+    VerifyRequest,
+    Error,
+}
+
+impl Action {
+    fn parse(s: &str) -> Option<Action> {
+        Some(match s {
+            "providers" => Action::Providers,
+            "session" => Action::Session,
+            "csrf" => Action::Csrf,
+            "signin" => Action::SignIn,
+            "signout" => Action::SignOut,
+            "callback" => Action::Callback,
+            "verify-request" => Action::VerifyRequest,
+            "error" => Action::Error,
+            _ => return None,
+        })
+    }
+
+    fn is_html_page(self) -> bool {
+        matches!(self, Action::SignIn | Action::SignOut | Action::Error | Action::VerifyRequest)
+    }
+}
+
+/// What a route answers, before serialisation.
+pub(crate) enum Reply {
+    Json { status: u16, body: Value, no_store: bool },
+    Html { status: u16, html: String },
+    Redirect(String),
+}
+
+impl Reply {
+    pub fn json(body: Value) -> Reply {
+        Reply::Json { status: 200, body, no_store: false }
+    }
+}
+
+/// One request being handled.
+pub(crate) struct Ctx<'a> {
+    pub auth: &'a Auth,
+    pub req: &'a AuthRequest,
+    pub url: Url,
+    /// The deployment's origin, e.g. `http://localhost:3000`.
+    pub origin: String,
+    pub action: Action,
+    pub provider_id: Option<String>,
+    pub cookies: &'a CookieSet,
+    pub set_cookies: Vec<SetCookie>,
+    body: Option<Map<String, Value>>,
+}
+
+impl<'a> Ctx<'a> {
+    /// `{origin}{basePath}`: where our routes live.
+    pub fn base_url(&self) -> String {
+        format!("{}{}", self.origin, self.auth.settings.base_path)
+    }
+
+    pub fn query(&self, name: &str) -> Option<String> {
+        self.url.query_pairs().find(|(k, _)| k == name).map(|(_, v)| v.into_owned())
+    }
+
+    pub fn body(&mut self) -> &Map<String, Value> {
+        if self.body.is_none() {
+            self.body = Some(self.req.body_params());
+        }
+        self.body.as_ref().unwrap()
+    }
+
+    pub fn body_str(&mut self, name: &str) -> Option<String> {
+        self.body().get(name).and_then(Value::as_str).map(str::to_owned)
+    }
+
+    /// The callback URL for this request: the `callbackUrl` parameter (body,
+    /// then query), else the callback-url cookie, else the origin; always
+    /// through the redirect callback. Remembered in its cookie.
+    pub fn callback_url(&mut self) -> String {
+        let param = self.body_str("callbackUrl").or_else(|| self.query("callbackUrl"));
+        let cookie = self.req.cookie(&self.cookies.callback_url.name);
+        let callbacks = &self.auth.callbacks;
+        let url = match (&param, &cookie) {
+            (Some(p), _) if !p.is_empty() => callbacks.redirect(p, &self.origin),
+            (_, Some(c)) if !c.is_empty() => callbacks.redirect(c, &self.origin),
+            _ => self.origin.clone(),
+        };
+        if cookie.as_deref() != Some(url.as_str()) {
+            self.set_cookies.push(SetCookie::new(&self.cookies.callback_url, url.clone()));
+        }
+        url
+    }
+
+    /// The CSRF token for a page or the `csrf` route: the one in a valid
+    /// cookie, or a new one (and its cookie).
+    pub fn csrf_token(&mut self) -> String {
+        if let Some(cookie) = self.req.cookie(&self.cookies.csrf_token.name) {
+            if let Some(token) = self.auth.csrf.token_from_cookie(&cookie) {
+                return token.to_owned();
+            }
+        }
+        let (token, cookie) = self.auth.csrf.mint();
+        self.set_cookies.push(SetCookie::new(&self.cookies.csrf_token, cookie));
+        token
+    }
+
+    /// Double-submit check of a state-changing POST.
+    pub fn require_csrf(&mut self) -> Result<(), AuthError> {
+        let cookie = self.req.cookie(&self.cookies.csrf_token.name);
+        let given = self.body_str("csrfToken");
+        if self.auth.csrf.verify(cookie.as_deref(), given.as_deref()) {
+            Ok(())
+        } else {
+            Err(AuthError::new(ErrorType::MissingCSRF, "CSRF token was missing or invalid"))
+        }
+    }
+
+    pub fn provider(&self) -> Result<&'a crate::providers::Provider, AuthError> {
+        let id = self.provider_id.as_deref().unwrap_or_default();
+        self.auth
+            .providers
+            .get(id)
+            .ok_or_else(|| AuthError::new(ErrorType::InvalidProviderType, format!("no provider with id {id:?} is configured")))
+    }
+}
+
+pub(crate) fn handle(auth: &Auth, req: &AuthRequest) -> AuthResponse {
+    let is_post = req.method.eq_ignore_ascii_case("POST");
+    if !is_post && !req.method.eq_ignore_ascii_case("GET") {
+        return bad_request();
+    }
+    let Ok(url) = Url::parse(&req.url) else { return bad_request() };
+    let Some((action, provider_id)) = parse_action(url.path(), &auth.settings.base_path) else {
+        return bad_request();
+    };
+
+    let origin = match &auth.settings.canonical_url {
+        Some(canonical) => canonical.origin().ascii_serialization(),
+        None => url.origin().ascii_serialization(),
+    };
+    let cookies = auth.cookies_for_url(&req.url);
+    let mut ctx = Ctx { auth, req, url, origin, action, provider_id, cookies, set_cookies: Vec::new(), body: None };
+
+    if auth.settings.canonical_url.is_none() && !auth.settings.trust_host {
+        let host = ctx.url.host_str().unwrap_or_default().to_owned();
+        let error = AuthError::new(
+            ErrorType::UntrustedHost,
+            format!("Host must be trusted. URL was: {}://{host}. Set `trustHost: true`, AUTH_TRUST_HOST=true or AUTH_URL", ctx.url.scheme()),
+        );
+        auth.callbacks.log(&error);
+        return configuration_error(&mut ctx, is_post);
+    }
+
+    auth.callbacks.logger.debug(
+        auth.callbacks.host.as_ref(),
+        "handling request",
+        json!({ "method": req.method, "action": format!("{action:?}"), "providerId": ctx.provider_id }),
+    );
+    let result = if is_post { dispatch_post(&mut ctx) } else { dispatch_get(&mut ctx) };
+    let reply = match result {
+        Ok(reply) => reply,
+        Err(error) => error_reply(&mut ctx, error, is_post),
+    };
+    finish(&ctx, reply)
+}
+
+fn dispatch_get(ctx: &mut Ctx) -> Result<Reply, AuthError> {
+    match ctx.action {
+        Action::Providers => Ok(info::providers(ctx)),
+        Action::Csrf => Ok(info::csrf(ctx)),
+        Action::Session => Ok(session::get(ctx)),
+        Action::SignIn => pages::signin(ctx),
+        Action::SignOut => Ok(pages::signout(ctx)),
+        Action::Error => Ok(pages::error(ctx)),
+        Action::VerifyRequest => Ok(pages::verify_request(ctx)),
+        Action::Callback => callback::handle(ctx),
+    }
+}
+
+fn dispatch_post(ctx: &mut Ctx) -> Result<Reply, AuthError> {
+    match ctx.action {
+        Action::Session => session::update(ctx),
+        Action::SignIn => signin::start(ctx),
+        Action::SignOut => signout::handle(ctx),
+        Action::Callback => callback::handle(ctx),
+        _ => Err(AuthError::new(ErrorType::UnknownAction, format!("Cannot handle POST {:?}", ctx.action))),
+    }
+}
+
+/// `{basePath}/<action>[/<providerId>]`; `None` for anything else.
+fn parse_action(path: &str, base_path: &str) -> Option<(Action, Option<String>)> {
+    let rest = path.strip_prefix(base_path)?;
+    if !rest.is_empty() && !rest.starts_with('/') {
+        return None;
+    }
+    let mut parts = rest.split('/').filter(|s| !s.is_empty());
+    let action = Action::parse(parts.next()?)?;
+    let provider = parts.next().map(|p| crate::http::percent_decode(p));
+    if parts.next().is_some() {
+        return None;
+    }
+    if provider.is_some() && !matches!(action, Action::SignIn | Action::Callback) {
+        return None;
+    }
+    Some((action, provider))
+}
+
+/// Where an error sends the user (Auth.js v5): sign-in errors back to the
+/// sign-in page, the rest to the error page, with `error=<type>` (only
+/// client-safe types; others read `Configuration`) and `code` for
+/// `CredentialsSignin`. A failed session update answers 400 `null`.
+fn error_reply(ctx: &mut Ctx, error: AuthError, is_post: bool) -> Reply {
+    ctx.auth.callbacks.log(&error);
+    if is_post && ctx.action == Action::Session {
+        return Reply::Json { status: 400, body: Value::Null, no_store: false };
+    }
+    let error_type = error.error_type;
+    let shown = if error_type.is_client_safe() { error_type.as_str() } else { "Configuration" };
+    let mut params = url::form_urlencoded::Serializer::new(String::new());
+    params.append_pair("error", shown);
+    if let Some(code) = error.code.as_deref().filter(|_| error_type == ErrorType::CredentialsSignin) {
+        params.append_pair("code", code);
+    }
+    let params = params.finish();
+    let pages = &ctx.auth.settings.pages;
+    let (custom, builtin) = match error_type.page() {
+        ErrorPage::SignIn => (&pages.sign_in, "signin"),
+        ErrorPage::Error => (&pages.error, "error"),
+    };
+    let target = match custom {
+        Some(page) => page_url(&ctx.origin, page),
+        None => format!("{}/{builtin}", ctx.base_url()),
+    };
+    let sep = if target.contains('?') { '&' } else { '?' };
+    Reply::Redirect(format!("{target}{sep}{params}"))
+}
+
+/// A custom page URL: absolute as given, or a path on our origin.
+pub(crate) fn page_url(origin: &str, page: &str) -> String {
+    if page.starts_with('/') {
+        format!("{origin}{page}")
+    } else {
+        page.to_owned()
+    }
+}
+
+/// Configuration problems found per request (an untrusted host): HTML
+/// routes show the error page, the API answers 500 JSON.
+fn configuration_error(ctx: &mut Ctx, is_post: bool) -> AuthResponse {
+    if is_post || !ctx.action.is_html_page() {
+        return server_error_json();
+    }
+    let reply = match &ctx.auth.settings.pages.error {
+        Some(page) => Reply::Redirect(format!("{}?error=Configuration", page_url(&ctx.origin, page))),
+        None => pages::render_error(ctx, "Configuration"),
+    };
+    finish(ctx, reply)
+}
+
+pub(crate) fn server_error_json() -> AuthResponse {
+    let body = json!({ "message": "There was a problem with the server configuration. Check the server logs for more information." });
+    AuthResponse {
+        status: 500,
+        headers: vec![("content-type".into(), "application/json".into())],
+        body: body.to_string().into_bytes(),
+    }
+}
+
+fn bad_request() -> AuthResponse {
+    AuthResponse {
+        status: 400,
+        headers: vec![("content-type".into(), "application/json".into())],
+        body: br#""Bad request.""#.to_vec(),
+    }
+}
+
+/// Serialise a reply. With `X-Auth-Return-Redirect` (sent by the Auth.js
+/// browser client) a redirect becomes `200 {"url": …}`.
+fn finish(ctx: &Ctx, reply: Reply) -> AuthResponse {
+    let mut headers: Vec<(String, String)> = Vec::with_capacity(ctx.set_cookies.len() + 4);
+    let (status, body) = match reply {
+        Reply::Json { status, body, no_store } => {
+            headers.push(("content-type".into(), "application/json".into()));
+            if no_store {
+                headers.push(("cache-control".into(), "private, no-cache, no-store".into()));
+                headers.push(("expires".into(), "0".into()));
+                headers.push(("pragma".into(), "no-cache".into()));
+            }
+            (status, serde_json::to_vec(&body).unwrap_or_else(|_| b"null".to_vec()))
+        }
+        Reply::Html { status, html } => {
+            headers.push(("content-type".into(), "text/html; charset=utf-8".into()));
+            (status, html.into_bytes())
+        }
+        Reply::Redirect(location) => {
+            if ctx.req.header("x-auth-return-redirect").is_some() {
+                headers.push(("content-type".into(), "application/json".into()));
+                (200, json!({ "url": location }).to_string().into_bytes())
+            } else {
+                headers.push(("location".into(), location));
+                (302, Vec::new())
+            }
+        }
+    };
+    for cookie in &ctx.set_cookies {
+        headers.push(("set-cookie".into(), cookie.to_header()));
+    }
+    AuthResponse { status, headers, body }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn actions_parse_like_authjs() {
+        assert_eq!(parse_action("/auth/session", "/auth"), Some((Action::Session, None)));
+        assert_eq!(parse_action("/auth/signin/github", "/auth"), Some((Action::SignIn, Some("github".into()))));
+        assert_eq!(parse_action("/auth/callback/credentials/", "/auth"), Some((Action::Callback, Some("credentials".into()))));
+        assert_eq!(parse_action("/auth/session/x", "/auth"), None);
+        assert_eq!(parse_action("/auth/nope", "/auth"), None);
+        assert_eq!(parse_action("/auth", "/auth"), None);
+        assert_eq!(parse_action("/authx/session", "/auth"), None);
+        assert_eq!(parse_action("/auth/signin/a/b", "/auth"), None);
+        assert_eq!(parse_action("/api/auth/csrf", "/api/auth"), Some((Action::Csrf, None)));
+    }
+}

@@ -1,0 +1,102 @@
+//! The GET routes that show a page: `signin`, `signout`, `error`,
+//! `verify-request`; each redirects to its `pages.*` URL when configured.
+
+use super::{page_url, Ctx, Reply};
+use crate::error::{AuthError, ErrorType};
+use crate::pages::{
+    error_category, render, signin_error_message, ErrorPage, Layout, PageProvider, PageProviderKind, SigninPage,
+    SignoutPage, VerifyRequestPage,
+};
+use crate::providers::ProviderKind;
+
+pub fn signin(ctx: &mut Ctx) -> Result<Reply, AuthError> {
+    if ctx.provider_id.is_some() {
+        return Err(AuthError::new(ErrorType::UnknownAction, "GET signin/<provider> is not an action; POST it"));
+    }
+    let callback_url = ctx.callback_url();
+    let error = ctx.query("error");
+    if let Some(page) = &ctx.auth.settings.pages.sign_in {
+        let mut params = url::form_urlencoded::Serializer::new(String::new());
+        params.append_pair("callbackUrl", &callback_url);
+        if let Some(error) = &error {
+            params.append_pair("error", error);
+        }
+        let sep = if page.contains('?') { '&' } else { '?' };
+        return Ok(Reply::Redirect(format!("{}{sep}{}", page_url(&ctx.origin, page), params.finish())));
+    }
+    let csrf_token = ctx.csrf_token();
+    let base = ctx.base_url();
+    let settings = &ctx.auth.settings;
+    let providers = ctx
+        .auth
+        .providers
+        .iter()
+        .map(|p| match &p.kind {
+            ProviderKind::Credentials(c) => PageProvider {
+                id: &p.id,
+                name: &p.name,
+                kind: PageProviderKind::Credentials(&c.fields),
+                action_url: format!("{base}/callback/{}", p.id),
+                button_style: None,
+                logo: None,
+            },
+        })
+        .collect();
+    let page = SigninPage {
+        layout: Layout::new("Sign In", &settings.theme),
+        csrf_token: &csrf_token,
+        callback_url: &callback_url,
+        error: error.as_deref().map(signin_error_message),
+        providers,
+    };
+    Ok(Reply::Html { status: 200, html: render(&page) })
+}
+
+pub fn signout(ctx: &mut Ctx) -> Reply {
+    if let Some(page) = &ctx.auth.settings.pages.sign_out {
+        return Reply::Redirect(page_url(&ctx.origin, page));
+    }
+    let csrf_token = ctx.csrf_token();
+    let page = SignoutPage {
+        layout: Layout::new("Sign Out", &ctx.auth.settings.theme),
+        csrf_token: &csrf_token,
+        action_url: format!("{}/signout", ctx.base_url()),
+    };
+    Reply::Html { status: 200, html: render(&page) }
+}
+
+pub fn error(ctx: &mut Ctx) -> Reply {
+    let error = ctx.query("error").unwrap_or_default();
+    if let Some(page) = &ctx.auth.settings.pages.error {
+        let sep = if page.contains('?') { '&' } else { '?' };
+        let params = url::form_urlencoded::Serializer::new(String::new()).append_pair("error", &error).finish();
+        return Reply::Redirect(format!("{}{sep}{params}", page_url(&ctx.origin, page)));
+    }
+    render_error(ctx, &error)
+}
+
+pub fn render_error(ctx: &Ctx, error: &str) -> Reply {
+    let category = error_category(error);
+    let page = ErrorPage {
+        layout: Layout::new("Error", &ctx.auth.settings.theme),
+        heading: category.heading,
+        message: category.message,
+        signin_url: category.offers_signin.then(|| format!("{}/signin", ctx.base_url())),
+        site_url: (!category.offers_signin && category.status != 500).then(|| ctx.origin.clone()),
+        site_host: ctx.url.host_str().unwrap_or_default().to_owned(),
+    };
+    Reply::Html { status: category.status, html: render(&page) }
+}
+
+pub fn verify_request(ctx: &mut Ctx) -> Reply {
+    if let Some(page) = &ctx.auth.settings.pages.verify_request {
+        let search = ctx.url.query().map(|q| format!("?{q}")).unwrap_or_default();
+        return Reply::Redirect(format!("{}{search}", page_url(&ctx.origin, page)));
+    }
+    let page = VerifyRequestPage {
+        layout: Layout::new("Verify Request", &ctx.auth.settings.theme),
+        site_url: ctx.origin.clone(),
+        site_host: ctx.url.host_str().unwrap_or_default().to_owned(),
+    };
+    Reply::Html { status: 200, html: render(&page) }
+}

@@ -1,0 +1,29 @@
+//! `POST signout`: end the session and go to the callback URL.
+
+use serde_json::{json, Value};
+
+use super::{Ctx, Reply};
+use crate::cookies::ChunkedCookie;
+use crate::error::AuthError;
+use crate::host::Hook;
+
+pub fn handle(ctx: &mut Ctx) -> Result<Reply, AuthError> {
+    ctx.require_csrf()?;
+    let redirect = ctx.callback_url();
+    let jar = ChunkedCookie::read(&ctx.cookies.session_token, ctx.req);
+    if let Some(raw) = jar.value() {
+        // The event gets the token if it still decodes, else null; the
+        // cookie goes either way.
+        let token = match ctx.auth.decode_session_token(raw, &ctx.cookies.session_token.name) {
+            Ok(Some(t)) => Value::Object(t),
+            Ok(None) => Value::Null,
+            Err(e) => {
+                ctx.auth.callbacks.log(&e);
+                Value::Null
+            }
+        };
+        ctx.auth.callbacks.event(&Hook::EVENT_SIGN_OUT, || json!({ "token": token }));
+        ctx.set_cookies.extend(jar.clear());
+    }
+    Ok(Reply::Redirect(redirect))
+}

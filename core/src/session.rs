@@ -1,0 +1,214 @@
+//! Reading and renewing sessions. The JWT strategy keeps the whole session
+//! in the encrypted cookie (see `jwt.rs`).
+
+use serde::Serialize;
+use serde_json::{json, Map, Value};
+
+use crate::cookies::{ChunkedCookie, CookieSet, SetCookie};
+use crate::error::{AuthError, ErrorType};
+use crate::host::Hook;
+use crate::http::AuthRequest;
+use crate::time::{iso_millis, now_seconds};
+use crate::Auth;
+
+/// What the client sees: `{ user?: { name, email, image }, expires }`, plus
+/// whatever the session callback adds.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(transparent)]
+pub struct Session(pub Map<String, Value>);
+
+impl Session {
+    pub(crate) fn from_value(value: Value) -> Session {
+        match value {
+            Value::Object(map) => Session(map),
+            _ => Session(Map::new()),
+        }
+    }
+
+    pub fn user(&self) -> Option<&Map<String, Value>> {
+        self.0.get("user").and_then(Value::as_object)
+    }
+
+    pub fn expires(&self) -> Option<&str> {
+        self.0.get("expires").and_then(Value::as_str)
+    }
+
+    pub fn to_json(&self) -> String {
+        serde_json::to_string(&self.0).unwrap_or_else(|_| "null".into())
+    }
+
+    pub fn into_value(self) -> Value {
+        Value::Object(self.0)
+    }
+}
+
+pub(crate) enum ReadMode {
+    /// `get_session`: read only; cookies would be discarded, so never re-encrypt.
+    Peek,
+    /// `GET session`: renew the cookie when `updateAge` says so.
+    Refresh,
+    /// `POST session`: the client's `update(data)`; always re-issued.
+    Update(Value),
+}
+
+pub(crate) struct SessionRead {
+    pub session: Option<Value>,
+    pub cookies: Vec<SetCookie>,
+}
+
+impl SessionRead {
+    fn none(cookies: Vec<SetCookie>) -> SessionRead {
+        SessionRead { session: None, cookies }
+    }
+}
+
+impl Auth {
+    pub(crate) fn read_session(&self, req: &AuthRequest, cookies: &CookieSet, mode: ReadMode) -> SessionRead {
+        let spec = &cookies.session_token;
+        let jar = ChunkedCookie::read(spec, req);
+        let Some(raw) = jar.value() else {
+            return SessionRead::none(Vec::new());
+        };
+        let claims = match self.decode_session_token(raw, &spec.name) {
+            Ok(Some(claims)) => claims,
+            Ok(None) => return SessionRead::none(jar.clear()),
+            Err(e) => {
+                // Tampered, expired or foreign: no session, and the cookie goes.
+                self.callbacks.log(&e);
+                return SessionRead::none(jar.clear());
+            }
+        };
+        let now = now_seconds();
+        let (token, is_update) = match &mode {
+            ReadMode::Update(data) => {
+                let mut args = Map::new();
+                args.insert("trigger".into(), "update".into());
+                args.insert("session".into(), data.clone());
+                (self.callbacks.jwt(claims.clone(), args), true)
+            }
+            _ if self.callbacks.has_jwt => (self.callbacks.jwt(claims.clone(), Map::new()), false),
+            _ => (Ok(Some(claims.clone())), false),
+        };
+        let token = match token {
+            Ok(Some(token)) => token,
+            Ok(None) => return SessionRead::none(jar.clear()),
+            Err(e) => {
+                self.callbacks.log(&e);
+                return SessionRead::none(jar.clear());
+            }
+        };
+
+        // Re-encrypting costs more than everything else here: do it only
+        // when the token changed or `updateAge` has passed since it was issued.
+        let issued_at = claims.get("iat").and_then(Value::as_u64);
+        let renew = match mode {
+            ReadMode::Peek => false,
+            ReadMode::Update(_) => true,
+            ReadMode::Refresh => {
+                token != claims
+                    || self.settings.session_update_age == 0
+                    || issued_at.map_or(true, |iat| now >= iat.saturating_add(self.settings.session_update_age))
+            }
+        };
+        let expires = if renew {
+            now + self.settings.session_max_age
+        } else {
+            token.get("exp").and_then(Value::as_f64).map(|e| e as u64).unwrap_or(now + self.settings.session_max_age)
+        };
+
+        let session = json!({
+            "user": user_from_token(&token),
+            "expires": iso_millis(expires * 1000),
+        });
+        let session = if self.callbacks.has_session {
+            let mut extra = Map::new();
+            extra.insert("token".into(), Value::Object(token.clone()));
+            if is_update {
+                extra.insert("trigger".into(), "update".into());
+            }
+            match self.callbacks.session(session, extra) {
+                Ok(s) => s,
+                Err(e) => {
+                    self.callbacks.log(&e);
+                    return SessionRead::none(jar.clear());
+                }
+            }
+        } else {
+            session
+        };
+
+        let mut out = Vec::new();
+        if renew {
+            match self.encode_session_token(&token, &spec.name) {
+                Ok(encoded) => out = jar.write(&encoded, expires),
+                Err(e) => {
+                    self.callbacks.log(&e);
+                    return SessionRead::none(jar.clear());
+                }
+            }
+        }
+        if self.callbacks.has_event_session {
+            self.callbacks.event(&Hook::EVENT_SESSION, || json!({ "session": session, "token": token }));
+        }
+        SessionRead { session: Some(session), cookies: out }
+    }
+
+    /// Encrypt a session token (or hand it to the host's `jwt.encode`).
+    pub(crate) fn encode_session_token(&self, token: &Map<String, Value>, salt: &str) -> Result<String, AuthError> {
+        if self.custom_jwt_encode {
+            let args = json!({
+                "token": token,
+                "secret": self.settings.secrets,
+                "salt": salt,
+                "maxAge": self.settings.jwt_max_age,
+            });
+            return match self.callbacks.host.call(&Hook::JWT_ENCODE, args) {
+                Ok(Value::String(s)) => Ok(s),
+                Ok(_) => Err(AuthError::new(ErrorType::JWTSessionError, "jwt.encode must return a string")),
+                Err(e) => Err(AuthError::from_host(e, ErrorType::JWTSessionError)),
+            };
+        }
+        self.codec
+            .encode(token, salt, self.settings.jwt_max_age)
+            .map_err(|e| AuthError::new(ErrorType::JWTSessionError, e.to_string()).with_source(e))
+    }
+
+    /// Decrypt a session token; `Ok(None)` when the host's decoder says null.
+    pub(crate) fn decode_session_token(&self, raw: &str, salt: &str) -> Result<Option<Map<String, Value>>, AuthError> {
+        if self.custom_jwt_decode {
+            let args = json!({ "token": raw, "secret": self.settings.secrets, "salt": salt });
+            return match self.callbacks.host.call(&Hook::JWT_DECODE, args) {
+                Ok(Value::Object(m)) => Ok(Some(m)),
+                Ok(_) => Ok(None),
+                Err(e) => Err(AuthError::from_host(e, ErrorType::JWTSessionError)),
+            };
+        }
+        self.codec
+            .decode(raw, salt)
+            .map(Some)
+            .map_err(|e| AuthError::new(ErrorType::JWTSessionError, e.to_string()).with_source(e))
+    }
+}
+
+/// `{ name, email, image }` from the token's `name`, `email`, `picture`;
+/// absent claims stay absent, as in Auth.js.
+fn user_from_token(token: &Map<String, Value>) -> Value {
+    let mut user = Map::new();
+    for (to, from) in [("name", "name"), ("email", "email"), ("image", "picture")] {
+        if let Some(v) = token.get(from) {
+            user.insert(to.into(), v.clone());
+        }
+    }
+    Value::Object(user)
+}
+
+/// The token a sign-in starts from: the user's name, email, picture and id.
+pub(crate) fn default_token(user: &Map<String, Value>) -> Map<String, Value> {
+    let mut token = Map::new();
+    for (to, from) in [("name", "name"), ("email", "email"), ("picture", "image"), ("sub", "id")] {
+        if let Some(v) = user.get(from) {
+            token.insert(to.into(), v.clone());
+        }
+    }
+    token
+}

@@ -1,0 +1,152 @@
+//! Shared test helpers: an engine with a credentials provider and a tiny
+//! browser that keeps cookies between requests.
+#![allow(dead_code)]
+
+use std::collections::BTreeMap;
+use std::sync::{Arc, Mutex};
+
+use libauth_core::{Auth, AuthRequest, AuthResponse, Config, HookMap, HostError};
+use serde_json::{json, Value};
+
+pub const SECRET: &str = "libauth-test-secret-0123456789abcdef";
+pub const ORIGIN: &str = "http://localhost:3000";
+
+/// Every hook call, in order: (hook name, args).
+pub type CallLog = Arc<Mutex<Vec<(String, Value)>>>;
+
+/// A config with one credentials provider (`username`, `password`).
+pub fn config(extra: Value) -> Config {
+    let mut base = json!({
+        "secret": SECRET,
+        "providers": [{
+            "type": "credentials",
+            "credentials": {
+                "username": { "label": "Username", "type": "text", "placeholder": "jsmith" },
+                "password": { "label": "Password", "type": "password" }
+            }
+        }]
+    });
+    for (k, v) in extra.as_object().cloned().unwrap_or_default() {
+        base[k] = v;
+    }
+    Config::from_value(base).expect("valid test config")
+}
+
+/// The `authorize` used by most tests: `ada`/`secret` signs in; `throw`
+/// throws CredentialsSignin with a custom code; `boom` throws a plain error.
+pub fn authorize(args: Value) -> Result<Value, HostError> {
+    let c = &args["credentials"];
+    match (c["username"].as_str(), c["password"].as_str()) {
+        (Some("ada"), Some("secret")) => Ok(json!({ "id": 42, "name": "Ada Lovelace", "email": "ada@example.com", "image": "https://img.example/ada.png" })),
+        (Some("throw"), _) => Err(HostError { message: "bad password".into(), error_type: Some("CredentialsSignin".into()), code: Some("wrong_password".into()) }),
+        (Some("boom"), _) => Err(HostError::new("database exploded")),
+        _ => Ok(Value::Null),
+    }
+}
+
+pub fn hooks() -> HookMap {
+    HookMap::new().on("providers.credentials.authorize", authorize)
+}
+
+/// Record every call to `names` into the log (returning `result`).
+pub fn recording(map: HookMap, log: &CallLog, names: &[&str], result: Value) -> HookMap {
+    let mut map = map;
+    for name in names {
+        let (log, name_s, result) = (log.clone(), name.to_string(), result.clone());
+        map = map.on(name, move |args| {
+            log.lock().unwrap().push((name_s.clone(), args));
+            Ok(result.clone())
+        });
+    }
+    map
+}
+
+pub fn auth(extra: Value, hooks: HookMap) -> Auth {
+    Auth::with_env(config(extra), Arc::new(hooks), &std::collections::HashMap::new()).expect("engine builds")
+}
+
+/// A browser: keeps cookies the engine sets, sends them back.
+pub struct Browser<'a> {
+    pub auth: &'a Auth,
+    pub origin: String,
+    pub jar: BTreeMap<String, String>,
+    pub extra_headers: Vec<(String, String)>,
+}
+
+impl<'a> Browser<'a> {
+    pub fn new(auth: &'a Auth) -> Self {
+        Browser { auth, origin: ORIGIN.into(), jar: BTreeMap::new(), extra_headers: Vec::new() }
+    }
+
+    pub fn at(auth: &'a Auth, origin: &str) -> Self {
+        Browser { origin: origin.into(), ..Browser::new(auth) }
+    }
+
+    pub fn cookie_header(&self) -> String {
+        self.jar.iter().map(|(k, v)| format!("{k}={v}")).collect::<Vec<_>>().join("; ")
+    }
+
+    pub fn send(&mut self, mut req: AuthRequest) -> AuthResponse {
+        if !self.jar.is_empty() {
+            req.headers.push(("cookie".into(), self.cookie_header()));
+        }
+        req.headers.extend(self.extra_headers.iter().cloned());
+        let res = self.auth.handle(&req);
+        self.absorb(&res);
+        res
+    }
+
+    pub fn absorb(&mut self, res: &AuthResponse) {
+        for header in res.set_cookies() {
+            let first = header.split(';').next().unwrap();
+            let (name, value) = first.split_once('=').unwrap();
+            if header.contains("Max-Age=0") {
+                self.jar.remove(name);
+            } else {
+                self.jar.insert(name.to_owned(), value.to_owned());
+            }
+        }
+    }
+
+    pub fn get(&mut self, path: &str) -> AuthResponse {
+        let url = format!("{}{path}", self.origin);
+        self.send(AuthRequest::get(url))
+    }
+
+    pub fn post(&mut self, path: &str, pairs: &[(&str, &str)]) -> AuthResponse {
+        let url = format!("{}{path}", self.origin);
+        self.send(AuthRequest::post_form(url, pairs))
+    }
+
+    pub fn post_json(&mut self, path: &str, body: Value) -> AuthResponse {
+        let url = format!("{}{path}", self.origin);
+        self.send(AuthRequest::post_json(url, &body))
+    }
+
+    pub fn csrf(&mut self) -> String {
+        let res = self.get("/auth/csrf");
+        res.json().unwrap()["csrfToken"].as_str().unwrap().to_owned()
+    }
+
+    pub fn sign_in(&mut self, username: &str, password: &str) -> AuthResponse {
+        let csrf = self.csrf();
+        self.post(
+            "/auth/callback/credentials",
+            &[("csrfToken", &csrf), ("username", username), ("password", password)],
+        )
+    }
+
+    pub fn session(&mut self) -> Value {
+        let res = self.get("/auth/session");
+        assert_eq!(res.status, 200);
+        res.json().expect("session JSON")
+    }
+
+    pub fn has_session_cookie(&self) -> bool {
+        self.jar.keys().any(|k| k.contains("authjs.session-token"))
+    }
+}
+
+pub fn location(res: &AuthResponse) -> &str {
+    res.header("location").unwrap_or_else(|| panic!("no location in {res:?}"))
+}
