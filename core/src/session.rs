@@ -107,7 +107,7 @@ impl Auth {
             ReadMode::Refresh => {
                 token != claims
                     || self.settings.session_update_age == 0
-                    || issued_at.map_or(true, |iat| now >= iat.saturating_add(self.settings.session_update_age))
+                    || issued_at.is_none_or(|iat| now >= iat.saturating_add(self.settings.session_update_age))
             }
         };
         let expires = if renew {

@@ -66,6 +66,14 @@ impl Providers {
             let kind = obj.get("type").and_then(Value::as_str).ok_or_else(|| {
                 ConfigError::new(format!("{option}.type"), "missing; one of oauth, oidc, email, credentials")
             })?;
+            if let Some(id) = obj.get("id") {
+                if !id.as_str().is_some_and(is_valid_id) {
+                    return Err(ConfigError::new(
+                        format!("{option}.id"),
+                        "must be non-empty and use only letters, digits, `-` and `_` (it appears in URLs)",
+                    ));
+                }
+            }
             let provider = match kind {
                 "credentials" => credentials::parse(&option, value, host)?,
                 "oauth" | "oidc" | "email" => {
@@ -81,12 +89,6 @@ impl Providers {
                     ))
                 }
             };
-            if !is_valid_id(&provider.id) {
-                return Err(ConfigError::new(
-                    format!("{option}.id"),
-                    "must be non-empty and use only letters, digits, `-` and `_` (it appears in URLs)",
-                ));
-            }
             if list.iter().any(|p| p.id == provider.id) {
                 return Err(ConfigError::new(format!("{option}.id"), format!("duplicate provider id {:?}", provider.id)));
             }

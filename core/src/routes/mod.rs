@@ -218,7 +218,7 @@ fn parse_action(path: &str, base_path: &str) -> Option<(Action, Option<String>)>
     }
     let mut parts = rest.split('/').filter(|s| !s.is_empty());
     let action = Action::parse(parts.next()?)?;
-    let provider = parts.next().map(|p| crate::http::percent_decode(p));
+    let provider = parts.next().map(crate::http::percent_decode);
     if parts.next().is_some() {
         return None;
     }
