@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# Run every test of libauth, in every language, on a fresh machine.
+# Installs what it needs (npm packages), starts what it needs, and ends with
+# one line: "N passed, N failed". Exits non-zero on any failure.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+ROOT=$PWD
+LOG_DIR=${LOG_DIR:-$ROOT/target/test-logs}
+mkdir -p "$LOG_DIR"
+source scripts/lib.sh
+
+PASSED=0
+FAILED=0
+STEP_ERRORS=()
+
+# Add a runner's counts; a step whose command failed without reporting a
+# failed test still counts as one failure, so nothing fails silently.
+record() { # name exit_code passed failed
+  local name=$1 code=$2 p=$3 f=$4
+  PASSED=$((PASSED + p)); FAILED=$((FAILED + f))
+  if [ "$code" -ne 0 ] && [ "$f" -eq 0 ]; then FAILED=$((FAILED + 1)); fi
+  if [ "$code" -ne 0 ]; then STEP_ERRORS+=("$name (exit $code)"); fi
+  echo "== $name: $p passed, $f failed (exit $code)"
+}
+
+cargo_counts() { # log -> "passed failed"
+  awk '/^test result:/ { for (i = 1; i <= NF; i++) { if ($(i) ~ /^passed;?$/) p += $(i-1); if ($(i) ~ /^failed;?$/) f += $(i-1) } } END { print p+0, f+0 }' "$1"
+}
+
+node_counts() { # log -> "passed failed"
+  awk '/^# pass / { p += $3 } /^# fail / { f += $3 } END { print p+0, f+0 }' "$1"
+}
+
+ensure_rust
+ensure_node
+
+echo "== Rust: cargo test --workspace"
+cargo test --workspace --all-targets 2>&1 | tee "$LOG_DIR/cargo.log"
+code=${PIPESTATUS[0]}
+# Doc tests run separately (--all-targets skips them).
+cargo test --workspace --doc 2>&1 | tee "$LOG_DIR/cargo-doc.log"
+doc_code=${PIPESTATUS[0]}
+read -r p f < <(cargo_counts "$LOG_DIR/cargo.log")
+read -r dp df < <(cargo_counts "$LOG_DIR/cargo-doc.log")
+record "rust" $((code | doc_code)) $((p + dp)) $((f + df))
+
+echo "== Auth.js interop: node --test tests/compat"
+npm_install tests/compat
+(cd tests/compat && LIBAUTH_SESSION_COOKIE_CMD="$ROOT/target/debug/examples/session_cookie" node --test) 2>&1 | tee "$LOG_DIR/compat.log"
+code=${PIPESTATUS[0]}
+read -r p f < <(node_counts "$LOG_DIR/compat.log")
+record "authjs-interop" "$code" "$p" "$f"
+
+echo
+if [ ${#STEP_ERRORS[@]} -gt 0 ]; then echo "failed steps: ${STEP_ERRORS[*]}"; fi
+echo "$PASSED passed, $FAILED failed"
+[ "$FAILED" -eq 0 ]
