@@ -1,0 +1,38 @@
+"use strict";
+// libauth for Node: Auth.js v5-compatible authentication from one Rust engine.
+//
+//   const { ServerAuth, getSession, Credentials, TikTok } = require("libauth")
+//   app.use("/auth", ServerAuth(config))
+//
+// The reactive adapter (SolidStart-style `{ GET, POST }`) is
+// `ReactiveAuth(config)`; `getSession` takes an Express request or a Web
+// `Request` (or an event carrying one).
+
+const express = require("./lib/express");
+const reactive = require("./lib/reactive");
+const { Credentials, TikTok, Email } = require("./lib/providers");
+const { AuthError, CredentialsSignin, InvalidConfig } = require("./lib/errors");
+const { workerThreads } = require("./lib/native");
+
+/**
+ * The current session, or null: `getSession(req, config)` with an Express
+ * request, or `getSession(request, options)` with a Web Request (or an event
+ * with `.request`). Pass the same config object given to ServerAuth /
+ * ReactiveAuth so the engine built for it is reused.
+ */
+function getSession(req, config) {
+  const web = req && (typeof req.headers?.get === "function" || (req.request && typeof req.request.headers?.get === "function"));
+  return web ? reactive.getSession(req, config) : express.getSession(req, config);
+}
+
+// One assignment per name, so ESM `import { ServerAuth } from "libauth"` sees them.
+exports.ServerAuth = express.ServerAuth;
+exports.ReactiveAuth = reactive.ReactiveAuth;
+exports.getSession = getSession;
+exports.Credentials = Credentials;
+exports.TikTok = TikTok;
+exports.Email = Email;
+exports.AuthError = AuthError;
+exports.CredentialsSignin = CredentialsSignin;
+exports.InvalidConfig = InvalidConfig;
+exports.workerThreads = workerThreads;

@@ -1,0 +1,259 @@
+"use strict";
+// One engine per config, and the JavaScript end of the threading model
+// (src/lib.rs explains the Rust end):
+//
+// - `handle()` / `getSession()` return the result synchronously when the
+//   engine computed it inline (no hook reachable), else a Promise.
+// - Engine work that may reach a hook runs on the addon's worker threads.
+//   A hook call arrives here through a weak ThreadsafeFunction (`onHook`);
+//   we call the hook, await it if it returns a Promise, and answer with
+//   `hookDone`. The worker that asked is blocked until then; this thread
+//   never is.
+// - Finished engine calls arrive through `onDone`. While any are
+//   outstanding a timer keeps the event loop alive (both ThreadsafeFunctions
+//   are weak, so an idle server with libauth loaded can still exit).
+
+const path = require("node:path");
+const { compile } = require("./config");
+const { AuthError, InvalidConfig, toHostError } = require("./errors");
+
+let addon;
+function native() {
+  if (!addon) {
+    const file = process.env.LIBAUTH_NATIVE || path.join(__dirname, "..", "libauth.node");
+    try {
+      addon = require(file);
+    } catch (e) {
+      throw new Error(`libauth: the native addon is missing or broken (${file}); build it with \`npm run build\` in bindings/node (${e.message})`);
+    }
+  }
+  return addon;
+}
+
+/** Instances with engine calls in flight, by key (kept alive while busy). */
+const busy = new Map();
+let outstanding = 0;
+let keepAlive = null;
+let nextKey = 1;
+
+function hold() {
+  if (outstanding++ === 0) keepAlive = setInterval(() => {}, 1 << 30);
+}
+function release() {
+  if (--outstanding === 0) {
+    clearInterval(keepAlive);
+    keepAlive = null;
+  }
+}
+
+function onHook(key, id, hook, argsJson) {
+  const instance = busy.get(key);
+  if (instance) instance.runHook(id, hook, argsJson);
+}
+
+function onDone(key, id, error, response, session) {
+  const instance = busy.get(key);
+  if (instance) instance.settle(id, error, response, session);
+}
+
+class Instance {
+  constructor(config, overrides) {
+    const { json, hooks } = compile(config, overrides);
+    this.key = nextKey++;
+    this.hooks = hooks;
+    this.pending = new Map();
+    this.nextId = 1;
+    try {
+      this.native = new (native().NativeAuth)(this.key, JSON.stringify(json), [...hooks.keys()], onHook, onDone);
+    } catch (e) {
+      throw configError(e);
+    }
+    this.basePath = this.native.basePath;
+    this.inlineSession = this.native.inlineSession;
+  }
+
+  /**
+   * Answer a request under basePath. `headers` is a flat [name, value, …]
+   * list (Node's `rawHeaders` shape).
+   * @returns {{status:number, headers:string[], body:string} | Promise<…>}
+   */
+  handle(method, url, headers, body) {
+    const id = this.callId();
+    const res = this.native.handle(id, method, url, headers, body ?? null);
+    return res ?? this.defer(id);
+  }
+
+  /** @returns {object | null | Promise<object | null>} */
+  getSession(url, cookie) {
+    if (this.inlineSession) {
+      const json = this.native.getSessionSync(url, cookie ?? null);
+      return json == null ? null : JSON.parse(json);
+    }
+    const id = this.callId();
+    this.native.getSession(id, url, cookie ?? null);
+    return this.defer(id);
+  }
+
+  callId() {
+    const id = this.nextId;
+    this.nextId = id >= 0xffffffff ? 1 : id + 1;
+    return id;
+  }
+
+  defer(id) {
+    return new Promise((resolve, reject) => {
+      if (this.pending.size === 0) busy.set(this.key, this);
+      this.pending.set(id, { resolve, reject });
+      hold();
+    });
+  }
+
+  settle(id, error, response, session) {
+    const p = this.pending.get(id);
+    if (!p) return;
+    this.pending.delete(id);
+    if (this.pending.size === 0) busy.delete(this.key);
+    release();
+    if (error != null) p.reject(new AuthError(error));
+    else if (response != null) p.resolve(response);
+    else p.resolve(session == null ? null : JSON.parse(session));
+  }
+
+  runHook(id, hook, argsJson) {
+    let result;
+    try {
+      const entry = this.hooks.get(hook);
+      if (!entry) throw new Error(`libauth: no function for hook ${hook}`);
+      result = invoke(entry, hook, JSON.parse(argsJson));
+    } catch (e) {
+      this.native.hookDone(id, false, JSON.stringify(toHostError(e)));
+      return;
+    }
+    if (result !== null && typeof result === "object" && typeof result.then === "function") {
+      result.then(
+        (value) => this.answer(id, value),
+        (e) => this.native.hookDone(id, false, JSON.stringify(toHostError(e))),
+      );
+    } else {
+      this.answer(id, result);
+    }
+  }
+
+  answer(id, value) {
+    let json;
+    try {
+      json = value === undefined ? "" : (JSON.stringify(value) ?? "");
+    } catch (e) {
+      this.native.hookDone(id, false, JSON.stringify({ message: `the hook's result is not JSON-serialisable: ${e.message}` }));
+      return;
+    }
+    this.native.hookDone(id, true, json);
+  }
+}
+
+/** Call a hook with the arguments Auth.js would give it. */
+function invoke({ fn, kind }, hook, args) {
+  switch (kind) {
+    case "provider.authorize":
+      // Auth.js: authorize(credentials, request)
+      return fn(args?.credentials ?? {}, toWebRequest(args?.request));
+    case "provider.profile":
+      // Auth.js: profile(profile, tokens)
+      return args && typeof args === "object" && "profile" in args ? fn(args.profile, args.tokens) : fn(args);
+    case "logger.error": {
+      // Auth.js: error(error: Error) with `type` and `cause`.
+      const e = new AuthError(args?.message ?? "error");
+      e.type = args?.type ?? e.type;
+      e.name = args?.name ?? e.type;
+      if (args?.code) e.code = args.code;
+      if (args?.cause?.length) e.cause = { err: new Error(args.cause.join("\n")) };
+      return fn(e);
+    }
+    case "logger.warn":
+      return fn(args?.code ?? args, args?.message);
+    case "logger.debug":
+      return fn(args?.message ?? args, args?.metadata);
+    case "session.generateSessionToken":
+      return fn();
+    case "adapter":
+      // Positional arguments when the engine sends a list.
+      return Array.isArray(args) ? fn(...args.map(reviveDates)) : fn(reviveDates(args));
+    default:
+      // callbacks.*, events.*, jwt.encode/decode, sendVerificationRequest:
+      // one object argument, as in Auth.js.
+      return fn(args);
+  }
+}
+
+const DATE_KEYS = new Set(["expires", "emailVerified"]);
+const ISO_DATE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;
+
+/** Adapters (Auth.js's interface) take Dates for `expires` and `emailVerified`. */
+function reviveDates(value) {
+  if (value === null || typeof value !== "object" || Array.isArray(value)) return value;
+  const out = { ...value };
+  for (const key of DATE_KEYS) {
+    const v = out[key];
+    if (typeof v === "string" && ISO_DATE.test(v)) out[key] = new Date(v);
+    else if (typeof v === "number" && key === "expires") out[key] = new Date(v > 1e11 ? v : v * 1000);
+  }
+  return out;
+}
+
+function toWebRequest(req) {
+  if (!req || typeof req.url !== "string") return req;
+  try {
+    const headers = new Headers();
+    for (const [k, v] of Object.entries(req.headers ?? {})) {
+      try {
+        headers.append(k, v);
+      } catch {
+        /* a header the Fetch API refuses: leave it out */
+      }
+    }
+    return new Request(req.url, { method: req.method ?? "POST", headers });
+  } catch {
+    return req;
+  }
+}
+
+function configError(e) {
+  const m = /^LIBAUTH_CONFIG(\{.*\})$/s.exec(e?.message ?? "");
+  if (!m) return e;
+  const { option, display } = JSON.parse(m[1]);
+  const err = new InvalidConfig(option, `libauth: ${display}`);
+  return err;
+}
+
+/** Engines by config object, so `getSession(req, config)` reuses the one `ServerAuth(config)` built. */
+const byConfig = new WeakMap();
+
+/** The engine for this config object (built once per object and overrides). */
+function instanceFor(config, overrides) {
+  let slot = byConfig.get(config);
+  if (!slot) {
+    slot = new Map();
+    byConfig.set(config, slot);
+  }
+  const k = overrides ? JSON.stringify(overrides) : "";
+  let instance = slot.get(k);
+  if (!instance) {
+    instance = new Instance(config, overrides);
+    slot.set(k, instance);
+  }
+  return instance;
+}
+
+/** Any engine already built for this config (for `getSession`, where basePath does not matter). */
+function sessionInstanceFor(config) {
+  const slot = byConfig.get(config);
+  if (slot) for (const instance of slot.values()) return instance;
+  return instanceFor(config);
+}
+
+/** Worker threads the addon has started (0 until needed: the pool is lazy). */
+function workerThreads() {
+  return native().workerThreads();
+}
+
+module.exports = { Instance, instanceFor, sessionInstanceFor, workerThreads };

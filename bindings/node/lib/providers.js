@@ -1,0 +1,30 @@
+"use strict";
+// Provider factories. Each returns plain provider configuration; functions
+// in it (authorize, profile, sendVerificationRequest) become engine hooks.
+
+/**
+ * Sign-in with a username/password (or any fields) checked by `authorize`.
+ * `authorize(credentials, request)` returns a user, `null`, or throws
+ * `CredentialsSignin`.
+ */
+function Credentials(options = {}) {
+  const { id, name, credentials = {}, authorize } = options;
+  return { type: "credentials", id, name, credentials, authorize };
+}
+
+/**
+ * TikTok Login Kit (the engine's built-in provider `tiktok`). `clientId` is
+ * the app's Client Key. Every endpoint and option of the built-in
+ * configuration may be overridden here. Without `clientId`/`clientSecret`,
+ * `AUTH_TIKTOK_ID` / `AUTH_TIKTOK_SECRET` are read.
+ */
+function TikTok(options = {}) {
+  return { builtin: "tiktok", ...options };
+}
+
+/** Magic-link sign-in by email (`sendVerificationRequest` sends the link). */
+function Email(options = {}) {
+  return { type: "email", id: "email", name: "Email", ...options };
+}
+
+module.exports = { Credentials, TikTok, Email };

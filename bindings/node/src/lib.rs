@@ -1,0 +1,254 @@
+//! The native half of the npm package `libauth`: one engine per config,
+//! reachable from JavaScript. The JavaScript half (`lib/`) lifts functions
+//! out of the config (they become hooks), adapts Express and Web requests,
+//! and turns the results into promises.
+//!
+//! Which thread runs what (DESIGN.md §3, §8):
+//! - A request that can reach no hook (JWT `getSession`, or `GET session`,
+//!   `csrf`, `providers`, with no jwt/session callback, no session event, no
+//!   custom jwt encode/decode and no logger function) runs inline, on the
+//!   calling JavaScript thread, synchronously: no thread hop.
+//! - Everything else runs on the addon's worker pool (`pool.rs`). Hooks are
+//!   called back on the JavaScript thread through a weak ThreadsafeFunction
+//!   (`host.rs`); the result goes back through a second weak
+//!   ThreadsafeFunction. The JavaScript side keeps the event loop alive
+//!   while results are outstanding.
+
+#[macro_use]
+extern crate napi_derive;
+
+mod host;
+mod pool;
+
+use std::sync::Arc;
+
+use libauth_core::{Auth, AuthRequest, AuthResponse, Config, SessionStrategy};
+use napi::bindgen_prelude::{BufferSlice, FnArgs, Function};
+use napi::threadsafe_function::{ThreadsafeFunction, ThreadsafeFunctionCallMode};
+use napi::{Error, Result, Status};
+
+use host::{HookCall, JsHost};
+
+/// An engine response: status, headers as a flat `[name, value, …]` list
+/// (several `set-cookie` allowed), body as text (the engine writes JSON or
+/// HTML).
+#[napi(object)]
+pub struct NativeResponse {
+    pub status: u32,
+    pub headers: Vec<String>,
+    pub body: String,
+}
+
+/// A finished engine call, on its way back to JavaScript.
+pub struct Done {
+    key: u32,
+    id: u32,
+    outcome: Outcome,
+}
+
+enum Outcome {
+    Response(AuthResponse),
+    Session(Option<String>),
+    Failed(String),
+}
+
+/// `(key, id, error, response, sessionJson) => void`; weak.
+type DoneTsfn = ThreadsafeFunction<
+    Done,
+    (),
+    FnArgs<(u32, u32, Option<String>, Option<NativeResponse>, Option<String>)>,
+    Status,
+    false,
+    true,
+    0,
+>;
+
+/// Hooks whose presence sends a session read to the worker pool.
+const SESSION_HOOKS: &[&str] = &["callbacks.jwt", "callbacks.session", "events.session", "jwt.encode", "jwt.decode"];
+
+#[napi]
+pub struct NativeAuth {
+    key: u32,
+    auth: Arc<Auth>,
+    host: Arc<JsHost>,
+    done: Arc<DoneTsfn>,
+    base_path: String,
+    inline_session: bool,
+}
+
+#[napi]
+impl NativeAuth {
+    /// `config_json`: the config without functions. `hooks`: the names of
+    /// the functions lifted out of it. `on_hook(key, id, hook, argsJson)`
+    /// runs a hook and answers with `hookDone`; `on_done(key, id, error,
+    /// response, session)` receives a finished engine call. `key` names this
+    /// instance in both.
+    #[napi(constructor, catch_unwind)]
+    pub fn new(
+        key: u32,
+        config_json: String,
+        hooks: Vec<String>,
+        on_hook: Function<FnArgs<(u32, u32, String, String)>, ()>,
+        on_done: Function<FnArgs<(u32, u32, Option<String>, Option<NativeResponse>, Option<String>)>, ()>,
+    ) -> Result<Self> {
+        let hook_tsfn = on_hook
+            .build_threadsafe_function::<HookCall>()
+            .weak::<true>()
+            .build_callback(move |ctx| {
+                let HookCall { id, hook, args } = ctx.value;
+                Ok(FnArgs::from((key, id, hook, args)))
+            })?;
+        let done: DoneTsfn = on_done.build_threadsafe_function::<Done>().weak::<true>().build_callback(|ctx| {
+            let Done { key, id, outcome } = ctx.value;
+            Ok(FnArgs::from(match outcome {
+                Outcome::Response(res) => (key, id, None, Some(to_native(res)), None),
+                Outcome::Session(session) => (key, id, None, None, session),
+                Outcome::Failed(message) => (key, id, Some(message), None, None),
+            }))
+        })?;
+        // The hook TSFN forwards `key` itself; see `build_callback` above.
+        let host = Arc::new(JsHost::new(hooks, hook_tsfn));
+        let config = Config::from_json(&config_json).map_err(config_error)?;
+        let auth = Auth::new(config, host.clone()).map_err(config_error)?;
+        let settings = auth.settings();
+        let inline_session = settings.strategy == SessionStrategy::Jwt
+            && !SESSION_HOOKS.iter().any(|h| host.has_name(h))
+            && !host.has_prefix("logger.")
+            && !host.has_prefix("adapter.");
+        Ok(NativeAuth {
+            key,
+            base_path: settings.base_path.clone(),
+            auth: Arc::new(auth),
+            host,
+            done: Arc::new(done),
+            inline_session,
+        })
+    }
+
+    /// The normalised base path (e.g. `/auth`).
+    #[napi(getter)]
+    pub fn base_path(&self) -> String {
+        self.base_path.clone()
+    }
+
+    /// Whether `getSessionSync` may be used (no hook can be reached).
+    #[napi(getter)]
+    pub fn inline_session(&self) -> bool {
+        self.inline_session
+    }
+
+    /// Answer a request under basePath. Returns the response when it was
+    /// computed inline; otherwise `undefined`, and the response arrives
+    /// later through `on_done` with this `id`.
+    #[napi(catch_unwind)]
+    pub fn handle(
+        &self,
+        id: u32,
+        method: String,
+        url: String,
+        headers: Vec<String>,
+        body: Option<BufferSlice>,
+    ) -> Option<NativeResponse> {
+        let inline = self.inline_session && method.eq_ignore_ascii_case("GET") && self.is_hookless_get(&url);
+        let req = AuthRequest { method, url, headers: pair_up(headers), body: body.map(|b| b.to_vec()) };
+        if inline {
+            return Some(to_native(self.auth.handle(&req)));
+        }
+        let (auth, done, key) = (self.auth.clone(), self.done.clone(), self.key);
+        pool::spawn(move || {
+            let outcome = match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| auth.handle(&req))) {
+                Ok(res) => Outcome::Response(res),
+                Err(_) => Outcome::Failed("libauth: internal error while handling the request".into()),
+            };
+            done.call(Done { key, id, outcome }, ThreadsafeFunctionCallMode::NonBlocking);
+        });
+        None
+    }
+
+    /// The session as JSON (or `null`), computed on this thread. Only valid
+    /// when `inlineSession` is true.
+    #[napi(catch_unwind)]
+    pub fn get_session_sync(&self, url: String, cookie: Option<String>) -> Result<Option<String>> {
+        if !self.inline_session {
+            return Err(Error::new(Status::GenericFailure, "getSessionSync needs a configuration without session hooks"));
+        }
+        let req = session_request(url, cookie);
+        match self.auth.get_session(&req) {
+            Ok(session) => Ok(session.map(|s| s.to_json())),
+            Err(e) => Err(Error::new(Status::GenericFailure, e.to_string())),
+        }
+    }
+
+    /// The session, computed on a worker thread; the JSON (or `null`)
+    /// arrives through `on_done` with this `id`.
+    #[napi(catch_unwind)]
+    pub fn get_session(&self, id: u32, url: String, cookie: Option<String>) {
+        let req = session_request(url, cookie);
+        let (auth, done, key) = (self.auth.clone(), self.done.clone(), self.key);
+        pool::spawn(move || {
+            let outcome = match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| auth.get_session(&req))) {
+                Ok(Ok(session)) => Outcome::Session(session.map(|s| s.to_json())),
+                Ok(Err(e)) => Outcome::Failed(e.to_string()),
+                Err(_) => Outcome::Failed("libauth: internal error while reading the session".into()),
+            };
+            done.call(Done { key, id, outcome }, ThreadsafeFunctionCallMode::NonBlocking);
+        });
+    }
+
+    /// The outcome of hook call `id`: `ok` with the result as JSON (empty
+    /// for `undefined`), or not `ok` with `{ message, type?, code? }`.
+    #[napi]
+    pub fn hook_done(&self, id: u32, ok: bool, json: String) {
+        self.host.complete(id, ok, &json);
+    }
+}
+
+impl NativeAuth {
+    /// `GET {basePath}/session|csrf|providers`: routes that reach no hook
+    /// once the session hooks are ruled out.
+    fn is_hookless_get(&self, url: &str) -> bool {
+        let Ok(parsed) = url::Url::parse(url) else { return false };
+        let Some(rest) = parsed.path().strip_prefix(self.base_path.as_str()) else { return false };
+        matches!(rest.trim_end_matches('/'), "/session" | "/csrf" | "/providers")
+    }
+}
+
+/// Worker threads started so far (0 until the first job: the pool is lazy).
+#[napi]
+pub fn worker_threads() -> u32 {
+    pool::thread_count() as u32
+}
+
+fn session_request(url: String, cookie: Option<String>) -> AuthRequest {
+    let headers = match cookie {
+        Some(c) if !c.is_empty() => vec![("cookie".to_owned(), c)],
+        _ => Vec::new(),
+    };
+    AuthRequest { method: "GET".into(), url, headers, body: None }
+}
+
+fn pair_up(flat: Vec<String>) -> Vec<(String, String)> {
+    let mut out = Vec::with_capacity(flat.len() / 2);
+    let mut it = flat.into_iter();
+    while let (Some(k), Some(v)) = (it.next(), it.next()) {
+        out.push((k, v));
+    }
+    out
+}
+
+fn to_native(res: AuthResponse) -> NativeResponse {
+    let mut headers = Vec::with_capacity(res.headers.len() * 2);
+    for (k, v) in res.headers {
+        headers.push(k);
+        headers.push(v);
+    }
+    let body = String::from_utf8(res.body).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned());
+    NativeResponse { status: res.status as u32, headers, body }
+}
+
+/// A config error crosses as JSON `{ option, message }` in the message, so
+/// the JavaScript side can build an `AuthError` naming the option.
+fn config_error(e: libauth_core::ConfigError) -> Error {
+    let json = serde_json::json!({ "option": e.option, "message": e.message, "display": e.to_string() });
+    Error::new(Status::InvalidArg, format!("LIBAUTH_CONFIG{json}"))
+}

@@ -1,0 +1,113 @@
+// The server adapter on Express 4 and Express 5, every mount form, over
+// real HTTP.
+import { describe, it, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { createRequire } from "node:module";
+import { ServerAuth, getSession } from "libauth";
+import { listen, Browser } from "./helpers.mjs";
+import { protocolSuite, baseConfig } from "./flows.mjs";
+
+const require = createRequire(import.meta.url);
+const versions = { 4: require("express4"), 5: require("express") };
+
+/** An app with the adapter mounted by `mount`, plus /me and /login. */
+function app(express, mount, { parsers = false, config = baseConfig(), setup } = {}) {
+  const a = express();
+  setup?.(a);
+  if (parsers) {
+    a.use(express.json());
+    a.use(express.urlencoded({ extended: true }));
+  }
+  mount(a, ServerAuth(config));
+  a.get("/me", async (req, res) => {
+    const session = await getSession(req, config);
+    if (!session?.user) return res.redirect("/login");
+    res.json(session);
+  });
+  a.get("/hello", (req, res) => res.send("hello"));
+  return a;
+}
+
+const mounts = {
+  4: {
+    'app.use("/auth")': (a, mw) => a.use("/auth", mw),
+    'app.use("/auth/*")': (a, mw) => a.use("/auth/*", mw),
+    'app.all("/auth/*")': (a, mw) => a.all("/auth/*", mw),
+  },
+  5: {
+    'app.use("/auth")': (a, mw) => a.use("/auth", mw),
+    'app.use("/auth/*splat")': (a, mw) => a.use("/auth/*splat", mw),
+    'app.all("/auth/*splat")': (a, mw) => a.all("/auth/*splat", mw),
+    'app.all("/auth/{*any}")': (a, mw) => a.all("/auth/{*any}", mw),
+  },
+};
+
+for (const [major, express] of Object.entries(versions)) {
+  for (const [label, mount] of Object.entries(mounts[major])) {
+    protocolSuite(`Express ${major}, ${label}`, async () => ({ ...(await listen(app(express, mount))), basePath: "/auth" }));
+  }
+  protocolSuite(`Express ${major}, app.use("/auth") after express.json() and express.urlencoded()`, async () => ({
+    ...(await listen(app(express, mounts[major]['app.use("/auth")'], { parsers: true }))),
+    basePath: "/auth",
+  }));
+
+  describe(`Express ${major}: URLs, proxies and mounting`, () => {
+    const servers = [];
+    after(() => Promise.all(servers.map((s) => s.close())));
+    const start = async (a) => {
+      const s = await listen(a);
+      servers.push(s);
+      return s;
+    };
+
+    it("honours trust proxy: X-Forwarded-Proto/Host give https URLs and __Secure- cookies", async () => {
+      const s = await start(app(express, (a, mw) => a.use("/auth", mw), { setup: (a) => a.set("trust proxy", "loopback") }));
+      const br = new Browser(s.url, { headers: { "x-forwarded-proto": "https", "x-forwarded-host": "app.example.com" } });
+      const res = await br.signIn("ada", "lovelace");
+      assert.equal(res.headers.get("location"), "https://app.example.com");
+      assert.ok(br.jar.has("__Secure-authjs.session-token"), [...br.jar.keys()].join());
+      assert.ok(br.jar.has("__Host-authjs.csrf-token"));
+      assert.equal((await br.session()).user.name, "Ada Lovelace");
+      const me = await br.fetch("/me");
+      assert.equal(me.status, 200);
+    });
+
+    it("ignores X-Forwarded-* when the proxy is not trusted", async () => {
+      const s = await start(app(express, (a, mw) => a.use("/auth", mw)));
+      const br = new Browser(s.url, { headers: { "x-forwarded-proto": "https", "x-forwarded-host": "evil.example" } });
+      const res = await br.signIn("ada", "lovelace");
+      assert.equal(res.headers.get("location"), s.url);
+      assert.ok(br.jar.has("authjs.session-token"));
+    });
+
+    it("infers the base path from the mount when the config has none", async () => {
+      const s = await start(app(express, (a, mw) => a.use("/api/auth", mw)));
+      const br = new Browser(s.url, { basePath: "/api/auth" });
+      const res = await br.signIn("ada", "lovelace");
+      assert.equal(res.status, 302);
+      const providers = await (await br.fetch("/api/auth/providers")).json();
+      assert.equal(providers.credentials.signinUrl, `${s.url}/api/auth/signin/credentials`);
+      assert.equal((await br.fetch("/me")).status, 200);
+    });
+
+    it("mounted without a path, passes other requests on to the next handler", async () => {
+      const s = await start(app(express, (a, mw) => a.use(mw)));
+      const br = new Browser(s.url);
+      const res = await br.fetch("/hello");
+      assert.equal(await res.text(), "hello");
+      await br.signIn("ada", "lovelace");
+      assert.equal((await br.session()).user.name, "Ada Lovelace");
+    });
+  });
+}
+
+describe("ServerAuth config errors", () => {
+  it("fails at construction with an AuthError naming the option", async () => {
+    const { AuthError } = await import("libauth");
+    assert.throws(() => ServerAuth({ secret: "short" }), (e) => e instanceof AuthError && e.option === "secret" && /32/.test(e.message));
+    assert.throws(
+      () => ServerAuth({ secret: "x".repeat(40), providers: [{ type: "credentials" }] }),
+      (e) => e instanceof AuthError && e.type === "MissingAuthorize",
+    );
+  });
+});

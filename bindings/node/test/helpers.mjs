@@ -1,0 +1,125 @@
+// Shared test helpers: real servers on ephemeral ports, and a tiny browser
+// (fetch + cookie jar, redirects not followed) speaking the Auth.js REST
+// protocol.
+import http from "node:http";
+import { once } from "node:events";
+
+export const SECRET = "libauth-node-test-secret-0123456789abcdef";
+
+/** Listen on 127.0.0.1:0; returns { url, close }. */
+export async function listen(handlerOrApp) {
+  const server = http.createServer(handlerOrApp);
+  server.keepAliveTimeout = 1000;
+  server.listen(0, "127.0.0.1");
+  await once(server, "listening");
+  const { port } = server.address();
+  return {
+    server,
+    url: `http://127.0.0.1:${port}`,
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections?.();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+/** A Node server around Web-style `(request) => Response | undefined`. */
+export function webServer(handle) {
+  return async (req, res) => {
+    try {
+      const chunks = [];
+      for await (const c of req) chunks.push(c);
+      const body = chunks.length ? Buffer.concat(chunks) : undefined;
+      const headers = new Headers();
+      for (let i = 0; i < req.rawHeaders.length; i += 2) headers.append(req.rawHeaders[i], req.rawHeaders[i + 1]);
+      const request = new Request(`http://${req.headers.host}${req.url}`, { method: req.method, headers, body });
+      const response = await handle(request);
+      if (!response) {
+        res.statusCode = 404;
+        res.end("not found");
+        return;
+      }
+      res.statusCode = response.status;
+      for (const [k, v] of response.headers) if (k !== "set-cookie") res.setHeader(k, v);
+      const cookies = response.headers.getSetCookie();
+      if (cookies.length) res.setHeader("set-cookie", cookies);
+      res.end(Buffer.from(await response.arrayBuffer()));
+    } catch (e) {
+      res.statusCode = 500;
+      res.end(String(e?.stack ?? e));
+    }
+  };
+}
+
+export class Browser {
+  constructor(origin, { basePath = "/auth", headers = {} } = {}) {
+    this.origin = origin;
+    this.basePath = basePath;
+    this.jar = new Map();
+    this.headers = headers;
+  }
+
+  cookieHeader() {
+    return [...this.jar].map(([k, v]) => `${k}=${v}`).join("; ");
+  }
+
+  absorb(res) {
+    for (const line of res.headers.getSetCookie()) {
+      const [pair, ...attrs] = line.split(";");
+      const i = pair.indexOf("=");
+      const name = pair.slice(0, i).trim();
+      const value = pair.slice(i + 1).trim();
+      const expired = attrs.some((a) => /^\s*max-age=0\s*$/i.test(a)) || attrs.some((a) => /^\s*expires=thu, 01 jan 1970/i.test(a));
+      if (expired || value === "") this.jar.delete(name);
+      else this.jar.set(name, value);
+    }
+  }
+
+  async fetch(path, init = {}) {
+    const headers = { ...this.headers, ...(init.headers ?? {}) };
+    if (this.jar.size) headers.cookie = this.cookieHeader();
+    const res = await fetch(path.startsWith("http") ? path : this.origin + path, { redirect: "manual", ...init, headers });
+    this.absorb(res);
+    return res;
+  }
+
+  async csrf() {
+    const res = await this.fetch(`${this.basePath}/csrf`);
+    if (res.status !== 200) throw new Error(`csrf: ${res.status}`);
+    return (await res.json()).csrfToken;
+  }
+
+  async post(path, fields, headers = {}) {
+    return this.fetch(path, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded", ...headers },
+      body: new URLSearchParams(fields).toString(),
+    });
+  }
+
+  async signIn(username, password, extra = {}) {
+    const csrfToken = await this.csrf();
+    return this.post(`${this.basePath}/callback/credentials`, { csrfToken, username, password, ...extra });
+  }
+
+  async session() {
+    const res = await this.fetch(`${this.basePath}/session`);
+    if (res.status !== 200) throw new Error(`session: ${res.status}`);
+    return res.json();
+  }
+
+  sessionCookie() {
+    for (const [k, v] of this.jar) if (/authjs\.session-token$/.test(k)) return v;
+    return undefined;
+  }
+}
+
+/** The credentials provider most tests use: ada / lovelace. */
+export function users() {
+  return {
+    ada: { id: "42", name: "Ada Lovelace", email: "ada@example.com", image: "https://img.example/ada.png" },
+  };
+}
+
+export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
