@@ -1,0 +1,506 @@
+// Type declarations of the npm package `libauth` (checked by
+// `test/types.test.mjs`: `tsc --noEmit` on a usage file, and the names
+// declared here against the names the module exports at run time).
+
+import type { IncomingMessage, ServerResponse } from "node:http";
+
+export type Awaitable<T> = T | PromiseLike<T>;
+
+/** oauth, oidc, email or credentials (spec §1). */
+export type ProviderType = "oauth" | "oidc" | "email" | "credentials";
+
+/** The shape returned by a provider's profile callback (spec §2.2). */
+export interface User {
+  id?: string;
+  name?: string | null;
+  email?: string | null;
+  image?: string | null;
+  [key: string]: unknown;
+}
+
+/** A user as stored by a database adapter. */
+export interface AdapterUser extends User {
+  id: string;
+  email: string;
+  emailVerified: Date | null;
+}
+
+/** The link between a user and a provider (spec §2.1). */
+export interface Account {
+  provider: string;
+  providerAccountId: string;
+  type: ProviderType;
+  userId?: string;
+  access_token?: string;
+  authorization_details?: unknown[];
+  expires_in?: number;
+  /** Absolute expiry of the access token, in seconds. */
+  expires_at?: number;
+  id_token?: string;
+  refresh_token?: string;
+  scope?: string;
+  /** Always lowercase. */
+  token_type?: Lowercase<string>;
+  [key: string]: unknown;
+}
+
+export interface AdapterAccount extends Account {
+  userId: string;
+}
+
+export interface AdapterSession {
+  sessionToken: string;
+  userId: string;
+  expires: Date;
+}
+
+export interface VerificationToken {
+  identifier: string;
+  token: string;
+  expires: Date;
+}
+
+/** OpenID standard claims, and any other claim (spec §2.4). */
+export interface Profile {
+  id?: string | null;
+  sub?: string | null;
+  name?: string | null;
+  given_name?: string | null;
+  family_name?: string | null;
+  middle_name?: string | null;
+  nickname?: string | null;
+  preferred_username?: string | null;
+  profile?: string | null;
+  picture?: any;
+  website?: string | null;
+  email?: string | null;
+  email_verified?: boolean | null;
+  gender?: string | null;
+  birthdate?: string | null;
+  zoneinfo?: string | null;
+  locale?: string | null;
+  phone_number?: string | null;
+  updated_at?: Date | string | number | null;
+  address?: {
+    formatted?: string | null;
+    street_address?: string | null;
+    locality?: string | null;
+    region?: string | null;
+    postal_code?: string | null;
+    country?: string | null;
+  } | null;
+  [claim: string]: unknown;
+}
+
+export interface DefaultSession {
+  user?: User;
+  /** ISO date string. */
+  expires: string;
+}
+
+/** What `getSession` and `GET {basePath}/session` return (spec §2.3). */
+export interface Session extends DefaultSession {
+  [key: string]: unknown;
+}
+
+/** The token kept in the session cookie (spec §2.5). */
+export interface JWT {
+  name?: string | null;
+  email?: string | null;
+  picture?: string | null;
+  sub?: string;
+  iat?: number;
+  exp?: number;
+  jti?: string;
+  [key: string]: unknown;
+}
+
+/** TikTok's user-info response (spec §2.8). */
+export interface TikTokProfile {
+  data: {
+    user: {
+      open_id: string;
+      union_id?: string;
+      avatar_url: string;
+      avatar_url_100?: string;
+      avatar_large_url?: string;
+      display_name: string;
+      username: string;
+      bio_description?: string;
+      profile_deep_link?: string;
+      is_verified?: boolean;
+      follower_count?: number;
+      following_count?: number;
+      likes_count?: number;
+      video_count?: number;
+      /** TikTok never provides an email. */
+      email?: string;
+    };
+  };
+  error: {
+    code: string;
+    log_id: string;
+    message: string;
+  };
+  [key: string]: any;
+}
+
+// ---------------------------------------------------------------- providers
+
+export interface CredentialInput {
+  label?: string;
+  type?: string;
+  placeholder?: string;
+  required?: boolean;
+  autocomplete?: string;
+}
+
+export interface CredentialsConfig<C extends Record<string, CredentialInput> = Record<string, CredentialInput>> {
+  type: "credentials";
+  id?: string;
+  name?: string;
+  credentials: C;
+  authorize: (credentials: Partial<Record<keyof C, unknown>>, request: Request) => Awaitable<User | null>;
+}
+
+export interface OAuthEndpoint {
+  url?: string;
+  params?: Record<string, unknown>;
+}
+
+/** The options of an OAuth 2 / OpenID Connect provider. */
+export interface OAuthOptions<P = Profile> {
+  id?: string;
+  name?: string;
+  clientId?: string;
+  clientSecret?: string;
+  issuer?: string;
+  wellKnown?: string;
+  authorization?: string | OAuthEndpoint;
+  token?: string | OAuthEndpoint;
+  userinfo?: string | OAuthEndpoint;
+  checks?: Array<"pkce" | "state" | "nonce" | "none">;
+  redirectProxyUrl?: string;
+  allowDangerousEmailAccountLinking?: boolean;
+  style?: Record<string, unknown>;
+  profile?: (profile: P, tokens: Record<string, unknown>) => Awaitable<User>;
+}
+
+/** A generic OAuth 2 / OpenID Connect provider, as data. */
+export interface OAuthConfig<P = Profile> extends OAuthOptions<P> {
+  type: "oauth" | "oidc";
+  id: string;
+  [option: string]: unknown;
+}
+
+/** Options of a built-in OAuth provider: credentials plus any override. */
+export type OAuthUserConfig<P = Profile> = OAuthOptions<P> & { [option: string]: unknown };
+
+/** The built-in TikTok provider as configuration. */
+export interface TikTokConfig extends OAuthUserConfig<TikTokProfile> {
+  builtin: "tiktok";
+}
+
+export interface EmailOptions {
+  id?: string;
+  name?: string;
+  from?: string;
+  maxAge?: number;
+  server?: string | Record<string, unknown>;
+  sendVerificationRequest?: (params: {
+    identifier: string;
+    url: string;
+    expires: Date | string;
+    token: string;
+    provider: Record<string, unknown>;
+    theme?: Theme;
+    request?: Request;
+  }) => Awaitable<void>;
+}
+
+export interface EmailConfig extends EmailOptions {
+  type: "email";
+  [option: string]: unknown;
+}
+
+export type Provider = CredentialsConfig<any> | OAuthConfig<any> | TikTokConfig | EmailConfig;
+
+/** Sign in with credentials checked by `authorize`. */
+export declare function Credentials<C extends Record<string, CredentialInput>>(options: {
+  id?: string;
+  name?: string;
+  credentials?: C;
+  authorize: (credentials: Partial<Record<keyof C, unknown>>, request: Request) => Awaitable<User | null>;
+}): CredentialsConfig<C>;
+
+/** TikTok Login Kit (built into the engine, id `tiktok`); `clientId` is the Client Key. */
+export declare function TikTok(options?: OAuthUserConfig<TikTokProfile>): TikTokConfig;
+
+/** Magic-link sign-in by email. */
+export declare function Email(options?: EmailOptions & { [option: string]: unknown }): EmailConfig;
+
+// ---------------------------------------------------------------- adapters
+
+/** Auth.js's database adapter interface, implemented in JavaScript. */
+export interface Adapter {
+  createUser?(user: AdapterUser): Awaitable<AdapterUser>;
+  getUser?(id: string): Awaitable<AdapterUser | null>;
+  getUserByEmail?(email: string): Awaitable<AdapterUser | null>;
+  getUserByAccount?(account: Pick<AdapterAccount, "provider" | "providerAccountId">): Awaitable<AdapterUser | null>;
+  updateUser?(user: Partial<AdapterUser> & Pick<AdapterUser, "id">): Awaitable<AdapterUser>;
+  deleteUser?(userId: string): Awaitable<AdapterUser | null | undefined | void>;
+  linkAccount?(account: AdapterAccount): Awaitable<AdapterAccount | null | undefined | void>;
+  unlinkAccount?(account: Pick<AdapterAccount, "provider" | "providerAccountId">): Awaitable<AdapterAccount | undefined | void>;
+  createSession?(session: AdapterSession): Awaitable<AdapterSession>;
+  getSessionAndUser?(sessionToken: string): Awaitable<{ session: AdapterSession; user: AdapterUser } | null>;
+  updateSession?(session: Partial<AdapterSession> & Pick<AdapterSession, "sessionToken">): Awaitable<AdapterSession | null | undefined | void>;
+  deleteSession?(sessionToken: string): Awaitable<AdapterSession | null | undefined | void>;
+  createVerificationToken?(token: VerificationToken): Awaitable<VerificationToken | null | undefined | void>;
+  useVerificationToken?(params: { identifier: string; token: string }): Awaitable<VerificationToken | null>;
+}
+
+/** A built-in adapter of the engine, by name. */
+export type BuiltinAdapter =
+  | { type: "sqlite"; path: string }
+  | { type: "postgres"; url: string }
+  | { type: "memory" };
+
+// ---------------------------------------------------------------- config
+
+export interface CookieOption {
+  name?: string;
+  options?: {
+    httpOnly?: boolean;
+    sameSite?: "lax" | "strict" | "none" | string;
+    path?: string;
+    secure?: boolean;
+    domain?: string;
+    maxAge?: number;
+  };
+}
+
+export interface CookiesOptions {
+  sessionToken?: CookieOption;
+  callbackUrl?: CookieOption;
+  csrfToken?: CookieOption;
+  pkceCodeVerifier?: CookieOption;
+  state?: CookieOption;
+  nonce?: CookieOption;
+  webauthnChallenge?: CookieOption;
+}
+
+export interface Theme {
+  colorScheme?: "auto" | "dark" | "light";
+  logo?: string;
+  brandColor?: string;
+  buttonText?: string;
+}
+
+export interface PagesOptions {
+  signIn?: string;
+  signOut?: string;
+  error?: string;
+  verifyRequest?: string;
+  newUser?: string;
+}
+
+export interface JWTEncodeParams {
+  token: JWT;
+  secret: string | string[];
+  salt: string;
+  maxAge?: number;
+}
+
+export interface JWTDecodeParams {
+  token?: string;
+  secret: string | string[];
+  salt: string;
+}
+
+export interface JWTOptions {
+  maxAge?: number;
+  encode?: (params: JWTEncodeParams) => Awaitable<string>;
+  decode?: (params: JWTDecodeParams) => Awaitable<JWT | null>;
+}
+
+export interface SessionOptions {
+  strategy?: "jwt" | "database";
+  /** Seconds; default 2592000 (30 days). */
+  maxAge?: number;
+  /** Seconds; default 86400 (1 day); 0 updates on every access. */
+  updateAge?: number;
+  generateSessionToken?: () => string;
+}
+
+export interface CallbacksOptions {
+  signIn?: (params: {
+    user: User | AdapterUser;
+    account: Account | null;
+    profile?: Profile;
+    email?: { verificationRequest?: boolean };
+    credentials?: Record<string, unknown>;
+  }) => Awaitable<boolean | string>;
+  redirect?: (params: { url: string; baseUrl: string }) => Awaitable<string>;
+  jwt?: (params: {
+    token: JWT;
+    user: User | AdapterUser;
+    account: Account | null;
+    profile?: Profile;
+    trigger?: "signIn" | "signUp" | "update";
+    /** @deprecated use `trigger === "signUp"` */
+    isNewUser?: boolean;
+    session?: any;
+  }) => Awaitable<JWT | null>;
+  session?: (params: {
+    session: Session;
+    token: JWT;
+    user: AdapterUser;
+    newSession?: any;
+    trigger?: "update";
+  }) => Awaitable<Session | DefaultSession>;
+}
+
+export interface EventsOptions {
+  signIn?: (message: { user: User; account: Account | null; profile?: Profile; isNewUser?: boolean }) => Awaitable<void>;
+  signOut?: (message: { session: AdapterSession | null | undefined | void } | { token: JWT | null }) => Awaitable<void>;
+  createUser?: (message: { user: User }) => Awaitable<void>;
+  updateUser?: (message: { user: User }) => Awaitable<void>;
+  linkAccount?: (message: { user: User | AdapterUser; account: Account; profile: User | AdapterUser }) => Awaitable<void>;
+  session?: (message: { session: Session; token: JWT }) => Awaitable<void>;
+}
+
+export interface LoggerInstance {
+  error?: (error: Error & { type?: string }) => void;
+  warn?: (code: string, message?: string) => void;
+  debug?: (message: string, metadata?: unknown) => void;
+}
+
+/** The configuration object (spec §2.6); the server adapter's. */
+export interface AuthConfig {
+  providers?: Array<Provider | ((options?: any) => Provider)>;
+  adapter?: Adapter | BuiltinAdapter;
+  /** `/auth` by default (or where the middleware is mounted). */
+  basePath?: string;
+  callbacks?: CallbacksOptions;
+  events?: EventsOptions;
+  cookies?: CookiesOptions;
+  debug?: boolean;
+  experimental?: { enableWebAuthn?: boolean };
+  jwt?: JWTOptions;
+  logger?: LoggerInstance;
+  pages?: PagesOptions;
+  redirectProxyUrl?: string;
+  /** At least 32 characters; `AUTH_SECRET` when absent. A list rotates secrets. */
+  secret?: string | string[];
+  session?: SessionOptions;
+  skipCSRFCheck?: unknown;
+  theme?: Theme;
+  trustHost?: boolean;
+  useSecureCookies?: boolean;
+  /** The canonical URL of the deployment; `AUTH_URL` when absent. */
+  url?: string;
+}
+
+/** The reactive adapter's configuration: `prefix` is its base path. */
+export interface ReactiveAuthConfig extends AuthConfig {
+  /** Default `/api/auth`. */
+  prefix?: string;
+  raw?: unknown;
+}
+
+export type GetSessionResult = Promise<Session | null>;
+
+// ---------------------------------------------------------------- adapters
+
+/** Express-style request: what the server adapter reads. */
+export type ServerRequest = IncomingMessage & {
+  originalUrl?: string;
+  protocol?: string;
+  body?: unknown;
+  app?: { get(name: string): any };
+};
+
+export type ServerMiddleware = (req: any, res: ServerResponse | any, next: (err?: unknown) => void) => Promise<void>;
+
+/**
+ * Express middleware for every auth route: `app.use("/auth", ServerAuth(config))`,
+ * or a wildcard mount (`"/auth/*"` on Express 4, `"/auth/*splat"` or `"/auth/{*any}"` on Express 5).
+ */
+export declare function ServerAuth(config: Omit<AuthConfig, "raw">): ServerMiddleware;
+
+/** An event that carries a Web Request (SolidStart's APIEvent). */
+export interface RequestEvent {
+  request: Request;
+  [key: string]: unknown;
+}
+
+export type ReactiveHandler = (event: RequestEvent | any) => Promise<Response | undefined>;
+
+/** `{ GET, POST }` for a catch-all route under `prefix` (default `/api/auth`). */
+export declare function ReactiveAuth(config: ReactiveAuthConfig): { GET: ReactiveHandler; POST: ReactiveHandler };
+
+/**
+ * The session of a request, or null. With an Express request and the config
+ * given to `ServerAuth`; with a Web Request (or an event carrying one) and
+ * the config given to `ReactiveAuth`.
+ */
+export declare function getSession(req: ServerRequest | IncomingMessage, config: Omit<AuthConfig, "raw">): GetSessionResult;
+export declare function getSession(req: Request | RequestEvent, options: Omit<ReactiveAuthConfig, "raw">): GetSessionResult;
+
+// ---------------------------------------------------------------- errors
+
+export type ErrorType =
+  | "AccessDenied"
+  | "AccountNotLinked"
+  | "AdapterError"
+  | "AuthError"
+  | "CallbackRouteError"
+  | "Configuration"
+  | "CredentialsSignin"
+  | "EmailSignInError"
+  | "ErrorPageLoop"
+  | "EventError"
+  | "InvalidCallbackUrl"
+  | "InvalidCheck"
+  | "InvalidEndpoints"
+  | "InvalidProviderType"
+  | "JWTSessionError"
+  | "MissingAdapter"
+  | "MissingAdapterMethods"
+  | "MissingAuthorize"
+  | "MissingCSRF"
+  | "MissingSecret"
+  | "OAuthAccountNotLinked"
+  | "OAuthCallbackError"
+  | "OAuthProfileParseError"
+  | "OAuthSignInError"
+  | "SessionTokenError"
+  | "SignOutError"
+  | "UnknownAction"
+  | "UnsupportedStrategy"
+  | "UntrustedHost"
+  | "Verification";
+
+/** Base class of libauth's errors (spec §7.1). */
+export declare class AuthError extends Error {
+  static type: string;
+  type: ErrorType | string;
+  cause?: Record<string, unknown> & { err?: Error };
+  constructor(message?: string | ErrorOptions, errorOptions?: ErrorOptions);
+}
+
+/** Throw from `authorize` to refuse a sign-in; `code` goes into the redirect URL (spec §7.2). */
+export declare class CredentialsSignin extends AuthError {
+  static type: "CredentialsSignin";
+  code: string;
+  constructor(message?: string, errorOptions?: ErrorOptions);
+}
+
+/** A configuration the engine refused; `option` names the option. */
+export declare class InvalidConfig extends AuthError {
+  option: string;
+  constructor(option: string, message: string);
+}
+
+/** Worker threads the addon has started (0 until a request needs one). */
+export declare function workerThreads(): number;
