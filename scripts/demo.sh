@@ -1,13 +1,33 @@
 #!/usr/bin/env bash
-# Start the libauth demo app on http://127.0.0.1:${PORT:-3000}/ (sign in as demo / demo).
+# Start the libauth demo: the Express example (examples/express) on
+# http://127.0.0.1:${PORT:-3000}/ with credentials sign-in (demo / demo) and
+# TikTok sign-in against the local TikTok simulator (tests/tiktok-sim) unless
+# AUTH_TIKTOK_ID / AUTH_TIKTOK_SECRET are set; sessions in SQLite once the
+# engine has its adapters.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/lib.sh
 ensure_rust
+ensure_node
+PORT=${PORT:-3000}
+export PORT
 if [ -z "${AUTH_SECRET:-}" ]; then
   # A fresh secret per run: sessions end when the demo restarts.
   AUTH_SECRET=$(head -c 33 /dev/urandom | base64)
   export AUTH_SECRET
   echo "AUTH_SECRET not set: using a random one for this run"
 fi
-exec cargo run -q -p libauth-demo
+npm_install examples/express          # builds the addon (bindings/node) with cargo
+if [ -z "${AUTH_TIKTOK_ID:-}" ]; then
+  SIM_PORT=${TIKTOK_SIM_PORT:-8787}
+  cargo build -q -p tiktok-sim
+  target/debug/tiktok-sim --quiet --port "$SIM_PORT" \
+    --redirect-uri "http://127.0.0.1:$PORT/auth/callback/tiktok" \
+    --redirect-uri "http://localhost:$PORT/auth/callback/tiktok" &
+  SIM_PID=$!
+  trap 'kill $SIM_PID 2>/dev/null' EXIT
+  export TIKTOK_SIM_URL="http://127.0.0.1:$SIM_PORT"
+  echo "TikTok simulator on $TIKTOK_SIM_URL (sign in with TikTok uses its test user)"
+fi
+cd examples/express
+node server.js

@@ -25,3 +25,8 @@ npm_install() { # dir
   (cd "$dir" && npm ci --no-audit --no-fund --loglevel=error) || { echo "npm ci failed in $dir" >&2; exit 1; }
   cp "$dir/package-lock.json" "$stamp"
 }
+
+# Debian's Chromium for the headless browser tests (playwright-core drives it).
+ensure_chromium() {
+  [ -x /usr/bin/chromium ] || apt_install chromium
+}

@@ -51,6 +51,16 @@ code=${PIPESTATUS[0]}
 read -r p f < <(node_counts "$LOG_DIR/compat.log")
 record "authjs-interop" "$code" "$p" "$f"
 
+echo "== Node binding: node --test bindings/node/test"
+ensure_chromium || true                      # the browser tests skip without it
+npm_install bindings/node                     # npm ci (its install script builds the addon)
+node bindings/node/scripts/build.js           # rebuild the addon if the Rust changed since
+npm_install examples/express
+(cd bindings/node && node --test --test-concurrency=1 test/) 2>&1 | tee "$LOG_DIR/node.log"
+code=${PIPESTATUS[0]}
+read -r p f < <(node_counts "$LOG_DIR/node.log")
+record "node" "$code" "$p" "$f"
+
 echo
 if [ ${#STEP_ERRORS[@]} -gt 0 ]; then echo "failed steps: ${STEP_ERRORS[*]}"; fi
 echo "$PASSED passed, $FAILED failed"
