@@ -4,7 +4,9 @@
 // `npm install ./bindings/node` (or a `file:` dependency) builds it.
 //
 // LIBAUTH_PROFILE=release builds with optimisations (the benchmark does);
-// the default is a debug build, which is what the tests use.
+// the default is a debug build, which is what the tests use. LIBAUTH_OUT
+// names another destination file (the addon is then loaded with
+// LIBAUTH_NATIVE=<that file>).
 "use strict";
 const { spawnSync } = require("node:child_process");
 const fs = require("node:fs");
@@ -37,7 +39,7 @@ if (run.status !== 0) {
 
 const names = { linux: "liblibauth_node.so", darwin: "liblibauth_node.dylib", win32: "libauth_node.dll" };
 const built = path.join(target, profile, names[process.platform] || names.linux);
-const dest = path.join(pkgDir, "libauth.node");
+const dest = process.env.LIBAUTH_OUT ? path.resolve(process.env.LIBAUTH_OUT) : path.join(pkgDir, "libauth.node");
 // Copy to a temporary name and rename, so a running process that has the
 // old addon mapped keeps a valid file.
 const tmp = `${dest}.${process.pid}.tmp`;

@@ -1,0 +1,142 @@
+// One sign-in per adapter in headless Chromium (Debian's /usr/bin/chromium,
+// driven by playwright-core): the Express example through the built-in
+// pages, and the reactive adapter through libauth/client.
+import { describe, it, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { existsSync, readFileSync } from "node:fs";
+import { spawn } from "node:child_process";
+import { fileURLToPath } from "node:url";
+import { once } from "node:events";
+import net from "node:net";
+import { ReactiveAuth, getSession } from "libauth";
+import { listen, webServer } from "./helpers.mjs";
+import { baseConfig } from "./flows.mjs";
+
+export const CHROMIUM = "/usr/bin/chromium";
+export const CHROMIUM_ARGS = [
+  "--headless",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-quic",
+  "--no-first-run",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+];
+const root = fileURLToPath(new URL("../../../", import.meta.url));
+const skip = existsSync(CHROMIUM) ? false : "Debian chromium is not installed (apt-get install chromium)";
+
+export async function launch() {
+  const { chromium } = await import("playwright-core");
+  return chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS, headless: true });
+}
+
+export async function freePort() {
+  const srv = net.createServer().listen(0, "127.0.0.1");
+  await once(srv, "listening");
+  const { port } = srv.address();
+  await new Promise((r) => srv.close(r));
+  return port;
+}
+
+/** Start a node program and wait until it prints `ready` (a regexp). */
+export async function startProcess(args, { cwd, env, ready }) {
+  const child = spawn(process.execPath, args, { cwd, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
+  let out = "";
+  await new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`not ready in 30 s:\n${out}`)), 30000);
+    const onData = (d) => {
+      out += d;
+      if (ready.test(out)) {
+        clearTimeout(timer);
+        resolve();
+      }
+    };
+    child.stdout.on("data", onData);
+    child.stderr.on("data", onData);
+    child.once("exit", (code) => reject(new Error(`exited with ${code}:\n${out}`)));
+  });
+  child.removeAllListeners("exit");
+  return { child, output: () => out, stop: () => new Promise((r) => (child.exitCode !== null ? r() : (child.once("exit", r), child.kill("SIGTERM")))) };
+}
+
+describe("headless Chromium", { skip }, () => {
+  let browser;
+  before(async () => (browser = await launch()));
+  after(() => browser?.close());
+
+  it("Express example: a protected page, the built-in sign-in page, sign-out", async () => {
+    const port = await freePort();
+    const app = await startProcess(["server.js"], {
+      cwd: `${root}examples/express`,
+      env: { PORT: String(port), AUTH_SECRET: "browser-test-secret-0123456789abcdefgh" },
+      ready: /Express example on/,
+    });
+    const context = await browser.newContext();
+    try {
+      const page = await context.newPage();
+      const origin = `http://127.0.0.1:${port}`;
+      await page.goto(`${origin}/dashboard`);
+      assert.match(page.url(), /\/auth\/signin\?callbackUrl=/);
+      await page.fill("#input-username-for-credentials", "demo");
+      await page.fill("#input-password-for-credentials", "demo");
+      await Promise.all([page.waitForURL(`${origin}/dashboard`), page.click("text=Sign in with Credentials")]);
+      assert.equal(await page.textContent("#secret"), "Hello Demo User, this page is protected.");
+      await page.goto(`${origin}/`);
+      assert.match(await page.textContent("#who"), /Signed in as Demo User/);
+      await page.goto(`${origin}/auth/signout`);
+      await Promise.all([page.waitForURL(`${origin}/**`), page.click("button[type=submit]")]);
+      await page.goto(`${origin}/`);
+      assert.equal(await page.textContent("#who"), "Not signed in.");
+    } finally {
+      await context.close();
+      await app.stop();
+    }
+  });
+
+  it("reactive adapter: sign-in and sign-out with libauth/client", async () => {
+    const config = baseConfig();
+    const { GET, POST } = ReactiveAuth(config);
+    const client = readFileSync(new URL("../client.mjs", import.meta.url), "utf8");
+    const page = `<!doctype html><html><body><p id="out">pending</p><script type="module">
+      import { configure, signIn, signOut, getSession } from "/client.mjs";
+      configure({ basePath: "/api/auth" });
+      const out = {};
+      out.before = await getSession();
+      out.wrong = await signIn("credentials", { username: "ada", password: "nope", redirect: false });
+      out.signIn = await signIn("credentials", { username: "ada", password: "lovelace", redirect: false });
+      out.session = await getSession();
+      out.server = await (await fetch("/me")).json();
+      out.signOut = await signOut({ redirect: false });
+      out.after = await getSession();
+      document.getElementById("out").textContent = JSON.stringify(out);
+    </script></body></html>`;
+    const server = await listen(
+      webServer(async (request) => {
+        const { pathname } = new URL(request.url);
+        if (pathname === "/client.mjs") return new Response(client, { headers: { "content-type": "text/javascript" } });
+        if (pathname === "/") return new Response(page, { headers: { "content-type": "text/html; charset=utf-8" } });
+        if (pathname === "/me") return Response.json(await getSession(request, config));
+        return (request.method === "POST" ? POST : GET)({ request });
+      }),
+    );
+    const context = await browser.newContext();
+    try {
+      const p = await context.newPage();
+      await p.goto(`${server.url}/`);
+      await p.waitForFunction(() => document.getElementById("out").textContent !== "pending", null, { timeout: 20000 });
+      const out = JSON.parse(await p.textContent("#out"));
+      assert.equal(out.before, null);
+      assert.deepEqual(out.wrong, { error: "CredentialsSignin", code: "credentials", status: 200, ok: false, url: null });
+      assert.equal(out.signIn.ok, true);
+      assert.equal(out.signIn.error, undefined);
+      assert.equal(out.session.user.email, "ada@example.com");
+      assert.equal(out.server.user.name, "Ada Lovelace");
+      assert.ok(out.signOut.url);
+      assert.equal(out.after, null);
+    } finally {
+      await context.close();
+      await server.close();
+    }
+  });
+});
