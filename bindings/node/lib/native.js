@@ -22,7 +22,9 @@ function native() {
   if (!addon) {
     const file = process.env.LIBAUTH_NATIVE || path.join(__dirname, "..", "libauth.node");
     try {
-      addon = require(file);
+      // The literal path lets bundlers' dependency tracers (Nitro, Vercel's
+      // nft) find and copy the addon.
+      addon = process.env.LIBAUTH_NATIVE ? require(process.env.LIBAUTH_NATIVE) : require("../libauth.node");
     } catch (e) {
       throw new Error(`libauth: the native addon is missing or broken (${file}); build it with \`npm run build\` in bindings/node (${e.message})`);
     }

@@ -4,61 +4,13 @@
 import { describe, it, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { existsSync, readFileSync } from "node:fs";
-import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
-import { once } from "node:events";
-import net from "node:net";
 import { ReactiveAuth, getSession } from "libauth";
-import { listen, webServer } from "./helpers.mjs";
+import { listen, webServer, launch, freePort, startProcess, CHROMIUM } from "./helpers.mjs";
 import { baseConfig } from "./flows.mjs";
 
-export const CHROMIUM = "/usr/bin/chromium";
-export const CHROMIUM_ARGS = [
-  "--headless",
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-quic",
-  "--no-first-run",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-];
 const root = fileURLToPath(new URL("../../../", import.meta.url));
 const skip = existsSync(CHROMIUM) ? false : "Debian chromium is not installed (apt-get install chromium)";
-
-export async function launch() {
-  const { chromium } = await import("playwright-core");
-  return chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS, headless: true });
-}
-
-export async function freePort() {
-  const srv = net.createServer().listen(0, "127.0.0.1");
-  await once(srv, "listening");
-  const { port } = srv.address();
-  await new Promise((r) => srv.close(r));
-  return port;
-}
-
-/** Start a node program and wait until it prints `ready` (a regexp). */
-export async function startProcess(args, { cwd, env, ready }) {
-  const child = spawn(process.execPath, args, { cwd, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
-  let out = "";
-  await new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`not ready in 30 s:\n${out}`)), 30000);
-    const onData = (d) => {
-      out += d;
-      if (ready.test(out)) {
-        clearTimeout(timer);
-        resolve();
-      }
-    };
-    child.stdout.on("data", onData);
-    child.stderr.on("data", onData);
-    child.once("exit", (code) => reject(new Error(`exited with ${code}:\n${out}`)));
-  });
-  child.removeAllListeners("exit");
-  return { child, output: () => out, stop: () => new Promise((r) => (child.exitCode !== null ? r() : (child.once("exit", r), child.kill("SIGTERM")))) };
-}
 
 describe("headless Chromium", { skip }, () => {
   let browser;

@@ -3,6 +3,8 @@
 // protocol.
 import http from "node:http";
 import { once } from "node:events";
+import { spawn } from "node:child_process";
+import net from "node:net";
 
 export const SECRET = "libauth-node-test-secret-0123456789abcdef";
 
@@ -123,3 +125,72 @@ export function users() {
 }
 
 export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+export const CHROMIUM = "/usr/bin/chromium";
+export const CHROMIUM_ARGS = [
+  "--headless",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-quic",
+  "--no-first-run",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+];
+
+export async function launch() {
+  const { chromium } = await import("playwright-core");
+  return chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS, headless: true });
+}
+
+export async function freePort() {
+  const srv = net.createServer().listen(0, "127.0.0.1");
+  await once(srv, "listening");
+  const { port } = srv.address();
+  await new Promise((r) => srv.close(r));
+  return port;
+}
+
+/**
+ * Start a node program and wait until it is ready: it printed `ready` (a
+ * RegExp), or `ready` (a URL) answers. Killed if it is not ready in 30 s.
+ */
+export async function startProcess(args, { cwd, env, ready }) {
+  const child = spawn(process.execPath, args, { cwd, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
+  let out = "";
+  let done = false;
+  try {
+    await new Promise((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`not ready in 30 s:\n${out}`)), 30000);
+      const ok = () => {
+        done = true;
+        clearTimeout(timer);
+        resolve();
+      };
+      const onData = (d) => {
+        out += d;
+        if (ready instanceof RegExp && ready.test(out)) ok();
+      };
+      child.stdout.on("data", onData);
+      child.stderr.on("data", onData);
+      child.once("exit", (code) => reject(new Error(`exited with ${code}:\n${out}`)));
+      if (typeof ready === "string") {
+        (async () => {
+          while (!done) {
+            try {
+              if ((await fetch(ready)).status < 500) return ok();
+            } catch {}
+            await new Promise((r) => setTimeout(r, 100));
+          }
+        })();
+      }
+    });
+  } catch (e) {
+    done = true;
+    child.kill("SIGKILL");
+    throw e;
+  }
+  child.removeAllListeners("exit");
+  return { child, output: () => out, stop: () => new Promise((r) => (child.exitCode !== null ? r() : (child.once("exit", r), child.kill("SIGTERM")))) };
+}
+

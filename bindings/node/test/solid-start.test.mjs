@@ -1,0 +1,105 @@
+// The SolidStart 2 example (examples/solid-start), built (`vite build`) and
+// served by its own Nitro node server: the auth routes, the loader-protected
+// page, the middleware-protected paths, and a sign-in in Chromium.
+import { describe, it, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { existsSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { Browser, launch, freePort, startProcess, CHROMIUM } from "./helpers.mjs";
+
+const app = fileURLToPath(new URL("../../../examples/solid-start/", import.meta.url));
+const built = existsSync(`${app}.output/server/index.mjs`);
+const skip = built ? false : "examples/solid-start is not built (scripts/test.sh runs `npm run build` there)";
+
+describe("SolidStart example (built server)", { skip }, () => {
+  let server;
+  let origin;
+  before(async () => {
+    const port = await freePort();
+    origin = `http://127.0.0.1:${port}`;
+    server = await startProcess([".output/server/index.mjs"], {
+      cwd: app,
+      env: { PORT: String(port), HOST: "127.0.0.1", TEST: "1", AUTH_SECRET: "solid-start-test-secret-0123456789abcdef" },
+      ready: `${origin}/api/auth/csrf`,
+    });
+  });
+  after(() => server?.stop());
+
+  const signIn = async (br) => {
+    const csrfToken = await br.csrf();
+    return br.post("/api/auth/callback/credentials", { csrfToken, username: "demo", password: "demo" });
+  };
+
+  it("serves the auth routes under /api/auth: csrf, providers, session", async () => {
+    const br = new Browser(origin, { basePath: "/api/auth" });
+    assert.match(await br.csrf(), /^[0-9a-f]{64}$/);
+    const providers = await (await br.fetch("/api/auth/providers")).json();
+    assert.equal(providers.credentials.callbackUrl, `${origin}/api/auth/callback/credentials`);
+    assert.equal(await br.session(), null);
+  });
+
+  it("credentials sign-in keeps every Set-Cookie; wrong credentials redirect with CredentialsSignin", async () => {
+    const bad = new Browser(origin, { basePath: "/api/auth" });
+    const csrfToken = await bad.csrf();
+    let res = await bad.post("/api/auth/callback/credentials", { csrfToken, username: "demo", password: "nope" });
+    assert.equal(res.headers.get("location"), `${origin}/api/auth/signin?error=CredentialsSignin&code=credentials`);
+    const br = new Browser(origin, { basePath: "/api/auth" });
+    res = await signIn(br);
+    assert.equal(res.status, 302);
+    assert.ok(res.headers.getSetCookie().length >= 2, res.headers.getSetCookie().join("\n"));
+    assert.equal((await br.session()).user.name, "Demo User");
+  });
+
+  it("the loader-protected page redirects (SSR 302) without a session and renders with one", async () => {
+    const anon = new Browser(origin, { basePath: "/api/auth" });
+    let res = await anon.fetch("/dashboard");
+    assert.equal(res.status, 302);
+    assert.equal(new URL(res.headers.get("location"), origin).pathname, "/");
+    const br = new Browser(origin, { basePath: "/api/auth" });
+    await signIn(br);
+    res = await br.fetch("/dashboard");
+    assert.equal(res.status, 200);
+    assert.match(await res.text(), /Hello <!--[^>]*-->?Demo User|Hello Demo User/);
+  });
+
+  it("the middleware protects its list of paths", async () => {
+    const anon = new Browser(origin, { basePath: "/api/auth" });
+    for (const path of ["/account", "/settings", "/account/x"]) {
+      const res = await anon.fetch(path);
+      assert.equal(res.status, 302, path);
+      assert.equal(new URL(res.headers.get("location"), origin).pathname, "/");
+    }
+    const br = new Browser(origin, { basePath: "/api/auth" });
+    await signIn(br);
+    const res = await br.fetch("/account");
+    assert.equal(res.status, 200);
+    assert.match(await res.text(), /protected by the middleware/);
+  });
+
+  it("sign-out ends the session", async () => {
+    const br = new Browser(origin, { basePath: "/api/auth" });
+    await signIn(br);
+    const csrfToken = await br.csrf();
+    await br.post("/api/auth/signout", { csrfToken });
+    assert.equal(await br.session(), null);
+    assert.equal((await br.fetch("/dashboard")).status, 302);
+  });
+
+  it("signs in through the built-in page in headless Chromium", { skip: existsSync(CHROMIUM) ? false : "no chromium" }, async () => {
+    const browser = await launch();
+    try {
+      const page = await browser.newPage();
+      await page.goto(`${origin}/dashboard`);
+      assert.equal(new URL(page.url()).pathname, "/");
+      await page.goto(`${origin}/api/auth/signin?callbackUrl=%2Fdashboard`);
+      await page.fill("#input-username-for-credentials", "demo");
+      await page.fill("#input-password-for-credentials", "demo");
+      await Promise.all([page.waitForURL(`${origin}/dashboard`), page.click("text=Sign in with Credentials")]);
+      assert.match(await page.textContent("#secret"), /Hello\s*Demo User, this page is protected by its loader\./);
+      await page.goto(`${origin}/account`);
+      assert.equal(await page.textContent("#account"), "This page is protected by the middleware.");
+    } finally {
+      await browser.close();
+    }
+  });
+});
