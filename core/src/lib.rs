@@ -16,6 +16,8 @@ pub mod host;
 pub mod http;
 pub mod jwt;
 mod logger;
+pub mod oauth;
+pub mod outbound;
 pub mod pages;
 pub mod providers;
 pub mod random;

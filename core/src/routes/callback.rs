@@ -23,12 +23,14 @@ pub fn handle(ctx: &mut Ctx) -> Result<Reply, AuthError> {
             ErrorType::UnknownAction,
             "the credentials callback only accepts POST",
         )),
+        // State, PKCE and nonce protect this route; the provider can't send
+        // our CSRF token.
+        ProviderKind::OAuth(p) => super::oauth::callback(ctx, provider, p),
     }
 }
 
 /// The credentials flow: `authorize` -> signIn callback -> session.
 fn credentials(ctx: &mut Ctx, provider: &Provider) -> Result<Reply, AuthError> {
-    let callback_url = ctx.callback_url();
     let mut credentials = ctx.body().clone();
     credentials.remove("csrfToken");
     let request = json!({
@@ -60,10 +62,29 @@ fn credentials(ctx: &mut Ctx, provider: &Provider) -> Result<Reply, AuthError> {
     user.insert("id".into(), Value::String(id.clone()));
     let account = json!({ "providerAccountId": id, "type": "credentials", "provider": provider.id });
 
-    let decision = ctx.auth.callbacks.sign_in(
-        json!({ "user": user, "account": account, "credentials": credentials }),
-        &ctx.origin,
-    )?;
+    let mut extra = Map::new();
+    extra.insert("credentials".into(), Value::Object(credentials));
+    complete_sign_in(ctx, user, account, None, extra)
+}
+
+/// The end of every sign-in: signIn callback, jwt callback (trigger
+/// `signIn`), the session cookie, the signIn event, the redirect.
+pub(super) fn complete_sign_in(
+    ctx: &mut Ctx,
+    user: Map<String, Value>,
+    account: Value,
+    profile: Option<Value>,
+    extra_sign_in_args: Map<String, Value>,
+) -> Result<Reply, AuthError> {
+    let callback_url = ctx.callback_url();
+    let mut sign_in_args = Map::new();
+    sign_in_args.insert("user".into(), Value::Object(user.clone()));
+    sign_in_args.insert("account".into(), account.clone());
+    if let Some(profile) = &profile {
+        sign_in_args.insert("profile".into(), profile.clone());
+    }
+    sign_in_args.extend(extra_sign_in_args);
+    let decision = ctx.auth.callbacks.sign_in(Value::Object(sign_in_args), &ctx.origin)?;
     if let SignInDecision::Redirect(url) = decision {
         return Ok(Reply::Redirect(url));
     }
@@ -71,6 +92,9 @@ fn credentials(ctx: &mut Ctx, provider: &Provider) -> Result<Reply, AuthError> {
     let mut args = Map::new();
     args.insert("user".into(), Value::Object(user.clone()));
     args.insert("account".into(), account.clone());
+    if let Some(profile) = &profile {
+        args.insert("profile".into(), profile.clone());
+    }
     args.insert("isNewUser".into(), Value::Bool(false));
     args.insert("trigger".into(), "signIn".into());
     let token = ctx
@@ -87,6 +111,15 @@ fn credentials(ctx: &mut Ctx, provider: &Provider) -> Result<Reply, AuthError> {
             ctx.set_cookies.extend(jar.write(&encoded, expires));
         }
     }
-    ctx.auth.callbacks.event(&Hook::EVENT_SIGN_IN, || json!({ "user": user, "account": account }));
+    ctx.auth.callbacks.event(&Hook::EVENT_SIGN_IN, || {
+        let mut message = Map::new();
+        message.insert("user".into(), Value::Object(user));
+        message.insert("account".into(), account);
+        if let Some(profile) = profile {
+            message.insert("profile".into(), profile);
+            message.insert("isNewUser".into(), Value::Bool(false));
+        }
+        Value::Object(message)
+    });
     Ok(Reply::Redirect(callback_url))
 }

@@ -3,6 +3,7 @@
 
 mod callback;
 mod info;
+mod oauth;
 mod pages;
 mod session;
 mod signin;
