@@ -142,3 +142,26 @@ impl Auth {
         }
     }
 }
+
+impl Auth {
+    /// Use a refresh token at an OAuth provider's token endpoint. Returns the
+    /// new tokens as an Account-shaped object (`expires_at` computed,
+    /// `token_type` lowercased). Providers that rotate refresh tokens
+    /// (TikTok) return a new one: store it.
+    pub fn refresh_access_token(
+        &self,
+        provider_id: &str,
+        refresh_token: &str,
+    ) -> Result<serde_json::Map<String, serde_json::Value>, AuthError> {
+        let provider = self.providers.get(provider_id).ok_or_else(|| {
+            AuthError::new(ErrorType::InvalidProviderType, format!("no provider with id {provider_id:?}"))
+        })?;
+        let providers::ProviderKind::OAuth(p) = &provider.kind else {
+            return Err(AuthError::new(ErrorType::InvalidProviderType, format!("{provider_id:?} is not an OAuth provider")));
+        };
+        let tokens = oauth::refresh_tokens(p, refresh_token)
+            .map_err(|e| AuthError::new(ErrorType::OAuthCallbackError, e.to_string()).with_source(e))?;
+        let account_id = tokens.get("open_id").and_then(serde_json::Value::as_str).unwrap_or_default().to_owned();
+        Ok(oauth::account_from_tokens(provider_id, provider.provider_type().as_str(), &account_id, &tokens))
+    }
+}
