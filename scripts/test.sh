@@ -34,8 +34,12 @@ node_counts() { # log -> "passed failed"
 ensure_rust
 ensure_node
 
+# The OIDC tests start a real OpenID Provider (oidc-provider, from npm).
+npm_install tests/oidc-op
+
 echo "== Rust: cargo test --workspace"
-cargo test --workspace --all-targets 2>&1 | tee "$LOG_DIR/cargo.log"
+# A hung test must not eat CI's 90 minutes.
+timeout 1500 cargo test --workspace --all-targets 2>&1 | tee "$LOG_DIR/cargo.log"
 code=${PIPESTATUS[0]}
 # Doc tests run separately (--all-targets skips them).
 cargo test --workspace --doc 2>&1 | tee "$LOG_DIR/cargo-doc.log"

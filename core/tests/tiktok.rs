@@ -318,3 +318,49 @@ fn built_in_defaults_can_be_overridden_and_env_supplies_credentials() {
     assert!(page.contains(r#"action="http://localhost:3000/auth/signin/tiktok""#));
     assert!(page.contains("Sign in with TikTok (staging)"));
 }
+
+#[test]
+fn redirect_proxy_forwards_the_callback_to_the_originating_deployment() {
+    let proxy_callback = "https://auth.example.com/auth/callback/tiktok";
+    let mut sim_config = SimConfig::default();
+    sim_config.redirect_uris.push(proxy_callback.into());
+    let sim = tiktok_sim::start(sim_config);
+    let urls = sim.urls();
+    let provider = json!({
+        "builtin": "tiktok", "clientId": "sim-client-key", "clientSecret": "sim-client-secret",
+        "authorization": { "url": urls.authorization }, "token": urls.token, "userinfo": urls.userinfo,
+    });
+    let build = |env: &[(&str, &str)]| {
+        let env: std::collections::HashMap<String, String> = env.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
+        let config = libauth_core::Config::from_value(json!({ "secret": SECRET, "providers": [provider.clone()] })).unwrap();
+        Auth::with_env(config, Arc::new(HookMap::new()), &env).unwrap()
+    };
+    // The stable deployment registered at TikTok, and a preview on another origin.
+    let proxy = build(&[("AUTH_URL", "https://auth.example.com/auth"), ("AUTH_REDIRECT_PROXY_URL", "https://auth.example.com/auth")]);
+    let preview = build(&[("AUTH_REDIRECT_PROXY_URL", "https://auth.example.com/auth")]);
+
+    let mut b = Browser::new(&preview);
+    let csrf = b.csrf();
+    let res = b.post("/auth/signin/tiktok", &[("csrfToken", &csrf), ("callbackUrl", "/after")]);
+    let authorize = location(&res).to_owned();
+    assert!(authorize.contains("redirect_uri=https%3A%2F%2Fauth.example.com%2Fauth%2Fcallback%2Ftiktok"), "{authorize}");
+    let agent = ureq::AgentBuilder::new().redirects(0).build();
+    let at_proxy = match agent.get(&authorize).call() {
+        Ok(r) | Err(ureq::Error::Status(_, r)) => r.header("location").unwrap().to_owned(),
+        Err(e) => panic!("{e}"),
+    };
+    assert!(at_proxy.starts_with(proxy_callback));
+    // The proxy has no cookies of this browser: it forwards by the sealed state.
+    let forwarded = proxy.handle(&libauth_core::AuthRequest::get(at_proxy));
+    assert_eq!(forwarded.status, 302);
+    let back = forwarded.header("location").unwrap();
+    assert!(back.starts_with("http://localhost:3000/auth/callback/tiktok?"), "{back}");
+    let res = b.get(back.strip_prefix(ORIGIN).unwrap());
+    assert_eq!(location(&res), "http://localhost:3000/after");
+    assert_eq!(b.session()["user"]["name"], sim.user().display_name.as_str());
+
+    // A state the proxy can't open (another secret) is not forwarded anywhere.
+    let forged = format!("{proxy_callback}?code=x&state=not-a-sealed-state");
+    let res = proxy.handle(&libauth_core::AuthRequest::get(forged));
+    assert_eq!(res.header("location"), Some("https://auth.example.com/auth/signin?error=OAuthCallbackError"));
+}

@@ -18,6 +18,9 @@ use crate::providers::Provider;
 
 /// Lifetime of the check cookies (as Auth.js): 15 minutes.
 const CHECK_MAX_AGE: u64 = 15 * 60;
+/// The key salt of the sealed `state`, fixed so that a redirect proxy
+/// served over https can open a state made by a deployment on http.
+const STATE_SALT: &str = "authjs.state";
 
 fn callback_error(message: impl Into<String>, cause: Option<AuthError>) -> AuthError {
     let mut e = AuthError::new(ErrorType::OAuthCallbackError, message);
@@ -95,7 +98,7 @@ pub fn start(ctx: &mut Ctx, provider: &Provider, p: &OAuthProvider) -> Result<Re
         if uses_proxy(ctx, p) {
             payload.insert("origin".into(), format!("{}/callback/{}", ctx.base_url(), provider.id).into());
         }
-        let sealed = seal(ctx, &cookies.state.name, payload)?;
+        let sealed = seal(ctx, STATE_SALT, payload)?;
         set_check(ctx, &check_cookie(&cookies.state, p), &sealed);
         Some(sealed)
     } else {
@@ -136,7 +139,7 @@ pub fn callback(ctx: &mut Ctx, provider: &Provider, p: &OAuthProvider) -> Result
     // Redirect proxy: a callback for another deployment (its origin sealed
     // in the state with our shared secret) is forwarded there.
     if uses_proxy(ctx, p) {
-        if let Some(origin) = param("state").and_then(|s| open(ctx, &cookies.state.name, &s)).and_then(|st| {
+        if let Some(origin) = param("state").and_then(|s| open(ctx, STATE_SALT, &s)).and_then(|st| {
             st.get("origin").and_then(Value::as_str).map(str::to_owned)
         }) {
             let target = Url::parse(&origin).ok();
@@ -175,7 +178,7 @@ pub fn callback(ctx: &mut Ctx, provider: &Provider, p: &OAuthProvider) -> Result
         if !bool::from(given.as_bytes().ct_eq(expected.as_bytes())) {
             return Err(invalid_check("state mismatch"));
         }
-        if open(ctx, &cookies.state.name, &expected).is_none() {
+        if open(ctx, STATE_SALT, &expected).is_none() {
             return Err(invalid_check("state value could not be parsed (expired or tampered)"));
         }
     }
