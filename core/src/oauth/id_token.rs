@@ -149,3 +149,69 @@ fn verifier_for(alg: &str, jwk: &Jwk) -> Result<Box<dyn JwsVerifier>, OAuthError
         other => return Err(OAuthError::IdToken(format!("unsupported alg {other}"))),
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::providers::{ProviderKind, Providers};
+    use serde_json::json;
+
+    fn provider() -> crate::providers::Provider {
+        let config = json!([{ "type": "oidc", "id": "op", "issuer": "https://op.example", "clientId": "app", "clientSecret": "s" }]);
+        let providers = Providers::parse(config.as_array().unwrap(), &crate::NoHooks, &std::collections::HashMap::new()).unwrap();
+        providers.into_iter().next().unwrap()
+    }
+
+    fn endpoints() -> Endpoints {
+        Endpoints {
+            authorization: "https://op.example/auth".into(),
+            token: "https://op.example/token".into(),
+            userinfo: None,
+            jwks: None,
+            issuer: Some("https://op.example".into()),
+        }
+    }
+
+    fn claims(extra: Value) -> Map<String, Value> {
+        let now = now_seconds();
+        let mut c = json!({ "iss": "https://op.example", "aud": "app", "sub": "u1", "iat": now, "exp": now + 60, "nonce": "n1" });
+        for (k, v) in extra.as_object().unwrap() {
+            c[k] = v.clone();
+        }
+        c.as_object().unwrap().clone()
+    }
+
+    #[test]
+    fn claim_checks() {
+        let p = provider();
+        let ProviderKind::OAuth(p) = &p.kind else { panic!() };
+        let e = endpoints();
+        assert!(check_claims(&claims(json!({})), p, &e, Some("n1")).is_ok());
+        let now = now_seconds();
+        for (bad, why) in [
+            (json!({ "iss": "https://evil.example" }), "iss"),
+            (json!({ "aud": "other-app" }), "aud"),
+            (json!({ "aud": ["other", "app"], "azp": "other" }), "azp"),
+            (json!({ "exp": now - 100 }), "expired"),
+            (json!({ "iat": null }), "iat"),
+            (json!({ "sub": "" }), "sub"),
+            (json!({ "nonce": "n2" }), "nonce"),
+        ] {
+            let err = check_claims(&claims(bad.clone()), p, &e, Some("n1")).unwrap_err();
+            assert!(err.to_string().contains(why), "{bad}: {err}");
+        }
+        // Within the clock tolerance, and several audiences with our azp.
+        assert!(check_claims(&claims(json!({ "exp": now - 5 })), p, &e, Some("n1")).is_ok());
+        assert!(check_claims(&claims(json!({ "aud": ["other", "app"], "azp": "app" })), p, &e, Some("n1")).is_ok());
+        // No nonce expected (nonce check off): none required.
+        assert!(check_claims(&claims(json!({ "nonce": null })), p, &e, None).is_ok());
+    }
+
+    #[test]
+    fn keys_are_matched_by_kid_or_single_fit() {
+        let set = JwkSet::from_bytes(br#"{"keys":[{"kty":"RSA","kid":"a","use":"sig","n":"AQAB","e":"AQAB"},{"kty":"EC","kid":"b","crv":"P-256","x":"AQAB","y":"AQAB"}]}"#).unwrap();
+        assert_eq!(find_key(&set, Some("a"), "RS256").unwrap().key_id(), Some("a"));
+        assert!(find_key(&set, Some("zzz"), "RS256").is_none());
+        assert_eq!(find_key(&set, None, "ES256").unwrap().key_id(), Some("b"));
+    }
+}

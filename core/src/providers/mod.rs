@@ -118,6 +118,14 @@ impl Providers {
     }
 }
 
+impl IntoIterator for Providers {
+    type Item = Provider;
+    type IntoIter = std::vec::IntoIter<Provider>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.list.into_iter()
+    }
+}
+
 fn is_valid_id(id: &str) -> bool {
     !id.is_empty() && id.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
 }

@@ -4,7 +4,63 @@
 //! credentials in the token form body, errors in the body whatever the HTTP
 //! status, and user info fields chosen with `fields` by granted scope.
 
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+
 use super::oauth::{BuiltinDefaults, ButtonStyle, Checks, Endpoint, ProfileMap};
+
+/// TikTok's user-info answer (spec §2.8 `VideoProviderProfile`): what the
+/// callbacks receive as `profile`. Optional fields come only when their
+/// scope was granted.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct VideoProviderProfile {
+    pub data: VideoProviderData,
+    #[serde(default)]
+    pub error: Option<VideoProviderError>,
+    #[serde(flatten)]
+    pub extra: Map<String, Value>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct VideoProviderData {
+    pub user: VideoProviderUser,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct VideoProviderUser {
+    pub open_id: String,
+    pub union_id: Option<String>,
+    pub avatar_url: Option<String>,
+    pub avatar_url_100: Option<String>,
+    pub avatar_large_url: Option<String>,
+    pub display_name: Option<String>,
+    pub username: Option<String>,
+    pub bio_description: Option<String>,
+    pub profile_deep_link: Option<String>,
+    pub is_verified: Option<bool>,
+    pub follower_count: Option<i64>,
+    pub following_count: Option<i64>,
+    pub likes_count: Option<i64>,
+    pub video_count: Option<i64>,
+    /// Never provided by TikTok; kept for the spec's shape.
+    pub email: Option<String>,
+    #[serde(flatten)]
+    pub extra: Map<String, Value>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct VideoProviderError {
+    pub code: String,
+    #[serde(default)]
+    pub message: String,
+    #[serde(default)]
+    pub log_id: String,
+}
+
+/// Check a user-info answer has TikTok's shape (an `open_id` at least).
+pub fn parse_profile(profile: &Value) -> Result<VideoProviderProfile, String> {
+    serde_json::from_value(profile.clone()).map_err(|e| format!("TikTok user info has an unexpected shape: {e}"))
+}
 
 pub const AUTHORIZATION_URL: &str = "https://www.tiktok.com/v2/auth/authorize/";
 pub const TOKEN_URL: &str = "https://open.tiktokapis.com/v2/oauth/token/";

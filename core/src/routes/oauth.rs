@@ -222,6 +222,10 @@ pub fn callback(ctx: &mut Ctx, provider: &Provider, p: &OAuthProvider) -> Result
         }
     }
 
+    if p.builtin == Some(crate::providers::oauth::Builtin::TikTok) {
+        crate::providers::tiktok::parse_profile(&profile)
+            .map_err(|m| AuthError::new(ErrorType::OAuthProfileParseError, m))?;
+    }
     let user = if p.has_profile_hook {
         match ctx.auth.callbacks.host.call(&Hook::provider(&provider.id, "profile"), json!({ "profile": profile, "tokens": tokens })) {
             Ok(Value::Object(u)) => u,
