@@ -79,33 +79,38 @@ impl Auth {
             }
         };
         let now = now_seconds();
-        let (token, is_update) = match &mode {
-            ReadMode::Update(data) => {
-                let mut args = Map::new();
+        let issued_at = claims.get("iat").and_then(Value::as_u64);
+        let is_update = matches!(mode, ReadMode::Update(_));
+        // Only a jwt callback can change the token; without one, the claims
+        // are the token and nothing is copied.
+        let (token, changed) = if is_update || self.callbacks.has_jwt {
+            let mut args = Map::new();
+            if let ReadMode::Update(data) = &mode {
                 args.insert("trigger".into(), "update".into());
                 args.insert("session".into(), data.clone());
-                (self.callbacks.jwt(claims.clone(), args), true)
             }
-            _ if self.callbacks.has_jwt => (self.callbacks.jwt(claims.clone(), Map::new()), false),
-            _ => (Ok(Some(claims.clone())), false),
-        };
-        let token = match token {
-            Ok(Some(token)) => token,
-            Ok(None) => return SessionRead::none(jar.clear()),
-            Err(e) => {
-                self.callbacks.log(&e);
-                return SessionRead::none(jar.clear());
+            match self.callbacks.jwt(claims.clone(), args) {
+                Ok(Some(token)) => {
+                    let changed = token != claims;
+                    (token, changed)
+                }
+                Ok(None) => return SessionRead::none(jar.clear()),
+                Err(e) => {
+                    self.callbacks.log(&e);
+                    return SessionRead::none(jar.clear());
+                }
             }
+        } else {
+            (claims, false)
         };
 
         // Re-encrypting costs more than everything else here: do it only
         // when the token changed or `updateAge` has passed since it was issued.
-        let issued_at = claims.get("iat").and_then(Value::as_u64);
         let renew = match mode {
             ReadMode::Peek => false,
             ReadMode::Update(_) => true,
             ReadMode::Refresh => {
-                token != claims
+                changed
                     || self.settings.session_update_age == 0
                     || issued_at.is_none_or(|iat| now >= iat.saturating_add(self.settings.session_update_age))
             }
