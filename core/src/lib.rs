@@ -7,6 +7,7 @@
 //! strategies), `jwt` (the encrypted cookie), `csrf`, `cookies`, `callbacks`
 //! (host hooks with defaults), `providers/`, `pages` (built-in HTML).
 
+pub mod adapter;
 mod callbacks;
 pub mod config;
 pub mod cookies;
