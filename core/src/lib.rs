@@ -12,6 +12,7 @@ mod callbacks;
 pub mod config;
 pub mod cookies;
 pub mod csrf;
+pub mod email;
 pub mod error;
 pub mod host;
 pub mod http;
