@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Run every test of libauth, in every language, on a fresh machine.
-# Installs what it needs (npm packages), starts what it needs, and ends with
+# Installs what it needs (npm packages, aiosmtpd), starts what it needs
+# (PostgreSQL), and ends with
 # one line: "N passed, N failed". Exits non-zero on any failure.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -33,6 +34,8 @@ node_counts() { # log -> "passed failed"
 
 ensure_rust
 ensure_node
+ensure_postgres
+ensure_pip_package aiosmtpd 'aiosmtpd==1.4.6'
 
 echo "== Rust: cargo test --workspace"
 cargo test --workspace --all-targets 2>&1 | tee "$LOG_DIR/cargo.log"
