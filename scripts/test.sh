@@ -49,6 +49,9 @@ record "rust" $((code | doc_code)) $((p + dp)) $((f + df))
 
 echo "== Auth.js interop: node --test tests/compat"
 npm_install tests/compat
+# `cargo test` leaves examples only under hashed names; build the one the
+# interop tests run so target/debug/examples/session_cookie exists.
+cargo build -q -p libauth-core --example session_cookie || { echo "building the session_cookie example failed" >&2; exit 1; }
 (cd tests/compat && LIBAUTH_SESSION_COOKIE_CMD="$ROOT/target/debug/examples/session_cookie" node --test) 2>&1 | tee "$LOG_DIR/compat.log"
 code=${PIPESTATUS[0]}
 read -r p f < <(node_counts "$LOG_DIR/compat.log")
