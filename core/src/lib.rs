@@ -7,10 +7,12 @@
 //! strategies), `jwt` (the encrypted cookie), `csrf`, `cookies`, `callbacks`
 //! (host hooks with defaults), `providers/`, `pages` (built-in HTML).
 
+pub mod adapter;
 mod callbacks;
 pub mod config;
 pub mod cookies;
 pub mod csrf;
+pub mod email;
 pub mod error;
 pub mod host;
 pub mod http;
