@@ -45,6 +45,9 @@ use providers::Providers;
 /// The engine for one configuration. Built once, shared by every thread.
 pub struct Auth {
     settings: Settings,
+    /// The database adapter, when configured.
+    adapter: Option<Arc<dyn adapter::Adapter>>,
+    custom_session_token: bool,
     callbacks: Callbacks,
     providers: Providers,
     codec: JwtCodec,
@@ -65,13 +68,28 @@ impl Auth {
     /// As [`Auth::new`], with the environment given explicitly.
     pub fn with_env(config: Config, host: Arc<dyn Host>, env: &dyn Env) -> Result<Auth, ConfigError> {
         let settings = Settings::resolve(&config, env)?;
-        if let Some(adapter) = &config.adapter {
-            return Err(ConfigError::new(
-                "adapter",
-                format!("database adapters are not available in this build of libauth yet (got {adapter})"),
-            ));
-        }
+        let adapter = match &config.adapter {
+            Some(value) => Some(adapter::from_config(value, host.clone())?),
+            None => None,
+        };
         let providers = Providers::parse(&config.providers, host.as_ref(), env)?;
+        if let Some((index, p)) = providers.iter().enumerate().find(|(_, p)| matches!(p.kind, providers::ProviderKind::Email(_))) {
+            match &adapter {
+                None => {
+                    return Err(ConfigError::new(
+                        "adapter",
+                        format!("the email provider {:?} (providers[{index}]) stores its sign-in tokens through an adapter; configure one (MissingAdapter)", p.id),
+                    ))
+                }
+                Some(a) if !(a.supports("createVerificationToken") && a.supports("useVerificationToken")) => {
+                    return Err(ConfigError::new(
+                        "adapter",
+                        "the email provider needs the adapter methods createVerificationToken and useVerificationToken (MissingAdapterMethods)",
+                    ))
+                }
+                Some(_) => {}
+            }
+        }
         let plain_cookies = CookieSet::new(false, &settings.cookies);
         let secure_cookies = CookieSet::new(true, &settings.cookies);
         // Derive the session keys now, for both cookie names a request may
@@ -90,6 +108,8 @@ impl Auth {
             );
         }
         Ok(Auth {
+            adapter,
+            custom_session_token: host.has(&Hook::GENERATE_SESSION_TOKEN),
             custom_jwt_encode: host.has(&Hook::JWT_ENCODE),
             custom_jwt_decode: host.has(&Hook::JWT_DECODE),
             settings,
@@ -116,11 +136,15 @@ impl Auth {
 
     /// The current session, or `None` for a missing, expired or tampered
     /// cookie. Does not write cookies: a session due for renewal is renewed
-    /// by the next `GET {basePath}/session`.
+    /// by the next `GET {basePath}/session`. With the database strategy, a
+    /// failing database is an `AdapterError` (the session may well exist).
     pub fn get_session(&self, req: &AuthRequest) -> Result<Option<Session>, AuthError> {
         let cookies = self.cookies_for_url(&req.url);
         let read = self.read_session(req, cookies, session::ReadMode::Peek);
-        Ok(read.session.map(Session::from_value))
+        match read.adapter_error {
+            Some(e) => Err(e),
+            None => Ok(read.session.map(Session::from_value)),
+        }
     }
 
     pub fn settings(&self) -> &Settings {

@@ -2,6 +2,7 @@
 //! module, looked up by id.
 
 pub mod credentials;
+pub mod email;
 pub mod oauth;
 pub mod tiktok;
 
@@ -12,6 +13,7 @@ use crate::error::ConfigError;
 use crate::host::Host;
 
 pub use credentials::{CredentialField, CredentialsProvider};
+pub use email::EmailProvider;
 pub use oauth::OAuthProvider;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -37,6 +39,7 @@ impl ProviderType {
 pub enum ProviderKind {
     Credentials(CredentialsProvider),
     OAuth(Box<OAuthProvider>),
+    Email(EmailProvider),
 }
 
 #[derive(Debug)]
@@ -52,6 +55,7 @@ impl Provider {
             ProviderKind::Credentials(_) => ProviderType::Credentials,
             ProviderKind::OAuth(p) if p.oidc => ProviderType::Oidc,
             ProviderKind::OAuth(_) => ProviderType::OAuth,
+            ProviderKind::Email(_) => ProviderType::Email,
         }
     }
 }
@@ -88,12 +92,7 @@ impl Providers {
             let provider = match kind {
                 "credentials" => credentials::parse(&option, value, host)?,
                 "oauth" | "oidc" => oauth::parse(&option, value, host, env)?,
-                "email" => {
-                    return Err(ConfigError::new(
-                        format!("{option}.type"),
-                        format!("provider type {kind:?} is not available in this build of libauth yet"),
-                    ))
-                }
+                "email" => email::parse(&option, value, host)?,
                 other => {
                     return Err(ConfigError::new(
                         format!("{option}.type"),

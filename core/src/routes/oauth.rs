@@ -248,7 +248,10 @@ pub fn callback(ctx: &mut Ctx, provider: &Provider, p: &OAuthProvider) -> Result
     };
     user.insert("id".into(), Value::String(id.clone()));
     let account = oauth::account_from_tokens(&provider.id, provider.provider_type().as_str(), &id, &tokens);
-    super::callback::complete_sign_in(ctx, user, Value::Object(account), Some(profile), Map::new())
+    let kind = super::register::SignInKind::OAuth {
+        allow_dangerous_email_account_linking: p.allow_dangerous_email_account_linking,
+    };
+    super::callback::complete_sign_in(ctx, kind, user, Value::Object(account), Some(profile), Map::new())
 }
 
 /// OIDC: user info adds to the id_token claims, for the same `sub` only.

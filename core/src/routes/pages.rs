@@ -40,6 +40,14 @@ pub fn signin(ctx: &mut Ctx) -> Result<Reply, AuthError> {
                 button_style: None,
                 logo: None,
             },
+            ProviderKind::Email(_) => PageProvider {
+                id: &p.id,
+                name: &p.name,
+                kind: PageProviderKind::Email,
+                action_url: format!("{base}/signin/{}", p.id),
+                button_style: None,
+                logo: None,
+            },
             ProviderKind::OAuth(o) => PageProvider {
                 id: &p.id,
                 name: &p.name,
