@@ -5,7 +5,13 @@
 //!
 //! `LIBAUTH_PYTHON` overrides the interpreter (default `python3`).
 
+mod common;
+
 use std::io::{BufRead, BufReader, Lines};
+use std::sync::{Arc, Mutex};
+
+use common::{location, recording, Browser, CallLog, ORIGIN, SECRET};
+use libauth_core::{Auth, HookMap};
 use std::process::{Child, ChildStdout, Command, Stdio};
 
 use libauth_core::email::{send_verification_email, EmailError, SmtpConfig};
@@ -149,4 +155,128 @@ fn an_invalid_recipient_is_refused_before_connecting() {
     let config = SmtpConfig::from_json(&json!({ "host": "127.0.0.1", "port": 9, "from": "a@example.com" })).unwrap();
     let err = send_verification_email(&config, "not an address", LINK, "localhost:3000").unwrap_err();
     assert!(matches!(err, EmailError::InvalidRecipient), "{err:?}");
+}
+
+// ---- Email sign-in end to end: engine -> SMTP -> link -> session ----
+
+
+fn email_engine(sink: &Sink, db: &common::TempFile, max_age: u64, log: &CallLog) -> Auth {
+    let config = libauth_core::Config::from_value(json!({
+        "secret": SECRET,
+        "adapter": { "type": "sqlite", "path": db.0 },
+        "providers": [{
+            "type": "email", "maxAge": max_age, "from": "Example <no-reply@example.com>",
+            "server": { "host": "127.0.0.1", "port": sink.port }
+        }]
+    }))
+    .unwrap();
+    let hooks = recording(HookMap::new(), log, &["callbacks.signIn", "events.createUser"], json!(true));
+    Auth::with_env(config, Arc::new(hooks), &std::collections::HashMap::new()).unwrap()
+}
+
+/// Ask for a link and return it as a path on our origin, read from the mail.
+fn request_link(b: &mut Browser, sink: &mut Sink, email: &str) -> String {
+    let csrf = b.csrf();
+    let res = b.post("/auth/signin/email", &[("csrfToken", &csrf), ("email", email), ("callbackUrl", "/inbox")]);
+    assert_eq!(location(&res), "http://localhost:3000/auth/verify-request?provider=email&type=email");
+    let message = sink.next_message();
+    assert_eq!(message["rcpt_tos"], json!([email.trim().to_lowercase()]));
+    let link = href(message["html"].as_str().unwrap());
+    let text = message["text"].as_str().unwrap();
+    assert!(text.contains(&link), "the same link in the text part");
+    link.strip_prefix(ORIGIN).unwrap_or_else(|| panic!("a link to our origin: {link}")).to_owned()
+}
+
+#[test]
+fn email_sign_in_end_to_end_once_only() {
+    let mut sink = Sink::start(&[]);
+    let db = common::temp_db_path();
+    let log: CallLog = Arc::new(Mutex::new(Vec::new()));
+    let auth = email_engine(&sink, &db, 86_400, &log);
+    let mut b = Browser::new(&auth);
+    let link = request_link(&mut b, &mut sink, " Grace@Example.com ");
+    assert!(link.starts_with("/auth/callback/email?"));
+
+    // Only a hash of the token is stored.
+    let token = url::Url::parse(&format!("{ORIGIN}{link}")).unwrap().query_pairs().find(|(k, _)| k == "token").unwrap().1.into_owned();
+    let raw_db = std::fs::read(&db.0).unwrap_or_default();
+    let wal = std::fs::read(format!("{}-wal", db.0.display())).unwrap_or_default();
+    let needle = token.as_bytes();
+    assert!(!raw_db.windows(needle.len()).any(|w| w == needle) && !wal.windows(needle.len()).any(|w| w == needle));
+
+    let res = b.get(&link);
+    assert_eq!(location(&res), "http://localhost:3000/inbox");
+    let session = b.session();
+    assert_eq!(session["user"]["email"], "grace@example.com");
+
+    // The signIn callback saw verificationRequest on the first call only.
+    let calls = log.lock().unwrap();
+    let sign_ins: Vec<&Value> = calls.iter().filter(|(n, _)| n == "callbacks.signIn").map(|(_, a)| a).collect();
+    assert_eq!(sign_ins.len(), 2);
+    assert_eq!(sign_ins[0]["email"]["verificationRequest"], true);
+    assert!(sign_ins[1].get("email").is_none());
+    assert_eq!(sign_ins[1]["account"], json!({ "providerAccountId": "grace@example.com", "type": "email", "provider": "email" }));
+    assert_eq!(calls.iter().filter(|(n, _)| n == "events.createUser").count(), 1);
+    drop(calls);
+
+    // The same link again: Verification error page, no new session.
+    let mut other = Browser::new(&auth);
+    let res = other.get(&link);
+    assert_eq!(location(&res), "http://localhost:3000/auth/error?error=Verification");
+    assert!(!other.has_session_cookie());
+    assert_eq!(other.get("/auth/error?error=Verification").status, 403);
+    // A wrong token, or the right token for another address.
+    let wrong = link.replace("token=", "token=0");
+    assert_eq!(location(&other.get(&wrong)), "http://localhost:3000/auth/error?error=Verification");
+}
+
+#[test]
+fn an_expired_link_is_refused() {
+    let mut sink = Sink::start(&[]);
+    let db = common::temp_db_path();
+    let log: CallLog = Arc::new(Mutex::new(Vec::new()));
+    let auth = email_engine(&sink, &db, 1, &log);
+    let mut b = Browser::new(&auth);
+    let link = request_link(&mut b, &mut sink, "late@example.com");
+    std::thread::sleep(std::time::Duration::from_millis(1100));
+    assert_eq!(location(&b.get(&link)), "http://localhost:3000/auth/error?error=Verification");
+    assert!(!b.has_session_cookie());
+}
+
+#[test]
+fn a_host_sender_and_bad_addresses() {
+    let sent: Arc<Mutex<Vec<Value>>> = Arc::new(Mutex::new(Vec::new()));
+    let sent_hook = sent.clone();
+    let config = libauth_core::Config::from_value(json!({
+        "secret": SECRET, "adapter": { "type": "memory" },
+        "providers": [{ "type": "email", "id": "magic", "name": "Magic link", "sendVerificationRequest": true }]
+    }))
+    .unwrap();
+    let hooks = HookMap::new().on("providers.magic.sendVerificationRequest", move |args| {
+        sent_hook.lock().unwrap().push(args);
+        Ok(Value::Null)
+    });
+    let auth = Auth::with_env(config, Arc::new(hooks), &std::collections::HashMap::new()).unwrap();
+    let mut b = Browser::new(&auth);
+    let page = b.get("/auth/signin").body_str().to_owned();
+    assert!(page.contains(r#"action="http://localhost:3000/auth/signin/magic""#) && page.contains(r#"type="email""#));
+    let csrf = b.csrf();
+    let res = b.post("/auth/signin/magic", &[("csrfToken", &csrf), ("email", "ada@example.com")]);
+    assert_eq!(location(&res), "http://localhost:3000/auth/verify-request?provider=magic&type=email");
+    let args = sent.lock().unwrap()[0].clone();
+    assert_eq!(args["identifier"], "ada@example.com");
+    let url = args["url"].as_str().unwrap().to_owned();
+    assert!(url.starts_with("http://localhost:3000/auth/callback/magic?"));
+    assert_eq!(location(&b.get(url.strip_prefix(ORIGIN).unwrap())), ORIGIN);
+    assert_eq!(b.session()["user"]["email"], "ada@example.com");
+
+    for bad in ["", "not-an-email", "a@b.com, c@d.com"] {
+        let res = b.post("/auth/signin/magic", &[("csrfToken", &csrf), ("email", bad)]);
+        assert!(location(&res).starts_with("http://localhost:3000/auth/signin?error="), "{bad}");
+    }
+    assert_eq!(sent.lock().unwrap().len(), 1, "nothing sent for bad addresses");
+    // No CSRF token: nothing is sent.
+    let res = b.post("/auth/signin/magic", &[("email", "ada@example.com")]);
+    assert_eq!(location(&res), "http://localhost:3000/auth/signin?error=MissingCSRF");
+    assert_eq!(sent.lock().unwrap().len(), 1);
 }

@@ -311,3 +311,34 @@ fn provider_errors_and_unreachable_providers_end_on_the_signin_page() {
     assert_eq!(res.status, 302);
     assert!(location(&res).starts_with("http://localhost:3000/auth/signin?error="), "{}", location(&res));
 }
+
+#[test]
+fn an_email_owned_by_another_user_is_not_linked_unless_allowed() {
+    let op = start_op(&[]);
+    let db = temp_db_path();
+    let adapter = json!({ "type": "sqlite", "path": db.0 });
+    let probe = libauth_core::adapter::from_config(&adapter, Arc::new(libauth_core::NoHooks)).unwrap();
+    let existing = probe
+        .create_user(&libauth_core::adapter::NewUser { email: Some("test@example.com".into()), ..Default::default() })
+        .unwrap();
+    let build = |dangerous: bool| {
+        let config = libauth_core::Config::from_value(json!({
+            "secret": SECRET, "adapter": adapter,
+            "providers": [{ "type": "oidc", "id": "oidc", "issuer": op.issuer, "clientId": "libauth-test",
+                "clientSecret": "libauth-test-secret", "allowDangerousEmailAccountLinking": dangerous }]
+        }))
+        .unwrap();
+        Auth::with_env(config, Arc::new(HookMap::new()), &std::collections::HashMap::new()).unwrap()
+    };
+    let strict = build(false);
+    let mut b = Browser::new(&strict);
+    let res = sign_in(&mut b, &mut OpAgent::new());
+    assert_eq!(location(&res), "http://localhost:3000/auth/signin?error=OAuthAccountNotLinked");
+    assert!(!b.has_session_cookie());
+    assert!(probe.get_user_by_account("oidc", "user-123").unwrap().is_none(), "nothing half-written");
+
+    let lenient = build(true);
+    let mut b = Browser::new(&lenient);
+    assert_eq!(location(&sign_in(&mut b, &mut OpAgent::new())), "http://localhost:3000/home");
+    assert_eq!(probe.get_user_by_account("oidc", "user-123").unwrap().unwrap().id, existing.id);
+}

@@ -364,3 +364,74 @@ fn redirect_proxy_forwards_the_callback_to_the_originating_deployment() {
     let res = proxy.handle(&libauth_core::AuthRequest::get(forged));
     assert_eq!(res.header("location"), Some("https://auth.example.com/auth/signin?error=OAuthCallbackError"));
 }
+
+#[test]
+fn with_an_adapter_the_first_sign_in_creates_the_user_and_links_the_account() {
+    let sim = tiktok_sim::start(SimConfig::default());
+    let urls = sim.urls();
+    let db = temp_db_path();
+    let adapter = json!({ "type": "sqlite", "path": db.0 });
+    let config = libauth_core::Config::from_value(json!({
+        "secret": SECRET, "adapter": adapter, "pages": { "newUser": "/welcome" },
+        "providers": [{ "builtin": "tiktok", "clientId": "sim-client-key", "clientSecret": "sim-client-secret",
+            "authorization": { "url": urls.authorization }, "token": urls.token, "userinfo": urls.userinfo }]
+    }))
+    .unwrap();
+    let log: CallLog = Arc::new(Mutex::new(Vec::new()));
+    let hooks = recording(HookMap::new(), &log, &["events.createUser", "events.linkAccount", "events.signIn"], Value::Null);
+    let auth = Auth::with_env(config, Arc::new(hooks), &std::collections::HashMap::new()).unwrap();
+    let probe = libauth_core::adapter::from_config(&adapter, Arc::new(libauth_core::NoHooks)).unwrap();
+
+    let mut b = Browser::new(&auth);
+    let res = sign_in(&mut b, "");
+    assert_eq!(location(&res), "http://localhost:3000/welcome?callbackUrl=http%3A%2F%2Flocalhost%3A3000%2Fafter");
+    let open_id = s_open_id(&sim);
+    let user = probe.get_user_by_account("tiktok", &open_id).unwrap().expect("user linked to the TikTok account");
+    assert_eq!(user.name.as_deref(), Some(sim.user().display_name.as_str()));
+    assert_eq!(user.email, None, "TikTok gives no email");
+    assert_eq!(b.session()["user"]["name"], sim.user().display_name.as_str());
+
+    // Signing in again: the same user, nothing created.
+    let mut again = Browser::new(&auth);
+    assert_eq!(location(&sign_in(&mut again, "")), "http://localhost:3000/after");
+    let calls = log.lock().unwrap();
+    assert_eq!(calls.iter().filter(|(n, _)| n == "events.createUser").count(), 1);
+    let link = &calls.iter().find(|(n, _)| n == "events.linkAccount").unwrap().1;
+    assert_eq!(link["account"]["provider"], "tiktok");
+    assert!(link["account"]["access_token"].is_string());
+    let sign_ins: Vec<&Value> = calls.iter().filter(|(n, _)| n == "events.signIn").map(|(_, a)| a).collect();
+    assert_eq!((sign_ins[0]["isNewUser"].clone(), sign_ins[1]["isNewUser"].clone()), (json!(true), json!(false)));
+    assert_eq!(sign_ins[1]["user"]["id"], user.id.as_str());
+}
+
+fn s_open_id(sim: &Simulator) -> String {
+    sim.user().open_id
+}
+
+#[test]
+fn jwt_strategy_with_an_adapter_signals_sign_up() {
+    let sim = tiktok_sim::start(SimConfig::default());
+    let urls = sim.urls();
+    let config = libauth_core::Config::from_value(json!({
+        "secret": SECRET, "adapter": { "type": "memory" }, "session": { "strategy": "jwt" },
+        "providers": [{ "builtin": "tiktok", "clientId": "sim-client-key", "clientSecret": "sim-client-secret",
+            "authorization": { "url": urls.authorization }, "token": urls.token, "userinfo": urls.userinfo }]
+    }))
+    .unwrap();
+    let log: CallLog = Arc::new(Mutex::new(Vec::new()));
+    let jwt_log = log.clone();
+    let hooks = HookMap::new().on("callbacks.jwt", move |args| {
+        jwt_log.lock().unwrap().push(("jwt".into(), args.clone()));
+        Ok(args["token"].clone())
+    });
+    let auth = Auth::with_env(config, Arc::new(hooks), &std::collections::HashMap::new()).unwrap();
+    sign_in(&mut Browser::new(&auth), "");
+    sign_in(&mut Browser::new(&auth), "");
+    let calls = log.lock().unwrap();
+    let triggers: Vec<&Value> = calls.iter().map(|(_, a)| &a["trigger"]).collect();
+    assert_eq!(triggers, [&json!("signUp"), &json!("signIn")]);
+    assert_eq!(calls[0].1["isNewUser"], true);
+    // The token's subject is the stored user's id, not TikTok's open_id.
+    assert_ne!(calls[0].1["token"]["sub"], sim.user().open_id.as_str());
+    assert_eq!(calls[0].1["token"]["sub"], calls[1].1["token"]["sub"]);
+}
