@@ -9,6 +9,8 @@
 //! (newest version), or `LIBAUTH_PG_BIN`. initdb refuses to run as root, so
 //! as root the server runs as the `postgres` user (through `runuser`).
 
+mod common;
+
 use std::net::TcpListener;
 use std::path::PathBuf;
 use std::process::{Command, Output};
@@ -273,4 +275,39 @@ fn outage_calls_for(adapter: &std::sync::Arc<dyn Adapter>, user_id: &str) -> Vec
             Box::new(move || a4.use_verification_token("ada@example.com", "vt-before").map(|_| ())),
         ),
     ]
+}
+
+/// The same outage seen through the engine: a signed-in user gets "no
+/// session" (not an error page, not a lost cookie) while the database is
+/// down, a sign-in attempt ends on the error page, and once the server is
+/// back the very same session is there again.
+#[test]
+fn the_engine_degrades_cleanly_and_loses_no_session() {
+    let server = Server::init();
+    server.start();
+    let config = libauth_core::Config::from_value(serde_json::json!({
+        "secret": common::SECRET,
+        "adapter": { "type": "postgres", "url": server.url(), "connectTimeout": 2, "poolSize": 2 },
+        "providers": [{ "type": "credentials", "credentials": { "username": {}, "password": {} } }]
+    }))
+    .unwrap();
+    let auth = libauth_core::Auth::with_env(config, std::sync::Arc::new(common::hooks()), &std::collections::HashMap::new()).unwrap();
+    let mut b = common::Browser::new(&auth);
+    assert_eq!(common::location(&b.sign_in("ada", "secret")), common::ORIGIN);
+    let before = b.session();
+    assert_eq!(before["user"]["email"], "ada@example.com");
+    let cookie = b.jar.get("authjs.session-token").cloned().unwrap();
+
+    server.stop();
+    let res = b.get("/auth/session");
+    assert_eq!((res.status, res.body_str()), (200, "null"));
+    assert_eq!(b.jar.get("authjs.session-token"), Some(&cookie), "the cookie is kept");
+    let mut other = common::Browser::new(&auth);
+    let res = other.sign_in("ada", "secret");
+    assert_eq!(common::location(&res), "http://localhost:3000/auth/error?error=Configuration");
+
+    server.start();
+    let after = b.session();
+    assert_eq!(after["user"], before["user"], "the session survived the outage");
+    assert_eq!(common::location(&other.sign_in("ada", "secret")), common::ORIGIN);
 }
