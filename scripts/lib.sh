@@ -26,6 +26,33 @@ npm_install() { # dir
   cp "$dir/package-lock.json" "$stamp"
 }
 
+# PostgreSQL on 127.0.0.1:5432 with database `test` (trust auth), for the
+# adapter tests. Start the machine's cluster when it is down: the tests
+# fail rather than skip without it.
+ensure_postgres() {
+  if ! pg_isready -q -h 127.0.0.1 -p 5432 2>/dev/null; then
+    command -v pg_ctlcluster >/dev/null 2>&1 || apt_install postgresql || exit 1
+    local version
+    version=$(ls /etc/postgresql | sort -V | tail -n 1)
+    echo "== starting PostgreSQL $version (cluster main)"
+    pg_ctlcluster --skip-systemctl-redirect "$version" main start || { echo "could not start PostgreSQL $version" >&2; exit 1; }
+    for _ in $(seq 30); do pg_isready -q -h 127.0.0.1 -p 5432 && break; sleep 1; done
+    pg_isready -q -h 127.0.0.1 -p 5432 || { echo "PostgreSQL is not accepting connections on 127.0.0.1:5432" >&2; exit 1; }
+  fi
+  if [ -z "$(psql -h 127.0.0.1 -U postgres -d postgres -Atc "SELECT 1 FROM pg_database WHERE datname = 'test'" 2>/dev/null)" ]; then
+    createdb -h 127.0.0.1 -U postgres test || { echo "could not create database test (needs trust auth for postgres on 127.0.0.1)" >&2; exit 1; }
+  fi
+}
+
+# A Python package the tests run (e.g. aiosmtpd, the SMTP server of the
+# email test), installed with pip when its module does not import.
+ensure_pip_package() { # module requirement
+  command -v python3 >/dev/null 2>&1 || apt_install python3 python3-pip || exit 1
+  python3 -c "import $1" 2>/dev/null && return 0
+  PIP_ROOT_USER_ACTION=ignore python3 -m pip install -q --disable-pip-version-check "$2" || { echo "pip install $2 failed" >&2; exit 1; }
+  python3 -c "import $1" || { echo "$2 installed but '$1' does not import" >&2; exit 1; }
+}
+
 # Debian's Chromium for the headless browser tests (playwright-core drives it).
 ensure_chromium() {
   [ -x /usr/bin/chromium ] || apt_install chromium

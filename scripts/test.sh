@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Run every test of libauth, in every language, on a fresh machine.
-# Installs what it needs (npm packages), starts what it needs, and ends with
+# Installs what it needs (npm packages, aiosmtpd), starts what it needs
+# (PostgreSQL), and ends with
 # one line: "N passed, N failed". Exits non-zero on any failure.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -33,9 +34,15 @@ node_counts() { # log -> "passed failed"
 
 ensure_rust
 ensure_node
+ensure_postgres
+ensure_pip_package aiosmtpd 'aiosmtpd==1.4.6'
+
+# The OIDC tests start a real OpenID Provider (oidc-provider, from npm).
+npm_install tests/oidc-op
 
 echo "== Rust: cargo test --workspace"
-cargo test --workspace --all-targets 2>&1 | tee "$LOG_DIR/cargo.log"
+# A hung test must not eat CI's 90 minutes.
+timeout 1500 cargo test --workspace --all-targets 2>&1 | tee "$LOG_DIR/cargo.log"
 code=${PIPESTATUS[0]}
 # Doc tests run separately (--all-targets skips them).
 cargo test --workspace --doc 2>&1 | tee "$LOG_DIR/cargo-doc.log"
@@ -46,6 +53,9 @@ record "rust" $((code | doc_code)) $((p + dp)) $((f + df))
 
 echo "== Auth.js interop: node --test tests/compat"
 npm_install tests/compat
+# `cargo test` leaves examples only under hashed names; build the one the
+# interop tests run so target/debug/examples/session_cookie exists.
+cargo build -q -p libauth-core --example session_cookie || { echo "building the session_cookie example failed" >&2; exit 1; }
 (cd tests/compat && LIBAUTH_SESSION_COOKIE_CMD="$ROOT/target/debug/examples/session_cookie" node --test) 2>&1 | tee "$LOG_DIR/compat.log"
 code=${PIPESTATUS[0]}
 read -r p f < <(node_counts "$LOG_DIR/compat.log")

@@ -459,7 +459,7 @@ fn parse_http_url(raw: &str, option: &str) -> Result<Url, ConfigError> {
 }
 
 /// A conservative check, since the value is written into a `<style>` block.
-fn is_css_color(value: &str) -> bool {
+pub(crate) fn is_css_color(value: &str) -> bool {
     let v = value.trim();
     if let Some(hex) = v.strip_prefix('#') {
         return matches!(hex.len(), 3 | 4 | 6 | 8) && hex.chars().all(|c| c.is_ascii_hexdigit());

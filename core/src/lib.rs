@@ -7,15 +7,19 @@
 //! strategies), `jwt` (the encrypted cookie), `csrf`, `cookies`, `callbacks`
 //! (host hooks with defaults), `providers/`, `pages` (built-in HTML).
 
+pub mod adapter;
 mod callbacks;
 pub mod config;
 pub mod cookies;
 pub mod csrf;
+pub mod email;
 pub mod error;
 pub mod host;
 pub mod http;
 pub mod jwt;
 mod logger;
+pub mod oauth;
+pub mod outbound;
 pub mod pages;
 pub mod providers;
 pub mod random;
@@ -41,6 +45,9 @@ use providers::Providers;
 /// The engine for one configuration. Built once, shared by every thread.
 pub struct Auth {
     settings: Settings,
+    /// The database adapter, when configured.
+    adapter: Option<Arc<dyn adapter::Adapter>>,
+    custom_session_token: bool,
     callbacks: Callbacks,
     providers: Providers,
     codec: JwtCodec,
@@ -61,13 +68,28 @@ impl Auth {
     /// As [`Auth::new`], with the environment given explicitly.
     pub fn with_env(config: Config, host: Arc<dyn Host>, env: &dyn Env) -> Result<Auth, ConfigError> {
         let settings = Settings::resolve(&config, env)?;
-        if let Some(adapter) = &config.adapter {
-            return Err(ConfigError::new(
-                "adapter",
-                format!("database adapters are not available in this build of libauth yet (got {adapter})"),
-            ));
-        }
+        let adapter = match &config.adapter {
+            Some(value) => Some(adapter::from_config(value, host.clone())?),
+            None => None,
+        };
         let providers = Providers::parse(&config.providers, host.as_ref(), env)?;
+        if let Some((index, p)) = providers.iter().enumerate().find(|(_, p)| matches!(p.kind, providers::ProviderKind::Email(_))) {
+            match &adapter {
+                None => {
+                    return Err(ConfigError::new(
+                        "adapter",
+                        format!("the email provider {:?} (providers[{index}]) stores its sign-in tokens through an adapter; configure one (MissingAdapter)", p.id),
+                    ))
+                }
+                Some(a) if !(a.supports("createVerificationToken") && a.supports("useVerificationToken")) => {
+                    return Err(ConfigError::new(
+                        "adapter",
+                        "the email provider needs the adapter methods createVerificationToken and useVerificationToken (MissingAdapterMethods)",
+                    ))
+                }
+                Some(_) => {}
+            }
+        }
         let plain_cookies = CookieSet::new(false, &settings.cookies);
         let secure_cookies = CookieSet::new(true, &settings.cookies);
         // Derive the session keys now, for both cookie names a request may
@@ -86,6 +108,8 @@ impl Auth {
             );
         }
         Ok(Auth {
+            adapter,
+            custom_session_token: host.has(&Hook::GENERATE_SESSION_TOKEN),
             custom_jwt_encode: host.has(&Hook::JWT_ENCODE),
             custom_jwt_decode: host.has(&Hook::JWT_DECODE),
             settings,
@@ -112,11 +136,15 @@ impl Auth {
 
     /// The current session, or `None` for a missing, expired or tampered
     /// cookie. Does not write cookies: a session due for renewal is renewed
-    /// by the next `GET {basePath}/session`.
+    /// by the next `GET {basePath}/session`. With the database strategy, a
+    /// failing database is an `AdapterError` (the session may well exist).
     pub fn get_session(&self, req: &AuthRequest) -> Result<Option<Session>, AuthError> {
         let cookies = self.cookies_for_url(&req.url);
         let read = self.read_session(req, cookies, session::ReadMode::Peek);
-        Ok(read.session.map(Session::from_value))
+        match read.adapter_error {
+            Some(e) => Err(e),
+            None => Ok(read.session.map(Session::from_value)),
+        }
     }
 
     pub fn settings(&self) -> &Settings {
@@ -138,5 +166,28 @@ impl Auth {
         } else {
             &self.plain_cookies
         }
+    }
+}
+
+impl Auth {
+    /// Use a refresh token at an OAuth provider's token endpoint. Returns the
+    /// new tokens as an Account-shaped object (`expires_at` computed,
+    /// `token_type` lowercased). Providers that rotate refresh tokens
+    /// (TikTok) return a new one: store it.
+    pub fn refresh_access_token(
+        &self,
+        provider_id: &str,
+        refresh_token: &str,
+    ) -> Result<serde_json::Map<String, serde_json::Value>, AuthError> {
+        let provider = self.providers.get(provider_id).ok_or_else(|| {
+            AuthError::new(ErrorType::InvalidProviderType, format!("no provider with id {provider_id:?}"))
+        })?;
+        let providers::ProviderKind::OAuth(p) = &provider.kind else {
+            return Err(AuthError::new(ErrorType::InvalidProviderType, format!("{provider_id:?} is not an OAuth provider")));
+        };
+        let tokens = oauth::refresh_tokens(p, refresh_token)
+            .map_err(|e| AuthError::new(ErrorType::OAuthCallbackError, e.to_string()).with_source(e))?;
+        let account_id = tokens.get("open_id").and_then(serde_json::Value::as_str).unwrap_or_default().to_owned();
+        Ok(oauth::account_from_tokens(provider_id, provider.provider_type().as_str(), &account_id, &tokens))
     }
 }

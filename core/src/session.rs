@@ -8,7 +8,8 @@ use crate::cookies::{ChunkedCookie, CookieSet, SetCookie};
 use crate::error::{AuthError, ErrorType};
 use crate::host::Hook;
 use crate::http::AuthRequest;
-use crate::time::{iso_millis, now_seconds};
+use crate::config::SessionStrategy;
+use crate::time::{iso_millis, now_millis, now_seconds};
 use crate::Auth;
 
 /// What the client sees: `{ user?: { name, email, image }, expires }`, plus
@@ -54,16 +55,22 @@ pub(crate) enum ReadMode {
 pub(crate) struct SessionRead {
     pub session: Option<Value>,
     pub cookies: Vec<SetCookie>,
+    /// The database could not be read: no session now, but the cookie is
+    /// kept, since the session may well exist.
+    pub adapter_error: Option<AuthError>,
 }
 
 impl SessionRead {
     fn none(cookies: Vec<SetCookie>) -> SessionRead {
-        SessionRead { session: None, cookies }
+        SessionRead { session: None, cookies, adapter_error: None }
     }
 }
 
 impl Auth {
     pub(crate) fn read_session(&self, req: &AuthRequest, cookies: &CookieSet, mode: ReadMode) -> SessionRead {
+        if self.settings.strategy == SessionStrategy::Database {
+            return self.read_database_session(req, cookies, mode);
+        }
         let spec = &cookies.session_token;
         let jar = ChunkedCookie::read(spec, req);
         let Some(raw) = jar.value() else {
@@ -79,33 +86,38 @@ impl Auth {
             }
         };
         let now = now_seconds();
-        let (token, is_update) = match &mode {
-            ReadMode::Update(data) => {
-                let mut args = Map::new();
+        let issued_at = claims.get("iat").and_then(Value::as_u64);
+        let is_update = matches!(mode, ReadMode::Update(_));
+        // Only a jwt callback can change the token; without one, the claims
+        // are the token and nothing is copied.
+        let (token, changed) = if is_update || self.callbacks.has_jwt {
+            let mut args = Map::new();
+            if let ReadMode::Update(data) = &mode {
                 args.insert("trigger".into(), "update".into());
                 args.insert("session".into(), data.clone());
-                (self.callbacks.jwt(claims.clone(), args), true)
             }
-            _ if self.callbacks.has_jwt => (self.callbacks.jwt(claims.clone(), Map::new()), false),
-            _ => (Ok(Some(claims.clone())), false),
-        };
-        let token = match token {
-            Ok(Some(token)) => token,
-            Ok(None) => return SessionRead::none(jar.clear()),
-            Err(e) => {
-                self.callbacks.log(&e);
-                return SessionRead::none(jar.clear());
+            match self.callbacks.jwt(claims.clone(), args) {
+                Ok(Some(token)) => {
+                    let changed = token != claims;
+                    (token, changed)
+                }
+                Ok(None) => return SessionRead::none(jar.clear()),
+                Err(e) => {
+                    self.callbacks.log(&e);
+                    return SessionRead::none(jar.clear());
+                }
             }
+        } else {
+            (claims, false)
         };
 
         // Re-encrypting costs more than everything else here: do it only
         // when the token changed or `updateAge` has passed since it was issued.
-        let issued_at = claims.get("iat").and_then(Value::as_u64);
         let renew = match mode {
             ReadMode::Peek => false,
             ReadMode::Update(_) => true,
             ReadMode::Refresh => {
-                token != claims
+                changed
                     || self.settings.session_update_age == 0
                     || issued_at.is_none_or(|iat| now >= iat.saturating_add(self.settings.session_update_age))
             }
@@ -150,7 +162,92 @@ impl Auth {
         if self.callbacks.has_event_session {
             self.callbacks.event(&Hook::EVENT_SESSION, || json!({ "session": session, "token": token }));
         }
-        SessionRead { session: Some(session), cookies: out }
+        SessionRead { session: Some(session), cookies: out, adapter_error: None }
+    }
+
+    /// The database strategy: the cookie holds a session token; the session
+    /// and its user come from the adapter. Expiry is pushed back at most
+    /// once per `updateAge`; an expired session is deleted.
+    fn read_database_session(&self, req: &AuthRequest, cookies: &CookieSet, mode: ReadMode) -> SessionRead {
+        let Some(adapter) = &self.adapter else { return SessionRead::none(Vec::new()) };
+        let jar = ChunkedCookie::read(&cookies.session_token, req);
+        let Some(token) = jar.value() else {
+            return SessionRead::none(Vec::new());
+        };
+        let failed = |e: crate::adapter::AdapterError| {
+            let e = AuthError::from(e);
+            self.callbacks.log(&e);
+            SessionRead { session: None, cookies: Vec::new(), adapter_error: Some(e) }
+        };
+        let (mut stored, user) = match adapter.get_session_and_user(token) {
+            Ok(Some(found)) => found,
+            Ok(None) => return SessionRead::none(jar.clear()),
+            Err(e) => return failed(e),
+        };
+        let now_ms = now_millis() as i64;
+        if stored.expires <= now_ms {
+            if let Err(e) = adapter.delete_session(token) {
+                self.callbacks.log(&AuthError::from(e));
+            }
+            return SessionRead::none(jar.clear());
+        }
+        let max_age_ms = self.settings.session_max_age as i64 * 1000;
+        let update_age_ms = self.settings.session_update_age as i64 * 1000;
+        let due = stored.expires - max_age_ms + update_age_ms <= now_ms;
+        let mut out = Vec::new();
+        if !matches!(mode, ReadMode::Peek) && due {
+            let expires = now_ms + max_age_ms;
+            match adapter.update_session(token, expires) {
+                Ok(_) => {
+                    stored.expires = expires;
+                    out = jar.write(token, (expires / 1000) as u64);
+                }
+                // Not fatal: the session is still valid until its old expiry.
+                Err(e) => self.callbacks.log(&AuthError::from(e)),
+            }
+        }
+        let session = json!({
+            "user": { "name": user.name, "email": user.email, "image": user.image },
+            "expires": iso_millis(stored.expires.max(0) as u64),
+        });
+        let session = if self.callbacks.has_session {
+            let mut extra = Map::new();
+            extra.insert("user".into(), serde_json::to_value(&user).unwrap_or(Value::Null));
+            if let ReadMode::Update(data) = &mode {
+                extra.insert("newSession".into(), data.clone());
+                extra.insert("trigger".into(), "update".into());
+            }
+            match self.callbacks.session(session, extra) {
+                Ok(s) => s,
+                Err(e) => {
+                    self.callbacks.log(&e);
+                    return SessionRead::none(Vec::new());
+                }
+            }
+        } else {
+            session
+        };
+        if self.callbacks.has_event_session {
+            self.callbacks.event(&Hook::EVENT_SESSION, || json!({ "session": session }));
+        }
+        SessionRead { session: Some(session), cookies: out, adapter_error: None }
+    }
+
+    /// A new database session token: the host's `generateSessionToken`, or
+    /// a random UUID.
+    pub(crate) fn generate_session_token(&self) -> String {
+        if self.custom_session_token {
+            match self.callbacks.host.call(&Hook::GENERATE_SESSION_TOKEN, Value::Null) {
+                Ok(Value::String(s)) if s.len() >= 16 => return s,
+                Ok(_) => self.callbacks.logger.warn(
+                    self.callbacks.host.as_ref(),
+                    "session-token",
+                    "generateSessionToken must return a string of at least 16 characters; using a random UUID",
+                ),
+                Err(e) => self.callbacks.log(&AuthError::from_host(e, ErrorType::SessionTokenError)),
+            }
+        }
+        uuid::Uuid::new_v4().to_string()
     }
 
     /// Encrypt a session token (or hand it to the host's `jwt.encode`).

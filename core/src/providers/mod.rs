@@ -2,6 +2,9 @@
 //! module, looked up by id.
 
 pub mod credentials;
+pub mod email;
+pub mod oauth;
+pub mod tiktok;
 
 use serde_json::Value;
 
@@ -10,6 +13,8 @@ use crate::error::ConfigError;
 use crate::host::Host;
 
 pub use credentials::{CredentialField, CredentialsProvider};
+pub use email::EmailProvider;
+pub use oauth::OAuthProvider;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ProviderType {
@@ -33,6 +38,8 @@ impl ProviderType {
 #[derive(Debug)]
 pub enum ProviderKind {
     Credentials(CredentialsProvider),
+    OAuth(Box<OAuthProvider>),
+    Email(EmailProvider),
 }
 
 #[derive(Debug)]
@@ -44,8 +51,11 @@ pub struct Provider {
 
 impl Provider {
     pub fn provider_type(&self) -> ProviderType {
-        match self.kind {
+        match &self.kind {
             ProviderKind::Credentials(_) => ProviderType::Credentials,
+            ProviderKind::OAuth(p) if p.oidc => ProviderType::Oidc,
+            ProviderKind::OAuth(_) => ProviderType::OAuth,
+            ProviderKind::Email(_) => ProviderType::Email,
         }
     }
 }
@@ -56,16 +66,21 @@ pub struct Providers {
 }
 
 impl Providers {
-    pub fn parse(values: &[Value], host: &dyn Host, _env: &dyn Env) -> Result<Providers, ConfigError> {
+    pub fn parse(values: &[Value], host: &dyn Host, env: &dyn Env) -> Result<Providers, ConfigError> {
         let mut list: Vec<Provider> = Vec::with_capacity(values.len());
         for (index, value) in values.iter().enumerate() {
             let option = format!("providers[{index}]");
             let Some(obj) = value.as_object() else {
                 return Err(ConfigError::new(option, "must be an object"));
             };
-            let kind = obj.get("type").and_then(Value::as_str).ok_or_else(|| {
-                ConfigError::new(format!("{option}.type"), "missing; one of oauth, oidc, email, credentials")
-            })?;
+            // A built-in provider (`{ "builtin": "tiktok", … }`) implies its type.
+            let kind = match (obj.get("type").and_then(Value::as_str), obj.get("builtin")) {
+                (Some(kind), _) => kind,
+                (None, Some(_)) => "oauth",
+                (None, None) => {
+                    return Err(ConfigError::new(format!("{option}.type"), "missing; one of oauth, oidc, email, credentials"))
+                }
+            };
             if let Some(id) = obj.get("id") {
                 if !id.as_str().is_some_and(is_valid_id) {
                     return Err(ConfigError::new(
@@ -76,12 +91,8 @@ impl Providers {
             }
             let provider = match kind {
                 "credentials" => credentials::parse(&option, value, host)?,
-                "oauth" | "oidc" | "email" => {
-                    return Err(ConfigError::new(
-                        format!("{option}.type"),
-                        format!("provider type {kind:?} is not available in this build of libauth yet"),
-                    ))
-                }
+                "oauth" | "oidc" => oauth::parse(&option, value, host, env)?,
+                "email" => email::parse(&option, value, host)?,
                 other => {
                     return Err(ConfigError::new(
                         format!("{option}.type"),
@@ -103,6 +114,14 @@ impl Providers {
 
     pub fn iter(&self) -> impl Iterator<Item = &Provider> {
         self.list.iter()
+    }
+}
+
+impl IntoIterator for Providers {
+    type Item = Provider;
+    type IntoIter = std::vec::IntoIter<Provider>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.list.into_iter()
     }
 }
 

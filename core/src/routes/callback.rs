@@ -3,13 +3,16 @@
 use serde_json::{json, Map, Value};
 
 use super::{Ctx, Reply};
+use super::register::{self, SignInKind};
+use crate::adapter::AdapterSession;
 use crate::callbacks::SignInDecision;
+use crate::config::SessionStrategy;
 use crate::cookies::ChunkedCookie;
 use crate::error::{AuthError, ErrorType};
 use crate::host::Hook;
 use crate::providers::{Provider, ProviderKind};
 use crate::session::default_token;
-use crate::time::now_seconds;
+use crate::time::{now_millis, now_seconds};
 
 pub fn handle(ctx: &mut Ctx) -> Result<Reply, AuthError> {
     let provider = ctx.provider()?;
@@ -23,12 +26,15 @@ pub fn handle(ctx: &mut Ctx) -> Result<Reply, AuthError> {
             ErrorType::UnknownAction,
             "the credentials callback only accepts POST",
         )),
+        // State, PKCE and nonce protect this route; the provider can't send
+        // our CSRF token.
+        ProviderKind::OAuth(p) => super::oauth::callback(ctx, provider, p),
+        ProviderKind::Email(p) => super::email::callback(ctx, provider, p),
     }
 }
 
 /// The credentials flow: `authorize` -> signIn callback -> session.
 fn credentials(ctx: &mut Ctx, provider: &Provider) -> Result<Reply, AuthError> {
-    let callback_url = ctx.callback_url();
     let mut credentials = ctx.body().clone();
     credentials.remove("csrfToken");
     let request = json!({
@@ -60,33 +66,111 @@ fn credentials(ctx: &mut Ctx, provider: &Provider) -> Result<Reply, AuthError> {
     user.insert("id".into(), Value::String(id.clone()));
     let account = json!({ "providerAccountId": id, "type": "credentials", "provider": provider.id });
 
-    let decision = ctx.auth.callbacks.sign_in(
-        json!({ "user": user, "account": account, "credentials": credentials }),
-        &ctx.origin,
-    )?;
+    let mut extra = Map::new();
+    extra.insert("credentials".into(), Value::Object(credentials));
+    complete_sign_in(ctx, SignInKind::Credentials, user, account, None, extra)
+}
+
+/// The end of every sign-in: signIn callback, users and accounts (with an
+/// adapter), the session (a JWT through the jwt callback, or a database
+/// session), the signIn event, the redirect.
+pub(super) fn complete_sign_in(
+    ctx: &mut Ctx,
+    kind: SignInKind,
+    user: Map<String, Value>,
+    account: Value,
+    profile: Option<Value>,
+    extra_sign_in_args: Map<String, Value>,
+) -> Result<Reply, AuthError> {
+    let callback_url = ctx.callback_url();
+    let adapter = ctx.auth.adapter.clone();
+    let strategy = ctx.auth.settings.strategy;
+    // Credentials users are the app's own: stored only when a database
+    // session must reference them.
+    let use_adapter = adapter.is_some() && (kind != SignInKind::Credentials || strategy == SessionStrategy::Database);
+    let account_map = account.as_object().cloned().unwrap_or_default();
+
+    let known = match (&adapter, use_adapter) {
+        (Some(a), true) => register::known_user(a.as_ref(), kind, &account_map)?,
+        _ => None,
+    };
+    let mut sign_in_args = Map::new();
+    sign_in_args.insert("user".into(), Value::Object(known.unwrap_or_else(|| user.clone())));
+    sign_in_args.insert("account".into(), account.clone());
+    if let Some(profile) = &profile {
+        sign_in_args.insert("profile".into(), profile.clone());
+    }
+    sign_in_args.extend(extra_sign_in_args);
+    let decision = ctx.auth.callbacks.sign_in(Value::Object(sign_in_args), &ctx.origin)?;
     if let SignInDecision::Redirect(url) = decision {
         return Ok(Reply::Redirect(url));
     }
 
-    let mut args = Map::new();
-    args.insert("user".into(), Value::Object(user.clone()));
-    args.insert("account".into(), account.clone());
-    args.insert("isNewUser".into(), Value::Bool(false));
-    args.insert("trigger".into(), "signIn".into());
-    let token = ctx
-        .auth
-        .callbacks
-        .jwt(default_token(&user), args)
-        .map_err(|e| AuthError::new(ErrorType::CallbackRouteError, e.message.clone()).with_source(e))?;
-    let jar = ChunkedCookie::read(&ctx.cookies.session_token, ctx.req);
-    match token {
-        None => ctx.set_cookies.extend(jar.clear()),
-        Some(token) => {
-            let encoded = ctx.auth.encode_session_token(&token, &ctx.cookies.session_token.name)?;
-            let expires = now_seconds() + ctx.auth.settings.session_max_age;
-            ctx.set_cookies.extend(jar.write(&encoded, expires));
+    let (user, is_new_user) = match (&adapter, use_adapter) {
+        (Some(a), true) => {
+            let r = register::login_or_register(ctx, a.as_ref(), kind, &user, &account_map, profile.as_ref())?;
+            (r.user, r.is_new_user)
+        }
+        _ => (user, false),
+    };
+    let mut account = account;
+    if let (Some(obj), Some(id)) = (account.as_object_mut(), user.get("id")) {
+        if use_adapter {
+            obj.insert("userId".into(), id.clone());
         }
     }
-    ctx.auth.callbacks.event(&Hook::EVENT_SIGN_IN, || json!({ "user": user, "account": account }));
+
+    let jar = ChunkedCookie::read(&ctx.cookies.session_token, ctx.req);
+    match (strategy, &adapter) {
+        (SessionStrategy::Database, Some(adapter)) => {
+            let token = ctx.auth.generate_session_token();
+            let expires_ms = now_millis() as i64 + ctx.auth.settings.session_max_age as i64 * 1000;
+            let user_id = user.get("id").and_then(Value::as_str).unwrap_or_default().to_owned();
+            adapter.create_session(&AdapterSession { session_token: token.clone(), user_id, expires: expires_ms })?;
+            ctx.set_cookies.extend(jar.write(&token, (expires_ms / 1000) as u64));
+        }
+        _ => {
+            let mut args = Map::new();
+            args.insert("user".into(), Value::Object(user.clone()));
+            args.insert("account".into(), account.clone());
+            if let Some(profile) = &profile {
+                args.insert("profile".into(), profile.clone());
+            }
+            args.insert("isNewUser".into(), Value::Bool(is_new_user));
+            args.insert("trigger".into(), if is_new_user { "signUp" } else { "signIn" }.into());
+            let token = ctx
+                .auth
+                .callbacks
+                .jwt(default_token(&user), args)
+                .map_err(|e| AuthError::new(ErrorType::CallbackRouteError, e.message.clone()).with_source(e))?;
+            match token {
+                None => ctx.set_cookies.extend(jar.clear()),
+                Some(token) => {
+                    let encoded = ctx.auth.encode_session_token(&token, &ctx.cookies.session_token.name)?;
+                    let expires = now_seconds() + ctx.auth.settings.session_max_age;
+                    ctx.set_cookies.extend(jar.write(&encoded, expires));
+                }
+            }
+        }
+    }
+    ctx.auth.callbacks.event(&Hook::EVENT_SIGN_IN, || {
+        let mut message = Map::new();
+        message.insert("user".into(), Value::Object(user));
+        message.insert("account".into(), account);
+        if let Some(profile) = profile {
+            message.insert("profile".into(), profile);
+        }
+        if kind != SignInKind::Credentials {
+            message.insert("isNewUser".into(), Value::Bool(is_new_user));
+        }
+        Value::Object(message)
+    });
+    if is_new_user {
+        if let Some(page) = &ctx.auth.settings.pages.new_user {
+            let sep = if page.contains('?') { '&' } else { '?' };
+            let params = url::form_urlencoded::Serializer::new(String::new()).append_pair("callbackUrl", &callback_url).finish();
+            return Ok(Reply::Redirect(format!("{}{sep}{params}", super::page_url(&ctx.origin, page))));
+        }
+    }
     Ok(Reply::Redirect(callback_url))
 }

@@ -2,8 +2,11 @@
 //! any error into the response Auth.js v5 gives for it.
 
 mod callback;
+mod email;
 mod info;
+mod oauth;
 mod pages;
+mod register;
 mod session;
 mod signin;
 mod signout;

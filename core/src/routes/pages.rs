@@ -40,6 +40,22 @@ pub fn signin(ctx: &mut Ctx) -> Result<Reply, AuthError> {
                 button_style: None,
                 logo: None,
             },
+            ProviderKind::Email(_) => PageProvider {
+                id: &p.id,
+                name: &p.name,
+                kind: PageProviderKind::Email,
+                action_url: format!("{base}/signin/{}", p.id),
+                button_style: None,
+                logo: None,
+            },
+            ProviderKind::OAuth(o) => PageProvider {
+                id: &p.id,
+                name: &p.name,
+                kind: PageProviderKind::OAuth,
+                action_url: format!("{base}/signin/{}", p.id),
+                button_style: button_style(&o.style),
+                logo: o.style.logo.as_deref(),
+            },
         })
         .collect();
     let page = SigninPage {
@@ -99,4 +115,17 @@ pub fn verify_request(ctx: &mut Ctx) -> Reply {
         site_host: ctx.url.host_str().unwrap_or_default().to_owned(),
     };
     Reply::Html { status: 200, html: render(&page) }
+}
+
+/// The inline style of a provider's button, from its `style` colours
+/// (checked to be CSS colours, as they land in an attribute).
+fn button_style(style: &crate::providers::oauth::ButtonStyle) -> Option<String> {
+    let mut css = String::new();
+    if let Some(bg) = style.bg.as_deref().or(style.brand_color.as_deref()).filter(|c| crate::config::is_css_color(c)) {
+        css.push_str(&format!("background:{bg};"));
+    }
+    if let Some(text) = style.text.as_deref().filter(|c| crate::config::is_css_color(c)) {
+        css.push_str(&format!("color:{text};"));
+    }
+    (!css.is_empty()).then_some(css)
 }

@@ -14,5 +14,7 @@ pub fn start(ctx: &mut Ctx) -> Result<Reply, AuthError> {
     let provider = ctx.provider()?;
     match &provider.kind {
         ProviderKind::Credentials(_) => Ok(Reply::Redirect(signin_page)),
+        ProviderKind::OAuth(p) => super::oauth::start(ctx, provider, p),
+        ProviderKind::Email(p) => super::email::send_link(ctx, provider, p),
     }
 }

@@ -4,14 +4,28 @@ use serde_json::{json, Value};
 
 use super::{Ctx, Reply};
 use crate::cookies::ChunkedCookie;
-use crate::error::AuthError;
+use crate::config::SessionStrategy;
+use crate::error::{AuthError, ErrorType};
 use crate::host::Hook;
 
 pub fn handle(ctx: &mut Ctx) -> Result<Reply, AuthError> {
     ctx.require_csrf()?;
     let redirect = ctx.callback_url();
     let jar = ChunkedCookie::read(&ctx.cookies.session_token, ctx.req);
-    if let Some(raw) = jar.value() {
+    if let (Some(raw), SessionStrategy::Database, Some(adapter)) =
+        (jar.value(), ctx.auth.settings.strategy, ctx.auth.adapter.as_ref())
+    {
+        // The session row goes; the event gets it (null if it was gone).
+        let session = match adapter.delete_session(raw) {
+            Ok(s) => serde_json::to_value(s).unwrap_or(Value::Null),
+            Err(e) => {
+                ctx.auth.callbacks.log(&AuthError::new(ErrorType::SignOutError, e.to_string()).with_source(e));
+                Value::Null
+            }
+        };
+        ctx.auth.callbacks.event(&Hook::EVENT_SIGN_OUT, || json!({ "session": session }));
+        ctx.set_cookies.extend(jar.clear());
+    } else if let Some(raw) = jar.value() {
         // The event gets the token if it still decodes, else null; the
         // cookie goes either way.
         let token = match ctx.auth.decode_session_token(raw, &ctx.cookies.session_token.name) {

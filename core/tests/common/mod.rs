@@ -150,3 +150,47 @@ impl<'a> Browser<'a> {
 pub fn location(res: &AuthResponse) -> &str {
     res.header("location").unwrap_or_else(|| panic!("no location in {res:?}"))
 }
+
+// Databases for adapter and database-session tests.
+
+pub fn postgres_url() -> String {
+    std::env::var("LIBAUTH_TEST_POSTGRES_URL").unwrap_or_else(|_| "postgres://postgres@127.0.0.1:5432/test".to_owned())
+}
+
+/// Removes the SQLite file (and its WAL files) when dropped.
+pub struct TempFile(pub std::path::PathBuf);
+
+impl Drop for TempFile {
+    fn drop(&mut self) {
+        for suffix in ["", "-wal", "-shm"] {
+            let mut path = self.0.clone().into_os_string();
+            path.push(suffix);
+            let _ = std::fs::remove_file(path);
+        }
+    }
+}
+
+pub fn temp_db_path() -> TempFile {
+    TempFile(std::env::temp_dir().join(format!("libauth-test-{}.db", libauth_core::random::hex(8))))
+}
+
+/// Drops the schema when dropped, test passed or not.
+pub struct TempSchema(pub String);
+
+impl Drop for TempSchema {
+    fn drop(&mut self) {
+        match ::postgres::Client::connect(&postgres_url(), ::postgres::NoTls) {
+            Ok(mut client) => {
+                if let Err(e) = client.batch_execute(&format!("DROP SCHEMA IF EXISTS \"{}\" CASCADE", self.0)) {
+                    eprintln!("could not drop test schema {}: {e}", self.0);
+                }
+            }
+            Err(e) => eprintln!("could not drop test schema {}: {e}", self.0),
+        }
+    }
+}
+
+pub fn temp_schema() -> TempSchema {
+    TempSchema(format!("libauth_test_{}", libauth_core::random::hex(6)))
+}
+

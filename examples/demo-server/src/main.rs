@@ -1,7 +1,10 @@
 //! The libauth demo: a tiny web app with a home page, a protected page and
-//! every auth route mounted at `/auth`. Sign in as `demo` / `demo`.
+//! every auth route mounted at `/auth`, on the embedded SQLite adapter
+//! (database sessions in `demo.db`). Sign in as `demo` / `demo`, or with
+//! TikTok: real TikTok when AUTH_TIKTOK_ID / AUTH_TIKTOK_SECRET are set,
+//! else the local TikTok simulator, started in-process on port 8787.
 //!
-//!   AUTH_SECRET=… cargo run -p libauth-demo        (PORT, default 3000)
+//!   AUTH_SECRET=… cargo run -p libauth-demo        (PORT, default 3000; DEMO_DB)
 
 use std::io::Read;
 use std::sync::Arc;
@@ -11,7 +14,7 @@ use serde_json::json;
 
 fn main() {
     let port: u16 = std::env::var("PORT").ok().and_then(|p| p.parse().ok()).unwrap_or(3000);
-    let auth = Arc::new(build_auth().unwrap_or_else(|e| {
+    let auth = Arc::new(build_auth(port).unwrap_or_else(|e| {
         eprintln!("libauth demo: {e}");
         std::process::exit(2);
     }));
@@ -35,9 +38,40 @@ fn main() {
     }
 }
 
-fn build_auth() -> Result<Auth, libauth_core::ConfigError> {
+fn build_auth(port: u16) -> Result<Auth, libauth_core::ConfigError> {
+    let tiktok = if std::env::var("AUTH_TIKTOK_ID").is_ok() {
+        json!({ "builtin": "tiktok" })
+    } else {
+        // TikTok refuses localhost callbacks: use the simulator (kept
+        // running for the life of the process).
+        let sim = Box::leak(Box::new(
+            tiktok_sim::Simulator::bind(
+                ("127.0.0.1", 8787),
+                tiktok_sim::SimConfig {
+                    redirect_uris: ["127.0.0.1", "localhost"]
+                        .iter()
+                        .map(|host| format!("http://{host}:{port}/auth/callback/tiktok"))
+                        .collect(),
+                    ..tiktok_sim::SimConfig::default()
+                },
+            )
+                .unwrap_or_else(|e| {
+                    eprintln!("libauth demo: cannot start the TikTok simulator on 127.0.0.1:8787: {e}");
+                    std::process::exit(1);
+                }),
+        ));
+        let urls = sim.urls();
+        println!("TikTok simulator on {} (set AUTH_TIKTOK_ID/AUTH_TIKTOK_SECRET for real TikTok)", sim.base_url());
+        json!({
+            "builtin": "tiktok", "name": "TikTok (simulator)",
+            "clientId": "sim-client-key", "clientSecret": "sim-client-secret",
+            "authorization": { "url": urls.authorization }, "token": urls.token, "userinfo": urls.userinfo
+        })
+    };
+    let db = std::env::var("DEMO_DB").unwrap_or_else(|_| "demo.db".into());
     let config = Config::from_value(json!({
-        "providers": [{
+        "adapter": { "type": "sqlite", "path": db },
+        "providers": [tiktok, {
             "type": "credentials",
             "name": "Demo account",
             "credentials": {

@@ -1,0 +1,227 @@
+//! An adapter implemented by host code (an Auth.js adapter object in Node, a
+//! Python object, C callbacks), reached through the hooks
+//! `adapter.<methodName>` with Auth.js's method names.
+//!
+//! Every Auth.js adapter method takes one argument; the hook's `args` is that
+//! argument as JSON, and the hook returns the method's result as JSON
+//! (`null` for `null`/`undefined`):
+//!
+//! | hook | args | result |
+//! |---|---|---|
+//! | createUser | AdapterUser (always with an `id`) | AdapterUser |
+//! | getUser | id (string) | AdapterUser \| null |
+//! | getUserByEmail | email (string) | AdapterUser \| null |
+//! | getUserByAccount | `{ provider, providerAccountId }` | AdapterUser \| null |
+//! | updateUser | `{ id, …fields to change }` | AdapterUser |
+//! | deleteUser | id | ignored |
+//! | linkAccount | AdapterAccount | ignored |
+//! | unlinkAccount | `{ provider, providerAccountId }` | ignored |
+//! | createSession | `{ sessionToken, userId, expires }` | AdapterSession (`null`: as given) |
+//! | getSessionAndUser | sessionToken (string) | `{ session, user }` \| null |
+//! | updateSession | `{ sessionToken, expires }` | AdapterSession \| null |
+//! | deleteSession | sessionToken | AdapterSession \| null |
+//! | createVerificationToken | `{ identifier, token, expires }` | ignored |
+//! | useVerificationToken | `{ identifier, token }` | VerificationToken \| null |
+//!
+//! Dates (`expires`, `emailVerified`) are ISO-8601 strings, as JavaScript
+//! serializes a `Date`; bindings that call Auth.js adapters turn them into
+//! `Date`s. Results may use ISO strings or milliseconds.
+//!
+//! A hook that throws becomes [`AdapterError::Other`]; its message is kept
+//! (it is the host's own text) with the tokens of the call cut out.
+//!
+//! `create_user_and_link_account` is not an Auth.js method: it is the
+//! trait's default (create, link, delete the user if linking fails), which
+//! is why `deleteUser` is required.
+
+use std::collections::HashSet;
+use std::sync::Arc;
+
+use serde::de::DeserializeOwned;
+use serde::Deserialize;
+use serde_json::{json, Value};
+
+use super::{
+    new_user_id, Adapter, AdapterAccount, AdapterError, AdapterSession, AdapterUser, NewUser, UserUpdate,
+    VerificationToken, METHODS,
+};
+use crate::error::HostError;
+use crate::host::{Hook, Host};
+
+/// Hooks a host adapter must have: what the engine calls for OAuth sign-in
+/// and database sessions, plus `deleteUser` to undo a failed link.
+pub const REQUIRED_METHODS: [&str; 11] = [
+    "createUser",
+    "getUser",
+    "getUserByEmail",
+    "getUserByAccount",
+    "updateUser",
+    "deleteUser",
+    "linkAccount",
+    "createSession",
+    "getSessionAndUser",
+    "updateSession",
+    "deleteSession",
+];
+
+pub struct HostAdapter {
+    host: Arc<dyn Host>,
+    present: HashSet<&'static str>,
+}
+
+impl HostAdapter {
+    /// Fails with the names of the missing required hooks
+    /// (`adapter.createSession`, …).
+    pub fn new(host: Arc<dyn Host>) -> Result<HostAdapter, Vec<String>> {
+        let present: HashSet<&'static str> = METHODS.iter().copied().filter(|m| host.has(&Hook::adapter(m))).collect();
+        let missing: Vec<String> =
+            REQUIRED_METHODS.iter().filter(|m| !present.contains(*m)).map(|m| format!("adapter.{m}")).collect();
+        if missing.is_empty() {
+            Ok(HostAdapter { host, present })
+        } else {
+            Err(missing)
+        }
+    }
+
+    /// Call `adapter.<method>`. `secrets` are the tokens in `args`, cut out
+    /// of any error message the host returns.
+    fn call(&self, method: &'static str, args: Value, secrets: &[&str]) -> Result<Value, AdapterError> {
+        if !self.present.contains(method) {
+            return Err(AdapterError::other(method, format!("the host adapter has no adapter.{method} hook")));
+        }
+        self.host.call(&Hook::adapter(method), args).map_err(|e| host_error(method, e, secrets))
+    }
+
+    /// Call and parse a nullable result.
+    fn call_for<T: DeserializeOwned>(
+        &self,
+        method: &'static str,
+        args: Value,
+        secrets: &[&str],
+        what: &str,
+    ) -> Result<Option<T>, AdapterError> {
+        let result = self.call(method, args, secrets)?;
+        if result.is_null() {
+            return Ok(None);
+        }
+        serde_json::from_value(result)
+            .map(Some)
+            .map_err(|e| AdapterError::other(method, redact(&format!("returned an invalid {what}: {e}"), secrets)))
+    }
+
+    fn call_for_user(&self, method: &'static str, args: Value) -> Result<Option<AdapterUser>, AdapterError> {
+        self.call_for(method, args, &[], "user")
+    }
+}
+
+fn host_error(method: &'static str, e: HostError, secrets: &[&str]) -> AdapterError {
+    AdapterError::other(method, redact(&format!("the host adapter failed: {}", e.message), secrets))
+}
+
+/// `message` with every non-empty secret replaced.
+fn redact(message: &str, secrets: &[&str]) -> String {
+    secrets.iter().filter(|s| !s.is_empty()).fold(message.to_owned(), |m, s| m.replace(s, "[redacted]"))
+}
+
+fn to_json<T: serde::Serialize>(method: &'static str, value: &T) -> Result<Value, AdapterError> {
+    serde_json::to_value(value).map_err(|e| AdapterError::other(method, format!("cannot serialize the arguments: {e}")))
+}
+
+/// The tokens of an account, to keep out of error messages.
+fn account_secrets(account: &AdapterAccount) -> Vec<&str> {
+    [&account.access_token, &account.refresh_token, &account.id_token, &account.session_state]
+        .into_iter()
+        .filter_map(|t| t.as_deref())
+        .collect()
+}
+
+#[derive(Deserialize)]
+struct SessionAndUser {
+    session: AdapterSession,
+    user: AdapterUser,
+}
+
+impl Adapter for HostAdapter {
+    fn create_user(&self, user: &NewUser) -> Result<AdapterUser, AdapterError> {
+        let op = "createUser";
+        // Auth.js v5 passes an id to createUser; adapters either store it or
+        // strip it and use their own. Give one so both kinds work.
+        let with_id = NewUser { id: Some(user.id.clone().unwrap_or_else(new_user_id)), ..user.clone() };
+        self.call_for(op, to_json(op, &with_id)?, &[], "user")?
+            .ok_or_else(|| AdapterError::other(op, "the host adapter returned no user"))
+    }
+
+    fn get_user(&self, id: &str) -> Result<Option<AdapterUser>, AdapterError> {
+        self.call_for_user("getUser", json!(id))
+    }
+
+    fn get_user_by_email(&self, email: &str) -> Result<Option<AdapterUser>, AdapterError> {
+        self.call_for_user("getUserByEmail", json!(email))
+    }
+
+    fn get_user_by_account(
+        &self,
+        provider: &str,
+        provider_account_id: &str,
+    ) -> Result<Option<AdapterUser>, AdapterError> {
+        self.call_for_user(
+            "getUserByAccount",
+            json!({ "provider": provider, "providerAccountId": provider_account_id }),
+        )
+    }
+
+    fn update_user(&self, update: &UserUpdate) -> Result<AdapterUser, AdapterError> {
+        let op = "updateUser";
+        self.call_for(op, to_json(op, update)?, &[], "user")?
+            .ok_or(AdapterError::NotFound { operation: op, what: "user" })
+    }
+
+    fn delete_user(&self, id: &str) -> Result<(), AdapterError> {
+        self.call("deleteUser", json!(id), &[]).map(|_| ())
+    }
+
+    fn link_account(&self, account: &AdapterAccount) -> Result<(), AdapterError> {
+        let op = "linkAccount";
+        self.call(op, to_json(op, account)?, &account_secrets(account)).map(|_| ())
+    }
+
+    fn unlink_account(&self, provider: &str, provider_account_id: &str) -> Result<(), AdapterError> {
+        let args = json!({ "provider": provider, "providerAccountId": provider_account_id });
+        self.call("unlinkAccount", args, &[]).map(|_| ())
+    }
+
+    fn create_session(&self, session: &AdapterSession) -> Result<AdapterSession, AdapterError> {
+        let op = "createSession";
+        let secrets = [session.session_token.as_str()];
+        Ok(self.call_for(op, to_json(op, session)?, &secrets, "session")?.unwrap_or_else(|| session.clone()))
+    }
+
+    fn get_session_and_user(&self, session_token: &str) -> Result<Option<(AdapterSession, AdapterUser)>, AdapterError> {
+        let found: Option<SessionAndUser> =
+            self.call_for("getSessionAndUser", json!(session_token), &[session_token], "{ session, user }")?;
+        Ok(found.map(|f| (f.session, f.user)))
+    }
+
+    fn update_session(&self, session_token: &str, expires: i64) -> Result<Option<AdapterSession>, AdapterError> {
+        let args = json!({ "sessionToken": session_token, "expires": super::date::to_iso(expires) });
+        self.call_for("updateSession", args, &[session_token], "session")
+    }
+
+    fn delete_session(&self, session_token: &str) -> Result<Option<AdapterSession>, AdapterError> {
+        self.call_for("deleteSession", json!(session_token), &[session_token], "session")
+    }
+
+    fn create_verification_token(&self, token: &VerificationToken) -> Result<(), AdapterError> {
+        let op = "createVerificationToken";
+        self.call(op, to_json(op, token)?, &[token.token.as_str()]).map(|_| ())
+    }
+
+    fn use_verification_token(&self, identifier: &str, token: &str) -> Result<Option<VerificationToken>, AdapterError> {
+        let args = json!({ "identifier": identifier, "token": token });
+        self.call_for("useVerificationToken", args, &[token], "verification token")
+    }
+
+    fn supports(&self, method: &str) -> bool {
+        self.present.contains(method)
+    }
+}

@@ -1,0 +1,200 @@
+//! An adapter that keeps everything in process memory, for tests and
+//! prototypes. It enforces the same constraints as the SQL adapters (unique
+//! email, unique provider account, users referenced by accounts and
+//! sessions), so code tested against it behaves the same on a database.
+
+use std::collections::HashMap;
+use std::sync::{Mutex, MutexGuard};
+
+use super::{
+    constraint, new_user_id, Adapter, AdapterAccount, AdapterError, AdapterSession, AdapterUser, NewUser, UserUpdate,
+    VerificationToken,
+};
+
+type AccountKey = (String, String);
+
+#[derive(Default)]
+struct Store {
+    users: HashMap<String, AdapterUser>,
+    /// email -> user id, the unique index on `users.email`.
+    user_by_email: HashMap<String, String>,
+    accounts: HashMap<AccountKey, AdapterAccount>,
+    sessions: HashMap<String, AdapterSession>,
+    verification_tokens: HashMap<AccountKey, VerificationToken>,
+}
+
+impl Store {
+    fn insert_user(&mut self, user: &NewUser) -> Result<AdapterUser, AdapterError> {
+        let id = user.id.clone().unwrap_or_else(new_user_id);
+        if self.users.contains_key(&id) {
+            return Err(AdapterError::constraint("createUser", constraint::USER_ID));
+        }
+        if let Some(email) = &user.email {
+            if self.user_by_email.contains_key(email) {
+                return Err(AdapterError::constraint("createUser", constraint::USER_EMAIL));
+            }
+            self.user_by_email.insert(email.clone(), id.clone());
+        }
+        let stored = user.with_id(id.clone());
+        self.users.insert(id, stored.clone());
+        Ok(stored)
+    }
+
+    fn insert_account(&mut self, account: &AdapterAccount) -> Result<(), AdapterError> {
+        if !self.users.contains_key(&account.user_id) {
+            return Err(AdapterError::constraint("linkAccount", constraint::ACCOUNT_USER));
+        }
+        let key = (account.provider.clone(), account.provider_account_id.clone());
+        if self.accounts.contains_key(&key) {
+            return Err(AdapterError::constraint("linkAccount", constraint::ACCOUNT_PROVIDER));
+        }
+        self.accounts.insert(key, account.clone());
+        Ok(())
+    }
+}
+
+/// Everything in a `Mutex`: every operation is a few map look-ups, so one
+/// lock is simpler than finer ones and makes multi-map writes atomic.
+#[derive(Default)]
+pub struct MemoryAdapter {
+    store: Mutex<Store>,
+}
+
+impl MemoryAdapter {
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// The store, even if a thread panicked while holding it: every write
+    /// below checks before it mutates, so the maps are never half-updated.
+    fn store(&self) -> MutexGuard<'_, Store> {
+        self.store.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+}
+
+impl Adapter for MemoryAdapter {
+    fn create_user(&self, user: &NewUser) -> Result<AdapterUser, AdapterError> {
+        self.store().insert_user(user)
+    }
+
+    fn get_user(&self, id: &str) -> Result<Option<AdapterUser>, AdapterError> {
+        Ok(self.store().users.get(id).cloned())
+    }
+
+    fn get_user_by_email(&self, email: &str) -> Result<Option<AdapterUser>, AdapterError> {
+        let store = self.store();
+        Ok(store.user_by_email.get(email).and_then(|id| store.users.get(id)).cloned())
+    }
+
+    fn get_user_by_account(
+        &self,
+        provider: &str,
+        provider_account_id: &str,
+    ) -> Result<Option<AdapterUser>, AdapterError> {
+        let store = self.store();
+        let key = (provider.to_owned(), provider_account_id.to_owned());
+        Ok(store.accounts.get(&key).and_then(|a| store.users.get(&a.user_id)).cloned())
+    }
+
+    fn update_user(&self, update: &UserUpdate) -> Result<AdapterUser, AdapterError> {
+        let mut store = self.store();
+        let Some(current) = store.users.get(&update.id) else {
+            return Err(AdapterError::NotFound { operation: "updateUser", what: "user" });
+        };
+        let updated = update.apply_to(current);
+        if updated.email != current.email {
+            if let Some(email) = &updated.email {
+                if store.user_by_email.get(email).is_some_and(|owner| owner != &updated.id) {
+                    return Err(AdapterError::constraint("updateUser", constraint::USER_EMAIL));
+                }
+            }
+            if let Some(old) = current.email.clone() {
+                store.user_by_email.remove(&old);
+            }
+            if let Some(email) = &updated.email {
+                store.user_by_email.insert(email.clone(), updated.id.clone());
+            }
+        }
+        store.users.insert(updated.id.clone(), updated.clone());
+        Ok(updated)
+    }
+
+    fn delete_user(&self, id: &str) -> Result<(), AdapterError> {
+        let mut store = self.store();
+        if let Some(user) = store.users.remove(id) {
+            if let Some(email) = user.email {
+                store.user_by_email.remove(&email);
+            }
+        }
+        store.accounts.retain(|_, a| a.user_id != id);
+        store.sessions.retain(|_, s| s.user_id != id);
+        Ok(())
+    }
+
+    fn link_account(&self, account: &AdapterAccount) -> Result<(), AdapterError> {
+        self.store().insert_account(account)
+    }
+
+    fn unlink_account(&self, provider: &str, provider_account_id: &str) -> Result<(), AdapterError> {
+        self.store().accounts.remove(&(provider.to_owned(), provider_account_id.to_owned()));
+        Ok(())
+    }
+
+    /// Both inserts under one lock, checking the account before creating the
+    /// user, so there is nothing to undo.
+    fn create_user_and_link_account(
+        &self,
+        user: &NewUser,
+        account: &AdapterAccount,
+    ) -> Result<AdapterUser, AdapterError> {
+        let mut store = self.store();
+        if store.accounts.contains_key(&(account.provider.clone(), account.provider_account_id.clone())) {
+            return Err(AdapterError::constraint("linkAccount", constraint::ACCOUNT_PROVIDER));
+        }
+        let created = store.insert_user(user)?;
+        store.insert_account(&AdapterAccount { user_id: created.id.clone(), ..account.clone() })?;
+        Ok(created)
+    }
+
+    fn create_session(&self, session: &AdapterSession) -> Result<AdapterSession, AdapterError> {
+        let mut store = self.store();
+        if !store.users.contains_key(&session.user_id) {
+            return Err(AdapterError::constraint("createSession", constraint::SESSION_USER));
+        }
+        if store.sessions.contains_key(&session.session_token) {
+            return Err(AdapterError::constraint("createSession", constraint::SESSION_TOKEN));
+        }
+        store.sessions.insert(session.session_token.clone(), session.clone());
+        Ok(session.clone())
+    }
+
+    fn get_session_and_user(&self, session_token: &str) -> Result<Option<(AdapterSession, AdapterUser)>, AdapterError> {
+        let store = self.store();
+        Ok(store.sessions.get(session_token).and_then(|s| store.users.get(&s.user_id).map(|u| (s.clone(), u.clone()))))
+    }
+
+    fn update_session(&self, session_token: &str, expires: i64) -> Result<Option<AdapterSession>, AdapterError> {
+        Ok(self.store().sessions.get_mut(session_token).map(|s| {
+            s.expires = expires;
+            s.clone()
+        }))
+    }
+
+    fn delete_session(&self, session_token: &str) -> Result<Option<AdapterSession>, AdapterError> {
+        Ok(self.store().sessions.remove(session_token))
+    }
+
+    fn create_verification_token(&self, token: &VerificationToken) -> Result<(), AdapterError> {
+        let mut store = self.store();
+        let key = (token.identifier.clone(), token.token.clone());
+        if store.verification_tokens.contains_key(&key) {
+            return Err(AdapterError::constraint("createVerificationToken", constraint::VERIFICATION_TOKEN));
+        }
+        store.verification_tokens.insert(key, token.clone());
+        Ok(())
+    }
+
+    fn use_verification_token(&self, identifier: &str, token: &str) -> Result<Option<VerificationToken>, AdapterError> {
+        Ok(self.store().verification_tokens.remove(&(identifier.to_owned(), token.to_owned())))
+    }
+}

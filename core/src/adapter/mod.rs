@@ -1,0 +1,494 @@
+//! Database adapters: where users, linked accounts, database sessions and
+//! email verification tokens are stored.
+//!
+//! [`Adapter`] has the operations of an Auth.js v5 adapter, synchronous (the
+//! engine is), with Rust names. Built-in implementations: [`MemoryAdapter`]
+//! (tests, prototypes), [`SqliteAdapter`] (one file, the embedded default),
+//! [`PostgresAdapter`] (pooled); [`HostAdapter`] forwards every call to host
+//! code through the `adapter.<method>` hooks. [`from_config`] builds one from
+//! the `adapter` config option.
+//!
+//! Conventions every implementation follows (the conformance suite in
+//! `core/tests/adapters.rs` checks them):
+//! - Dates are `i64` unix milliseconds, except `AdapterAccount::expires_at`,
+//!   which is in seconds as OAuth token responses have it.
+//! - Expired sessions and verification tokens are returned like live ones:
+//!   the engine checks `expires` (as Auth.js core does), so it can delete an
+//!   expired session and report an expired link as `Verification`.
+//! - Deleting a user deletes their accounts and sessions.
+//! - Errors never carry tokens, secrets or database key values (a unique
+//!   violation names its constraint, not the duplicated value).
+
+mod config;
+pub mod date;
+pub mod host;
+pub mod memory;
+pub mod postgres;
+pub mod sqlite;
+
+use std::fmt;
+
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+
+use crate::error::{AuthError, ErrorType};
+
+pub use config::from_config;
+pub use host::HostAdapter;
+pub use memory::MemoryAdapter;
+pub use postgres::{PostgresAdapter, PostgresOptions};
+pub use sqlite::SqliteAdapter;
+
+/// Stable names of the constraints an adapter enforces, as
+/// [`AdapterError::Constraint`] reports them. The SQL adapters give their
+/// constraints these names, so a database error maps to them directly.
+pub mod constraint {
+    /// Two users with one id.
+    pub const USER_ID: &str = "users_pkey";
+    /// Two users with one email address.
+    pub const USER_EMAIL: &str = "users_email_key";
+    /// One (provider, providerAccountId) linked twice.
+    pub const ACCOUNT_PROVIDER: &str = "accounts_provider_account_key";
+    /// An account whose `userId` is no user.
+    pub const ACCOUNT_USER: &str = "accounts_user_fkey";
+    /// Two sessions with one token.
+    pub const SESSION_TOKEN: &str = "sessions_pkey";
+    /// A session whose `userId` is no user.
+    pub const SESSION_USER: &str = "sessions_user_fkey";
+    /// One (identifier, token) stored twice.
+    pub const VERIFICATION_TOKEN: &str = "verification_tokens_pkey";
+}
+
+/// The adapter methods, by their Auth.js names (also the hook names of a
+/// host adapter, after `adapter.`).
+pub const METHODS: [&str; 14] = [
+    "createUser",
+    "getUser",
+    "getUserByEmail",
+    "getUserByAccount",
+    "updateUser",
+    "deleteUser",
+    "linkAccount",
+    "unlinkAccount",
+    "createSession",
+    "getSessionAndUser",
+    "updateSession",
+    "deleteSession",
+    "createVerificationToken",
+    "useVerificationToken",
+];
+
+/// Why an adapter call failed. The message names the operation (by its
+/// Auth.js name) and never contains a token, a secret or a stored value.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum AdapterError {
+    /// The database could not be reached or the connection was lost. The
+    /// same call may succeed later: nothing was written.
+    #[error("adapter {operation}: database unavailable ({reason})")]
+    Unavailable { operation: &'static str, reason: String },
+    /// The write would break a unique or foreign-key constraint; `constraint`
+    /// is one of the names in [`constraint`] (or the database's own name for
+    /// a constraint libauth did not create).
+    #[error("adapter {operation}: violates constraint {constraint}")]
+    Constraint { operation: &'static str, constraint: String },
+    /// The record to change does not exist (`updateUser` of an unknown id).
+    #[error("adapter {operation}: no such {what}")]
+    NotFound { operation: &'static str, what: &'static str },
+    /// Anything else: a schema problem, a host adapter that threw, a result
+    /// that does not parse.
+    #[error("adapter {operation}: {message}")]
+    Other { operation: &'static str, message: String },
+}
+
+impl AdapterError {
+    pub fn unavailable(operation: &'static str, reason: impl Into<String>) -> Self {
+        AdapterError::Unavailable { operation, reason: reason.into() }
+    }
+
+    pub fn constraint(operation: &'static str, constraint: impl Into<String>) -> Self {
+        AdapterError::Constraint { operation, constraint: constraint.into() }
+    }
+
+    pub fn other(operation: &'static str, message: impl Into<String>) -> Self {
+        AdapterError::Other { operation, message: message.into() }
+    }
+
+    /// The Auth.js name of the method that failed (`createUser`, …).
+    pub fn operation(&self) -> &'static str {
+        match self {
+            AdapterError::Unavailable { operation, .. }
+            | AdapterError::Constraint { operation, .. }
+            | AdapterError::NotFound { operation, .. }
+            | AdapterError::Other { operation, .. } => operation,
+        }
+    }
+
+    /// Whether retrying the same call later may succeed.
+    pub fn is_retryable(&self) -> bool {
+        matches!(self, AdapterError::Unavailable { .. })
+    }
+
+    /// The violated constraint, for a [`AdapterError::Constraint`].
+    pub fn violated_constraint(&self) -> Option<&str> {
+        match self {
+            AdapterError::Constraint { constraint, .. } => Some(constraint),
+            _ => None,
+        }
+    }
+}
+
+/// An adapter failure reaching the engine's error handling is Auth.js's
+/// `AdapterError`.
+impl From<AdapterError> for AuthError {
+    fn from(e: AdapterError) -> Self {
+        AuthError::new(ErrorType::AdapterError, e.to_string()).with_source(e)
+    }
+}
+
+/// A stored user (Auth.js `AdapterUser`). `email` is optional because some
+/// providers (TikTok) have none.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct AdapterUser {
+    pub id: String,
+    #[serde(default)]
+    pub name: Option<String>,
+    #[serde(default)]
+    pub email: Option<String>,
+    /// When the email address was verified (unix ms); `null` until then.
+    #[serde(default, with = "date::option_ms")]
+    pub email_verified: Option<i64>,
+    #[serde(default)]
+    pub image: Option<String>,
+}
+
+/// A user to create. Without an `id` the adapter generates one (a UUID);
+/// with one (Auth.js v5 core may pass its own) the adapter stores it.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct NewUser {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    #[serde(default)]
+    pub name: Option<String>,
+    #[serde(default)]
+    pub email: Option<String>,
+    #[serde(default, with = "date::option_ms")]
+    pub email_verified: Option<i64>,
+    #[serde(default)]
+    pub image: Option<String>,
+}
+
+impl NewUser {
+    /// The user this becomes once stored under `id`.
+    pub fn with_id(&self, id: String) -> AdapterUser {
+        AdapterUser {
+            id,
+            name: self.name.clone(),
+            email: self.email.clone(),
+            email_verified: self.email_verified,
+            image: self.image.clone(),
+        }
+    }
+}
+
+/// A partial update of a user (Auth.js `updateUser(Partial<AdapterUser> &
+/// { id })`): for each field, `None` keeps it, `Some(None)` clears it,
+/// `Some(Some(v))` sets it. In JSON, an absent key keeps and `null` clears.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct UserUpdate {
+    pub id: String,
+    #[serde(default, skip_serializing_if = "Option::is_none", with = "patch")]
+    pub name: Option<Option<String>>,
+    #[serde(default, skip_serializing_if = "Option::is_none", with = "patch")]
+    pub email: Option<Option<String>>,
+    #[serde(default, skip_serializing_if = "Option::is_none", with = "date::patch_ms")]
+    pub email_verified: Option<Option<i64>>,
+    #[serde(default, skip_serializing_if = "Option::is_none", with = "patch")]
+    pub image: Option<Option<String>>,
+}
+
+impl UserUpdate {
+    /// `user` with this update applied.
+    pub fn apply_to(&self, user: &AdapterUser) -> AdapterUser {
+        AdapterUser {
+            id: user.id.clone(),
+            name: self.name.clone().unwrap_or_else(|| user.name.clone()),
+            email: self.email.clone().unwrap_or_else(|| user.email.clone()),
+            email_verified: self.email_verified.unwrap_or(user.email_verified),
+            image: self.image.clone().unwrap_or_else(|| user.image.clone()),
+        }
+    }
+}
+
+/// The kind of provider an account links (spec `ProviderType`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum AccountType {
+    #[serde(rename = "oauth")]
+    OAuth,
+    Oidc,
+    Email,
+    Credentials,
+    /// Auth.js has it; libauth has no WebAuthn provider, but a host adapter
+    /// may hold such accounts.
+    #[serde(rename = "webauthn")]
+    WebAuthn,
+}
+
+impl AccountType {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            AccountType::OAuth => "oauth",
+            AccountType::Oidc => "oidc",
+            AccountType::Email => "email",
+            AccountType::Credentials => "credentials",
+            AccountType::WebAuthn => "webauthn",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<AccountType> {
+        [Self::OAuth, Self::Oidc, Self::Email, Self::Credentials, Self::WebAuthn].into_iter().find(|t| t.as_str() == s)
+    }
+}
+
+/// A provider account linked to a user (spec §2.1, Auth.js `AdapterAccount`).
+/// Token fields keep their OAuth snake_case names; any other field of the
+/// token response (e.g. `expires_in`, `refresh_token_expires_in`) is kept
+/// in `extra` and stored as JSON.
+#[derive(Clone, PartialEq, Serialize, Deserialize)]
+pub struct AdapterAccount {
+    /// The owner. Ignored by [`Adapter::create_user_and_link_account`],
+    /// which fills it in.
+    #[serde(rename = "userId", default)]
+    pub user_id: String,
+    #[serde(rename = "type")]
+    pub account_type: AccountType,
+    pub provider: String,
+    #[serde(rename = "providerAccountId")]
+    pub provider_account_id: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub access_token: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub refresh_token: Option<String>,
+    /// Absolute expiry of the access token, unix seconds.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub expires_at: Option<i64>,
+    /// Lowercase (`bearer`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub token_type: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub scope: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id_token: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub session_state: Option<String>,
+    /// Every other field, as given.
+    #[serde(flatten)]
+    pub extra: Map<String, Value>,
+}
+
+impl AdapterAccount {
+    /// An account with no tokens.
+    pub fn new(account_type: AccountType, provider: &str, provider_account_id: &str) -> Self {
+        AdapterAccount {
+            user_id: String::new(),
+            account_type,
+            provider: provider.to_owned(),
+            provider_account_id: provider_account_id.to_owned(),
+            access_token: None,
+            refresh_token: None,
+            expires_at: None,
+            token_type: None,
+            scope: None,
+            id_token: None,
+            session_state: None,
+            extra: Map::new(),
+        }
+    }
+}
+
+/// Tokens are credentials: `Debug` shows whether they are present, never
+/// their value, so an account can be logged safely.
+impl fmt::Debug for AdapterAccount {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("AdapterAccount")
+            .field("user_id", &self.user_id)
+            .field("account_type", &self.account_type)
+            .field("provider", &self.provider)
+            .field("provider_account_id", &self.provider_account_id)
+            .field("access_token", &Redacted(&self.access_token))
+            .field("refresh_token", &Redacted(&self.refresh_token))
+            .field("expires_at", &self.expires_at)
+            .field("token_type", &self.token_type)
+            .field("scope", &self.scope)
+            .field("id_token", &Redacted(&self.id_token))
+            .field("session_state", &Redacted(&self.session_state))
+            .field("extra", &format_args!("{{{} keys}}", self.extra.len()))
+            .finish()
+    }
+}
+
+/// A database session (Auth.js `AdapterSession`).
+#[derive(Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct AdapterSession {
+    pub session_token: String,
+    pub user_id: String,
+    /// Unix ms.
+    #[serde(with = "date::ms")]
+    pub expires: i64,
+}
+
+impl fmt::Debug for AdapterSession {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("AdapterSession")
+            .field("session_token", &Redacted(&Some(())))
+            .field("user_id", &self.user_id)
+            .field("expires", &self.expires)
+            .finish()
+    }
+}
+
+/// An email sign-in token (Auth.js `VerificationToken`). `identifier` is the
+/// email address; `token` is what the adapter stores (the engine stores a
+/// hash of the token it mails).
+#[derive(Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct VerificationToken {
+    pub identifier: String,
+    pub token: String,
+    /// Unix ms.
+    #[serde(with = "date::ms")]
+    pub expires: i64,
+}
+
+impl fmt::Debug for VerificationToken {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("VerificationToken")
+            .field("identifier", &self.identifier)
+            .field("token", &Redacted(&Some(())))
+            .field("expires", &self.expires)
+            .finish()
+    }
+}
+
+struct Redacted<'a, T>(&'a Option<T>);
+
+impl<T> fmt::Debug for Redacted<'_, T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(if self.0.is_some() { "Some([redacted])" } else { "None" })
+    }
+}
+
+/// The storage behind users, accounts, database sessions and verification
+/// tokens: Auth.js's `Adapter`, synchronous. Implementations are shared by
+/// every request thread.
+pub trait Adapter: Send + Sync {
+    /// Store a new user; generates its id unless `user.id` is set.
+    /// `Constraint(users_email_key)` when the email is taken.
+    fn create_user(&self, user: &NewUser) -> Result<AdapterUser, AdapterError>;
+
+    fn get_user(&self, id: &str) -> Result<Option<AdapterUser>, AdapterError>;
+
+    /// Exact match on the stored address (the engine normalises emails).
+    fn get_user_by_email(&self, email: &str) -> Result<Option<AdapterUser>, AdapterError>;
+
+    /// The user who linked this provider account.
+    fn get_user_by_account(
+        &self,
+        provider: &str,
+        provider_account_id: &str,
+    ) -> Result<Option<AdapterUser>, AdapterError>;
+
+    /// Change the given fields; returns the whole updated user.
+    /// `NotFound` for an unknown id.
+    fn update_user(&self, update: &UserUpdate) -> Result<AdapterUser, AdapterError>;
+
+    /// Delete the user with their accounts and sessions. Deleting an unknown
+    /// id is not an error.
+    fn delete_user(&self, id: &str) -> Result<(), AdapterError>;
+
+    /// `Constraint(accounts_provider_account_key)` when this provider account
+    /// is linked already; `Constraint(accounts_user_fkey)` for an unknown user.
+    fn link_account(&self, account: &AdapterAccount) -> Result<(), AdapterError>;
+
+    /// Unlinking an account that is not linked is not an error.
+    fn unlink_account(&self, provider: &str, provider_account_id: &str) -> Result<(), AdapterError>;
+
+    /// Create a user and link `account` to it, atomically: if the link fails
+    /// (e.g. the account is linked already) no user is left behind.
+    /// `account.user_id` is ignored.
+    ///
+    /// The default creates, links, and deletes the user again if linking
+    /// fails; SQL adapters override it with one transaction.
+    fn create_user_and_link_account(
+        &self,
+        user: &NewUser,
+        account: &AdapterAccount,
+    ) -> Result<AdapterUser, AdapterError> {
+        let created = self.create_user(user)?;
+        let linked = AdapterAccount { user_id: created.id.clone(), ..account.clone() };
+        match self.link_account(&linked) {
+            Ok(()) => Ok(created),
+            Err(link_error) => match self.delete_user(&created.id) {
+                Ok(()) => Err(link_error),
+                // Say so: the caller must know a user may be left behind.
+                Err(delete_error) => Err(AdapterError::other(
+                    "linkAccount",
+                    format!("{link_error}; removing the user created for it also failed: {delete_error}"),
+                )),
+            },
+        }
+    }
+
+    /// `Constraint(sessions_pkey)` for a token in use,
+    /// `Constraint(sessions_user_fkey)` for an unknown user.
+    fn create_session(&self, session: &AdapterSession) -> Result<AdapterSession, AdapterError>;
+
+    /// The session and its user, expired or not.
+    fn get_session_and_user(&self, session_token: &str) -> Result<Option<(AdapterSession, AdapterUser)>, AdapterError>;
+
+    /// Set a new expiry (unix ms); `None` when there is no such session.
+    fn update_session(&self, session_token: &str, expires: i64) -> Result<Option<AdapterSession>, AdapterError>;
+
+    /// Delete and return the session; `None` when there was none.
+    fn delete_session(&self, session_token: &str) -> Result<Option<AdapterSession>, AdapterError>;
+
+    fn create_verification_token(&self, token: &VerificationToken) -> Result<(), AdapterError>;
+
+    /// Delete and return the token, atomically: of concurrent calls with the
+    /// same token exactly one gets it. Expired tokens are returned too (the
+    /// engine checks `expires`), and consumed, so a link works at most once.
+    fn use_verification_token(&self, identifier: &str, token: &str) -> Result<Option<VerificationToken>, AdapterError>;
+
+    /// Whether the method (by its Auth.js name, see [`METHODS`]) is
+    /// implemented. Built-in adapters implement all of them; a host adapter
+    /// may lack the optional ones (e.g. verification tokens when there is no
+    /// email provider), which the engine checks when it is built.
+    fn supports(&self, method: &str) -> bool {
+        METHODS.contains(&method)
+    }
+}
+
+/// `#[serde(default, skip_serializing_if = "Option::is_none", with = "patch")]`
+/// for any other field of a partial update: absent = keep, `null` = clear.
+mod patch {
+    use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+    pub fn serialize<S: Serializer, T: Serialize>(change: &Option<Option<T>>, s: S) -> Result<S::Ok, S::Error> {
+        match change {
+            Some(value) => value.serialize(s),
+            None => s.serialize_none(),
+        }
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>, T: Deserialize<'de>>(d: D) -> Result<Option<Option<T>>, D::Error> {
+        Option::<T>::deserialize(d).map(Some)
+    }
+}
+
+/// A new user id: a random UUID, as Auth.js generates.
+pub(crate) fn new_user_id() -> String {
+    uuid::Uuid::new_v4().to_string()
+}

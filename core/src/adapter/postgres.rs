@@ -1,0 +1,596 @@
+//! PostgreSQL adapter: the `postgres` crate (synchronous client) with an
+//! `r2d2` connection pool.
+//!
+//! Tables live in one schema (`public` unless configured), named in every
+//! statement rather than through `search_path`, so a pooled connection
+//! never depends on per-session state. The schema is created or migrated on
+//! first use (or by [`migrate`]), inside a transaction that holds a
+//! PostgreSQL advisory lock, so several processes starting at once take
+//! turns instead of racing to create the same tables.
+//!
+//! Outages: connecting and checking a connection out of the pool time out
+//! after `connect_timeout` (5 s by default) and become
+//! [`AdapterError::Unavailable`]. A connection that broke is discarded when
+//! it goes back to the pool, and every checked-out connection is tested
+//! first, so once the server is back the next call succeeds.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Mutex;
+use std::time::Duration;
+
+use postgres::config::SslMode;
+use postgres::{Client, GenericClient, NoTls, Row};
+use r2d2::{Pool, PooledConnection};
+use r2d2_postgres::PostgresConnectionManager;
+use sha2::{Digest, Sha256};
+use time::OffsetDateTime;
+
+use super::{
+    new_user_id, Adapter, AdapterAccount, AdapterError, AdapterSession, AdapterUser, NewUser, UserUpdate,
+    VerificationToken,
+};
+
+pub const DEFAULT_POOL_SIZE: u32 = 10;
+pub const DEFAULT_SCHEMA: &str = "public";
+pub const DEFAULT_CONNECT_TIMEOUT: Duration = Duration::from_secs(5);
+
+/// Schema migrations, in order, with `{schema}` standing for the quoted
+/// schema name. The version of a database is how many it has applied
+/// (recorded in `schema_version`). Never edit a shipped one: append.
+const MIGRATIONS: &[&str] = &[
+    // 1: the Auth.js model. Constraint names match `adapter::constraint`.
+    "CREATE TABLE {schema}.users (
+        id text NOT NULL CONSTRAINT users_pkey PRIMARY KEY,
+        name text,
+        email text CONSTRAINT users_email_key UNIQUE,
+        email_verified timestamptz,
+        image text
+    );
+    CREATE TABLE {schema}.accounts (
+        user_id text NOT NULL CONSTRAINT accounts_user_fkey REFERENCES {schema}.users(id) ON DELETE CASCADE,
+        type text NOT NULL,
+        provider text NOT NULL,
+        provider_account_id text NOT NULL,
+        access_token text,
+        refresh_token text,
+        expires_at bigint,
+        token_type text,
+        scope text,
+        id_token text,
+        session_state text,
+        extra jsonb NOT NULL DEFAULT '{}'::jsonb,
+        CONSTRAINT accounts_provider_account_key PRIMARY KEY (provider, provider_account_id)
+    );
+    CREATE INDEX accounts_user_id_idx ON {schema}.accounts (user_id);
+    CREATE TABLE {schema}.sessions (
+        session_token text NOT NULL CONSTRAINT sessions_pkey PRIMARY KEY,
+        user_id text NOT NULL CONSTRAINT sessions_user_fkey REFERENCES {schema}.users(id) ON DELETE CASCADE,
+        expires timestamptz NOT NULL
+    );
+    CREATE INDEX sessions_user_id_idx ON {schema}.sessions (user_id);
+    CREATE TABLE {schema}.verification_tokens (
+        identifier text NOT NULL,
+        token text NOT NULL,
+        expires timestamptz NOT NULL,
+        CONSTRAINT verification_tokens_pkey PRIMARY KEY (identifier, token)
+    );",
+];
+
+/// How to reach the database.
+#[derive(Clone)]
+pub struct PostgresOptions {
+    /// `postgres://user:pass@host:port/db?…` or `host=… user=…`.
+    pub url: String,
+    /// Most connections the pool opens.
+    pub pool_size: u32,
+    /// Schema holding libauth's tables; created if missing.
+    pub schema: String,
+    /// Limit for opening a connection and for waiting for a pooled one
+    /// (a `connect_timeout` in the URL takes precedence for the former).
+    pub connect_timeout: Duration,
+}
+
+impl PostgresOptions {
+    pub fn new(url: impl Into<String>) -> Self {
+        PostgresOptions {
+            url: url.into(),
+            pool_size: DEFAULT_POOL_SIZE,
+            schema: DEFAULT_SCHEMA.to_owned(),
+            connect_timeout: DEFAULT_CONNECT_TIMEOUT,
+        }
+    }
+}
+
+/// The URL holds a password: never print it.
+impl std::fmt::Debug for PostgresOptions {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("PostgresOptions")
+            .field("url", &"[redacted]")
+            .field("pool_size", &self.pool_size)
+            .field("schema", &self.schema)
+            .field("connect_timeout", &self.connect_timeout)
+            .finish()
+    }
+}
+
+/// Whether `name` can be a schema name as given: a plain lowercase SQL
+/// identifier (so it needs no case folding surprises) of at most 63 bytes.
+pub fn is_valid_schema_name(name: &str) -> bool {
+    let mut chars = name.chars();
+    matches!(chars.next(), Some(c) if c.is_ascii_lowercase() || c == '_')
+        && chars.all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_')
+        && name.len() <= 63
+}
+
+/// Parse the URL and apply our timeout. Fails for a URL that does not
+/// parse or asks for TLS, which this build does not have.
+fn client_config(options: &PostgresOptions) -> Result<postgres::Config, String> {
+    // The parse error names the bad option, never the URL or its password.
+    let mut config: postgres::Config = options.url.parse().map_err(|e: postgres::Error| e.to_string())?;
+    if config.get_ssl_mode() == SslMode::Require {
+        return Err("sslmode=require is not supported: this build connects without TLS (use a local socket, \
+                    a private network or a TLS-terminating proxy)"
+            .to_owned());
+    }
+    if config.get_connect_timeout().is_none() {
+        config.connect_timeout(options.connect_timeout);
+    }
+    Ok(config)
+}
+
+/// Create or upgrade libauth's schema in the database `options` names, and
+/// return its schema version. Safe to run while applications are using the
+/// database and from several processes at once; what the adapter does on
+/// first use anyway, exposed for a `migrate` command that runs it before
+/// deployment.
+pub fn migrate(options: &PostgresOptions) -> Result<usize, AdapterError> {
+    let op = "migrate";
+    if !is_valid_schema_name(&options.schema) {
+        return Err(AdapterError::other(op, "invalid schema name"));
+    }
+    let config = client_config(options).map_err(|e| AdapterError::other(op, e))?;
+    let mut client = config.connect(NoTls).map_err(|e| map_error(op, e))?;
+    migrate_client(&mut client, &options.schema)
+}
+
+/// The advisory lock key of a schema's migrations: a stable 64-bit hash, so
+/// migrations of different schemas don't wait for each other.
+fn migration_lock_key(schema: &str) -> i64 {
+    let digest = Sha256::digest(format!("libauth:migrate:{schema}").as_bytes());
+    let mut bytes = [0u8; 8];
+    bytes.copy_from_slice(&digest[..8]);
+    i64::from_be_bytes(bytes)
+}
+
+fn migrate_client(client: &mut Client, schema: &str) -> Result<usize, AdapterError> {
+    let op = "migrate";
+    let err = |e| map_error(op, e);
+    let quoted = quote_ident(schema);
+    let mut tx = client.transaction().map_err(err)?;
+    // Held until commit or rollback: a second process blocks here and then
+    // finds the schema up to date.
+    tx.execute("SELECT pg_advisory_xact_lock($1)", &[&migration_lock_key(schema)]).map_err(err)?;
+    // `CREATE SCHEMA IF NOT EXISTS` needs the CREATE privilege on the
+    // database even when the schema exists; check first so a role that may
+    // only use an existing schema can still start.
+    let exists = tx.query_opt("SELECT 1 FROM pg_namespace WHERE nspname = $1", &[&schema]).map_err(err)?.is_some();
+    if !exists {
+        tx.batch_execute(&format!("CREATE SCHEMA {quoted}")).map_err(err)?;
+    }
+    tx.batch_execute(&format!(
+        "CREATE TABLE IF NOT EXISTS {quoted}.schema_version (
+            version integer NOT NULL PRIMARY KEY,
+            applied_at timestamptz NOT NULL DEFAULT now()
+        )"
+    ))
+    .map_err(err)?;
+    let current: i32 = tx
+        .query_one(&format!("SELECT COALESCE(MAX(version), 0) FROM {quoted}.schema_version"), &[])
+        .map_err(err)?
+        .get(0);
+    let current = usize::try_from(current).unwrap_or(0);
+    if current > MIGRATIONS.len() {
+        return Err(AdapterError::other(
+            op,
+            format!("the database has schema version {current}, newer than this libauth knows ({})", MIGRATIONS.len()),
+        ));
+    }
+    for (index, sql) in MIGRATIONS.iter().enumerate().skip(current) {
+        tx.batch_execute(&sql.replace("{schema}", &quoted)).map_err(err)?;
+        let version = (index + 1) as i32;
+        tx.execute(&format!("INSERT INTO {quoted}.schema_version (version) VALUES ($1)"), &[&version]).map_err(err)?;
+    }
+    tx.commit().map_err(err)?;
+    Ok(MIGRATIONS.len())
+}
+
+/// `"name"`. Schema names are validated by [`is_valid_schema_name`], so
+/// this never has a quote to escape; it doubles any anyway.
+fn quote_ident(name: &str) -> String {
+    format!("\"{}\"", name.replace('"', "\"\""))
+}
+
+/// Map a driver error. Database errors are described by their SQLSTATE and
+/// primary message only: their DETAIL repeats the offending key values
+/// (a session token, an email), which must not reach a log.
+fn map_error(operation: &'static str, e: postgres::Error) -> AdapterError {
+    if let Some(db) = e.as_db_error() {
+        let code = db.code().code();
+        return match &code[..2] {
+            "23" => AdapterError::constraint(operation, db.constraint().unwrap_or(code)),
+            // connection exception, insufficient resources (too many
+            // connections), operator intervention (shutdown, restart).
+            "08" | "53" | "57" => AdapterError::unavailable(operation, format!("{code} {}", db.message())),
+            // data exception: the message may quote the value.
+            "22" => AdapterError::other(operation, format!("invalid data (SQLSTATE {code})")),
+            _ => AdapterError::other(operation, format!("{code} {}", db.message())),
+        };
+    }
+    let is_io = std::error::Error::source(&e).is_some_and(|s| s.downcast_ref::<std::io::Error>().is_some());
+    let text = e.to_string();
+    let lost = ["error communicating with the server", "error connecting to server", "timeout waiting for server"];
+    if e.is_closed() || is_io || lost.iter().any(|p| text.starts_with(p)) {
+        AdapterError::unavailable(operation, text)
+    } else {
+        AdapterError::other(operation, text)
+    }
+}
+
+fn to_timestamp(operation: &'static str, unix_ms: i64) -> Result<OffsetDateTime, AdapterError> {
+    OffsetDateTime::from_unix_timestamp_nanos(i128::from(unix_ms) * 1_000_000)
+        .map_err(|_| AdapterError::other(operation, "date out of range"))
+}
+
+fn to_unix_ms(t: OffsetDateTime) -> i64 {
+    i64::try_from(t.unix_timestamp_nanos().div_euclid(1_000_000)).unwrap_or(i64::MAX)
+}
+
+fn user_from_row(row: &Row, first: usize) -> Result<AdapterUser, postgres::Error> {
+    Ok(AdapterUser {
+        id: row.try_get(first)?,
+        name: row.try_get(first + 1)?,
+        email: row.try_get(first + 2)?,
+        email_verified: row.try_get::<_, Option<OffsetDateTime>>(first + 3)?.map(to_unix_ms),
+        image: row.try_get(first + 4)?,
+    })
+}
+
+fn session_from_row(row: &Row) -> Result<AdapterSession, postgres::Error> {
+    Ok(AdapterSession {
+        session_token: row.try_get(0)?,
+        user_id: row.try_get(1)?,
+        expires: to_unix_ms(row.try_get(2)?),
+    })
+}
+
+/// Every statement, with the schema filled in once at construction.
+struct Statements {
+    insert_user: String,
+    user_by_id: String,
+    user_by_email: String,
+    user_by_account: String,
+    update_user: String,
+    delete_user: String,
+    insert_account: String,
+    delete_account: String,
+    insert_session: String,
+    session_and_user: String,
+    update_session: String,
+    delete_session: String,
+    insert_verification_token: String,
+    use_verification_token: String,
+}
+
+impl Statements {
+    fn new(schema: &str) -> Statements {
+        let s = quote_ident(schema);
+        let user_columns = "id, name, email, email_verified, image";
+        Statements {
+            insert_user: format!(
+                "INSERT INTO {s}.users (id, name, email, email_verified, image) VALUES ($1, $2, $3, $4, $5)"
+            ),
+            user_by_id: format!("SELECT {user_columns} FROM {s}.users WHERE id = $1"),
+            user_by_email: format!("SELECT {user_columns} FROM {s}.users WHERE email = $1"),
+            user_by_account: format!(
+                "SELECT u.id, u.name, u.email, u.email_verified, u.image
+                 FROM {s}.accounts a JOIN {s}.users u ON u.id = a.user_id
+                 WHERE a.provider = $1 AND a.provider_account_id = $2"
+            ),
+            // Each field has a "change it" flag, so `null` (clear) and
+            // "absent" (keep) stay distinct in one statement.
+            update_user: format!(
+                "UPDATE {s}.users SET
+                    name = CASE WHEN $2::boolean THEN $3::text ELSE name END,
+                    email = CASE WHEN $4::boolean THEN $5::text ELSE email END,
+                    email_verified = CASE WHEN $6::boolean THEN $7::timestamptz ELSE email_verified END,
+                    image = CASE WHEN $8::boolean THEN $9::text ELSE image END
+                 WHERE id = $1 RETURNING {user_columns}"
+            ),
+            delete_user: format!("DELETE FROM {s}.users WHERE id = $1"),
+            insert_account: format!(
+                "INSERT INTO {s}.accounts (user_id, type, provider, provider_account_id, access_token,
+                    refresh_token, expires_at, token_type, scope, id_token, session_state, extra)
+                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)"
+            ),
+            delete_account: format!("DELETE FROM {s}.accounts WHERE provider = $1 AND provider_account_id = $2"),
+            insert_session: format!("INSERT INTO {s}.sessions (session_token, user_id, expires) VALUES ($1, $2, $3)"),
+            session_and_user: format!(
+                "SELECT s.session_token, s.user_id, s.expires, u.id, u.name, u.email, u.email_verified, u.image
+                 FROM {s}.sessions s JOIN {s}.users u ON u.id = s.user_id
+                 WHERE s.session_token = $1"
+            ),
+            update_session: format!(
+                "UPDATE {s}.sessions SET expires = $2 WHERE session_token = $1
+                 RETURNING session_token, user_id, expires"
+            ),
+            delete_session: format!(
+                "DELETE FROM {s}.sessions WHERE session_token = $1 RETURNING session_token, user_id, expires"
+            ),
+            insert_verification_token: format!(
+                "INSERT INTO {s}.verification_tokens (identifier, token, expires) VALUES ($1, $2, $3)"
+            ),
+            // One statement: of concurrent calls, the row lock lets exactly
+            // one delete (and return) the token; the others find nothing.
+            use_verification_token: format!(
+                "DELETE FROM {s}.verification_tokens WHERE identifier = $1 AND token = $2
+                 RETURNING identifier, token, expires"
+            ),
+        }
+    }
+}
+
+type Manager = PostgresConnectionManager<NoTls>;
+
+pub struct PostgresAdapter {
+    pool: Pool<Manager>,
+    schema: String,
+    sql: Statements,
+    /// Set once the schema is known to be current in this process.
+    migrated: AtomicBool,
+    /// One migration attempt at a time within the process (the advisory
+    /// lock does the same across processes).
+    migrating: Mutex<()>,
+}
+
+impl PostgresAdapter {
+    /// Set up the pool. Does not connect: the first call does (and migrates
+    /// the schema), so an application can start while its database is down.
+    /// Fails only for invalid options.
+    pub fn new(options: &PostgresOptions) -> Result<PostgresAdapter, String> {
+        if options.pool_size == 0 {
+            return Err("the pool size must be at least 1".to_owned());
+        }
+        if !is_valid_schema_name(&options.schema) {
+            return Err("the schema must be a lowercase SQL identifier ([a-z_][a-z0-9_]*, at most 63 bytes)".to_owned());
+        }
+        let config = client_config(options)?;
+        let pool = Pool::builder()
+            .max_size(options.pool_size)
+            // No idle connections kept open by a background thread: they
+            // would reconnect in a loop during an outage for nobody.
+            .min_idle(Some(0))
+            .connection_timeout(options.connect_timeout)
+            // Test each connection as it is checked out, so connections
+            // broken by a server restart are replaced, not handed out.
+            .test_on_check_out(true)
+            // r2d2 would log connection errors through `log`; we report
+            // them as `Unavailable` instead.
+            .error_handler(Box::new(r2d2::NopErrorHandler))
+            .build_unchecked(PostgresConnectionManager::new(config, NoTls));
+        Ok(PostgresAdapter {
+            pool,
+            sql: Statements::new(&options.schema),
+            schema: options.schema.clone(),
+            migrated: AtomicBool::new(false),
+            migrating: Mutex::new(()),
+        })
+    }
+
+    /// Create or upgrade the schema now (it is otherwise done on first use)
+    /// and return its version.
+    pub fn migrate(&self) -> Result<usize, AdapterError> {
+        let mut conn = self.pool.get().map_err(|e| AdapterError::unavailable("migrate", e.to_string()))?;
+        let _one_at_a_time = self.migrating.lock().unwrap_or_else(|p| p.into_inner());
+        let version = migrate_client(&mut conn, &self.schema)?;
+        self.migrated.store(true, Ordering::Release);
+        Ok(version)
+    }
+
+    /// A pooled connection, with the schema migrated.
+    fn conn(&self, operation: &'static str) -> Result<PooledConnection<Manager>, AdapterError> {
+        let mut conn = self.pool.get().map_err(|e| AdapterError::unavailable(operation, e.to_string()))?;
+        if !self.migrated.load(Ordering::Acquire) {
+            let _one_at_a_time = self.migrating.lock().unwrap_or_else(|p| p.into_inner());
+            if !self.migrated.load(Ordering::Acquire) {
+                migrate_client(&mut conn, &self.schema)?;
+                self.migrated.store(true, Ordering::Release);
+            }
+        }
+        Ok(conn)
+    }
+
+    fn insert_user(&self, client: &mut impl GenericClient, user: &NewUser) -> Result<AdapterUser, AdapterError> {
+        let op = "createUser";
+        let stored = user.with_id(user.id.clone().unwrap_or_else(new_user_id));
+        let verified = stored.email_verified.map(|ms| to_timestamp(op, ms)).transpose()?;
+        client
+            .execute(&self.sql.insert_user, &[&stored.id, &stored.name, &stored.email, &verified, &stored.image])
+            .map_err(|e| map_error(op, e))?;
+        Ok(stored)
+    }
+
+    fn insert_account(&self, client: &mut impl GenericClient, account: &AdapterAccount) -> Result<(), AdapterError> {
+        let op = "linkAccount";
+        let extra = serde_json::Value::Object(account.extra.clone());
+        client
+            .execute(
+                &self.sql.insert_account,
+                &[
+                    &account.user_id,
+                    &account.account_type.as_str(),
+                    &account.provider,
+                    &account.provider_account_id,
+                    &account.access_token,
+                    &account.refresh_token,
+                    &account.expires_at,
+                    &account.token_type,
+                    &account.scope,
+                    &account.id_token,
+                    &account.session_state,
+                    &extra,
+                ],
+            )
+            .map_err(|e| map_error(op, e))?;
+        Ok(())
+    }
+
+    fn query_user(
+        &self,
+        operation: &'static str,
+        sql: &str,
+        params: &[&(dyn postgres::types::ToSql + Sync)],
+    ) -> Result<Option<AdapterUser>, AdapterError> {
+        let mut conn = self.conn(operation)?;
+        let row = conn.query_opt(sql, params).map_err(|e| map_error(operation, e))?;
+        row.map(|r| user_from_row(&r, 0)).transpose().map_err(|e| map_error(operation, e))
+    }
+
+    fn query_session(
+        &self,
+        operation: &'static str,
+        sql: &str,
+        params: &[&(dyn postgres::types::ToSql + Sync)],
+    ) -> Result<Option<AdapterSession>, AdapterError> {
+        let mut conn = self.conn(operation)?;
+        let row = conn.query_opt(sql, params).map_err(|e| map_error(operation, e))?;
+        row.map(|r| session_from_row(&r)).transpose().map_err(|e| map_error(operation, e))
+    }
+}
+
+impl Adapter for PostgresAdapter {
+    fn create_user(&self, user: &NewUser) -> Result<AdapterUser, AdapterError> {
+        let mut conn = self.conn("createUser")?;
+        self.insert_user(&mut *conn, user)
+    }
+
+    fn get_user(&self, id: &str) -> Result<Option<AdapterUser>, AdapterError> {
+        self.query_user("getUser", &self.sql.user_by_id, &[&id])
+    }
+
+    fn get_user_by_email(&self, email: &str) -> Result<Option<AdapterUser>, AdapterError> {
+        self.query_user("getUserByEmail", &self.sql.user_by_email, &[&email])
+    }
+
+    fn get_user_by_account(
+        &self,
+        provider: &str,
+        provider_account_id: &str,
+    ) -> Result<Option<AdapterUser>, AdapterError> {
+        self.query_user("getUserByAccount", &self.sql.user_by_account, &[&provider, &provider_account_id])
+    }
+
+    fn update_user(&self, update: &UserUpdate) -> Result<AdapterUser, AdapterError> {
+        let op = "updateUser";
+        let verified = update.email_verified.flatten().map(|ms| to_timestamp(op, ms)).transpose()?;
+        let updated = self.query_user(
+            op,
+            &self.sql.update_user,
+            &[
+                &update.id,
+                &update.name.is_some(),
+                &update.name.clone().flatten(),
+                &update.email.is_some(),
+                &update.email.clone().flatten(),
+                &update.email_verified.is_some(),
+                &verified,
+                &update.image.is_some(),
+                &update.image.clone().flatten(),
+            ],
+        )?;
+        updated.ok_or(AdapterError::NotFound { operation: op, what: "user" })
+    }
+
+    fn delete_user(&self, id: &str) -> Result<(), AdapterError> {
+        let op = "deleteUser";
+        // Accounts and sessions go with it (ON DELETE CASCADE).
+        self.conn(op)?.execute(&self.sql.delete_user, &[&id]).map(|_| ()).map_err(|e| map_error(op, e))
+    }
+
+    fn link_account(&self, account: &AdapterAccount) -> Result<(), AdapterError> {
+        let mut conn = self.conn("linkAccount")?;
+        self.insert_account(&mut *conn, account)
+    }
+
+    fn unlink_account(&self, provider: &str, provider_account_id: &str) -> Result<(), AdapterError> {
+        let op = "unlinkAccount";
+        self.conn(op)?
+            .execute(&self.sql.delete_account, &[&provider, &provider_account_id])
+            .map(|_| ())
+            .map_err(|e| map_error(op, e))
+    }
+
+    fn create_user_and_link_account(
+        &self,
+        user: &NewUser,
+        account: &AdapterAccount,
+    ) -> Result<AdapterUser, AdapterError> {
+        let mut conn = self.conn("createUser")?;
+        let mut tx = conn.transaction().map_err(|e| map_error("createUser", e))?;
+        let created = self.insert_user(&mut tx, user)?;
+        self.insert_account(&mut tx, &AdapterAccount { user_id: created.id.clone(), ..account.clone() })?;
+        // On any error above, dropping `tx` rolls the user back.
+        tx.commit().map_err(|e| map_error("linkAccount", e))?;
+        Ok(created)
+    }
+
+    fn create_session(&self, session: &AdapterSession) -> Result<AdapterSession, AdapterError> {
+        let op = "createSession";
+        let expires = to_timestamp(op, session.expires)?;
+        self.conn(op)?
+            .execute(&self.sql.insert_session, &[&session.session_token, &session.user_id, &expires])
+            .map_err(|e| map_error(op, e))?;
+        Ok(session.clone())
+    }
+
+    fn get_session_and_user(&self, session_token: &str) -> Result<Option<(AdapterSession, AdapterUser)>, AdapterError> {
+        let op = "getSessionAndUser";
+        let mut conn = self.conn(op)?;
+        let row = conn.query_opt(&self.sql.session_and_user, &[&session_token]).map_err(|e| map_error(op, e))?;
+        row.map(|r| Ok((session_from_row(&r)?, user_from_row(&r, 3)?))).transpose().map_err(|e| map_error(op, e))
+    }
+
+    fn update_session(&self, session_token: &str, expires: i64) -> Result<Option<AdapterSession>, AdapterError> {
+        let op = "updateSession";
+        let expires = to_timestamp(op, expires)?;
+        self.query_session(op, &self.sql.update_session, &[&session_token, &expires])
+    }
+
+    fn delete_session(&self, session_token: &str) -> Result<Option<AdapterSession>, AdapterError> {
+        self.query_session("deleteSession", &self.sql.delete_session, &[&session_token])
+    }
+
+    fn create_verification_token(&self, token: &VerificationToken) -> Result<(), AdapterError> {
+        let op = "createVerificationToken";
+        let expires = to_timestamp(op, token.expires)?;
+        self.conn(op)?
+            .execute(&self.sql.insert_verification_token, &[&token.identifier, &token.token, &expires])
+            .map(|_| ())
+            .map_err(|e| map_error(op, e))
+    }
+
+    fn use_verification_token(&self, identifier: &str, token: &str) -> Result<Option<VerificationToken>, AdapterError> {
+        let op = "useVerificationToken";
+        let mut conn = self.conn(op)?;
+        let row =
+            conn.query_opt(&self.sql.use_verification_token, &[&identifier, &token]).map_err(|e| map_error(op, e))?;
+        row.map(|r| {
+            Ok(VerificationToken {
+                identifier: r.try_get(0)?,
+                token: r.try_get(1)?,
+                expires: to_unix_ms(r.try_get(2)?),
+            })
+        })
+        .transpose()
+        .map_err(|e| map_error(op, e))
+    }
+}

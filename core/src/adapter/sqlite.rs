@@ -1,0 +1,406 @@
+//! SQLite adapter: one database file (or `:memory:`), the embedded default.
+//!
+//! One connection behind a `Mutex`, not a pool, because:
+//! - SQLite runs one writer at a time whatever we do, and every operation
+//!   here is a point read or write on an indexed key (microseconds), so the
+//!   lock is held very briefly;
+//! - `:memory:` databases are per connection: a pool would give each
+//!   connection a different, empty database;
+//! - within the process there is no `SQLITE_BUSY` to handle, and
+//!   transactions need no retry logic.
+//!
+//! Other processes on the same file (pre-fork servers) are handled by WAL
+//! mode (readers don't block the writer) and a busy timeout (a writer waits
+//! for another process's write instead of failing).
+
+use std::path::Path;
+use std::sync::{Mutex, MutexGuard};
+use std::time::Duration;
+
+use rusqlite::{params, Connection, ErrorCode, OptionalExtension, Row, TransactionBehavior};
+
+use super::{
+    constraint, new_user_id, Adapter, AdapterAccount, AdapterError, AdapterSession, AdapterUser, NewUser, UserUpdate,
+    VerificationToken,
+};
+
+/// How long a write waits for another process's write before giving up
+/// with `Unavailable`.
+const BUSY_TIMEOUT: Duration = Duration::from_secs(5);
+
+/// Schema migrations, in order; the version of a database is how many of
+/// them it has applied (recorded in `schema_version`). Never edit a shipped
+/// migration: append a new one.
+const MIGRATIONS: &[&str] = &[
+    // 1: the Auth.js model. Constraint names match `adapter::constraint`.
+    "CREATE TABLE users (
+        id TEXT NOT NULL CONSTRAINT users_pkey PRIMARY KEY,
+        name TEXT,
+        email TEXT CONSTRAINT users_email_key UNIQUE,
+        email_verified INTEGER,
+        image TEXT
+    );
+    CREATE TABLE accounts (
+        user_id TEXT NOT NULL CONSTRAINT accounts_user_fkey REFERENCES users(id) ON DELETE CASCADE,
+        type TEXT NOT NULL,
+        provider TEXT NOT NULL,
+        provider_account_id TEXT NOT NULL,
+        access_token TEXT,
+        refresh_token TEXT,
+        expires_at INTEGER,
+        token_type TEXT,
+        scope TEXT,
+        id_token TEXT,
+        session_state TEXT,
+        extra TEXT NOT NULL DEFAULT '{}',
+        CONSTRAINT accounts_provider_account_key PRIMARY KEY (provider, provider_account_id)
+    );
+    CREATE INDEX accounts_user_id_idx ON accounts(user_id);
+    CREATE TABLE sessions (
+        session_token TEXT NOT NULL CONSTRAINT sessions_pkey PRIMARY KEY,
+        user_id TEXT NOT NULL CONSTRAINT sessions_user_fkey REFERENCES users(id) ON DELETE CASCADE,
+        expires INTEGER NOT NULL
+    );
+    CREATE INDEX sessions_user_id_idx ON sessions(user_id);
+    CREATE TABLE verification_tokens (
+        identifier TEXT NOT NULL,
+        token TEXT NOT NULL,
+        expires INTEGER NOT NULL,
+        CONSTRAINT verification_tokens_pkey PRIMARY KEY (identifier, token)
+    );",
+];
+
+const USER_COLUMNS: &str = "id, name, email, email_verified, image";
+const SESSION_COLUMNS: &str = "session_token, user_id, expires";
+
+pub struct SqliteAdapter {
+    conn: Mutex<Connection>,
+}
+
+impl SqliteAdapter {
+    /// Open (or create) the database at `path` (`:memory:` for a private
+    /// in-memory one) and bring its schema up to date.
+    pub fn open(path: impl AsRef<Path>) -> Result<SqliteAdapter, AdapterError> {
+        let op = "open";
+        let mut conn = Connection::open(path).map_err(map_error(op, None))?;
+        conn.busy_timeout(BUSY_TIMEOUT).map_err(map_error(op, None))?;
+        // Off by default in SQLite; needed for ON DELETE CASCADE and for the
+        // references from accounts and sessions to users.
+        conn.pragma_update(None, "foreign_keys", true).map_err(map_error(op, None))?;
+        // Answers "memory" for `:memory:`, which has no WAL; that is fine.
+        conn.pragma_update_and_check(None, "journal_mode", "WAL", |row| row.get::<_, String>(0))
+            .map_err(map_error(op, None))?;
+        migrate(&mut conn)?;
+        Ok(SqliteAdapter { conn: Mutex::new(conn) })
+    }
+
+    /// The schema version of the open database.
+    pub fn schema_version(&self) -> Result<usize, AdapterError> {
+        let conn = self.conn();
+        conn.query_row("SELECT COALESCE(MAX(version), 0) FROM schema_version", [], |r| r.get::<_, i64>(0))
+            .map(|v| v as usize)
+            .map_err(map_error("schemaVersion", None))
+    }
+
+    /// The connection, even after a panic on another thread: rusqlite rolls
+    /// back an unfinished transaction when it is dropped, so the connection
+    /// is always in a usable state.
+    fn conn(&self) -> MutexGuard<'_, Connection> {
+        self.conn.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+}
+
+/// Create or upgrade the schema in one `BEGIN IMMEDIATE` transaction, which
+/// takes the write lock first, so two processes opening a fresh file at once
+/// don't both create the tables.
+fn migrate(conn: &mut Connection) -> Result<(), AdapterError> {
+    let op = "migrate";
+    let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate).map_err(map_error(op, None))?;
+    tx.execute_batch("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)")
+        .map_err(map_error(op, None))?;
+    let current: i64 = tx
+        .query_row("SELECT COALESCE(MAX(version), 0) FROM schema_version", [], |r| r.get(0))
+        .map_err(map_error(op, None))?;
+    if current as usize > MIGRATIONS.len() {
+        return Err(AdapterError::other(
+            op,
+            format!("the database has schema version {current}, newer than this libauth knows ({})", MIGRATIONS.len()),
+        ));
+    }
+    for (index, sql) in MIGRATIONS.iter().enumerate().skip(current as usize) {
+        tx.execute_batch(sql).map_err(map_error(op, None))?;
+        tx.execute("INSERT INTO schema_version (version) VALUES (?1)", [index as i64 + 1])
+            .map_err(map_error(op, None))?;
+    }
+    tx.commit().map_err(map_error(op, None))
+}
+
+/// Turn a SQLite error into an [`AdapterError`]. SQLite reports a failed
+/// foreign key without naming it, so each write says which reference it
+/// checks (`foreign_key`).
+fn map_error(operation: &'static str, foreign_key: Option<&'static str>) -> impl Fn(rusqlite::Error) -> AdapterError {
+    move |e| match &e {
+        rusqlite::Error::SqliteFailure(failure, message) => match failure.code {
+            ErrorCode::ConstraintViolation => {
+                let message = message.as_deref().unwrap_or("");
+                let name = if message.starts_with("FOREIGN KEY") {
+                    foreign_key.unwrap_or("foreign key")
+                } else {
+                    unique_constraint_name(message)
+                };
+                AdapterError::constraint(operation, name)
+            }
+            ErrorCode::DatabaseBusy
+            | ErrorCode::DatabaseLocked
+            | ErrorCode::CannotOpen
+            | ErrorCode::SystemIoFailure => AdapterError::unavailable(operation, e.to_string()),
+            _ => AdapterError::other(operation, e.to_string()),
+        },
+        _ => AdapterError::other(operation, e.to_string()),
+    }
+}
+
+/// Our name for the unique index SQLite names by its columns
+/// (`UNIQUE constraint failed: users.email`).
+fn unique_constraint_name(message: &str) -> &'static str {
+    let columns = message.rsplit(": ").next().unwrap_or("");
+    match columns {
+        "users.id" => constraint::USER_ID,
+        "users.email" => constraint::USER_EMAIL,
+        "accounts.provider, accounts.provider_account_id" => constraint::ACCOUNT_PROVIDER,
+        "sessions.session_token" => constraint::SESSION_TOKEN,
+        "verification_tokens.identifier, verification_tokens.token" => constraint::VERIFICATION_TOKEN,
+        _ => "unique",
+    }
+}
+
+fn user_from_row(row: &Row<'_>) -> rusqlite::Result<AdapterUser> {
+    Ok(AdapterUser {
+        id: row.get(0)?,
+        name: row.get(1)?,
+        email: row.get(2)?,
+        email_verified: row.get(3)?,
+        image: row.get(4)?,
+    })
+}
+
+fn session_from_row(row: &Row<'_>) -> rusqlite::Result<AdapterSession> {
+    Ok(AdapterSession { session_token: row.get(0)?, user_id: row.get(1)?, expires: row.get(2)? })
+}
+
+fn insert_user(conn: &Connection, user: &NewUser) -> Result<AdapterUser, AdapterError> {
+    let stored = user.with_id(user.id.clone().unwrap_or_else(new_user_id));
+    conn.prepare_cached("INSERT INTO users (id, name, email, email_verified, image) VALUES (?1, ?2, ?3, ?4, ?5)")
+        .and_then(|mut stmt| {
+            stmt.execute(params![stored.id, stored.name, stored.email, stored.email_verified, stored.image])
+        })
+        .map_err(map_error("createUser", None))?;
+    Ok(stored)
+}
+
+fn insert_account(conn: &Connection, account: &AdapterAccount) -> Result<(), AdapterError> {
+    let op = "linkAccount";
+    let extra = serde_json::to_string(&account.extra).map_err(|e| AdapterError::other(op, e.to_string()))?;
+    conn.prepare_cached(
+        "INSERT INTO accounts (user_id, type, provider, provider_account_id, access_token, refresh_token,
+            expires_at, token_type, scope, id_token, session_state, extra)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)",
+    )
+    .and_then(|mut stmt| {
+        stmt.execute(params![
+            account.user_id,
+            account.account_type.as_str(),
+            account.provider,
+            account.provider_account_id,
+            account.access_token,
+            account.refresh_token,
+            account.expires_at,
+            account.token_type,
+            account.scope,
+            account.id_token,
+            account.session_state,
+            extra,
+        ])
+    })
+    .map_err(map_error(op, Some(constraint::ACCOUNT_USER)))?;
+    Ok(())
+}
+
+impl Adapter for SqliteAdapter {
+    fn create_user(&self, user: &NewUser) -> Result<AdapterUser, AdapterError> {
+        insert_user(&self.conn(), user)
+    }
+
+    fn get_user(&self, id: &str) -> Result<Option<AdapterUser>, AdapterError> {
+        let conn = self.conn();
+        conn.prepare_cached(&format!("SELECT {USER_COLUMNS} FROM users WHERE id = ?1"))
+            .and_then(|mut stmt| stmt.query_row([id], user_from_row).optional())
+            .map_err(map_error("getUser", None))
+    }
+
+    fn get_user_by_email(&self, email: &str) -> Result<Option<AdapterUser>, AdapterError> {
+        let conn = self.conn();
+        conn.prepare_cached(&format!("SELECT {USER_COLUMNS} FROM users WHERE email = ?1"))
+            .and_then(|mut stmt| stmt.query_row([email], user_from_row).optional())
+            .map_err(map_error("getUserByEmail", None))
+    }
+
+    fn get_user_by_account(
+        &self,
+        provider: &str,
+        provider_account_id: &str,
+    ) -> Result<Option<AdapterUser>, AdapterError> {
+        let conn = self.conn();
+        conn.prepare_cached(
+            "SELECT u.id, u.name, u.email, u.email_verified, u.image
+             FROM accounts a JOIN users u ON u.id = a.user_id
+             WHERE a.provider = ?1 AND a.provider_account_id = ?2",
+        )
+        .and_then(|mut stmt| stmt.query_row([provider, provider_account_id], user_from_row).optional())
+        .map_err(map_error("getUserByAccount", None))
+    }
+
+    fn update_user(&self, update: &UserUpdate) -> Result<AdapterUser, AdapterError> {
+        let op = "updateUser";
+        let conn = self.conn();
+        // One statement for any subset of fields: each field has a "change
+        // it" flag, so `null` (clear) and "absent" (keep) stay distinct.
+        let updated = conn
+            .prepare_cached(&format!(
+                "UPDATE users SET
+                    name = CASE WHEN ?2 THEN ?3 ELSE name END,
+                    email = CASE WHEN ?4 THEN ?5 ELSE email END,
+                    email_verified = CASE WHEN ?6 THEN ?7 ELSE email_verified END,
+                    image = CASE WHEN ?8 THEN ?9 ELSE image END
+                 WHERE id = ?1 RETURNING {USER_COLUMNS}"
+            ))
+            .and_then(|mut stmt| {
+                stmt.query_row(
+                    params![
+                        update.id,
+                        update.name.is_some(),
+                        update.name.clone().flatten(),
+                        update.email.is_some(),
+                        update.email.clone().flatten(),
+                        update.email_verified.is_some(),
+                        update.email_verified.flatten(),
+                        update.image.is_some(),
+                        update.image.clone().flatten(),
+                    ],
+                    user_from_row,
+                )
+                .optional()
+            })
+            .map_err(map_error(op, None))?;
+        updated.ok_or(AdapterError::NotFound { operation: op, what: "user" })
+    }
+
+    fn delete_user(&self, id: &str) -> Result<(), AdapterError> {
+        let conn = self.conn();
+        // Accounts and sessions go with it (ON DELETE CASCADE).
+        conn.prepare_cached("DELETE FROM users WHERE id = ?1")
+            .and_then(|mut stmt| stmt.execute([id]))
+            .map(|_| ())
+            .map_err(map_error("deleteUser", None))
+    }
+
+    fn link_account(&self, account: &AdapterAccount) -> Result<(), AdapterError> {
+        insert_account(&self.conn(), account)
+    }
+
+    fn unlink_account(&self, provider: &str, provider_account_id: &str) -> Result<(), AdapterError> {
+        let conn = self.conn();
+        conn.prepare_cached("DELETE FROM accounts WHERE provider = ?1 AND provider_account_id = ?2")
+            .and_then(|mut stmt| stmt.execute([provider, provider_account_id]))
+            .map(|_| ())
+            .map_err(map_error("unlinkAccount", None))
+    }
+
+    fn create_user_and_link_account(
+        &self,
+        user: &NewUser,
+        account: &AdapterAccount,
+    ) -> Result<AdapterUser, AdapterError> {
+        let mut conn = self.conn();
+        let tx =
+            conn.transaction_with_behavior(TransactionBehavior::Immediate).map_err(map_error("createUser", None))?;
+        let created = insert_user(&tx, user)?;
+        insert_account(&tx, &AdapterAccount { user_id: created.id.clone(), ..account.clone() })?;
+        // On any error above, dropping `tx` rolls the user back.
+        tx.commit().map_err(map_error("linkAccount", None))?;
+        Ok(created)
+    }
+
+    fn create_session(&self, session: &AdapterSession) -> Result<AdapterSession, AdapterError> {
+        let conn = self.conn();
+        conn.prepare_cached("INSERT INTO sessions (session_token, user_id, expires) VALUES (?1, ?2, ?3)")
+            .and_then(|mut stmt| stmt.execute(params![session.session_token, session.user_id, session.expires]))
+            .map_err(map_error("createSession", Some(constraint::SESSION_USER)))?;
+        Ok(session.clone())
+    }
+
+    fn get_session_and_user(&self, session_token: &str) -> Result<Option<(AdapterSession, AdapterUser)>, AdapterError> {
+        let conn = self.conn();
+        conn.prepare_cached(
+            "SELECT s.session_token, s.user_id, s.expires, u.id, u.name, u.email, u.email_verified, u.image
+             FROM sessions s JOIN users u ON u.id = s.user_id
+             WHERE s.session_token = ?1",
+        )
+        .and_then(|mut stmt| {
+            stmt.query_row([session_token], |row| {
+                let session = session_from_row(row)?;
+                let user = AdapterUser {
+                    id: row.get(3)?,
+                    name: row.get(4)?,
+                    email: row.get(5)?,
+                    email_verified: row.get(6)?,
+                    image: row.get(7)?,
+                };
+                Ok((session, user))
+            })
+            .optional()
+        })
+        .map_err(map_error("getSessionAndUser", None))
+    }
+
+    fn update_session(&self, session_token: &str, expires: i64) -> Result<Option<AdapterSession>, AdapterError> {
+        let conn = self.conn();
+        conn.prepare_cached(&format!(
+            "UPDATE sessions SET expires = ?2 WHERE session_token = ?1 RETURNING {SESSION_COLUMNS}"
+        ))
+        .and_then(|mut stmt| stmt.query_row(params![session_token, expires], session_from_row).optional())
+        .map_err(map_error("updateSession", None))
+    }
+
+    fn delete_session(&self, session_token: &str) -> Result<Option<AdapterSession>, AdapterError> {
+        let conn = self.conn();
+        conn.prepare_cached(&format!("DELETE FROM sessions WHERE session_token = ?1 RETURNING {SESSION_COLUMNS}"))
+            .and_then(|mut stmt| stmt.query_row([session_token], session_from_row).optional())
+            .map_err(map_error("deleteSession", None))
+    }
+
+    fn create_verification_token(&self, token: &VerificationToken) -> Result<(), AdapterError> {
+        let conn = self.conn();
+        conn.prepare_cached("INSERT INTO verification_tokens (identifier, token, expires) VALUES (?1, ?2, ?3)")
+            .and_then(|mut stmt| stmt.execute(params![token.identifier, token.token, token.expires]))
+            .map(|_| ())
+            .map_err(map_error("createVerificationToken", None))
+    }
+
+    fn use_verification_token(&self, identifier: &str, token: &str) -> Result<Option<VerificationToken>, AdapterError> {
+        let conn = self.conn();
+        // One statement: finding and consuming the token cannot be split by
+        // another process using the same token.
+        conn.prepare_cached(
+            "DELETE FROM verification_tokens WHERE identifier = ?1 AND token = ?2
+             RETURNING identifier, token, expires",
+        )
+        .and_then(|mut stmt| {
+            stmt.query_row([identifier, token], |row| {
+                Ok(VerificationToken { identifier: row.get(0)?, token: row.get(1)?, expires: row.get(2)? })
+            })
+            .optional()
+        })
+        .map_err(map_error("useVerificationToken", None))
+    }
+}

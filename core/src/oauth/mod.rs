@@ -1,0 +1,307 @@
+//! The OAuth 2 / OpenID Connect client: PKCE, discovery, the authorization
+//! URL, the code exchange, id_token verification and user info. Pure
+//! protocol logic; the check cookies and routing live in `routes/`.
+
+mod id_token;
+
+use std::sync::Arc;
+
+use base64::engine::general_purpose::URL_SAFE_NO_PAD;
+use base64::Engine as _;
+use serde_json::{Map, Value};
+use sha2::{Digest, Sha256};
+use url::Url;
+
+use crate::outbound::OutboundError;
+use crate::providers::oauth::{Builtin, ClientAuth, Metadata, OAuthProvider, PkceEncoding};
+use crate::providers::tiktok;
+use crate::time::now_seconds;
+
+pub use id_token::verify_id_token;
+
+#[derive(Debug, thiserror::Error)]
+pub enum OAuthError {
+    #[error("OIDC discovery failed: {0}")]
+    Discovery(String),
+    #[error("the provider has no {0} endpoint")]
+    MissingEndpoint(&'static str),
+    #[error("token endpoint error {error}: {description} (HTTP {status}{})", log_id.as_ref().map(|l| format!(", log_id {l}")).unwrap_or_default())]
+    Token { status: u16, error: String, description: String, log_id: Option<String> },
+    #[error("user info error {code}: {message} (HTTP {status}{})", log_id.as_ref().map(|l| format!(", log_id {l}")).unwrap_or_default())]
+    UserInfo { status: u16, code: String, message: String, log_id: Option<String> },
+    #[error("invalid id_token: {0}")]
+    IdToken(String),
+    #[error(transparent)]
+    Http(#[from] OutboundError),
+}
+
+/// Where to send the user and post the code, after discovery.
+pub struct Endpoints {
+    pub authorization: String,
+    pub token: String,
+    pub userinfo: Option<String>,
+    pub jwks: Option<String>,
+    pub issuer: Option<String>,
+}
+
+/// A fresh PKCE verifier (32 random bytes, base64url) and its S256 challenge.
+pub fn pkce_pair(encoding: PkceEncoding) -> (String, String) {
+    let verifier = URL_SAFE_NO_PAD.encode(crate::random::bytes(32));
+    let challenge = pkce_challenge(&verifier, encoding);
+    (verifier, challenge)
+}
+
+pub fn pkce_challenge(verifier: &str, encoding: PkceEncoding) -> String {
+    let digest = Sha256::digest(verifier.as_bytes());
+    match encoding {
+        PkceEncoding::Base64Url => URL_SAFE_NO_PAD.encode(digest),
+        PkceEncoding::Hex => crate::random::to_hex(&digest),
+    }
+}
+
+/// The provider's OIDC metadata, fetched once and kept.
+pub fn discover(provider: &OAuthProvider) -> Result<Arc<Metadata>, OAuthError> {
+    if let Some(m) = provider.metadata.read().unwrap_or_else(|e| e.into_inner()).as_ref() {
+        return Ok(m.clone());
+    }
+    let url = match (&provider.well_known, &provider.issuer) {
+        (Some(wk), _) => wk.clone(),
+        (None, Some(issuer)) => format!("{}/.well-known/openid-configuration", issuer.trim_end_matches('/')),
+        (None, None) => return Err(OAuthError::Discovery("no issuer or wellKnown configured".into())),
+    };
+    let res = provider.http.get_json(&url, None)?;
+    if res.status != 200 {
+        return Err(OAuthError::Discovery(format!("{url} answered HTTP {}", res.status)));
+    }
+    let metadata: Metadata =
+        serde_json::from_value(res.body).map_err(|e| OAuthError::Discovery(format!("{url}: {e}")))?;
+    if let Some(issuer) = &provider.issuer {
+        // OIDC Discovery §4.3: the document must be the issuer's own.
+        if metadata.issuer.trim_end_matches('/') != issuer.trim_end_matches('/') {
+            return Err(OAuthError::Discovery(format!("issuer mismatch: configured {issuer}, discovered {}", metadata.issuer)));
+        }
+    }
+    let metadata = Arc::new(metadata);
+    *provider.metadata.write().unwrap_or_else(|e| e.into_inner()) = Some(metadata.clone());
+    Ok(metadata)
+}
+
+/// Configured endpoints win; OIDC fills the rest from discovery.
+pub fn endpoints(provider: &OAuthProvider) -> Result<Endpoints, OAuthError> {
+    let needs_discovery = provider.oidc
+        && (provider.authorization.url.is_none()
+            || provider.token.url.is_none()
+            || (provider.id_token && provider.jwks_uri.is_none()));
+    let metadata = if needs_discovery { Some(discover(provider)?) } else { None };
+    let pick = |configured: &Option<String>, discovered: Option<&String>| configured.clone().or_else(|| discovered.cloned());
+    Ok(Endpoints {
+        authorization: pick(&provider.authorization.url, metadata.as_ref().map(|m| &m.authorization_endpoint))
+            .ok_or(OAuthError::MissingEndpoint("authorization"))?,
+        token: pick(&provider.token.url, metadata.as_ref().map(|m| &m.token_endpoint))
+            .ok_or(OAuthError::MissingEndpoint("token"))?,
+        userinfo: pick(&provider.userinfo.url, metadata.as_ref().and_then(|m| m.userinfo_endpoint.as_ref())),
+        jwks: provider.jwks_uri.clone().or_else(|| metadata.as_ref().and_then(|m| m.jwks_uri.clone())),
+        issuer: metadata.as_ref().map(|m| m.issuer.clone()).or_else(|| provider.issuer.clone()),
+    })
+}
+
+/// The checks a sign-in carries to the provider.
+pub struct AuthorizationChecks<'a> {
+    pub state: Option<&'a str>,
+    pub code_challenge: Option<&'a str>,
+    pub nonce: Option<&'a str>,
+}
+
+pub fn authorization_url(
+    provider: &OAuthProvider,
+    endpoint: &str,
+    redirect_uri: &str,
+    checks: &AuthorizationChecks,
+) -> Result<String, OAuthError> {
+    let mut url = Url::parse(endpoint).map_err(|_| OAuthError::MissingEndpoint("authorization"))?;
+    {
+        let tiktok = provider.builtin == Some(Builtin::TikTok);
+        let mut q = url.query_pairs_mut();
+        q.append_pair("response_type", "code");
+        // TikTok names the client `client_key`, and `client_id` makes it fail.
+        q.append_pair(if tiktok { "client_key" } else { "client_id" }, &provider.client_id);
+        q.append_pair("redirect_uri", redirect_uri);
+        for (k, v) in &provider.authorization.params {
+            if k == "scope" && tiktok {
+                q.append_pair(k, &tiktok::normalise_scope(v));
+            } else {
+                q.append_pair(k, v);
+            }
+        }
+        if let Some(state) = checks.state {
+            q.append_pair("state", state);
+        }
+        if let Some(challenge) = checks.code_challenge {
+            q.append_pair("code_challenge", challenge);
+            q.append_pair("code_challenge_method", "S256");
+        }
+        if let Some(nonce) = checks.nonce {
+            q.append_pair("nonce", nonce);
+        }
+    }
+    Ok(url.into())
+}
+
+/// Exchange the code at the token endpoint. Any body with an `error`, or
+/// without `access_token`, is a failure whatever the HTTP status (TikTok
+/// answers errors with 200).
+pub fn exchange_code<'a>(
+    provider: &'a OAuthProvider,
+    token_url: &str,
+    code: &'a str,
+    redirect_uri: &'a str,
+    code_verifier: Option<&'a str>,
+) -> Result<Map<String, Value>, OAuthError> {
+    let mut form: Vec<(&str, &str)> =
+        vec![("grant_type", "authorization_code"), ("code", code), ("redirect_uri", redirect_uri)];
+    if let Some(v) = code_verifier {
+        form.push(("code_verifier", v));
+    }
+    token_request(provider, token_url, form)
+}
+
+/// Use a refresh token for a new access token (TikTok rotates refresh
+/// tokens: keep the one returned).
+pub fn refresh_tokens(provider: &OAuthProvider, refresh_token: &str) -> Result<Map<String, Value>, OAuthError> {
+    let token_url = endpoints(provider)?.token;
+    token_request(provider, &token_url, vec![("grant_type", "refresh_token"), ("refresh_token", refresh_token)])
+}
+
+fn token_request<'a>(
+    provider: &'a OAuthProvider,
+    token_url: &str,
+    mut form: Vec<(&'a str, &'a str)>,
+) -> Result<Map<String, Value>, OAuthError> {
+    let secret = provider.client_secret.as_deref().unwrap_or("");
+    let extra: Vec<(&str, &str)> = provider.token.params.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
+    form.extend(extra);
+    let basic = match provider.client_auth {
+        ClientAuth::Basic => Some((provider.client_id.as_str(), secret)),
+        ClientAuth::Post => {
+            form.push(("client_id", &provider.client_id));
+            form.push(("client_secret", secret));
+            None
+        }
+        ClientAuth::TikTokBody => {
+            form.push(("client_key", &provider.client_id));
+            form.push(("client_secret", secret));
+            None
+        }
+        ClientAuth::None => {
+            form.push(("client_id", &provider.client_id));
+            None
+        }
+    };
+    let res = provider.http.post_form(token_url, &form, basic)?;
+    let Value::Object(body) = res.body else {
+        return Err(OAuthError::Token { status: res.status, error: "invalid_response".into(), description: "not a JSON object".into(), log_id: None });
+    };
+    let error = body.get("error").and_then(Value::as_str).filter(|e| !e.is_empty());
+    if error.is_some() || !body.get("access_token").is_some_and(Value::is_string) || res.status >= 400 {
+        return Err(OAuthError::Token {
+            status: res.status,
+            error: error.unwrap_or("invalid_response").to_owned(),
+            description: body.get("error_description").and_then(Value::as_str).unwrap_or("no access_token in the response").to_owned(),
+            log_id: body.get("log_id").and_then(Value::as_str).map(str::to_owned),
+        });
+    }
+    Ok(body)
+}
+
+/// Fetch the profile from the userinfo endpoint. For TikTok the `fields`
+/// follow the granted scopes, and its `{data, error}` envelope is checked.
+pub fn fetch_userinfo(
+    provider: &OAuthProvider,
+    userinfo_url: &str,
+    access_token: &str,
+    granted_scopes: &str,
+) -> Result<Value, OAuthError> {
+    let mut url = Url::parse(userinfo_url).map_err(|_| OAuthError::MissingEndpoint("userinfo"))?;
+    {
+        let mut q = url.query_pairs_mut();
+        for (k, v) in &provider.userinfo.params {
+            q.append_pair(k, v);
+        }
+        if provider.builtin == Some(Builtin::TikTok) && !provider.userinfo.params.iter().any(|(k, _)| k == "fields") {
+            q.append_pair("fields", &tiktok::fields_for_scopes(granted_scopes));
+        }
+    }
+    let mut url: String = url.into();
+    if url.ends_with('?') {
+        url.pop();
+    }
+    let res = provider.http.get_json(&url, Some(access_token))?;
+    // The v2 envelope: `error.code` is "ok" on success.
+    if let Some(err) = res.body.get("error").filter(|e| e.is_object()) {
+        let code = err.get("code").and_then(Value::as_str).unwrap_or("");
+        if code != "ok" || res.status >= 400 {
+            return Err(OAuthError::UserInfo {
+                status: res.status,
+                code: if code.is_empty() { "unknown".into() } else { code.into() },
+                message: err.get("message").and_then(Value::as_str).unwrap_or("").into(),
+                log_id: err.get("log_id").and_then(Value::as_str).map(str::to_owned),
+            });
+        }
+    } else if let Some(err) = res.body.get("error").and_then(Value::as_str) {
+        return Err(OAuthError::UserInfo { status: res.status, code: err.into(), message: String::new(), log_id: None });
+    }
+    if res.status >= 400 || !res.body.is_object() {
+        return Err(OAuthError::UserInfo { status: res.status, code: "http_error".into(), message: String::new(), log_id: None });
+    }
+    Ok(res.body)
+}
+
+/// The Account of spec §2.1 from a token response: every field the
+/// provider returned, `token_type` lowercased, `expires_at` computed.
+pub fn account_from_tokens(
+    provider_id: &str,
+    provider_type: &str,
+    provider_account_id: &str,
+    tokens: &Map<String, Value>,
+) -> Map<String, Value> {
+    let mut account = Map::new();
+    account.insert("provider".into(), provider_id.into());
+    account.insert("type".into(), provider_type.into());
+    account.insert("providerAccountId".into(), provider_account_id.into());
+    for (k, v) in tokens {
+        account.insert(k.clone(), v.clone());
+    }
+    if let Some(t) = tokens.get("token_type").and_then(Value::as_str) {
+        account.insert("token_type".into(), t.to_ascii_lowercase().into());
+    }
+    if let Some(expires_in) = tokens.get("expires_in").and_then(|v| v.as_f64().or_else(|| v.as_str()?.parse().ok())) {
+        account.insert("expires_at".into(), (now_seconds() + expires_in.max(0.0) as u64).into());
+    }
+    account
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pkce_challenges() {
+        // RFC 7636 Appendix B.
+        let v = "dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk";
+        assert_eq!(pkce_challenge(v, PkceEncoding::Base64Url), "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM");
+        assert_eq!(pkce_challenge(v, PkceEncoding::Hex).len(), 64);
+        let (verifier, challenge) = pkce_pair(PkceEncoding::Base64Url);
+        assert_eq!(verifier.len(), 43);
+        assert_eq!(challenge, pkce_challenge(&verifier, PkceEncoding::Base64Url));
+    }
+
+    #[test]
+    fn account_lowercases_token_type_and_computes_expires_at() {
+        let tokens = serde_json::json!({"access_token": "a", "token_type": "Bearer", "expires_in": 7200, "scope": "x"});
+        let account = account_from_tokens("tiktok", "oauth", "u1", tokens.as_object().unwrap());
+        assert_eq!(account["token_type"], "bearer");
+        let at = account["expires_at"].as_u64().unwrap();
+        assert!((now_seconds() + 7199..=now_seconds() + 7201).contains(&at));
+        assert_eq!(account["providerAccountId"], "u1");
+    }
+}

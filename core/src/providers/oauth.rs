@@ -1,0 +1,434 @@
+//! OAuth 2 and OpenID Connect provider configuration: endpoints (any of
+//! them overridable), client authentication, checks, profile mapping.
+
+use std::sync::{Arc, RwLock};
+use std::time::Duration;
+
+use serde::Deserialize;
+use serde_json::{Map, Value};
+use url::Url;
+
+use super::tiktok;
+use super::{Provider, ProviderKind};
+use crate::config::Env;
+use crate::error::ConfigError;
+use crate::host::{Hook, Host};
+use crate::outbound::HttpClient;
+
+/// A provider endpoint: a URL plus extra query/body parameters.
+#[derive(Debug, Clone, Default)]
+pub struct Endpoint {
+    pub url: Option<String>,
+    pub params: Vec<(String, String)>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Checks {
+    pub pkce: bool,
+    pub state: bool,
+    pub nonce: bool,
+}
+
+/// How the PKCE challenge is encoded: RFC 7636 base64url, or the hex form
+/// TikTok documents for desktop apps.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PkceEncoding {
+    Base64Url,
+    Hex,
+}
+
+/// How the client authenticates at the token endpoint.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ClientAuth {
+    /// HTTP Basic (the OAuth default).
+    Basic,
+    /// `client_id` and `client_secret` in the form body.
+    Post,
+    /// TikTok: `client_key` and `client_secret` in the form body.
+    TikTokBody,
+    /// Public client: `client_id` only.
+    None,
+}
+
+/// Where the user's id, name, email and image are in the profile (dotted
+/// paths; the first present one wins).
+#[derive(Debug, Clone)]
+pub struct ProfileMap {
+    pub id: Vec<String>,
+    pub name: Vec<String>,
+    pub email: Vec<String>,
+    pub image: Vec<String>,
+}
+
+impl Default for ProfileMap {
+    /// Auth.js's default OAuth profile: OpenID standard claims.
+    fn default() -> Self {
+        let v = |xs: &[&str]| xs.iter().map(|s| s.to_string()).collect();
+        ProfileMap {
+            id: v(&["sub", "id"]),
+            name: v(&["name", "nickname", "preferred_username"]),
+            email: v(&["email"]),
+            image: v(&["picture"]),
+        }
+    }
+}
+
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ButtonStyle {
+    pub logo: Option<String>,
+    pub bg: Option<String>,
+    pub text: Option<String>,
+    pub brand_color: Option<String>,
+}
+
+/// Built-in providers with defaults of their own.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Builtin {
+    TikTok,
+}
+
+/// OIDC discovery result (the fields we use).
+#[derive(Debug, Clone, Deserialize)]
+pub struct Metadata {
+    pub issuer: String,
+    pub authorization_endpoint: String,
+    pub token_endpoint: String,
+    pub userinfo_endpoint: Option<String>,
+    pub jwks_uri: Option<String>,
+}
+
+pub struct OAuthProvider {
+    pub oidc: bool,
+    pub builtin: Option<Builtin>,
+    pub client_id: String,
+    pub client_secret: Option<String>,
+    pub issuer: Option<String>,
+    pub well_known: Option<String>,
+    pub authorization: Endpoint,
+    pub token: Endpoint,
+    pub userinfo: Endpoint,
+    /// Whether `userinfo` was configured explicitly (OIDC then calls it too).
+    pub userinfo_configured: bool,
+    pub jwks_uri: Option<String>,
+    pub checks: Checks,
+    pub pkce_encoding: PkceEncoding,
+    pub client_auth: ClientAuth,
+    pub profile_map: ProfileMap,
+    pub style: ButtonStyle,
+    pub redirect_proxy_url: Option<Url>,
+    pub allow_dangerous_email_account_linking: bool,
+    /// Read the profile from the id_token (OIDC default).
+    pub id_token: bool,
+    pub has_profile_hook: bool,
+    pub http: HttpClient,
+    /// Discovery and JWKS, fetched on first use and kept.
+    pub metadata: RwLock<Option<Arc<Metadata>>>,
+    pub jwks: RwLock<Option<Arc<josekit::jwk::JwkSet>>>,
+}
+
+impl std::fmt::Debug for OAuthProvider {
+    /// The client secret never appears in logs.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("OAuthProvider")
+            .field("oidc", &self.oidc)
+            .field("client_id", &self.client_id)
+            .field("client_secret", &self.client_secret.as_ref().map(|_| "[redacted]"))
+            .field("issuer", &self.issuer)
+            .field("authorization", &self.authorization.url)
+            .field("token", &self.token.url)
+            .field("userinfo", &self.userinfo.url)
+            .finish()
+    }
+}
+
+#[derive(Deserialize)]
+#[serde(untagged)]
+enum EndpointConfig {
+    Url(String),
+    Full {
+        url: Option<String>,
+        #[serde(default)]
+        params: Map<String, Value>,
+    },
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+struct OAuthConfig {
+    #[serde(rename = "type")]
+    kind: Option<String>,
+    id: Option<String>,
+    name: Option<String>,
+    builtin: Option<String>,
+    client_id: Option<String>,
+    client_secret: Option<String>,
+    issuer: Option<String>,
+    well_known: Option<String>,
+    authorization: Option<EndpointConfig>,
+    token: Option<EndpointConfig>,
+    userinfo: Option<EndpointConfig>,
+    jwks_uri: Option<String>,
+    checks: Option<Value>,
+    /// `"S256"` (standard) or `"hex"` (TikTok's desktop form).
+    pkce_challenge: Option<String>,
+    client: Option<ClientConfig>,
+    profile_map: Option<Map<String, Value>>,
+    style: Option<ButtonStyle>,
+    redirect_proxy_url: Option<String>,
+    #[serde(default)]
+    allow_dangerous_email_account_linking: bool,
+    id_token: Option<bool>,
+    /// Seconds for each outbound request (default 10).
+    timeout: Option<u64>,
+    /// The binding's marker for a `profile` function (a hook).
+    profile: Option<Value>,
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "snake_case")]
+struct ClientConfig {
+    token_endpoint_auth_method: Option<String>,
+    #[serde(flatten)]
+    _rest: Map<String, Value>,
+}
+
+pub fn parse(option: &str, value: &Value, host: &dyn Host, env: &dyn Env) -> Result<Provider, ConfigError> {
+    let c: OAuthConfig = serde_json::from_value(value.clone()).map_err(|e| ConfigError::new(option, e.to_string()))?;
+    let _ = c.profile;
+    let builtin = match c.builtin.as_deref() {
+        None => None,
+        Some("tiktok") => Some(Builtin::TikTok),
+        Some(other) => {
+            return Err(ConfigError::new(format!("{option}.builtin"), format!("unknown built-in provider {other:?}; known: tiktok")))
+        }
+    };
+    let defaults = match builtin {
+        Some(Builtin::TikTok) => tiktok::defaults(),
+        None => BuiltinDefaults::default(),
+    };
+    let oidc = match c.kind.as_deref().or(defaults.kind) {
+        Some("oidc") => true,
+        Some("oauth") => false,
+        other => {
+            return Err(ConfigError::new(format!("{option}.type"), format!("expected \"oauth\" or \"oidc\", got {other:?}")))
+        }
+    };
+    let id = c.id.or(defaults.id.map(str::to_owned)).unwrap_or_else(|| if oidc { "oidc".into() } else { "oauth".into() });
+    let name = c.name.or(defaults.name.map(str::to_owned)).unwrap_or_else(|| id.clone());
+
+    // AUTH_<ID>_ID / AUTH_<ID>_SECRET when not given.
+    let env_key = id.to_ascii_uppercase().replace('-', "_");
+    let client_id = c
+        .client_id
+        .or_else(|| env.var(&format!("AUTH_{env_key}_ID")))
+        .ok_or_else(|| ConfigError::new(format!("{option}.clientId"), format!("missing; set it or AUTH_{env_key}_ID")))?;
+    let client_secret = c.client_secret.or_else(|| env.var(&format!("AUTH_{env_key}_SECRET")));
+
+    let endpoint = |name: &str, given: Option<EndpointConfig>, default: Endpoint| -> Result<Endpoint, ConfigError> {
+        let mut ep = default;
+        match given {
+            None => {}
+            Some(EndpointConfig::Url(url)) => ep.url = Some(url),
+            Some(EndpointConfig::Full { url, params }) => {
+                if url.is_some() {
+                    ep.url = url;
+                }
+                for (k, v) in params {
+                    let v = match v {
+                        Value::String(s) => s,
+                        Value::Null => {
+                            ep.params.retain(|(key, _)| key != &k);
+                            continue;
+                        }
+                        other => other.to_string(),
+                    };
+                    ep.params.retain(|(key, _)| key != &k);
+                    ep.params.push((k, v));
+                }
+            }
+        }
+        if let Some(url) = &ep.url {
+            check_url(url, &format!("{option}.{name}"))?;
+        }
+        Ok(ep)
+    };
+    let userinfo_configured = c.userinfo.is_some();
+    let mut authorization = endpoint("authorization", c.authorization, defaults.authorization)?;
+    let token = endpoint("token", c.token, defaults.token)?;
+    let userinfo = endpoint("userinfo", c.userinfo, defaults.userinfo)?;
+    if oidc && !authorization.params.iter().any(|(k, _)| k == "scope") {
+        authorization.params.push(("scope".into(), "openid profile email".into()));
+    }
+
+    let issuer = c.issuer.or(defaults.issuer.map(str::to_owned));
+    if let Some(issuer) = &issuer {
+        check_url(issuer, &format!("{option}.issuer"))?;
+    }
+    if let Some(wk) = &c.well_known {
+        check_url(wk, &format!("{option}.wellKnown"))?;
+    }
+    let can_discover = oidc && (issuer.is_some() || c.well_known.is_some());
+    if !can_discover {
+        if authorization.url.is_none() {
+            return Err(ConfigError::new(
+                format!("{option}.authorization"),
+                "missing: give an authorization URL, or an `issuer` for OIDC discovery",
+            ));
+        }
+        if token.url.is_none() {
+            return Err(ConfigError::new(format!("{option}.token"), "missing: give a token URL, or an `issuer` for OIDC discovery"));
+        }
+        if !oidc && userinfo.url.is_none() && !host.has(&Hook::provider(&id, "profile")) {
+            return Err(ConfigError::new(format!("{option}.userinfo"), "missing: an OAuth provider needs a userinfo URL"));
+        }
+    }
+
+    let checks = parse_checks(c.checks.as_ref(), defaults.checks.unwrap_or(Checks { pkce: true, state: true, nonce: oidc }), option)?;
+    let redirect_proxy_url = match c.redirect_proxy_url {
+        Some(raw) => Some(Url::parse(&raw).map_err(|e| ConfigError::new(format!("{option}.redirectProxyUrl"), e.to_string()))?),
+        None => None,
+    };
+    let pkce_encoding = match c.pkce_challenge.as_deref() {
+        None | Some("S256") | Some("base64url") => PkceEncoding::Base64Url,
+        Some("hex") => PkceEncoding::Hex,
+        Some(other) => {
+            return Err(ConfigError::new(format!("{option}.pkceChallenge"), format!("expected \"S256\" or \"hex\", got {other:?}")))
+        }
+    };
+    let client_auth = match (builtin, c.client.as_ref().and_then(|c| c.token_endpoint_auth_method.as_deref())) {
+        (Some(Builtin::TikTok), _) => ClientAuth::TikTokBody,
+        (_, None | Some("client_secret_basic")) => ClientAuth::Basic,
+        (_, Some("client_secret_post")) => ClientAuth::Post,
+        (_, Some("none")) => ClientAuth::None,
+        (_, Some(other)) => {
+            return Err(ConfigError::new(
+                format!("{option}.client.token_endpoint_auth_method"),
+                format!("supported: client_secret_basic, client_secret_post, none; got {other:?}"),
+            ))
+        }
+    };
+    if client_secret.is_none() && client_auth != ClientAuth::None {
+        return Err(ConfigError::new(
+            format!("{option}.clientSecret"),
+            format!("missing; set it or AUTH_{env_key}_SECRET (or use client.token_endpoint_auth_method \"none\")"),
+        ));
+    }
+    let profile_map = match c.profile_map {
+        None => defaults.profile_map.unwrap_or_default(),
+        Some(map) => parse_profile_map(map, format!("{option}.profileMap"))?,
+    };
+
+    let provider = OAuthProvider {
+        oidc,
+        builtin,
+        client_id,
+        client_secret,
+        issuer,
+        well_known: c.well_known,
+        authorization,
+        token,
+        userinfo,
+        userinfo_configured,
+        jwks_uri: c.jwks_uri,
+        checks,
+        pkce_encoding,
+        client_auth,
+        profile_map,
+        style: c.style.or(defaults.style).unwrap_or_default(),
+        redirect_proxy_url,
+        allow_dangerous_email_account_linking: c.allow_dangerous_email_account_linking,
+        id_token: c.id_token.unwrap_or(oidc),
+        has_profile_hook: host.has(&Hook::provider(&id, "profile")),
+        http: HttpClient::new(Duration::from_secs(c.timeout.unwrap_or(10).max(1))),
+        metadata: RwLock::new(None),
+        jwks: RwLock::new(None),
+    };
+    Ok(Provider { id, name, kind: ProviderKind::OAuth(Box::new(provider)) })
+}
+
+/// Defaults a built-in provider starts from; the config overrides any of them.
+#[derive(Default)]
+pub struct BuiltinDefaults {
+    pub kind: Option<&'static str>,
+    pub id: Option<&'static str>,
+    pub name: Option<&'static str>,
+    pub issuer: Option<&'static str>,
+    pub authorization: Endpoint,
+    pub token: Endpoint,
+    pub userinfo: Endpoint,
+    pub checks: Option<Checks>,
+    pub profile_map: Option<ProfileMap>,
+    pub style: Option<ButtonStyle>,
+}
+
+fn check_url(raw: &str, option: &str) -> Result<(), ConfigError> {
+    let url = Url::parse(raw).map_err(|e| ConfigError::new(option, format!("not a valid URL ({e}): {raw:?}")))?;
+    if url.scheme() != "http" && url.scheme() != "https" {
+        return Err(ConfigError::new(option, format!("must be an http(s) URL, got {raw:?}")));
+    }
+    Ok(())
+}
+
+fn parse_checks(value: Option<&Value>, default: Checks, option: &str) -> Result<Checks, ConfigError> {
+    let Some(value) = value else { return Ok(default) };
+    let list: Vec<&str> = match value {
+        Value::String(s) => vec![s.as_str()],
+        Value::Array(items) => items.iter().filter_map(Value::as_str).collect(),
+        _ => return Err(ConfigError::new(format!("{option}.checks"), "must be a list of \"pkce\", \"state\", \"nonce\" or \"none\"")),
+    };
+    let mut checks = Checks { pkce: false, state: false, nonce: false };
+    for item in list {
+        match item {
+            "pkce" => checks.pkce = true,
+            "state" => checks.state = true,
+            "nonce" => checks.nonce = true,
+            "none" => {}
+            other => return Err(ConfigError::new(format!("{option}.checks"), format!("unknown check {other:?}"))),
+        }
+    }
+    Ok(checks)
+}
+
+fn parse_profile_map(map: Map<String, Value>, option: String) -> Result<ProfileMap, ConfigError> {
+    let mut out = ProfileMap::default();
+    for (key, value) in map {
+        let paths: Vec<String> = match value {
+            Value::String(s) => vec![s],
+            Value::Array(items) => items.into_iter().filter_map(|v| v.as_str().map(str::to_owned)).collect(),
+            _ => return Err(ConfigError::new(format!("{option}.{key}"), "must be a path string or a list of them")),
+        };
+        match key.as_str() {
+            "id" => out.id = paths,
+            "name" => out.name = paths,
+            "email" => out.email = paths,
+            "image" => out.image = paths,
+            other => return Err(ConfigError::new(format!("{option}.{other}"), "profileMap has only id, name, email, image")),
+        }
+    }
+    Ok(out)
+}
+
+/// The value at a dotted path (`data.user.open_id`).
+pub fn lookup<'a>(value: &'a Value, path: &str) -> Option<&'a Value> {
+    path.split('.').try_fold(value, |v, key| v.get(key)).filter(|v| !v.is_null())
+}
+
+impl OAuthProvider {
+    /// The user a profile maps to: `{ id, name, email, image }`.
+    pub fn map_profile(&self, profile: &Value) -> Map<String, Value> {
+        let first = |paths: &[String]| paths.iter().find_map(|p| lookup(profile, p)).cloned();
+        let mut user = Map::new();
+        if let Some(id) = first(&self.profile_map.id) {
+            let id = match id {
+                Value::String(s) => Value::String(s),
+                other => Value::String(other.to_string()),
+            };
+            user.insert("id".into(), id);
+        }
+        user.insert("name".into(), first(&self.profile_map.name).unwrap_or(Value::Null));
+        user.insert("email".into(), first(&self.profile_map.email).unwrap_or(Value::Null));
+        user.insert("image".into(), first(&self.profile_map.image).unwrap_or(Value::Null));
+        user
+    }
+}

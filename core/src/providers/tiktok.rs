@@ -1,0 +1,140 @@
+//! The built-in TikTok provider (Login Kit for Web, API v2). Facts:
+//! `shared/reference/tiktok-login-kit.md`. TikTok differs from plain OAuth:
+//! `client_key` instead of `client_id`, comma-separated scopes, client
+//! credentials in the token form body, errors in the body whatever the HTTP
+//! status, and user info fields chosen with `fields` by granted scope.
+
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+
+use super::oauth::{BuiltinDefaults, ButtonStyle, Checks, Endpoint, ProfileMap};
+
+/// TikTok's user-info answer (spec §2.8 `VideoProviderProfile`): what the
+/// callbacks receive as `profile`. Optional fields come only when their
+/// scope was granted.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct VideoProviderProfile {
+    pub data: VideoProviderData,
+    #[serde(default)]
+    pub error: Option<VideoProviderError>,
+    #[serde(flatten)]
+    pub extra: Map<String, Value>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct VideoProviderData {
+    pub user: VideoProviderUser,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct VideoProviderUser {
+    pub open_id: String,
+    pub union_id: Option<String>,
+    pub avatar_url: Option<String>,
+    pub avatar_url_100: Option<String>,
+    pub avatar_large_url: Option<String>,
+    pub display_name: Option<String>,
+    pub username: Option<String>,
+    pub bio_description: Option<String>,
+    pub profile_deep_link: Option<String>,
+    pub is_verified: Option<bool>,
+    pub follower_count: Option<i64>,
+    pub following_count: Option<i64>,
+    pub likes_count: Option<i64>,
+    pub video_count: Option<i64>,
+    /// Never provided by TikTok; kept for the spec's shape.
+    pub email: Option<String>,
+    #[serde(flatten)]
+    pub extra: Map<String, Value>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct VideoProviderError {
+    pub code: String,
+    #[serde(default)]
+    pub message: String,
+    #[serde(default)]
+    pub log_id: String,
+}
+
+/// Check a user-info answer has TikTok's shape (an `open_id` at least).
+pub fn parse_profile(profile: &Value) -> Result<VideoProviderProfile, String> {
+    serde_json::from_value(profile.clone()).map_err(|e| format!("TikTok user info has an unexpected shape: {e}"))
+}
+
+pub const AUTHORIZATION_URL: &str = "https://www.tiktok.com/v2/auth/authorize/";
+pub const TOKEN_URL: &str = "https://open.tiktokapis.com/v2/oauth/token/";
+pub const USERINFO_URL: &str = "https://open.tiktokapis.com/v2/user/info/";
+pub const DEFAULT_SCOPE: &str = "user.info.basic";
+
+/// The user fields each scope unlocks (reference §9.2).
+const FIELDS_BY_SCOPE: &[(&str, &[&str])] = &[
+    ("user.info.basic", &["open_id", "union_id", "avatar_url", "avatar_url_100", "avatar_large_url", "display_name"]),
+    ("user.info.profile", &["bio_description", "profile_deep_link", "is_verified", "username"]),
+    ("user.info.stats", &["follower_count", "following_count", "likes_count", "video_count"]),
+];
+
+pub fn defaults() -> BuiltinDefaults {
+    let v = |xs: &[&str]| xs.iter().map(|s| s.to_string()).collect();
+    BuiltinDefaults {
+        kind: Some("oauth"),
+        id: Some("tiktok"),
+        name: Some("TikTok"),
+        // TikTok has no issuer; none is needed since every endpoint is given.
+        issuer: None,
+        authorization: Endpoint {
+            url: Some(AUTHORIZATION_URL.into()),
+            params: vec![("scope".into(), DEFAULT_SCOPE.into())],
+        },
+        token: Endpoint { url: Some(TOKEN_URL.into()), params: Vec::new() },
+        userinfo: Endpoint { url: Some(USERINFO_URL.into()), params: Vec::new() },
+        checks: Some(Checks { pkce: true, state: true, nonce: false }),
+        profile_map: Some(ProfileMap {
+            id: v(&["data.user.open_id"]),
+            name: v(&["data.user.display_name"]),
+            // TikTok provides no email.
+            email: Vec::new(),
+            image: v(&["data.user.avatar_url"]),
+        }),
+        style: Some(ButtonStyle { logo: None, bg: Some("#000000".into()), text: Some("#ffffff".into()), brand_color: None }),
+    }
+}
+
+/// TikTok separates scopes with commas; accept a space-separated config too.
+pub fn normalise_scope(scope: &str) -> String {
+    scope.split([',', ' ']).map(str::trim).filter(|s| !s.is_empty()).collect::<Vec<_>>().join(",")
+}
+
+/// The `fields` to ask user info for, from the scopes actually granted
+/// (the callback's `scopes`, else the token's `scope`). `open_id` and the
+/// basic fields are always asked: `user.info.basic` comes with Login Kit.
+pub fn fields_for_scopes(granted: &str) -> String {
+    let granted: Vec<&str> = granted.split([',', ' ']).map(str::trim).collect();
+    FIELDS_BY_SCOPE
+        .iter()
+        .filter(|(scope, _)| *scope == "user.info.basic" || granted.contains(scope))
+        .flat_map(|(_, fields)| fields.iter().copied())
+        .collect::<Vec<_>>()
+        .join(",")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fields_follow_granted_scopes() {
+        let basic = fields_for_scopes("user.info.basic");
+        assert!(basic.contains("open_id") && basic.contains("display_name") && !basic.contains("username"));
+        let profile = fields_for_scopes("user.info.basic,user.info.profile");
+        assert!(profile.contains("username") && profile.contains("bio_description") && !profile.contains("follower_count"));
+        let all = fields_for_scopes("user.info.profile,user.info.stats");
+        assert!(all.contains("open_id") && all.contains("likes_count"));
+    }
+
+    #[test]
+    fn scopes_are_comma_separated() {
+        assert_eq!(normalise_scope("user.info.basic user.info.profile"), "user.info.basic,user.info.profile");
+        assert_eq!(normalise_scope("user.info.basic, user.info.stats"), "user.info.basic,user.info.stats");
+    }
+}

@@ -1,0 +1,271 @@
+//! OAuth/OIDC sign-in through the routes: `POST signin/<id>` sends the user
+//! to the provider with state, PKCE and nonce kept in short-lived encrypted
+//! cookies; `GET|POST callback/<id>` checks them, exchanges the code and
+//! signs the user in. Every failure is an `OAuthCallbackError` (the user is
+//! sent back to sign-in) with the precise cause in the server log.
+
+use serde_json::{json, Map, Value};
+use subtle::ConstantTimeEq;
+use url::Url;
+
+use super::{Ctx, Reply};
+use crate::cookies::{CookieSpec, SetCookie};
+use crate::error::{AuthError, ErrorType};
+use crate::host::Hook;
+use crate::oauth::{self, AuthorizationChecks, OAuthError};
+use crate::providers::oauth::OAuthProvider;
+use crate::providers::Provider;
+
+/// Lifetime of the check cookies (as Auth.js): 15 minutes.
+const CHECK_MAX_AGE: u64 = 15 * 60;
+/// The key salt of the sealed `state`, fixed so that a redirect proxy
+/// served over https can open a state made by a deployment on http.
+const STATE_SALT: &str = "authjs.state";
+
+fn callback_error(message: impl Into<String>, cause: Option<AuthError>) -> AuthError {
+    let mut e = AuthError::new(ErrorType::OAuthCallbackError, message);
+    if let Some(cause) = cause {
+        e = e.with_source(cause);
+    }
+    e
+}
+
+fn invalid_check(message: &str) -> AuthError {
+    callback_error(format!("InvalidCheck: {message}"), Some(AuthError::new(ErrorType::InvalidCheck, message)))
+}
+
+fn from_oauth(e: OAuthError) -> AuthError {
+    let kind = match &e {
+        OAuthError::Discovery(_) | OAuthError::MissingEndpoint(_) => ErrorType::InvalidEndpoints,
+        OAuthError::IdToken(_) => ErrorType::InvalidCheck,
+        _ => ErrorType::OAuthCallbackError,
+    };
+    let message = e.to_string();
+    callback_error(message.clone(), Some(AuthError::new(kind, message).with_source(e)))
+}
+
+/// `{redirectProxyUrl | origin+basePath}/callback/<id>`.
+fn redirect_uri(ctx: &Ctx, provider: &Provider, p: &OAuthProvider) -> String {
+    let base = match p.redirect_proxy_url.as_ref().or(ctx.auth.settings.redirect_proxy_url.as_ref()) {
+        Some(proxy) => proxy.as_str().trim_end_matches('/').to_owned(),
+        None => ctx.base_url(),
+    };
+    format!("{base}/callback/{}", provider.id)
+}
+
+fn uses_proxy(ctx: &Ctx, p: &OAuthProvider) -> bool {
+    p.redirect_proxy_url.is_some() || ctx.auth.settings.redirect_proxy_url.is_some()
+}
+
+/// With `response_mode=form_post` the provider POSTs back cross-site, and a
+/// browser sends no `SameSite=Lax` cookie on such a request.
+fn check_cookie(spec: &CookieSpec, p: &OAuthProvider) -> CookieSpec {
+    let mut spec = spec.clone();
+    if p.authorization.params.iter().any(|(k, v)| k == "response_mode" && v == "form_post") {
+        spec.options.same_site = "none".into();
+        spec.options.secure = true;
+    }
+    spec
+}
+
+fn set_check(ctx: &mut Ctx, spec: &CookieSpec, value: &str) {
+    ctx.set_cookies.push(SetCookie::new(spec, value));
+}
+
+fn seal(ctx: &Ctx, salt: &str, claims: Map<String, Value>) -> Result<String, AuthError> {
+    ctx.auth
+        .codec
+        .encode(&claims, salt, CHECK_MAX_AGE)
+        .map_err(|e| AuthError::new(ErrorType::OAuthSignInError, e.to_string()))
+}
+
+fn open(ctx: &Ctx, salt: &str, sealed: &str) -> Option<Map<String, Value>> {
+    ctx.auth.codec.decode(sealed, salt).ok()
+}
+
+pub fn start(ctx: &mut Ctx, provider: &Provider, p: &OAuthProvider) -> Result<Reply, AuthError> {
+    let endpoints = oauth::endpoints(p).map_err(|e| {
+        AuthError::new(ErrorType::OAuthSignInError, e.to_string()).with_source(e)
+    })?;
+    ctx.callback_url(); // remembered in its cookie for after the callback
+    let redirect_uri = redirect_uri(ctx, provider, p);
+    let cookies = ctx.cookies;
+
+    // The redirect proxy needs the state check (it carries our origin).
+    let state = if p.checks.state || uses_proxy(ctx, p) {
+        let mut payload = Map::new();
+        payload.insert("random".into(), crate::random::hex(32).into());
+        if uses_proxy(ctx, p) {
+            payload.insert("origin".into(), format!("{}/callback/{}", ctx.base_url(), provider.id).into());
+        }
+        let sealed = seal(ctx, STATE_SALT, payload)?;
+        set_check(ctx, &check_cookie(&cookies.state, p), &sealed);
+        Some(sealed)
+    } else {
+        None
+    };
+    let challenge = if p.checks.pkce {
+        let (verifier, challenge) = oauth::pkce_pair(p.pkce_encoding);
+        let sealed = seal(ctx, &cookies.pkce_code_verifier.name, Map::from_iter([("value".into(), verifier.into())]))?;
+        set_check(ctx, &check_cookie(&cookies.pkce_code_verifier, p), &sealed);
+        Some(challenge)
+    } else {
+        None
+    };
+    let nonce = if p.checks.nonce && p.oidc {
+        let nonce = crate::random::hex(32);
+        let sealed = seal(ctx, &cookies.nonce.name, Map::from_iter([("value".into(), nonce.clone().into())]))?;
+        set_check(ctx, &check_cookie(&cookies.nonce, p), &sealed);
+        Some(nonce)
+    } else {
+        None
+    };
+    let checks = AuthorizationChecks { state: state.as_deref(), code_challenge: challenge.as_deref(), nonce: nonce.as_deref() };
+    let url = oauth::authorization_url(p, &endpoints.authorization, &redirect_uri, &checks)
+        .map_err(|e| AuthError::new(ErrorType::OAuthSignInError, e.to_string()).with_source(e))?;
+    Ok(Reply::Redirect(url))
+}
+
+pub fn callback(ctx: &mut Ctx, provider: &Provider, p: &OAuthProvider) -> Result<Reply, AuthError> {
+    // Parameters come in the query (GET) or the body (form_post).
+    let mut params: Map<String, Value> =
+        ctx.url.query_pairs().map(|(k, v)| (k.into_owned(), Value::String(v.into_owned()))).collect();
+    if ctx.req.method.eq_ignore_ascii_case("POST") {
+        params.extend(ctx.body().clone());
+    }
+    let param = |name: &str| params.get(name).and_then(Value::as_str).map(str::to_owned);
+    let cookies = ctx.cookies;
+
+    // Redirect proxy: a callback for another deployment (its origin sealed
+    // in the state with our shared secret) is forwarded there.
+    if uses_proxy(ctx, p) {
+        if let Some(origin) = param("state").and_then(|s| open(ctx, STATE_SALT, &s)).and_then(|st| {
+            st.get("origin").and_then(Value::as_str).map(str::to_owned)
+        }) {
+            let target = Url::parse(&origin).ok();
+            if let Some(target) = target.filter(|t| t.origin().ascii_serialization() != ctx.origin) {
+                let query = url::form_urlencoded::Serializer::new(String::new())
+                    .extend_pairs(params.iter().filter_map(|(k, v)| Some((k.as_str(), v.as_str()?))))
+                    .finish();
+                return Ok(Reply::Redirect(format!("{}?{query}", target.as_str().split('?').next().unwrap_or_default())));
+            }
+        }
+    }
+
+    // The checks are single-use: their cookies go whatever happens next.
+    let state_cookie = ctx.req.cookie(&cookies.state.name);
+    let pkce_cookie = ctx.req.cookie(&cookies.pkce_code_verifier.name);
+    let nonce_cookie = ctx.req.cookie(&cookies.nonce.name);
+    for (spec, present) in [
+        (&cookies.state, state_cookie.is_some()),
+        (&cookies.pkce_code_verifier, pkce_cookie.is_some()),
+        (&cookies.nonce, nonce_cookie.is_some()),
+    ] {
+        if present {
+            let spec = check_cookie(spec, p);
+            ctx.set_cookies.push(SetCookie::expired(&spec.name, &spec.options));
+        }
+    }
+
+    if let Some(error) = param("error") {
+        let description = param("error_description").unwrap_or_default();
+        return Err(callback_error(format!("the provider answered error={error} {description}"), None));
+    }
+
+    if p.checks.state || uses_proxy(ctx, p) {
+        let given = param("state").ok_or_else(|| invalid_check("state missing from the callback"))?;
+        let expected = state_cookie.ok_or_else(|| invalid_check("state cookie was missing"))?;
+        if !bool::from(given.as_bytes().ct_eq(expected.as_bytes())) {
+            return Err(invalid_check("state mismatch"));
+        }
+        if open(ctx, STATE_SALT, &expected).is_none() {
+            return Err(invalid_check("state value could not be parsed (expired or tampered)"));
+        }
+    }
+    let verifier = if p.checks.pkce {
+        let sealed = pkce_cookie.ok_or_else(|| invalid_check("PKCE code_verifier cookie was missing"))?;
+        let claims = open(ctx, &cookies.pkce_code_verifier.name, &sealed)
+            .ok_or_else(|| invalid_check("PKCE code_verifier could not be parsed"))?;
+        Some(claims.get("value").and_then(Value::as_str).unwrap_or_default().to_owned())
+    } else {
+        None
+    };
+    let nonce = if p.checks.nonce && p.oidc {
+        let sealed = nonce_cookie.ok_or_else(|| invalid_check("nonce cookie was missing"))?;
+        let claims = open(ctx, &cookies.nonce.name, &sealed).ok_or_else(|| invalid_check("nonce could not be parsed"))?;
+        Some(claims.get("value").and_then(Value::as_str).unwrap_or_default().to_owned())
+    } else {
+        None
+    };
+
+    let code = param("code").filter(|c| !c.is_empty()).ok_or_else(|| callback_error("no code in the callback", None))?;
+    let endpoints = oauth::endpoints(p).map_err(from_oauth)?;
+    let redirect_uri = redirect_uri(ctx, provider, p);
+    let tokens = oauth::exchange_code(p, &endpoints.token, &code, &redirect_uri, verifier.as_deref()).map_err(from_oauth)?;
+
+    // The profile: verified id_token claims (OIDC), and/or user info.
+    let mut profile = Value::Null;
+    if p.oidc && p.id_token {
+        let id_token = tokens
+            .get("id_token")
+            .and_then(Value::as_str)
+            .ok_or_else(|| from_oauth(OAuthError::IdToken("the token response has no id_token".into())))?;
+        let claims = oauth::verify_id_token(p, &endpoints, id_token, nonce.as_deref()).map_err(from_oauth)?;
+        profile = Value::Object(claims);
+    }
+    if profile.is_null() || p.userinfo_configured {
+        if let Some(userinfo_url) = &endpoints.userinfo {
+            let access_token = tokens.get("access_token").and_then(Value::as_str).unwrap_or_default();
+            let granted = param("scopes").or_else(|| tokens.get("scope").and_then(Value::as_str).map(str::to_owned)).unwrap_or_default();
+            let info = oauth::fetch_userinfo(p, userinfo_url, access_token, &granted).map_err(from_oauth)?;
+            profile = merge_userinfo(profile, info)?;
+        }
+    }
+
+    if p.builtin == Some(crate::providers::oauth::Builtin::TikTok) {
+        crate::providers::tiktok::parse_profile(&profile)
+            .map_err(|m| AuthError::new(ErrorType::OAuthProfileParseError, m))?;
+    }
+    let user = if p.has_profile_hook {
+        match ctx.auth.callbacks.host.call(&Hook::provider(&provider.id, "profile"), json!({ "profile": profile, "tokens": tokens })) {
+            Ok(Value::Object(u)) => u,
+            Ok(_) => return Err(AuthError::new(ErrorType::OAuthProfileParseError, "the profile function must return an object")),
+            Err(e) => return Err(AuthError::from_host(e, ErrorType::OAuthProfileParseError)),
+        }
+    } else {
+        p.map_profile(&profile)
+    };
+    let mut user = user;
+    let id = match user.get("id") {
+        Some(Value::String(s)) if !s.is_empty() => s.clone(),
+        Some(Value::Number(n)) => n.to_string(),
+        _ => {
+            return Err(AuthError::new(
+                ErrorType::OAuthProfileParseError,
+                format!("the {} profile has no user id (check profileMap.id)", provider.id),
+            ))
+        }
+    };
+    user.insert("id".into(), Value::String(id.clone()));
+    let account = oauth::account_from_tokens(&provider.id, provider.provider_type().as_str(), &id, &tokens);
+    let kind = super::register::SignInKind::OAuth {
+        allow_dangerous_email_account_linking: p.allow_dangerous_email_account_linking,
+    };
+    super::callback::complete_sign_in(ctx, kind, user, Value::Object(account), Some(profile), Map::new())
+}
+
+/// OIDC: user info adds to the id_token claims, for the same `sub` only.
+fn merge_userinfo(id_claims: Value, info: Value) -> Result<Value, AuthError> {
+    match (id_claims, info) {
+        (Value::Object(mut claims), Value::Object(info)) => {
+            if let (Some(a), Some(b)) = (claims.get("sub"), info.get("sub")) {
+                if a != b {
+                    return Err(callback_error("userinfo sub differs from the id_token sub", None));
+                }
+            }
+            claims.extend(info);
+            Ok(Value::Object(claims))
+        }
+        (_, info) => Ok(info),
+    }
+}

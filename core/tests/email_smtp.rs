@@ -1,0 +1,282 @@
+//! The sign-in email through a real SMTP server: `tests/support/smtp_sink.py`
+//! (Python's aiosmtpd, installed by `scripts/test.sh`), started per test on
+//! a free loopback port. The sink decodes each message with Python's
+//! `email` package, so the test sees what a mail client would.
+//!
+//! `LIBAUTH_PYTHON` overrides the interpreter (default `python3`).
+
+mod common;
+
+use std::io::{BufRead, BufReader, Lines};
+use std::sync::{Arc, Mutex};
+
+use common::{location, recording, Browser, CallLog, ORIGIN, SECRET};
+use libauth_core::{Auth, HookMap};
+use std::process::{Child, ChildStdout, Command, Stdio};
+
+use libauth_core::email::{send_verification_email, EmailError, SmtpConfig};
+use serde_json::{json, Value};
+
+/// A long link with the characters that break naive mail code: `&`
+/// (HTML entities), `%40`, `=` (quoted-printable) and over 76 characters
+/// (line wrapping).
+const LINK: &str = "http://localhost:3000/auth/callback/email?callbackUrl=http%3A%2F%2Flocalhost%3A3000%2Fdashboard%3Ftab%3D1&token=5f2b8c0e9d4a7b3c1e6f8a2d4c6b8e0f1a3c5e7b9d1f3a5c7e9b1d3f5a7c9e1b&email=ada%40example.com";
+
+/// The running sink; killed when dropped, test passed or not.
+struct Sink {
+    child: Child,
+    lines: Lines<BufReader<ChildStdout>>,
+    port: u16,
+}
+
+impl Sink {
+    fn start(extra_args: &[&str]) -> Sink {
+        let python = std::env::var("LIBAUTH_PYTHON").unwrap_or_else(|_| "python3".to_owned());
+        let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/support/smtp_sink.py");
+        let mut child = Command::new(&python)
+            .arg(script)
+            .args(extra_args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .spawn()
+            .unwrap_or_else(|e| panic!("cannot run {python}: {e}"));
+        let stdout = child.stdout.take().expect("piped stdout");
+        let mut lines = BufReader::new(stdout).lines();
+        let ready = match lines.next() {
+            Some(Ok(line)) => line,
+            _ => {
+                let _ = child.kill();
+                panic!(
+                    "the SMTP sink did not start; is aiosmtpd installed? (pip install aiosmtpd; scripts/test.sh does)"
+                )
+            }
+        };
+        let port = ready.strip_prefix("READY ").and_then(|p| p.parse().ok()).expect("READY <port>");
+        Sink { child, lines, port }
+    }
+
+    /// The next message the server received.
+    fn next_message(&mut self) -> Value {
+        let line = self.lines.next().expect("a message").expect("readable");
+        serde_json::from_str(&line).expect("JSON from the sink")
+    }
+
+    fn config(&self, extra: Value) -> SmtpConfig {
+        let mut options = json!({ "host": "127.0.0.1", "port": self.port, "from": "Example <no-reply@example.com>" });
+        for (k, v) in extra.as_object().cloned().unwrap_or_default() {
+            options[k] = v;
+        }
+        SmtpConfig::from_json(&options).expect("valid config")
+    }
+}
+
+impl Drop for Sink {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// The `href` of the first link, with HTML escapes undone.
+fn href(html: &str) -> String {
+    let start = html.find("href=\"").expect("a link") + "href=\"".len();
+    let end = start + html[start..].find('"').expect("closing quote");
+    html[start..end]
+        .replace("&quot;", "\"")
+        .replace("&#39;", "'")
+        .replace("&lt;", "<")
+        .replace("&gt;", ">")
+        .replace("&amp;", "&")
+}
+
+#[test]
+fn the_link_arrives_intact_in_text_and_html() {
+    let mut sink = Sink::start(&[]);
+    send_verification_email(&sink.config(json!({})), "ada@example.com", LINK, "localhost:3000").unwrap();
+    let m = sink.next_message();
+    assert_eq!(m["mail_from"], "no-reply@example.com");
+    assert_eq!(m["rcpt_tos"], json!(["ada@example.com"]));
+    assert_eq!(m["from"], "Example <no-reply@example.com>");
+    assert_eq!(m["subject"], "Sign in to localhost:3000");
+    assert_eq!(m["content_type"], "multipart/alternative");
+
+    let text = m["text"].as_str().expect("a text part");
+    assert!(text.lines().any(|line| line == LINK), "the text part has the link on a line of its own:\n{text}");
+
+    let html = m["html"].as_str().expect("an HTML part");
+    assert_eq!(href(html), LINK);
+    assert!(!html.contains("&token="), "`&` is escaped in HTML");
+    assert!(html.contains("localhost:3000"));
+}
+
+#[test]
+fn the_site_name_is_escaped_in_html() {
+    let mut sink = Sink::start(&[]);
+    send_verification_email(&sink.config(json!({})), "ada@example.com", LINK, "<b>evil</b>").unwrap();
+    let html = sink.next_message()["html"].as_str().unwrap().to_owned();
+    assert!(html.contains("&lt;b&gt;evil&lt;/b&gt;") && !html.contains("<b>evil"), "{html}");
+}
+
+#[test]
+fn logs_in_with_username_and_password() {
+    let mut sink = Sink::start(&["--auth", "mailer:s3cret-pass"]);
+    let config = sink.config(json!({ "username": "mailer", "password": "s3cret-pass" }));
+    send_verification_email(&config, "ada@example.com", LINK, "localhost:3000").unwrap();
+    let m = sink.next_message();
+    assert_eq!(m["login"], "mailer");
+    assert_eq!(href(m["html"].as_str().unwrap()), LINK);
+}
+
+#[test]
+fn a_wrong_password_is_rejected_without_echoing_it() {
+    let sink = Sink::start(&["--auth", "mailer:s3cret-pass"]);
+    let config = sink.config(json!({ "username": "mailer", "password": "wrong-pass" }));
+    let err = send_verification_email(&config, "ada@example.com", LINK, "localhost:3000").unwrap_err();
+    assert!(matches!(err, EmailError::Rejected(_)), "{err:?}");
+    let shown = format!("{err} {err:?}");
+    assert!(!shown.contains("wrong-pass") && !shown.contains("5f2b8c0e"), "{shown}");
+}
+
+#[test]
+fn no_server_is_unavailable_and_the_error_has_no_link() {
+    // Start and stop a sink to get a port where nothing listens now.
+    let port = Sink::start(&[]).port;
+    let config =
+        SmtpConfig::from_json(&json!({ "host": "127.0.0.1", "port": port, "from": "a@example.com", "timeout": 3 }))
+            .unwrap();
+    let err = send_verification_email(&config, "ada@example.com", LINK, "localhost:3000").unwrap_err();
+    assert!(err.is_retryable(), "{err:?}");
+    let shown = format!("{err} {err:?}");
+    assert!(!shown.contains("5f2b8c0e") && !shown.contains("callback/email"), "{shown}");
+}
+
+#[test]
+fn an_invalid_recipient_is_refused_before_connecting() {
+    let config = SmtpConfig::from_json(&json!({ "host": "127.0.0.1", "port": 9, "from": "a@example.com" })).unwrap();
+    let err = send_verification_email(&config, "not an address", LINK, "localhost:3000").unwrap_err();
+    assert!(matches!(err, EmailError::InvalidRecipient), "{err:?}");
+}
+
+// ---- Email sign-in end to end: engine -> SMTP -> link -> session ----
+
+
+fn email_engine(sink: &Sink, db: &common::TempFile, max_age: u64, log: &CallLog) -> Auth {
+    let config = libauth_core::Config::from_value(json!({
+        "secret": SECRET,
+        "adapter": { "type": "sqlite", "path": db.0 },
+        "providers": [{
+            "type": "email", "maxAge": max_age, "from": "Example <no-reply@example.com>",
+            "server": { "host": "127.0.0.1", "port": sink.port }
+        }]
+    }))
+    .unwrap();
+    let hooks = recording(HookMap::new(), log, &["callbacks.signIn", "events.createUser"], json!(true));
+    Auth::with_env(config, Arc::new(hooks), &std::collections::HashMap::new()).unwrap()
+}
+
+/// Ask for a link and return it as a path on our origin, read from the mail.
+fn request_link(b: &mut Browser, sink: &mut Sink, email: &str) -> String {
+    let csrf = b.csrf();
+    let res = b.post("/auth/signin/email", &[("csrfToken", &csrf), ("email", email), ("callbackUrl", "/inbox")]);
+    assert_eq!(location(&res), "http://localhost:3000/auth/verify-request?provider=email&type=email");
+    let message = sink.next_message();
+    assert_eq!(message["rcpt_tos"], json!([email.trim().to_lowercase()]));
+    let link = href(message["html"].as_str().unwrap());
+    let text = message["text"].as_str().unwrap();
+    assert!(text.contains(&link), "the same link in the text part");
+    link.strip_prefix(ORIGIN).unwrap_or_else(|| panic!("a link to our origin: {link}")).to_owned()
+}
+
+#[test]
+fn email_sign_in_end_to_end_once_only() {
+    let mut sink = Sink::start(&[]);
+    let db = common::temp_db_path();
+    let log: CallLog = Arc::new(Mutex::new(Vec::new()));
+    let auth = email_engine(&sink, &db, 86_400, &log);
+    let mut b = Browser::new(&auth);
+    let link = request_link(&mut b, &mut sink, " Grace@Example.com ");
+    assert!(link.starts_with("/auth/callback/email?"));
+
+    // Only a hash of the token is stored.
+    let token = url::Url::parse(&format!("{ORIGIN}{link}")).unwrap().query_pairs().find(|(k, _)| k == "token").unwrap().1.into_owned();
+    let raw_db = std::fs::read(&db.0).unwrap_or_default();
+    let wal = std::fs::read(format!("{}-wal", db.0.display())).unwrap_or_default();
+    let needle = token.as_bytes();
+    assert!(!raw_db.windows(needle.len()).any(|w| w == needle) && !wal.windows(needle.len()).any(|w| w == needle));
+
+    let res = b.get(&link);
+    assert_eq!(location(&res), "http://localhost:3000/inbox");
+    let session = b.session();
+    assert_eq!(session["user"]["email"], "grace@example.com");
+
+    // The signIn callback saw verificationRequest on the first call only.
+    let calls = log.lock().unwrap();
+    let sign_ins: Vec<&Value> = calls.iter().filter(|(n, _)| n == "callbacks.signIn").map(|(_, a)| a).collect();
+    assert_eq!(sign_ins.len(), 2);
+    assert_eq!(sign_ins[0]["email"]["verificationRequest"], true);
+    assert!(sign_ins[1].get("email").is_none());
+    assert_eq!(sign_ins[1]["account"], json!({ "providerAccountId": "grace@example.com", "type": "email", "provider": "email" }));
+    assert_eq!(calls.iter().filter(|(n, _)| n == "events.createUser").count(), 1);
+    drop(calls);
+
+    // The same link again: Verification error page, no new session.
+    let mut other = Browser::new(&auth);
+    let res = other.get(&link);
+    assert_eq!(location(&res), "http://localhost:3000/auth/error?error=Verification");
+    assert!(!other.has_session_cookie());
+    assert_eq!(other.get("/auth/error?error=Verification").status, 403);
+    // A wrong token, or the right token for another address.
+    let wrong = link.replace("token=", "token=0");
+    assert_eq!(location(&other.get(&wrong)), "http://localhost:3000/auth/error?error=Verification");
+}
+
+#[test]
+fn an_expired_link_is_refused() {
+    let mut sink = Sink::start(&[]);
+    let db = common::temp_db_path();
+    let log: CallLog = Arc::new(Mutex::new(Vec::new()));
+    let auth = email_engine(&sink, &db, 1, &log);
+    let mut b = Browser::new(&auth);
+    let link = request_link(&mut b, &mut sink, "late@example.com");
+    std::thread::sleep(std::time::Duration::from_millis(1100));
+    assert_eq!(location(&b.get(&link)), "http://localhost:3000/auth/error?error=Verification");
+    assert!(!b.has_session_cookie());
+}
+
+#[test]
+fn a_host_sender_and_bad_addresses() {
+    let sent: Arc<Mutex<Vec<Value>>> = Arc::new(Mutex::new(Vec::new()));
+    let sent_hook = sent.clone();
+    let config = libauth_core::Config::from_value(json!({
+        "secret": SECRET, "adapter": { "type": "memory" },
+        "providers": [{ "type": "email", "id": "magic", "name": "Magic link", "sendVerificationRequest": true }]
+    }))
+    .unwrap();
+    let hooks = HookMap::new().on("providers.magic.sendVerificationRequest", move |args| {
+        sent_hook.lock().unwrap().push(args);
+        Ok(Value::Null)
+    });
+    let auth = Auth::with_env(config, Arc::new(hooks), &std::collections::HashMap::new()).unwrap();
+    let mut b = Browser::new(&auth);
+    let page = b.get("/auth/signin").body_str().to_owned();
+    assert!(page.contains(r#"action="http://localhost:3000/auth/signin/magic""#) && page.contains(r#"type="email""#));
+    let csrf = b.csrf();
+    let res = b.post("/auth/signin/magic", &[("csrfToken", &csrf), ("email", "ada@example.com")]);
+    assert_eq!(location(&res), "http://localhost:3000/auth/verify-request?provider=magic&type=email");
+    let args = sent.lock().unwrap()[0].clone();
+    assert_eq!(args["identifier"], "ada@example.com");
+    let url = args["url"].as_str().unwrap().to_owned();
+    assert!(url.starts_with("http://localhost:3000/auth/callback/magic?"));
+    assert_eq!(location(&b.get(url.strip_prefix(ORIGIN).unwrap())), ORIGIN);
+    assert_eq!(b.session()["user"]["email"], "ada@example.com");
+
+    for bad in ["", "not-an-email", "a@b.com, c@d.com"] {
+        let res = b.post("/auth/signin/magic", &[("csrfToken", &csrf), ("email", bad)]);
+        assert!(location(&res).starts_with("http://localhost:3000/auth/signin?error="), "{bad}");
+    }
+    assert_eq!(sent.lock().unwrap().len(), 1, "nothing sent for bad addresses");
+    // No CSRF token: nothing is sent.
+    let res = b.post("/auth/signin/magic", &[("email", "ada@example.com")]);
+    assert_eq!(location(&res), "http://localhost:3000/auth/signin?error=MissingCSRF");
+    assert_eq!(sent.lock().unwrap().len(), 1);
+}

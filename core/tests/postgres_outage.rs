@@ -1,0 +1,313 @@
+//! The PostgreSQL adapter through a database outage, against a server of
+//! our own (initdb + pg_ctl from the installed PostgreSQL, on a free port,
+//! data under /tmp) so stopping it disturbs nobody:
+//! write → stop the server → every call fails fast with `Unavailable`
+//! (never hangs, never panics) → start it again → the next call succeeds
+//! and everything written before is there.
+//!
+//! The server binaries are found in `/usr/lib/postgresql/<version>/bin`
+//! (newest version), or `LIBAUTH_PG_BIN`. initdb refuses to run as root, so
+//! as root the server runs as the `postgres` user (through `runuser`).
+
+mod common;
+
+use std::net::TcpListener;
+use std::path::PathBuf;
+use std::process::{Command, Output};
+use std::sync::mpsc;
+use std::thread;
+use std::time::{Duration, Instant};
+
+use libauth_core::adapter::{
+    AccountType, Adapter, AdapterAccount, AdapterError, AdapterSession, NewUser, PostgresAdapter, PostgresOptions,
+    VerificationToken,
+};
+
+/// What the adapter is configured with; calls during the outage must fail
+/// within about this (plus scheduling slack).
+const CONNECT_TIMEOUT: Duration = Duration::from_secs(2);
+/// "Fast": generous for a loaded 2-core machine, far below a hang.
+const FAIL_FAST_LIMIT: Duration = Duration::from_secs(10);
+
+fn pg_bin_dir() -> PathBuf {
+    if let Ok(dir) = std::env::var("LIBAUTH_PG_BIN") {
+        return PathBuf::from(dir);
+    }
+    let mut candidates: Vec<(u32, PathBuf)> = std::fs::read_dir("/usr/lib/postgresql")
+        .expect("PostgreSQL server binaries under /usr/lib/postgresql (apt install postgresql), or set LIBAUTH_PG_BIN")
+        .filter_map(|e| e.ok())
+        .filter_map(|e| Some((e.file_name().to_str()?.parse().ok()?, e.path().join("bin"))))
+        .filter(|(_, bin)| bin.join("initdb").exists())
+        .collect();
+    candidates.sort();
+    candidates.pop().map(|(_, bin)| bin).expect("an installed PostgreSQL with initdb")
+}
+
+fn is_root() -> bool {
+    Command::new("id").arg("-u").output().map(|o| String::from_utf8_lossy(&o.stdout).trim() == "0").unwrap_or(false)
+}
+
+/// A throwaway PostgreSQL server. Dropping it stops the server and removes
+/// its data directory, whether the test passed or not.
+struct Server {
+    bin: PathBuf,
+    data: PathBuf,
+    port: u16,
+    as_postgres_user: bool,
+}
+
+impl Server {
+    fn init() -> Server {
+        let bin = pg_bin_dir();
+        let as_postgres_user = is_root();
+        let data = std::env::temp_dir().join(format!("libauth-pg-outage-{}", libauth_core::random::hex(6)));
+        std::fs::create_dir(&data).expect("create the data directory");
+        // Construct the guard now, so a failure below still cleans up.
+        let server = Server { bin, data, port: free_port(), as_postgres_user };
+        if as_postgres_user {
+            server.check(Command::new("chown").arg("postgres:postgres").arg(&server.data).output(), "chown");
+        }
+        let initdb = server
+            .command("initdb")
+            .args(["-A", "trust", "-U", "postgres", "-E", "UTF8", "--no-sync", "-D"])
+            .arg(&server.data)
+            .output();
+        server.check(initdb, "initdb");
+        server
+    }
+
+    /// A command running one of the server binaries, as the right user.
+    fn command(&self, program: &str) -> Command {
+        let path = self.bin.join(program);
+        if self.as_postgres_user {
+            let mut c = Command::new("runuser");
+            c.args(["-u", "postgres", "--"]).arg(path);
+            c
+        } else {
+            Command::new(path)
+        }
+    }
+
+    fn check(&self, output: std::io::Result<Output>, what: &str) {
+        match output {
+            Ok(o) if o.status.success() => {}
+            Ok(o) => panic!(
+                "{what} failed ({}):\n{}{}\nserver log:\n{}",
+                o.status,
+                String::from_utf8_lossy(&o.stdout),
+                String::from_utf8_lossy(&o.stderr),
+                std::fs::read_to_string(self.data.join("server.log")).unwrap_or_default()
+            ),
+            Err(e) => panic!("cannot run {what}: {e}"),
+        }
+    }
+
+    fn start(&self) {
+        // The socket directory is the data directory: nothing outside it is
+        // needed (or writable by the postgres user) on every machine.
+        let options = format!("-p {} -c listen_addresses=127.0.0.1 -k {}", self.port, self.data.display());
+        let start = self
+            .command("pg_ctl")
+            .args(["start", "-w", "-t", "60", "-o", &options, "-l"])
+            .arg(self.data.join("server.log"))
+            .arg("-D")
+            .arg(&self.data)
+            .output();
+        self.check(start, "pg_ctl start");
+    }
+
+    /// Stop as an administrator would for maintenance: `-m fast` ends every
+    /// session (open connections see `57P01 admin_shutdown`).
+    fn stop(&self) {
+        let stop = self.command("pg_ctl").args(["stop", "-w", "-m", "fast", "-D"]).arg(&self.data).output();
+        self.check(stop, "pg_ctl stop");
+    }
+
+    fn url(&self) -> String {
+        format!("postgres://postgres@127.0.0.1:{}/postgres", self.port)
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.command("pg_ctl").args(["stop", "-w", "-m", "immediate", "-D"]).arg(&self.data).output();
+        let _ = std::fs::remove_dir_all(&self.data);
+    }
+}
+
+fn free_port() -> u16 {
+    TcpListener::bind("127.0.0.1:0").and_then(|l| l.local_addr()).map(|a| a.port()).expect("a free port")
+}
+
+/// Run `f` on another thread and fail the test if it takes longer than
+/// `limit`, so a hanging call is a failure, not a stuck test run.
+fn within<T: Send + 'static>(limit: Duration, what: &str, f: impl FnOnce() -> T + Send + 'static) -> (T, Duration) {
+    let (tx, rx) = mpsc::channel();
+    thread::spawn(move || {
+        let started = Instant::now();
+        let result = f();
+        let _ = tx.send((result, started.elapsed()));
+    });
+    match rx.recv_timeout(limit) {
+        Ok(done) => done,
+        Err(mpsc::RecvTimeoutError::Timeout) => panic!("{what} did not return within {limit:?}"),
+        Err(mpsc::RecvTimeoutError::Disconnected) => panic!("{what} panicked"),
+    }
+}
+
+fn expect_unavailable<T: std::fmt::Debug>(what: &str, result: Result<T, AdapterError>) {
+    match result {
+        Err(AdapterError::Unavailable { .. }) => {}
+        other => panic!("{what} during the outage: expected Unavailable, got {other:?}"),
+    }
+}
+
+#[test]
+fn calls_fail_fast_while_the_server_is_down_and_recover_when_it_is_back() {
+    let test_started = Instant::now();
+    let server = Server::init();
+    server.start();
+
+    let options =
+        PostgresOptions { pool_size: 4, connect_timeout: CONNECT_TIMEOUT, ..PostgresOptions::new(server.url()) };
+    let adapter: std::sync::Arc<dyn Adapter> = std::sync::Arc::new(PostgresAdapter::new(&options).unwrap());
+
+    // Written before the outage.
+    let user = adapter
+        .create_user_and_link_account(
+            &NewUser { email: Some("ada@example.com".into()), name: Some("Ada".into()), ..Default::default() },
+            &AdapterAccount::new(AccountType::OAuth, "github", "1815"),
+        )
+        .unwrap();
+    let session =
+        AdapterSession { session_token: "tok-before".into(), user_id: user.id.clone(), expires: 4_102_444_800_000 };
+    adapter.create_session(&session).unwrap();
+    let link = VerificationToken {
+        identifier: "ada@example.com".into(),
+        token: "vt-before".into(),
+        expires: 4_102_444_800_000,
+    };
+    adapter.create_verification_token(&link).unwrap();
+    // Several pooled connections open (and idle) when the server goes away.
+    thread::scope(|s| {
+        for _ in 0..4 {
+            s.spawn(|| adapter.get_session_and_user("tok-before").unwrap().expect("session"));
+        }
+    });
+
+    server.stop();
+
+    let mut outage_calls = Vec::new();
+    for (what, call) in outage_calls_for(&adapter, &user.id) {
+        let (result, took) = within(FAIL_FAST_LIMIT + Duration::from_secs(5), what, call);
+        expect_unavailable(what, result);
+        assert!(took < FAIL_FAST_LIMIT, "{what} took {took:?} to fail");
+        outage_calls.push(format!("{what} {:.2}s", took.as_secs_f64()));
+    }
+
+    server.start();
+    let restarted = Instant::now();
+
+    // The very next call succeeds: no connection broken by the restart is
+    // handed out, and no error state sticks to the pool.
+    let a = adapter.clone();
+    let (found, first_call) =
+        within(FAIL_FAST_LIMIT, "the first call after the restart", move || a.get_session_and_user("tok-before"));
+    let (found_session, found_user) =
+        found.expect("the first call after the restart succeeds").expect("the session survived");
+    assert_eq!(found_session, session);
+    assert_eq!(found_user, user);
+    assert_eq!(adapter.get_user_by_account("github", "1815").unwrap(), Some(user.clone()));
+    assert_eq!(adapter.use_verification_token("ada@example.com", "vt-before").unwrap(), Some(link));
+    // Writes work again, from every pooled connection.
+    thread::scope(|s| {
+        for i in 0..4 {
+            let adapter = &adapter;
+            let user_id = user.id.clone();
+            s.spawn(move || {
+                let token = format!("tok-after-{i}");
+                adapter
+                    .create_session(&AdapterSession { session_token: token, user_id, expires: 4_102_444_800_000 })
+                    .unwrap();
+            });
+        }
+    });
+    assert!(adapter.get_session_and_user("tok-after-3").unwrap().is_some());
+
+    eprintln!(
+        "postgres outage: calls during the outage failed in [{}]; first call after restart {:.3}s \
+         (restart to success {:.3}s); whole test {:.1}s",
+        outage_calls.join(", "),
+        first_call.as_secs_f64(),
+        restarted.elapsed().as_secs_f64(),
+        test_started.elapsed().as_secs_f64()
+    );
+}
+
+type OutageCall = Box<dyn FnOnce() -> Result<(), AdapterError> + Send>;
+
+/// A read, a write, a transaction and the verification token's
+/// DELETE … RETURNING, each on a pool whose connections died.
+fn outage_calls_for(adapter: &std::sync::Arc<dyn Adapter>, user_id: &str) -> Vec<(&'static str, OutageCall)> {
+    let (a1, a2, a3, a4) = (adapter.clone(), adapter.clone(), adapter.clone(), adapter.clone());
+    let user_id = user_id.to_owned();
+    vec![
+        ("getSessionAndUser", Box::new(move || a1.get_session_and_user("tok-before").map(|_| ()))),
+        (
+            "createSession",
+            Box::new(move || {
+                let s = AdapterSession { session_token: "tok-during".into(), user_id, expires: 4_102_444_800_000 };
+                a2.create_session(&s).map(|_| ())
+            }),
+        ),
+        (
+            "createUserAndLinkAccount",
+            Box::new(move || {
+                a3.create_user_and_link_account(
+                    &NewUser::default(),
+                    &AdapterAccount::new(AccountType::OAuth, "github", "during"),
+                )
+                .map(|_| ())
+            }),
+        ),
+        (
+            "useVerificationToken",
+            Box::new(move || a4.use_verification_token("ada@example.com", "vt-before").map(|_| ())),
+        ),
+    ]
+}
+
+/// The same outage seen through the engine: a signed-in user gets "no
+/// session" (not an error page, not a lost cookie) while the database is
+/// down, a sign-in attempt ends on the error page, and once the server is
+/// back the very same session is there again.
+#[test]
+fn the_engine_degrades_cleanly_and_loses_no_session() {
+    let server = Server::init();
+    server.start();
+    let config = libauth_core::Config::from_value(serde_json::json!({
+        "secret": common::SECRET,
+        "adapter": { "type": "postgres", "url": server.url(), "connectTimeout": 2, "poolSize": 2 },
+        "providers": [{ "type": "credentials", "credentials": { "username": {}, "password": {} } }]
+    }))
+    .unwrap();
+    let auth = libauth_core::Auth::with_env(config, std::sync::Arc::new(common::hooks()), &std::collections::HashMap::new()).unwrap();
+    let mut b = common::Browser::new(&auth);
+    assert_eq!(common::location(&b.sign_in("ada", "secret")), common::ORIGIN);
+    let before = b.session();
+    assert_eq!(before["user"]["email"], "ada@example.com");
+    let cookie = b.jar.get("authjs.session-token").cloned().unwrap();
+
+    server.stop();
+    let res = b.get("/auth/session");
+    assert_eq!((res.status, res.body_str()), (200, "null"));
+    assert_eq!(b.jar.get("authjs.session-token"), Some(&cookie), "the cookie is kept");
+    let mut other = common::Browser::new(&auth);
+    let res = other.sign_in("ada", "secret");
+    assert_eq!(common::location(&res), "http://localhost:3000/auth/error?error=Configuration");
+
+    server.start();
+    let after = b.session();
+    assert_eq!(after["user"], before["user"], "the session survived the outage");
+    assert_eq!(common::location(&other.sign_in("ada", "secret")), common::ORIGIN);
+}
