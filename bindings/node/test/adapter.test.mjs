@@ -48,6 +48,10 @@ export function memoryAdapter(calls = []) {
       users.set(u.id, u);
       return u;
     },
+    async deleteUser(id) {
+      log("deleteUser", [id]);
+      users.delete(id);
+    },
     async linkAccount(account) {
       log("linkAccount", [account]);
       accounts.set(`${account.provider}:${account.providerAccountId}`, account);
@@ -141,7 +145,13 @@ describe("a JavaScript adapter (adapter.* hooks)", () => {
 describe("built-in adapters by name", () => {
   const servers = [];
   after(() => Promise.all(servers.map((s) => s.close())));
-  for (const adapter of [{ type: "memory" }, { type: "sqlite", path: `/tmp/libauth-node-test-${process.pid}.db` }]) {
+  const adapters = [
+    { type: "memory" },
+    { type: "sqlite", path: `/tmp/libauth-node-test-${process.pid}.db` },
+    // scripts/test.sh starts the machine's PostgreSQL (database `test`).
+    { type: "postgres", url: process.env.LIBAUTH_TEST_POSTGRES_URL ?? "postgres://postgres@127.0.0.1:5432/test" },
+  ];
+  for (const adapter of adapters) {
     it(`${adapter.type}: credentials sign-in, session, sign-out`, async (t) => {
       const config = baseConfig({ adapter, session: { strategy: "database" } });
       const { mw, skip } = tryServerAuth(config);

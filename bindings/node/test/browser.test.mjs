@@ -21,7 +21,7 @@ describe("headless Chromium", { skip }, () => {
     const port = await freePort();
     const app = await startProcess(["server.js"], {
       cwd: `${root}examples/express`,
-      env: { PORT: String(port), AUTH_SECRET: "browser-test-secret-0123456789abcdefgh" },
+      env: { PORT: String(port), AUTH_SECRET: "browser-test-secret-0123456789abcdefgh", AUTH_DB: `/tmp/libauth-browser-${process.pid}.db` },
       ready: /Express example on/,
     });
     const context = await browser.newContext();
@@ -43,6 +43,38 @@ describe("headless Chromium", { skip }, () => {
     } finally {
       await context.close();
       await app.stop();
+    }
+  });
+
+  it("Express example: TikTok sign-in against the simulator (the demo's set-up)", async (t) => {
+    const simBin = `${root}target/debug/tiktok-sim`;
+    if (!existsSync(simBin)) return t.skip("target/debug/tiktok-sim is not built");
+    const [port, simPort] = [await freePort(), await freePort()];
+    const origin = `http://127.0.0.1:${port}`;
+    const { spawn } = await import("node:child_process");
+    const sim = spawn(simBin, ["--quiet", "--port", String(simPort), "--redirect-uri", `${origin}/auth/callback/tiktok`], { stdio: "ignore" });
+    let app;
+    const context = await browser.newContext();
+    try {
+      app = await startProcess(["server.js"], {
+        cwd: `${root}examples/express`,
+        env: {
+          PORT: String(port),
+          AUTH_SECRET: "browser-test-secret-0123456789abcdefgh",
+          AUTH_DB: `/tmp/libauth-browser-tt-${process.pid}.db`,
+          TIKTOK_SIM_URL: `http://127.0.0.1:${simPort}`,
+        },
+        ready: /Express example on/,
+      });
+      assert.match(app.output(), /providers: credentials, tiktok/);
+      const page = await context.newPage();
+      await page.goto(`${origin}/login`);
+      await Promise.all([page.waitForURL(`${origin}/dashboard`), page.click("text=Sign in with TikTok")]);
+      assert.match(await page.textContent("#secret"), /^Hello .+, this page is protected\.$/);
+    } finally {
+      await context.close();
+      await app?.stop();
+      sim.kill();
     }
   });
 

@@ -1,0 +1,110 @@
+// TikTok sign-in through the Express adapter against the local TikTok
+// simulator (tests/tiktok-sim, built by `cargo test --workspace`).
+import { describe, it, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { existsSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { createRequire } from "node:module";
+import { ServerAuth, getSession, TikTok } from "libauth";
+import { Browser, SECRET, freePort } from "./helpers.mjs";
+
+const require = createRequire(import.meta.url);
+const express = require("express");
+const root = fileURLToPath(new URL("../../../", import.meta.url));
+const simBin = `${root}target/debug/tiktok-sim`;
+const skip = existsSync(simBin) ? false : "target/debug/tiktok-sim is not built (cargo build -p tiktok-sim)";
+
+describe("TikTok through the Express adapter (simulator)", { skip }, () => {
+  let sim;
+  let server;
+  let origin;
+  const seen = {};
+  before(async () => {
+    const [simPort, appPort] = [await freePort(), await freePort()];
+    origin = `http://127.0.0.1:${appPort}`;
+    const simUrl = `http://127.0.0.1:${simPort}`;
+    const { spawn } = await import("node:child_process");
+    sim = spawn(simBin, ["--quiet", "--port", String(simPort), "--redirect-uri", `${origin}/auth/callback/tiktok`], { stdio: "ignore" });
+    for (let i = 0; i < 100; i++) {
+      try {
+        await fetch(`${simUrl}/`);
+        break;
+      } catch {
+        await new Promise((r) => setTimeout(r, 50));
+      }
+    }
+    const config = {
+      secret: SECRET,
+      providers: [
+        TikTok({
+          clientId: "sim-client-key",
+          clientSecret: "sim-client-secret",
+          authorization: { url: `${simUrl}/v2/auth/authorize/` },
+          token: `${simUrl}/v2/oauth/token/`,
+          userinfo: `${simUrl}/v2/user/info/`,
+        }),
+      ],
+      callbacks: {
+        async jwt({ token, account, profile, trigger }) {
+          if (trigger === "signIn") {
+            seen.account = account;
+            seen.profile = profile;
+            token.openId = profile?.data?.user?.open_id;
+          }
+          return token;
+        },
+        async session({ session, token }) {
+          session.user.openId = token.openId;
+          return session;
+        },
+      },
+    };
+    const app = express();
+    app.use("/auth", ServerAuth(config));
+    app.get("/me", async (req, res) => res.json(await getSession(req, config)));
+    server = await new Promise((resolve) => {
+      const s = app.listen(appPort, "127.0.0.1", () => resolve(s));
+    });
+  });
+  after(async () => {
+    sim?.kill();
+    server?.closeAllConnections?.();
+    await new Promise((r) => (server ? server.close(r) : r()));
+  });
+
+  it("signs in: authorize redirect, simulator, callback, session with the TikTok profile", async () => {
+    const br = new Browser(origin);
+    const csrfToken = await br.csrf();
+    let res = await br.post("/auth/signin/tiktok", { csrfToken, callbackUrl: "/after" });
+    assert.equal(res.status, 302);
+    const authorize = new URL(res.headers.get("location"));
+    assert.equal(authorize.searchParams.get("client_key"), "sim-client-key");
+    assert.equal(authorize.searchParams.get("redirect_uri"), `${origin}/auth/callback/tiktok`);
+    res = await fetch(authorize, { redirect: "manual" });
+    assert.equal(res.status, 302, "the simulator signs its test user in and redirects back");
+    const back = res.headers.get("location");
+    assert.ok(back.startsWith(`${origin}/auth/callback/tiktok?`), back);
+    res = await br.fetch(back);
+    assert.equal(res.status, 302);
+    assert.equal(res.headers.get("location"), `${origin}/after`);
+    const session = await br.session();
+    assert.ok(session.user.name, JSON.stringify(session));
+    assert.ok(session.user.openId, "the jwt callback saw TikTok's profile (data.user.open_id)");
+    assert.equal(seen.account.provider, "tiktok");
+    assert.equal(seen.account.type, "oauth");
+    assert.equal(seen.account.token_type, seen.account.token_type?.toLowerCase());
+    assert.equal((await (await br.fetch("/me")).json()).user.openId, session.user.openId);
+  });
+
+  it("a user who denies access ends back on the sign-in page without a session", async () => {
+    const br = new Browser(origin);
+    const csrfToken = await br.csrf();
+    const res = await br.post("/auth/signin/tiktok", { csrfToken });
+    const authorize = new URL(res.headers.get("location"));
+    const state = authorize.searchParams.get("state");
+    const denied = await br.fetch(`/auth/callback/tiktok?error=access_denied&error_description=denied&state=${state}`);
+    assert.equal(denied.status, 302);
+    assert.match(denied.headers.get("location"), /\/auth\/signin\?error=OAuthCallbackError/);
+    assert.equal(await br.session(), null);
+  });
+});
