@@ -12,7 +12,7 @@ use std::sync::RwLock;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use base64::Engine as _;
 use hkdf::Hkdf;
-use josekit::jwe::alg::direct::{DirectJweDecrypter, DirectJweEncrypter};
+use josekit::jwe::alg::direct::DirectJweDecrypter;
 use josekit::jwe::{self, JweDecrypter, JweHeader, Dir};
 use serde_json::{Map, Value};
 use sha2::{Digest, Sha256, Sha512};
@@ -47,7 +47,6 @@ struct DerivedKey {
     /// HMAC-SHA-512 keyed with the MAC half, cloned per use (saves two
     /// SHA-512 blocks of key setup on every read).
     mac: Option<hmac::Hmac<Sha512>>,
-    encrypter: Option<DirectJweEncrypter>,
     decrypter: DirectJweDecrypter,
 }
 
@@ -69,8 +68,6 @@ impl SaltKeys {
                         kid,
                         raw: key.clone(),
                         mac: (enc == CBC).then(|| <hmac::Hmac<Sha512> as hmac::Mac>::new_from_slice(&key[..32]).expect("any key length")),
-                        // Only CBC is used to encrypt; GCM keys just decrypt.
-                        encrypter: (enc == CBC).then(|| Dir.encrypter_from_bytes(&key).expect("64-byte key")),
                         decrypter: Dir.decrypter_from_bytes(&key).expect("valid key length"),
                     }
                 })
@@ -133,14 +130,8 @@ impl JwtCodec {
         payload.insert("iat".into(), now.into());
         payload.insert("exp".into(), (now + max_age).into());
         payload.insert("jti".into(), uuid::Uuid::new_v4().to_string().into());
-        // Field order alg, enc, kid: the same header bytes as Auth.js.
-        let mut header = JweHeader::new();
-        header.set_algorithm("dir");
-        header.set_content_encryption(CBC);
-        header.set_key_id(key.kid.clone());
-        let encrypter = key.encrypter.as_ref().ok_or_else(|| JwtError::Encrypt("no encrypter".into()))?;
         let body = serde_json::to_vec(&payload).map_err(|e| JwtError::Encrypt(e.to_string()))?;
-        jwe::serialize_compact(&body, &header, encrypter).map_err(|e| JwtError::Encrypt(e.to_string()))
+        fast_cbc::encrypt(&body, key)
     }
 
     /// Decrypt and check expiry. Any failure means "no session".
@@ -211,7 +202,8 @@ mod fast_cbc {
     use sha2::Sha512;
     use subtle::ConstantTimeEq;
 
-    use super::{JwtError, SaltKeys, CBC};
+    use super::{DerivedKey, JwtError, SaltKeys, CBC};
+    use aes::cipher::BlockEncryptMut;
 
     #[derive(Deserialize)]
     struct Header<'a> {
@@ -220,6 +212,30 @@ mod fast_cbc {
         kid: Option<&'a str>,
         zip: Option<&'a str>,
         crit: Option<serde::de::IgnoredAny>,
+    }
+
+    /// Encrypt `payload` as Auth.js does: header `{"alg":"dir","enc":
+    /// "A256CBC-HS512","kid":…}` in that order (the same bytes), a random
+    /// 16-byte IV, PKCS#7 padding, and the 32-byte truncated HMAC tag.
+    pub(super) fn encrypt(payload: &[u8], key: &DerivedKey) -> Result<String, JwtError> {
+        let header = format!(r#"{{"alg":"dir","enc":"{CBC}","kid":"{}"}}"#, key.kid);
+        let protected = URL_SAFE_NO_PAD.encode(header);
+        let iv = crate::random::bytes(16);
+        let ciphertext = cbc::Encryptor::<aes::Aes256>::new_from_slices(&key.raw[32..], &iv)
+            .map_err(|e| JwtError::Encrypt(e.to_string()))?
+            .encrypt_padded_vec_mut::<Pkcs7>(payload);
+        let mut mac: Hmac<Sha512> = key.mac.clone().ok_or_else(|| JwtError::Encrypt("no MAC key".into()))?;
+        mac.update(protected.as_bytes());
+        mac.update(&iv);
+        mac.update(&ciphertext);
+        mac.update(&((protected.len() as u64) * 8).to_be_bytes());
+        let tag = mac.finalize().into_bytes();
+        Ok(format!(
+            "{protected}..{}.{}.{}",
+            URL_SAFE_NO_PAD.encode(&iv),
+            URL_SAFE_NO_PAD.encode(&ciphertext),
+            URL_SAFE_NO_PAD.encode(&tag[..32])
+        ))
     }
 
     /// `Ok(None)` when the token is not ours to handle here (another `enc`,
@@ -333,19 +349,7 @@ mod tests {
         assert!(codec.decode("garbage", SALT).is_err());
         assert!(codec.decode("a.b.c.d.e", SALT).is_err());
 
-        let mut old = claims();
-        old.insert("exp".into(), (now_seconds() - 100).into());
-        // encode() overwrites exp, so build an expired token by hand.
-        let keys = codec.keys(SALT);
-        let mut header = JweHeader::new();
-        header.set_content_encryption(CBC);
-        header.set_key_id(keys.cbc[0].kid.clone());
-        let expired = jwe::serialize_compact(
-            &serde_json::to_vec(&old).unwrap(),
-            &header,
-            keys.cbc[0].encrypter.as_ref().unwrap(),
-        )
-        .unwrap();
+        let expired = codec.encode_at(&claims(), SALT, 60, now_seconds() - 100).unwrap();
         assert!(matches!(codec.decode(&expired, SALT), Err(JwtError::Expired)));
     }
 

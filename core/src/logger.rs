@@ -58,10 +58,12 @@ impl Logger {
         eprintln!("[auth][warn][{code}] {message}");
     }
 
-    pub fn debug(&self, host: &dyn Host, message: &str, metadata: Value) {
+    /// `metadata` is built only when debug logging is on.
+    pub fn debug(&self, host: &dyn Host, message: &str, metadata: impl FnOnce() -> Value) {
         if !self.debug_enabled {
             return;
         }
+        let metadata = metadata();
         if self.debug_hook
             && host.call(&Hook::LOGGER_DEBUG, json!({ "message": message, "metadata": metadata })).is_ok()
         {

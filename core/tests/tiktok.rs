@@ -52,20 +52,24 @@ fn setup(sim_config: SimConfig, provider_extra: Value) -> Setup {
     Setup { sim, auth, log }
 }
 
+/// The simulator's answer to an authorize URL: where it sends the user back.
+fn authorize_at_sim(url: &str) -> String {
+    let agent = ureq::AgentBuilder::new().redirects(0).timeout(Duration::from_secs(5)).build();
+    let res = match agent.get(url).call() {
+        Ok(r) | Err(ureq::Error::Status(_, r)) => r,
+        Err(e) => panic!("simulator unreachable: {e}"),
+    };
+    assert_eq!(res.status(), 302, "the simulator redirects back");
+    res.header("location").unwrap().to_owned()
+}
+
 /// The user agent following redirects between the app and the simulator.
 fn sign_in(b: &mut Browser, sim_params: &str) -> AuthResponse {
     let csrf = b.csrf();
     let res = b.post("/auth/signin/tiktok", &[("csrfToken", &csrf), ("callbackUrl", "/after")]);
     let authorize = location(&res).to_owned();
     let authorize = if sim_params.is_empty() { authorize } else { format!("{authorize}&{sim_params}") };
-    let agent = ureq::AgentBuilder::new().redirects(0).timeout(Duration::from_secs(5)).build();
-    let sim_res = match agent.get(&authorize).call() {
-        Ok(r) => r,
-        Err(ureq::Error::Status(_, r)) => r,
-        Err(e) => panic!("simulator unreachable: {e}"),
-    };
-    assert_eq!(sim_res.status(), 302, "the simulator redirects back");
-    let back = sim_res.header("location").unwrap().to_owned();
+    let back = authorize_at_sim(&authorize);
     let path = back.strip_prefix(ORIGIN).unwrap_or_else(|| panic!("redirected to {back}"));
     b.get(path)
 }
@@ -183,11 +187,7 @@ fn a_bad_or_expired_code_is_refused() {
     // Follow the flow by hand to tamper with the code.
     let csrf = b.csrf();
     let res = b.post("/auth/signin/tiktok", &[("csrfToken", &csrf)]);
-    let agent = ureq::AgentBuilder::new().redirects(0).build();
-    let back = match agent.get(location(&res)).call() {
-        Ok(r) | Err(ureq::Error::Status(_, r)) => r.header("location").unwrap().to_owned(),
-        Err(e) => panic!("{e}"),
-    };
+    let back = authorize_at_sim(location(&res));
     let mut url = url::Url::parse(&back).unwrap();
     let pairs: Vec<(String, String)> = url.query_pairs().into_owned().collect();
     url.query_pairs_mut().clear().extend_pairs(pairs.iter().map(|(k, v)| if k == "code" { (k.clone(), format!("{v}x")) } else { (k.clone(), v.clone()) }));
@@ -198,10 +198,7 @@ fn a_bad_or_expired_code_is_refused() {
     let mut b = Browser::new(&s.auth);
     let csrf = b.csrf();
     let res = b.post("/auth/signin/tiktok", &[("csrfToken", &csrf)]);
-    let back = match agent.get(location(&res)).call() {
-        Ok(r) | Err(ureq::Error::Status(_, r)) => r.header("location").unwrap().to_owned(),
-        Err(e) => panic!("{e}"),
-    };
+    let back = authorize_at_sim(location(&res));
     s.sim.advance_clock(Duration::from_secs(120));
     let res = b.get(back.strip_prefix(ORIGIN).unwrap());
     assert_eq!(location(&res), "http://localhost:3000/auth/signin?error=OAuthCallbackError");
@@ -228,11 +225,7 @@ fn state_and_pkce_are_verified() {
     let csrf_flow = |b: &mut Browser| {
         let csrf = b.csrf();
         let res = b.post("/auth/signin/tiktok", &[("csrfToken", &csrf)]);
-        let agent = ureq::AgentBuilder::new().redirects(0).build();
-        match agent.get(location(&res)).call() {
-            Ok(r) | Err(ureq::Error::Status(_, r)) => r.header("location").unwrap().strip_prefix(ORIGIN).unwrap().to_owned(),
-            Err(e) => panic!("{e}"),
-        }
+        authorize_at_sim(location(&res)).strip_prefix(ORIGIN).unwrap().to_owned()
     };
     // Another browser's callback (no state cookie): refused.
     let mut attacker = Browser::new(&s.auth);
@@ -344,11 +337,7 @@ fn redirect_proxy_forwards_the_callback_to_the_originating_deployment() {
     let res = b.post("/auth/signin/tiktok", &[("csrfToken", &csrf), ("callbackUrl", "/after")]);
     let authorize = location(&res).to_owned();
     assert!(authorize.contains("redirect_uri=https%3A%2F%2Fauth.example.com%2Fauth%2Fcallback%2Ftiktok"), "{authorize}");
-    let agent = ureq::AgentBuilder::new().redirects(0).build();
-    let at_proxy = match agent.get(&authorize).call() {
-        Ok(r) | Err(ureq::Error::Status(_, r)) => r.header("location").unwrap().to_owned(),
-        Err(e) => panic!("{e}"),
-    };
+    let at_proxy = authorize_at_sim(&authorize);
     assert!(at_proxy.starts_with(proxy_callback));
     // The proxy has no cookies of this browser: it forwards by the sealed state.
     let forwarded = proxy.handle(&libauth_core::AuthRequest::get(at_proxy));

@@ -180,7 +180,7 @@ pub(crate) fn handle(auth: &Auth, req: &AuthRequest) -> AuthResponse {
     auth.callbacks.logger.debug(
         auth.callbacks.host.as_ref(),
         "handling request",
-        json!({ "method": req.method, "action": format!("{action:?}"), "providerId": ctx.provider_id }),
+        || json!({ "method": req.method, "action": format!("{action:?}"), "providerId": ctx.provider_id }),
     );
     let result = if is_post { dispatch_post(&mut ctx) } else { dispatch_get(&mut ctx) };
     let reply = match result {
