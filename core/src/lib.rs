@@ -147,6 +147,36 @@ impl Auth {
         }
     }
 
+    /// Whether reading the session can neither call host code nor block on
+    /// I/O: the JWT strategy with no adapter, no jwt/session callback, no
+    /// session event, no custom jwt encode/decode and no logger hook. A
+    /// binding may then run `get_session` (and [`Auth::is_hookless`]
+    /// requests) on its event-loop thread, with no thread hop.
+    pub fn session_is_hookless(&self) -> bool {
+        self.settings.strategy == SessionStrategy::Jwt
+            && self.adapter.is_none()
+            && !self.callbacks.has_jwt
+            && !self.callbacks.has_session
+            && !self.callbacks.has_event_session
+            && !self.custom_jwt_encode
+            && !self.custom_jwt_decode
+            && !self.callbacks.logger.has_hooks()
+    }
+
+    /// Whether answering `req` can neither call host code nor block on I/O
+    /// (see [`Auth::session_is_hookless`]): `GET session`, `csrf` and
+    /// `providers` under a hookless session configuration.
+    pub fn is_hookless(&self, req: &AuthRequest) -> bool {
+        if !self.session_is_hookless() || !req.method.eq_ignore_ascii_case("GET") {
+            return false;
+        }
+        let path_start = req.url.find("://").map(|i| i + 3).and_then(|i| req.url[i..].find('/').map(|j| i + j));
+        let Some(start) = path_start else { return false };
+        let path = req.url[start..].split(['?', '#']).next().unwrap_or_default();
+        let Some(rest) = path.strip_prefix(self.settings.base_path.as_str()) else { return false };
+        matches!(rest.trim_end_matches('/'), "/session" | "/csrf" | "/providers")
+    }
+
     pub fn settings(&self) -> &Settings {
         &self.settings
     }

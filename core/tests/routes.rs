@@ -232,3 +232,29 @@ fn handle_answers_from_json_requests() {
 pub fn urlencode(s: &str) -> String {
     url::form_urlencoded::byte_serialize(s.as_bytes()).collect()
 }
+
+#[test]
+fn hookless_requests_are_recognised_for_bindings() {
+    let plain = auth(json!({}), hooks());
+    assert!(plain.session_is_hookless());
+    for (method, url, expected) in [
+        ("GET", "http://localhost:3000/auth/session", true),
+        ("GET", "http://localhost:3000/auth/csrf?x=1", true),
+        ("GET", "http://localhost:3000/auth/providers/", true),
+        ("GET", "http://localhost:3000/auth/signin", false),
+        ("POST", "http://localhost:3000/auth/session", false),
+        ("GET", "http://localhost:3000/other/session", false),
+        ("GET", "garbage", false),
+    ] {
+        let mut req = AuthRequest::get(url);
+        req.method = method.into();
+        assert_eq!(plain.is_hookless(&req), expected, "{method} {url}");
+    }
+    let with_jwt = auth(json!({}), hooks().on("callbacks.jwt", |a| Ok(a["token"].clone())));
+    assert!(!with_jwt.session_is_hookless());
+    assert!(!with_jwt.is_hookless(&AuthRequest::get("http://localhost:3000/auth/session")));
+    let with_logger = auth(json!({}), hooks().on("logger.error", |_| Ok(Value::Null)));
+    assert!(!with_logger.session_is_hookless());
+    let with_db = auth(json!({"adapter": {"type": "memory"}}), hooks());
+    assert!(!with_db.session_is_hookless(), "a database read blocks");
+}

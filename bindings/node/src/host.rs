@@ -52,14 +52,6 @@ impl JsHost {
         }
     }
 
-    pub fn has_name(&self, name: &str) -> bool {
-        self.hooks.contains(name)
-    }
-
-    pub fn has_prefix(&self, prefix: &str) -> bool {
-        self.hooks.iter().any(|h| h.starts_with(prefix))
-    }
-
     /// The JavaScript side's answer to call `id`: `ok` with the result as
     /// JSON (empty for `undefined`), or not `ok` with a HostError as JSON.
     pub fn complete(&self, id: u32, ok: bool, json: &str) {

@@ -22,7 +22,7 @@ mod pool;
 
 use std::sync::Arc;
 
-use libauth_core::{Auth, AuthRequest, AuthResponse, Config, SessionStrategy};
+use libauth_core::{Auth, AuthRequest, AuthResponse, Config};
 use napi::bindgen_prelude::{BufferSlice, FnArgs, Function};
 use napi::threadsafe_function::{ThreadsafeFunction, ThreadsafeFunctionCallMode};
 use napi::{Error, Result, Status};
@@ -64,7 +64,6 @@ type DoneTsfn = ThreadsafeFunction<
 >;
 
 /// Hooks whose presence sends a session read to the worker pool.
-const SESSION_HOOKS: &[&str] = &["callbacks.jwt", "callbacks.session", "events.session", "jwt.encode", "jwt.decode"];
 
 #[napi]
 pub struct NativeAuth {
@@ -111,10 +110,8 @@ impl NativeAuth {
         let config = Config::from_json(&config_json).map_err(config_error)?;
         let auth = Auth::new(config, host.clone()).map_err(config_error)?;
         let settings = auth.settings();
-        let inline_session = settings.strategy == SessionStrategy::Jwt
-            && !SESSION_HOOKS.iter().any(|h| host.has_name(h))
-            && !host.has_prefix("logger.")
-            && !host.has_prefix("adapter.");
+        // The engine knows which paths can reach host code or a database.
+        let inline_session = auth.session_is_hookless();
         Ok(NativeAuth {
             key,
             base_path: settings.base_path.clone(),
@@ -149,9 +146,8 @@ impl NativeAuth {
         headers: Vec<String>,
         body: Option<BufferSlice>,
     ) -> Option<NativeResponse> {
-        let inline = self.inline_session && method.eq_ignore_ascii_case("GET") && self.is_hookless_get(&url);
         let req = AuthRequest { method, url, headers: pair_up(headers), body: body.map(|b| b.to_vec()) };
-        if inline {
+        if self.auth.is_hookless(&req) {
             return Some(to_native(self.auth.handle(&req)));
         }
         let (auth, done, key) = (self.auth.clone(), self.done.clone(), self.key);
@@ -203,15 +199,6 @@ impl NativeAuth {
     }
 }
 
-impl NativeAuth {
-    /// `GET {basePath}/session|csrf|providers`: routes that reach no hook
-    /// once the session hooks are ruled out.
-    fn is_hookless_get(&self, url: &str) -> bool {
-        let Ok(parsed) = url::Url::parse(url) else { return false };
-        let Some(rest) = parsed.path().strip_prefix(self.base_path.as_str()) else { return false };
-        matches!(rest.trim_end_matches('/'), "/session" | "/csrf" | "/providers")
-    }
-}
 
 /// Worker threads started so far (0 until the first job: the pool is lazy).
 #[napi]
