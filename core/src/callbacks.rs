@@ -70,24 +70,24 @@ impl Callbacks {
         if !self.has_redirect {
             return redirect::default_redirect(url, base_url);
         }
-        match self.host.call(&Hook::REDIRECT, json!({ "url": url, "baseUrl": base_url })) {
-            Ok(Value::String(target)) if redirect::is_acceptable_target(&target) => {
-                if target.starts_with('/') {
-                    format!("{base_url}{target}")
-                } else {
-                    target
-                }
+        let result = self.host.call(&Hook::REDIRECT, json!({ "url": url, "baseUrl": base_url }));
+        let target = match &result {
+            Ok(Value::String(target)) => redirect::acceptable_target(target),
+            _ => None,
+        };
+        match (target, result) {
+            (Some(target), _) if target.starts_with('/') => format!("{base_url}{target}"),
+            (Some(target), _) => target,
+            (None, Err(e)) => {
+                self.log(&AuthError::from_host(e, ErrorType::InvalidCallbackUrl));
+                base_url.to_owned()
             }
-            Ok(other) => {
+            (None, Ok(other)) => {
                 self.logger.warn(
                     self.host.as_ref(),
                     "redirect-callback-result",
-                    &format!("the redirect callback returned {other}, which is not an http(s) URL or path; using the base URL"),
+                    &format!("the redirect callback returned {} that is not an http(s) URL or path; using the base URL", type_name(&other)),
                 );
-                base_url.to_owned()
-            }
-            Err(e) => {
-                self.log(&AuthError::from_host(e, ErrorType::InvalidCallbackUrl));
                 base_url.to_owned()
             }
         }

@@ -25,17 +25,26 @@ pub fn same_origin(url: &str, base_url: &str) -> Option<String> {
         let joined = Url::parse(&format!("{}{url}", base.origin().ascii_serialization())).ok()?;
         return (joined.origin() == base.origin()).then(|| joined.to_string());
     }
+    // The URL parser silently drops tabs and newlines; such a URL is refused
+    // rather than passed on raw toward a Location header.
+    if url.chars().any(char::is_control) {
+        return None;
+    }
     let parsed = Url::parse(url).ok()?;
     (parsed.origin() == base.origin() && matches!(parsed.scheme(), "http" | "https")).then(|| url.to_owned())
 }
 
 /// A result of a host's redirect callback: it may allow other hosts, but it
-/// must be an http(s) URL or a path.
-pub fn is_acceptable_target(url: &str) -> bool {
-    if url.starts_with('/') && !url.starts_with("//") && !url.starts_with("/\\") {
-        return true;
+/// must be an http(s) URL or a path. Returns it normalised (absolute URLs
+/// re-serialised; control characters refused), ready for a Location header.
+pub fn acceptable_target(url: &str) -> Option<String> {
+    if url.chars().any(char::is_control) {
+        return None;
     }
-    Url::parse(url).map(|u| matches!(u.scheme(), "http" | "https")).unwrap_or(false)
+    if url.starts_with('/') && !url.starts_with("//") && !url.starts_with("/\\") {
+        return Some(url.to_owned());
+    }
+    Url::parse(url).ok().filter(|u| matches!(u.scheme(), "http" | "https")).map(|u| u.to_string())
 }
 
 #[cfg(test)]
@@ -66,10 +75,18 @@ mod tests {
 
     #[test]
     fn host_results_must_be_http_or_paths() {
-        assert!(is_acceptable_target("https://partner.example/x"));
-        assert!(is_acceptable_target("/x"));
-        assert!(!is_acceptable_target("javascript:alert(1)"));
-        assert!(!is_acceptable_target("//evil.example"));
-        assert!(!is_acceptable_target("garbage"));
+        assert_eq!(acceptable_target("https://partner.example/x").as_deref(), Some("https://partner.example/x"));
+        assert_eq!(acceptable_target("/x").as_deref(), Some("/x"));
+        for bad in ["javascript:alert(1)", "//evil.example", "garbage", "/x\r\nSet-Cookie: a=b", "https://p.example/\r\nX: y"] {
+            assert_eq!(acceptable_target(bad), None, "{bad:?}");
+        }
+    }
+
+    #[test]
+    fn no_newline_reaches_a_location() {
+        for url in ["http://localhost:3000/a\r\nSet-Cookie: x=1", "/a\r\nSet-Cookie: x=1", "http://localhost:3000/\tb"] {
+            let target = default_redirect(url, BASE);
+            assert!(!target.chars().any(char::is_control), "{url:?} -> {target:?}");
+        }
     }
 }

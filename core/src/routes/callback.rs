@@ -51,11 +51,9 @@ fn credentials(ctx: &mut Ctx, provider: &Provider) -> Result<Reply, AuthError> {
         Value::Null | Value::Bool(false) => {
             return Err(AuthError::credentials_signin(None, "authorize returned no user"));
         }
-        other => {
-            return Err(AuthError::new(
-                ErrorType::CallbackRouteError,
-                format!("authorize must return a user object or null, got {other}"),
-            ))
+        _ => {
+            // The value itself is not logged: it may hold what the user typed.
+            return Err(AuthError::new(ErrorType::CallbackRouteError, "authorize must return a user object or null"));
         }
     };
     let id = match user.get("id") {
