@@ -73,23 +73,7 @@ impl Auth {
             None => None,
         };
         let providers = Providers::parse(&config.providers, host.as_ref(), env)?;
-        if let Some((index, p)) = providers.iter().enumerate().find(|(_, p)| matches!(p.kind, providers::ProviderKind::Email(_))) {
-            match &adapter {
-                None => {
-                    return Err(ConfigError::new(
-                        "adapter",
-                        format!("the email provider {:?} (providers[{index}]) stores its sign-in tokens through an adapter; configure one (MissingAdapter)", p.id),
-                    ))
-                }
-                Some(a) if !(a.supports("createVerificationToken") && a.supports("useVerificationToken")) => {
-                    return Err(ConfigError::new(
-                        "adapter",
-                        "the email provider needs the adapter methods createVerificationToken and useVerificationToken (MissingAdapterMethods)",
-                    ))
-                }
-                Some(_) => {}
-            }
-        }
+        check_email_adapter(&providers, adapter.as_deref())?;
         let plain_cookies = CookieSet::new(false, &settings.cookies);
         let secure_cookies = CookieSet::new(true, &settings.cookies);
         // Derive the session keys now, for both cookie names a request may
@@ -140,7 +124,10 @@ impl Auth {
     /// failing database is an `AdapterError` (the session may well exist).
     pub fn get_session(&self, req: &AuthRequest) -> Result<Option<Session>, AuthError> {
         let cookies = self.cookies_for_url(&req.url);
-        let read = self.read_session(req, cookies, session::ReadMode::Peek);
+        let read = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            self.read_session(req, cookies, session::ReadMode::Peek)
+        }))
+        .map_err(|_| AuthError::new(ErrorType::SessionTokenError, "internal error while reading the session"))?;
         match read.adapter_error {
             Some(e) => Err(e),
             None => Ok(read.session.map(Session::from_value)),
@@ -219,5 +206,23 @@ impl Auth {
             .map_err(|e| AuthError::new(ErrorType::OAuthCallbackError, e.to_string()).with_source(e))?;
         let account_id = tokens.get("open_id").and_then(serde_json::Value::as_str).unwrap_or_default().to_owned();
         Ok(oauth::account_from_tokens(provider_id, provider.provider_type().as_str(), &account_id, &tokens))
+    }
+}
+
+/// The email provider stores its tokens through the adapter.
+fn check_email_adapter(providers: &Providers, adapter: Option<&dyn adapter::Adapter>) -> Result<(), ConfigError> {
+    let Some((index, p)) = providers.iter().enumerate().find(|(_, p)| matches!(p.kind, providers::ProviderKind::Email(_))) else {
+        return Ok(());
+    };
+    match adapter {
+        None => Err(ConfigError::new(
+            "adapter",
+            format!("the email provider {:?} (providers[{index}]) stores its sign-in tokens through an adapter; configure one (MissingAdapter)", p.id),
+        )),
+        Some(a) if !(a.supports("createVerificationToken") && a.supports("useVerificationToken")) => Err(ConfigError::new(
+            "adapter",
+            "the email provider needs the adapter methods createVerificationToken and useVerificationToken (MissingAdapterMethods)",
+        )),
+        Some(_) => Ok(()),
     }
 }

@@ -134,108 +134,25 @@ pub fn callback(ctx: &mut Ctx, provider: &Provider, p: &OAuthProvider) -> Result
         params.extend(ctx.body().clone());
     }
     let param = |name: &str| params.get(name).and_then(Value::as_str).map(str::to_owned);
-    let cookies = ctx.cookies;
 
-    // Redirect proxy: a callback for another deployment (its origin sealed
-    // in the state with our shared secret) is forwarded there.
-    if uses_proxy(ctx, p) {
-        if let Some(origin) = param("state").and_then(|s| open(ctx, STATE_SALT, &s)).and_then(|st| {
-            st.get("origin").and_then(Value::as_str).map(str::to_owned)
-        }) {
-            let target = Url::parse(&origin).ok();
-            if let Some(target) = target.filter(|t| t.origin().ascii_serialization() != ctx.origin) {
-                let query = url::form_urlencoded::Serializer::new(String::new())
-                    .extend_pairs(params.iter().filter_map(|(k, v)| Some((k.as_str(), v.as_str()?))))
-                    .finish();
-                return Ok(Reply::Redirect(format!("{}?{query}", target.as_str().split('?').next().unwrap_or_default())));
-            }
-        }
+    if let Some(forward) = proxy_forward(ctx, p, &params) {
+        return Ok(Reply::Redirect(forward));
     }
-
-    // The checks are single-use: their cookies go whatever happens next.
-    let state_cookie = ctx.req.cookie(&cookies.state.name);
-    let pkce_cookie = ctx.req.cookie(&cookies.pkce_code_verifier.name);
-    let nonce_cookie = ctx.req.cookie(&cookies.nonce.name);
-    for (spec, present) in [
-        (&cookies.state, state_cookie.is_some()),
-        (&cookies.pkce_code_verifier, pkce_cookie.is_some()),
-        (&cookies.nonce, nonce_cookie.is_some()),
-    ] {
-        if present {
-            let spec = check_cookie(spec, p);
-            ctx.set_cookies.push(SetCookie::expired(&spec.name, &spec.options));
-        }
-    }
-
+    let checks = spend_checks(ctx, p);
     if let Some(error) = param("error") {
         let description = param("error_description").unwrap_or_default();
         return Err(callback_error(format!("the provider answered error={error} {description}"), None));
     }
-
-    if p.checks.state || uses_proxy(ctx, p) {
-        let given = param("state").ok_or_else(|| invalid_check("state missing from the callback"))?;
-        let expected = state_cookie.ok_or_else(|| invalid_check("state cookie was missing"))?;
-        if !bool::from(given.as_bytes().ct_eq(expected.as_bytes())) {
-            return Err(invalid_check("state mismatch"));
-        }
-        if open(ctx, STATE_SALT, &expected).is_none() {
-            return Err(invalid_check("state value could not be parsed (expired or tampered)"));
-        }
-    }
-    let verifier = if p.checks.pkce {
-        let sealed = pkce_cookie.ok_or_else(|| invalid_check("PKCE code_verifier cookie was missing"))?;
-        let claims = open(ctx, &cookies.pkce_code_verifier.name, &sealed)
-            .ok_or_else(|| invalid_check("PKCE code_verifier could not be parsed"))?;
-        Some(claims.get("value").and_then(Value::as_str).unwrap_or_default().to_owned())
-    } else {
-        None
-    };
-    let nonce = if p.checks.nonce && p.oidc {
-        let sealed = nonce_cookie.ok_or_else(|| invalid_check("nonce cookie was missing"))?;
-        let claims = open(ctx, &cookies.nonce.name, &sealed).ok_or_else(|| invalid_check("nonce could not be parsed"))?;
-        Some(claims.get("value").and_then(Value::as_str).unwrap_or_default().to_owned())
-    } else {
-        None
-    };
+    let (verifier, nonce) = verify_checks(ctx, p, &checks, param("state"))?;
 
     let code = param("code").filter(|c| !c.is_empty()).ok_or_else(|| callback_error("no code in the callback", None))?;
     let endpoints = oauth::endpoints(p).map_err(from_oauth)?;
     let redirect_uri = redirect_uri(ctx, provider, p);
     let tokens = oauth::exchange_code(p, &endpoints.token, &code, &redirect_uri, verifier.as_deref()).map_err(from_oauth)?;
+    let granted = param("scopes").or_else(|| tokens.get("scope").and_then(Value::as_str).map(str::to_owned)).unwrap_or_default();
+    let profile = load_profile(p, &endpoints, &tokens, nonce.as_deref(), &granted)?;
 
-    // The profile: verified id_token claims (OIDC), and/or user info.
-    let mut profile = Value::Null;
-    if p.oidc && p.id_token {
-        let id_token = tokens
-            .get("id_token")
-            .and_then(Value::as_str)
-            .ok_or_else(|| from_oauth(OAuthError::IdToken("the token response has no id_token".into())))?;
-        let claims = oauth::verify_id_token(p, &endpoints, id_token, nonce.as_deref()).map_err(from_oauth)?;
-        profile = Value::Object(claims);
-    }
-    if profile.is_null() || p.userinfo_configured {
-        if let Some(userinfo_url) = &endpoints.userinfo {
-            let access_token = tokens.get("access_token").and_then(Value::as_str).unwrap_or_default();
-            let granted = param("scopes").or_else(|| tokens.get("scope").and_then(Value::as_str).map(str::to_owned)).unwrap_or_default();
-            let info = oauth::fetch_userinfo(p, userinfo_url, access_token, &granted).map_err(from_oauth)?;
-            profile = merge_userinfo(profile, info)?;
-        }
-    }
-
-    if p.builtin == Some(crate::providers::oauth::Builtin::TikTok) {
-        crate::providers::tiktok::parse_profile(&profile)
-            .map_err(|m| AuthError::new(ErrorType::OAuthProfileParseError, m))?;
-    }
-    let user = if p.has_profile_hook {
-        match ctx.auth.callbacks.host.call(&Hook::provider(&provider.id, "profile"), json!({ "profile": profile, "tokens": tokens })) {
-            Ok(Value::Object(u)) => u,
-            Ok(_) => return Err(AuthError::new(ErrorType::OAuthProfileParseError, "the profile function must return an object")),
-            Err(e) => return Err(AuthError::from_host(e, ErrorType::OAuthProfileParseError)),
-        }
-    } else {
-        p.map_profile(&profile)
-    };
-    let mut user = user;
+    let mut user = map_user(ctx, provider, p, &profile, &tokens)?;
     let id = match user.get("id") {
         Some(Value::String(s)) if !s.is_empty() => s.clone(),
         Some(Value::Number(n)) => n.to_string(),
@@ -252,6 +169,131 @@ pub fn callback(ctx: &mut Ctx, provider: &Provider, p: &OAuthProvider) -> Result
         allow_dangerous_email_account_linking: p.allow_dangerous_email_account_linking,
     };
     super::callback::complete_sign_in(ctx, kind, user, Value::Object(account), Some(profile), Map::new())
+}
+
+/// Redirect proxy: a callback for another deployment (its origin sealed in
+/// the state with our shared secret) is forwarded there.
+fn proxy_forward(ctx: &Ctx, p: &OAuthProvider, params: &Map<String, Value>) -> Option<String> {
+    if !uses_proxy(ctx, p) {
+        return None;
+    }
+    let state = params.get("state").and_then(Value::as_str)?;
+    let origin = open(ctx, STATE_SALT, state)?.get("origin").and_then(Value::as_str).map(str::to_owned)?;
+    let target = Url::parse(&origin).ok().filter(|t| t.origin().ascii_serialization() != ctx.origin)?;
+    let query = url::form_urlencoded::Serializer::new(String::new())
+        .extend_pairs(params.iter().filter_map(|(k, v)| Some((k.as_str(), v.as_str()?))))
+        .finish();
+    Some(format!("{}?{query}", target.as_str().split('?').next().unwrap_or_default()))
+}
+
+/// The check cookies this browser sent.
+struct CheckCookies {
+    state: Option<String>,
+    pkce: Option<String>,
+    nonce: Option<String>,
+}
+
+/// Read the check cookies and expire them: they are single-use, whatever
+/// happens next.
+fn spend_checks(ctx: &mut Ctx, p: &OAuthProvider) -> CheckCookies {
+    let cookies = ctx.cookies;
+    let checks = CheckCookies {
+        state: ctx.req.cookie(&cookies.state.name),
+        pkce: ctx.req.cookie(&cookies.pkce_code_verifier.name),
+        nonce: ctx.req.cookie(&cookies.nonce.name),
+    };
+    for (spec, present) in [
+        (&cookies.state, checks.state.is_some()),
+        (&cookies.pkce_code_verifier, checks.pkce.is_some()),
+        (&cookies.nonce, checks.nonce.is_some()),
+    ] {
+        if present {
+            let spec = check_cookie(spec, p);
+            ctx.set_cookies.push(SetCookie::expired(&spec.name, &spec.options));
+        }
+    }
+    checks
+}
+
+/// State, PKCE and nonce: returns the PKCE verifier and the expected nonce.
+fn verify_checks(
+    ctx: &Ctx,
+    p: &OAuthProvider,
+    checks: &CheckCookies,
+    state_param: Option<String>,
+) -> Result<(Option<String>, Option<String>), AuthError> {
+    let cookies = ctx.cookies;
+    if p.checks.state || uses_proxy(ctx, p) {
+        let given = state_param.ok_or_else(|| invalid_check("state missing from the callback"))?;
+        let expected = checks.state.as_deref().ok_or_else(|| invalid_check("state cookie was missing"))?;
+        if !bool::from(given.as_bytes().ct_eq(expected.as_bytes())) {
+            return Err(invalid_check("state mismatch"));
+        }
+        if open(ctx, STATE_SALT, expected).is_none() {
+            return Err(invalid_check("state value could not be parsed (expired or tampered)"));
+        }
+    }
+    let sealed_value = |sealed: &Option<String>, salt: &str, what: &str| -> Result<String, AuthError> {
+        let sealed = sealed.as_deref().ok_or_else(|| invalid_check(&format!("{what} cookie was missing")))?;
+        let claims = open(ctx, salt, sealed).ok_or_else(|| invalid_check(&format!("{what} could not be parsed")))?;
+        Ok(claims.get("value").and_then(Value::as_str).unwrap_or_default().to_owned())
+    };
+    let verifier = if p.checks.pkce {
+        Some(sealed_value(&checks.pkce, &cookies.pkce_code_verifier.name, "PKCE code_verifier")?)
+    } else {
+        None
+    };
+    let nonce = if p.checks.nonce && p.oidc { Some(sealed_value(&checks.nonce, &cookies.nonce.name, "nonce")?) } else { None };
+    Ok((verifier, nonce))
+}
+
+/// The profile: verified id_token claims (OIDC), and/or user info.
+fn load_profile(
+    p: &OAuthProvider,
+    endpoints: &oauth::Endpoints,
+    tokens: &Map<String, Value>,
+    nonce: Option<&str>,
+    granted_scopes: &str,
+) -> Result<Value, AuthError> {
+    let mut profile = Value::Null;
+    if p.oidc && p.id_token {
+        let id_token = tokens
+            .get("id_token")
+            .and_then(Value::as_str)
+            .ok_or_else(|| from_oauth(OAuthError::IdToken("the token response has no id_token".into())))?;
+        profile = Value::Object(oauth::verify_id_token(p, endpoints, id_token, nonce).map_err(from_oauth)?);
+    }
+    if profile.is_null() || p.userinfo_configured {
+        if let Some(userinfo_url) = &endpoints.userinfo {
+            let access_token = tokens.get("access_token").and_then(Value::as_str).unwrap_or_default();
+            let info = oauth::fetch_userinfo(p, userinfo_url, access_token, granted_scopes).map_err(from_oauth)?;
+            profile = merge_userinfo(profile, info)?;
+        }
+    }
+    if p.builtin == Some(crate::providers::oauth::Builtin::TikTok) {
+        crate::providers::tiktok::parse_profile(&profile)
+            .map_err(|m| AuthError::new(ErrorType::OAuthProfileParseError, m))?;
+    }
+    Ok(profile)
+}
+
+/// The user a profile stands for: the host's `profile` function, or the
+/// provider's profile map.
+fn map_user(
+    ctx: &Ctx,
+    provider: &Provider,
+    p: &OAuthProvider,
+    profile: &Value,
+    tokens: &Map<String, Value>,
+) -> Result<Map<String, Value>, AuthError> {
+    if !p.has_profile_hook {
+        return Ok(p.map_profile(profile));
+    }
+    match ctx.auth.callbacks.host.call(&Hook::provider(&provider.id, "profile"), json!({ "profile": profile, "tokens": tokens })) {
+        Ok(Value::Object(u)) => Ok(u),
+        Ok(_) => Err(AuthError::new(ErrorType::OAuthProfileParseError, "the profile function must return an object")),
+        Err(e) => Err(AuthError::from_host(e, ErrorType::OAuthProfileParseError)),
+    }
 }
 
 /// OIDC: user info adds to the id_token claims, for the same `sub` only.
