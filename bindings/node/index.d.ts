@@ -183,7 +183,23 @@ export interface OAuthOptions<P = Profile> {
   redirectProxyUrl?: string;
   allowDangerousEmailAccountLinking?: boolean;
   style?: Record<string, unknown>;
-  profile?: (profile: P, tokens: Record<string, unknown>) => Awaitable<User>;
+  /**
+   * Maps the provider's profile (user info and/or id_token claims) to the
+   * user; `id` is required. Extra fields reach the `jwt` callback's `user`.
+   */
+  profile?: (profile: P, tokens: TokenSet) => Awaitable<User>;
+}
+
+/** The token endpoint's response, as given to a provider's `profile` function. */
+export interface TokenSet {
+  access_token?: string;
+  token_type?: string;
+  expires_in?: number;
+  expires_at?: number;
+  refresh_token?: string;
+  scope?: string;
+  id_token?: string;
+  [key: string]: unknown;
 }
 
 /** A generic OAuth 2 / OpenID Connect provider, as data. */
@@ -201,21 +217,43 @@ export interface TikTokConfig extends OAuthUserConfig<TikTokProfile> {
   builtin: "tiktok";
 }
 
+/** The SMTP server the engine sends the sign-in link through. */
+export interface SmtpServerOptions {
+  host: string;
+  port: number;
+  username?: string;
+  password?: string;
+  /** Defaults to the provider's `from`. */
+  from?: string;
+  /** `true`/`"tls"`: TLS from the start; `"starttls"`: required STARTTLS; `"none"`: plain text. Default: STARTTLS when it is offered. */
+  secure?: boolean | "tls" | "starttls" | "none";
+  /** Seconds (up to 600). */
+  timeout?: number;
+}
+
+/** What `sendVerificationRequest` receives (as in Auth.js). */
+export interface SendVerificationRequestParams {
+  /** The normalised (lowercased) email address. */
+  identifier: string;
+  /** The one-time sign-in link. */
+  url: string;
+  expires: Date;
+  token: string;
+  provider: { id: string; name: string; type: "email"; from?: string | null; maxAge: number; [key: string]: unknown };
+  theme: Theme;
+  request: Request;
+}
+
 export interface EmailOptions {
   id?: string;
   name?: string;
+  /** The sender, e.g. `"Example <no-reply@example.com>"`. */
   from?: string;
+  /** Lifetime of a link in seconds (default one day). */
   maxAge?: number;
-  server?: string | Record<string, unknown>;
-  sendVerificationRequest?: (params: {
-    identifier: string;
-    url: string;
-    expires: Date | string;
-    token: string;
-    provider: Record<string, unknown>;
-    theme?: Theme;
-    request?: Request;
-  }) => Awaitable<void>;
+  /** SMTP delivery by the engine (when there is no `sendVerificationRequest`). */
+  server?: SmtpServerOptions;
+  sendVerificationRequest?: (params: SendVerificationRequestParams) => Awaitable<void>;
 }
 
 export interface EmailConfig extends EmailOptions {
@@ -236,8 +274,8 @@ export declare function Credentials<C extends Record<string, CredentialInput>>(o
 /** TikTok Login Kit (built into the engine, id `tiktok`); `clientId` is the Client Key. */
 export declare function TikTok(options?: OAuthUserConfig<TikTokProfile>): TikTokConfig;
 
-/** Magic-link sign-in by email. */
-export declare function Email(options?: EmailOptions & { [option: string]: unknown }): EmailConfig;
+/** Magic-link sign-in by email (an adapter is required): `server` or `sendVerificationRequest`. */
+export declare function Email(options: EmailOptions): EmailConfig;
 
 // ---------------------------------------------------------------- adapters
 
@@ -329,7 +367,8 @@ export interface SessionOptions {
   maxAge?: number;
   /** Seconds; default 86400 (1 day); 0 updates on every access. */
   updateAge?: number;
-  generateSessionToken?: () => string;
+  /** Database strategy: the session cookie's value (at least 16 characters; default a random UUID). */
+  generateSessionToken?: () => Awaitable<string>;
 }
 
 export interface CallbacksOptions {

@@ -181,6 +181,8 @@ fn request_link(b: &mut Browser, sink: &mut Sink, email: &str) -> String {
     assert_eq!(location(&res), "http://localhost:3000/auth/verify-request?provider=email&type=email");
     let message = sink.next_message();
     assert_eq!(message["rcpt_tos"], json!([email.trim().to_lowercase()]));
+    // As Auth.js (`new URL(url).host`): the port is part of the site's name.
+    assert_eq!(message["subject"], "Sign in to localhost:3000");
     let link = href(message["html"].as_str().unwrap());
     let text = message["text"].as_str().unwrap();
     assert!(text.contains(&link), "the same link in the text part");

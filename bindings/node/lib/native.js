@@ -159,6 +159,10 @@ function invoke({ fn, kind }, hook, args) {
     case "provider.authorize":
       // Auth.js: authorize(credentials, request)
       return fn(args?.credentials ?? {}, toWebRequest(args?.request));
+    case "provider.sendVerificationRequest":
+      // Auth.js: sendVerificationRequest({ identifier, url, expires: Date,
+      // token, provider, theme, request: Request }).
+      return fn({ ...args, expires: toDate(args?.expires), request: toWebRequest(args?.request && { method: "POST", ...args.request }) });
     case "provider.profile":
       // Auth.js: profile(profile, tokens)
       return args && typeof args === "object" && "profile" in args ? fn(args.profile, args.tokens) : fn(args);
@@ -181,8 +185,8 @@ function invoke({ fn, kind }, hook, args) {
       // Positional arguments when the engine sends a list.
       return Array.isArray(args) ? fn(...args.map(reviveDates)) : fn(reviveDates(args));
     default:
-      // callbacks.*, events.*, jwt.encode/decode, sendVerificationRequest:
-      // one object argument, as in Auth.js.
+      // callbacks.*, events.*, jwt.encode/decode: one object argument, as
+      // in Auth.js.
       return fn(args);
   }
 }
@@ -200,6 +204,12 @@ function reviveDates(value) {
     else if (typeof v === "number" && key === "expires") out[key] = new Date(v > 1e11 ? v : v * 1000);
   }
   return out;
+}
+
+function toDate(value) {
+  if (typeof value !== "string" && typeof value !== "number") return value;
+  const d = new Date(value);
+  return Number.isNaN(d.getTime()) ? value : d;
 }
 
 function toWebRequest(req) {

@@ -24,7 +24,11 @@ describe("TikTok through the Express adapter (simulator)", { skip }, () => {
     origin = `http://127.0.0.1:${appPort}`;
     const simUrl = `http://127.0.0.1:${simPort}`;
     const { spawn } = await import("node:child_process");
-    sim = spawn(simBin, ["--quiet", "--port", String(simPort), "--redirect-uri", `${origin}/auth/callback/tiktok`], { stdio: "ignore" });
+    sim = spawn(
+      simBin,
+      ["--quiet", "--port", String(simPort), "--redirect-uri", `${origin}/auth/callback/tiktok`, "--redirect-uri", `${origin}/mapped/callback/tiktok`],
+      { stdio: "ignore" },
+    );
     for (let i = 0; i < 100; i++) {
       try {
         await fetch(`${simUrl}/`);
@@ -59,9 +63,46 @@ describe("TikTok through the Express adapter (simulator)", { skip }, () => {
         },
       },
     };
+    // The same provider with a `profile(profile, tokens)` function, mounted
+    // at /mapped: it renames the user and adds fields.
+    const mappedConfig = {
+      secret: SECRET,
+      basePath: "/mapped",
+      providers: [
+        TikTok({
+          clientId: "sim-client-key",
+          clientSecret: "sim-client-secret",
+          authorization: { url: `${simUrl}/v2/auth/authorize/` },
+          token: `${simUrl}/v2/oauth/token/`,
+          userinfo: `${simUrl}/v2/user/info/`,
+          async profile(profile, tokens) {
+            seen.profileArgs = { profile, tokens };
+            await new Promise((r) => setTimeout(r, 1));
+            const u = profile.data.user;
+            return { id: u.open_id, name: `${u.display_name} (mapped)`, email: null, image: u.avatar_url, avatarLarge: u.avatar_large_url };
+          },
+        }),
+      ],
+      callbacks: {
+        jwt({ token, user, trigger }) {
+          if (trigger === "signIn") {
+            seen.mappedUser = user;
+            token.avatarLarge = user.avatarLarge;
+          }
+          return token;
+        },
+        session({ session, token }) {
+          session.user.id = token.sub;
+          session.user.avatarLarge = token.avatarLarge;
+          return session;
+        },
+      },
+    };
     const app = express();
     app.use("/auth", ServerAuth(config));
+    app.use("/mapped", ServerAuth(mappedConfig));
     app.get("/me", async (req, res) => res.json(await getSession(req, config)));
+    app.get("/mapped-me", async (req, res) => res.json(await getSession(req, mappedConfig)));
     server = await new Promise((resolve) => {
       const s = app.listen(appPort, "127.0.0.1", () => resolve(s));
     });
@@ -106,5 +147,38 @@ describe("TikTok through the Express adapter (simulator)", { skip }, () => {
     assert.equal(denied.status, 302);
     assert.match(denied.headers.get("location"), /\/auth\/signin\?error=OAuthCallbackError/);
     assert.equal(await br.session(), null);
+  });
+
+  it("a provider profile(profile, tokens) function maps the user: the session shows the mapped name and added field", async () => {
+    const br = new Browser(origin, { basePath: "/mapped" });
+    const csrfToken = await br.csrf();
+    let res = await br.post("/mapped/signin/tiktok", { csrfToken });
+    const authorize = new URL(res.headers.get("location"));
+    assert.equal(authorize.searchParams.get("redirect_uri"), `${origin}/mapped/callback/tiktok`);
+    res = await fetch(authorize, { redirect: "manual" });
+    const back = res.headers.get("location");
+    assert.ok(back.startsWith(`${origin}/mapped/callback/tiktok?`), back);
+    res = await br.fetch(back);
+    assert.equal(res.status, 302);
+    assert.equal(res.headers.get("location"), origin);
+
+    const { profile, tokens } = seen.profileArgs;
+    const openId = profile.data.user.open_id;
+    assert.ok(openId, "profile is TikTok's user-info response");
+    assert.ok(tokens.access_token, "tokens carry the access token");
+    assert.equal(tokens.open_id, openId, "TikTok's token response names the user");
+    assert.equal(seen.mappedUser.name, "Sim Creator (mapped)");
+    assert.equal(seen.mappedUser.id, openId);
+
+    const session = await br.session();
+    assert.equal(session.user.name, "Sim Creator (mapped)");
+    assert.equal(session.user.image, profile.data.user.avatar_url);
+    assert.equal(session.user.id, openId);
+    assert.equal(session.user.avatarLarge, profile.data.user.avatar_large_url, "the added field reached the session");
+    assert.ok(session.user.avatarLarge.endsWith("avatar_1080x1080.jpeg"));
+    assert.ok(!session.user.email, "profile() gave no email");
+    const me = await (await br.fetch("/mapped-me")).json();
+    assert.equal(me.user.name, "Sim Creator (mapped)");
+    assert.equal(me.user.avatarLarge, session.user.avatarLarge);
   });
 });

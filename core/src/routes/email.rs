@@ -68,7 +68,14 @@ pub fn send_link(ctx: &mut Ctx, provider: &Provider, p: &EmailProvider) -> Resul
         .append_pair("email", &email)
         .finish();
     let url = format!("{}/callback/{}?{params}", ctx.base_url(), provider.id);
-    let host = ctx.url.host_str().unwrap_or_default().to_owned();
+    // As Auth.js's `new URL(url).host`: the link's host, with its port.
+    let host = url::Url::parse(&url)
+        .ok()
+        .and_then(|u| u.host_str().map(|h| match u.port() {
+            Some(port) => format!("{h}:{port}"),
+            None => h.to_owned(),
+        }))
+        .unwrap_or_default();
 
     if p.has_send_hook {
         let args = json!({

@@ -23,6 +23,12 @@ import {
   type Adapter,
   type AdapterUser,
   type ErrorType,
+  type EmailConfig,
+  type SendVerificationRequestParams,
+  type SmtpServerOptions,
+  type TokenSet,
+  type JWTEncodeParams,
+  type JWTDecodeParams,
 } from "libauth";
 
 class InvalidLogin extends CredentialsSignin {
@@ -60,9 +66,36 @@ export const config: AuthConfig = {
     }),
     { type: "oidc", id: "op", issuer: "http://127.0.0.1:4011", clientId: "c", clientSecret: "s" },
     Email({ sendVerificationRequest: async ({ identifier, url }) => void [identifier, url] }),
+    Email({
+      id: "magic",
+      name: "Magic link",
+      maxAge: 600,
+      async sendVerificationRequest({ identifier, url, expires, token, provider, theme, request }: SendVerificationRequestParams) {
+        const when: Date = expires;
+        const method: string = request.method;
+        void [identifier, new URL(url).searchParams.get("token") === token, when.toISOString(), provider.id, provider.maxAge, theme.brandColor, method];
+      },
+    }),
+    Email({ server: { host: "127.0.0.1", port: 2525 }, from: "Example <no-reply@example.com>" }),
+    Email({ server: { host: "smtp.example.com", port: 465, username: "u", password: "p", secure: true, timeout: 10 }, from: "a@example.com" }),
+    TikTok({
+      profile: async (profile, tokens: TokenSet) => {
+        const accessToken: string | undefined = tokens.access_token;
+        return { id: profile.data.user.open_id, name: `${profile.data.user.display_name} (TikTok)`, email: null, extra: accessToken?.length };
+      },
+    }),
   ],
   adapter,
   session: { strategy: "jwt", maxAge: 3600, updateAge: 0 },
+  jwt: {
+    maxAge: 3600,
+    encode: ({ token, secret, salt, maxAge }: JWTEncodeParams) => `${salt}.${String(secret).length}.${maxAge}.${Buffer.from(JSON.stringify(token)).toString("base64url")}`,
+    async decode({ token, secret, salt }: JWTDecodeParams) {
+      if (!token || !salt || !secret) return null;
+      const claims: JWT = JSON.parse(Buffer.from(token.split(".").pop() ?? "", "base64url").toString());
+      return claims;
+    },
+  },
   callbacks: {
     async signIn({ user, account, profile, credentials }) {
       const a: Account | null = account;
@@ -125,3 +158,27 @@ try {
 }
 const n: number = workerThreads();
 void n;
+
+// Database sessions with generated tokens (sync or async).
+export const databaseConfig: AuthConfig = {
+  adapter: { type: "memory" },
+  providers: [Email({ server: { host: "localhost", port: 25 } })],
+  session: { strategy: "database", generateSessionToken: () => crypto.randomUUID() },
+};
+export const asyncTokenConfig: AuthConfig = {
+  adapter: { type: "sqlite", path: "auth.db" },
+  providers: [],
+  session: { strategy: "database", generateSessionToken: async () => "a-token-of-at-least-16-chars" },
+};
+const smtp: SmtpServerOptions = { host: "localhost", port: 587, secure: "starttls" };
+const emailProvider: EmailConfig = Email({ server: smtp, from: "a@example.com" });
+void emailProvider.type;
+
+// @ts-expect-error the engine takes an SMTP server object, not a URL string
+Email({ server: "smtp://localhost:25" });
+// @ts-expect-error an unknown email option (the engine refuses it)
+Email({ server: smtp, sender: "a@example.com" });
+// @ts-expect-error generateSessionToken returns a string
+void ({ session: { generateSessionToken: () => 42 } } satisfies AuthConfig);
+// @ts-expect-error jwt.encode returns a string
+void ({ jwt: { encode: () => ({}) } } satisfies AuthConfig);
