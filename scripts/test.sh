@@ -28,8 +28,10 @@ cargo_counts() { # log -> "passed failed"
   awk '/^test result:/ { for (i = 1; i <= NF; i++) { if ($(i) ~ /^passed;?$/) p += $(i-1); if ($(i) ~ /^failed;?$/) f += $(i-1) } } END { print p+0, f+0 }' "$1"
 }
 
+# A skipped test counts as failed here: this script installs and starts
+# everything the tests need, so a skip means a set-up step silently failed.
 node_counts() { # log -> "passed failed"
-  awk '/^# pass / { p += $3 } /^# fail / { f += $3 } END { print p+0, f+0 }' "$1"
+  awk '/^# pass / { p += $3 } /^# fail / { f += $3 } /^# skipped / { f += $3 } END { print p+0, f+0 }' "$1"
 }
 
 ensure_rust

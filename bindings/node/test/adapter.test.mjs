@@ -1,7 +1,5 @@
 // Database adapters: a JavaScript object implementing Auth.js's adapter
-// methods (hooks `adapter.*`), and the engine's built-in ones by name. The
-// engine gains adapters in another branch; until it has them these tests
-// report themselves skipped, with the engine's reason.
+// methods (hooks `adapter.*`), and the engine's built-in ones by name.
 import { describe, it, after } from "node:test";
 import assert from "node:assert/strict";
 import { createRequire } from "node:module";
@@ -94,16 +92,6 @@ export function memoryAdapter(calls = []) {
   };
 }
 
-/** Build the middleware, or say why the engine refuses this adapter. */
-function tryServerAuth(config) {
-  try {
-    return { mw: ServerAuth(config) };
-  } catch (e) {
-    if (/adapter/i.test(e.message) && /not available/i.test(e.message)) return { skip: e.message };
-    throw e;
-  }
-}
-
 async function serve(config, mw) {
   const app = express();
   app.use("/auth", mw);
@@ -122,8 +110,7 @@ describe("a JavaScript adapter (adapter.* hooks)", () => {
   it("credentials sign-in with the database strategy stores, reads and deletes the session through it", async (t) => {
     const adapter = memoryAdapter();
     const config = baseConfig({ adapter, session: { strategy: "database" } });
-    const { mw, skip } = tryServerAuth(config);
-    if (skip) return t.skip(`engine has no adapters yet: ${skip}`);
+    const mw = ServerAuth(config);
     const s = await serve(config, mw);
     servers.push(s);
     const br = new Browser(s.url);
@@ -154,8 +141,7 @@ describe("built-in adapters by name", () => {
   for (const adapter of adapters) {
     it(`${adapter.type}: credentials sign-in, session, sign-out`, async (t) => {
       const config = baseConfig({ adapter, session: { strategy: "database" } });
-      const { mw, skip } = tryServerAuth(config);
-      if (skip) return t.skip(`engine has no adapters yet: ${skip}`);
+      const mw = ServerAuth(config);
       const s = await serve(config, mw);
       servers.push(s);
       const br = new Browser(s.url);
