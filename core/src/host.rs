@@ -85,7 +85,7 @@ impl Host for NoHooks {
         false
     }
     fn call(&self, hook: &Hook, _: Value) -> Result<Value, HostError> {
-        Err(HostError::new(format!("hook {hook} is not implemented")))
+        Err(HostError::new(format!("hook {hook} is not registered by the host")))
     }
 }
 
@@ -126,7 +126,7 @@ impl Host for HookMap {
     fn call(&self, hook: &Hook, args: Value) -> Result<Value, HostError> {
         match self.hooks.get(hook.name()) {
             Some(f) => f(args),
-            None => Err(HostError::new(format!("hook {hook} is not implemented"))),
+            None => Err(HostError::new(format!("hook {hook} is not registered by the host"))),
         }
     }
 }

@@ -79,7 +79,7 @@ impl Host for JsHost {
 
     fn call(&self, hook: &Hook, args: Value) -> Result<Value, HostError> {
         if !self.hooks.contains(hook.name()) {
-            return Err(HostError::new(format!("hook {hook} is not implemented")));
+            return Err(HostError::new(format!("hook {hook} is not registered by the host")));
         }
         // Firewall: the JavaScript thread must never wait for itself. Inline
         // paths are chosen so that no hook runs on them; should one slip

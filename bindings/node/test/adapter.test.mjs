@@ -4,8 +4,8 @@ import { describe, it, after } from "node:test";
 import assert from "node:assert/strict";
 import { createRequire } from "node:module";
 import { randomUUID } from "node:crypto";
-import { ServerAuth, getSession } from "libauth";
-import { listen, Browser, sleep } from "./helpers.mjs";
+import { ServerAuth } from "libauth";
+import { Browser, sleep, serveProtected } from "./helpers.mjs";
 import { baseConfig } from "./flows.mjs";
 
 const require = createRequire(import.meta.url);
@@ -92,16 +92,7 @@ export function memoryAdapter(calls = []) {
   };
 }
 
-async function serve(config, mw) {
-  const app = express();
-  app.use("/auth", mw);
-  app.get("/me", async (req, res) => {
-    const session = await getSession(req, config);
-    if (!session?.user) return res.redirect("/login");
-    res.json(session);
-  });
-  return listen(app);
-}
+const serve = (config, mw) => serveProtected(config, mw);
 
 describe("a JavaScript adapter (adapter.* hooks)", () => {
   const servers = [];

@@ -9,25 +9,13 @@ import { spawn, spawnSync } from "node:child_process";
 import { createInterface } from "node:readline";
 import { rmSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { createRequire } from "node:module";
-import { ServerAuth, getSession, Email } from "libauth";
-import { listen, Browser, SECRET, sleep } from "./helpers.mjs";
+import { Email } from "libauth";
+import { Browser, SECRET, sleep, serveProtected } from "./helpers.mjs";
 
-const require = createRequire(import.meta.url);
-const express = require("express");
 const root = fileURLToPath(new URL("../../../", import.meta.url));
 const python = process.env.LIBAUTH_PYTHON ?? "python3";
 
-function serve(config) {
-  const app = express();
-  app.use("/auth", ServerAuth(config));
-  app.get("/me", async (req, res) => {
-    const session = await getSession(req, config);
-    if (!session?.user) return res.redirect("/login");
-    res.json(session);
-  });
-  return listen(app);
-}
+const serve = (config) => serveProtected(config);
 
 /** Ask for a link: POST signin/email with the CSRF token; returns the response. */
 async function requestLink(br, email, extra = {}) {

@@ -5,8 +5,27 @@ import http from "node:http";
 import { once } from "node:events";
 import { spawn } from "node:child_process";
 import net from "node:net";
+import { createRequire } from "node:module";
+import { ServerAuth, getSession } from "libauth";
 
 export const SECRET = "libauth-node-test-secret-0123456789abcdef";
+
+/**
+ * Express with the auth routes at /auth (`middleware`, by default
+ * `ServerAuth(config)`) and /me, a route that needs a session (redirects to
+ * /login, else answers the session as JSON).
+ */
+export function serveProtected(config, middleware = ServerAuth(config)) {
+  const express = createRequire(import.meta.url)("express");
+  const app = express();
+  app.use("/auth", middleware);
+  app.get("/me", async (req, res) => {
+    const session = await getSession(req, config);
+    if (!session?.user) return res.redirect("/login");
+    res.json(session);
+  });
+  return listen(app);
+}
 
 /** Listen on 127.0.0.1:0; returns { url, close }. */
 export async function listen(handlerOrApp) {

@@ -10,7 +10,7 @@ import { promisify } from "node:util";
 import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
 import { ServerAuth, getSession, Credentials } from "libauth";
-import { listen, Browser, SECRET, users, sleep } from "./helpers.mjs";
+import { Browser, SECRET, users, sleep, serveProtected } from "./helpers.mjs";
 import { baseConfig } from "./flows.mjs";
 
 const require = createRequire(import.meta.url);
@@ -18,16 +18,7 @@ const express = require("express");
 const { Instance } = require("../lib/native.js");
 const pkgDir = fileURLToPath(new URL("..", import.meta.url));
 
-function server(config) {
-  const app = express();
-  app.use("/auth", ServerAuth(config));
-  app.get("/me", async (req, res) => {
-    const session = await getSession(req, config);
-    if (!session?.user) return res.redirect("/login");
-    res.json(session);
-  });
-  return listen(app);
-}
+const server = (config) => serveProtected(config);
 
 describe("async callbacks and events", () => {
   const seen = [];

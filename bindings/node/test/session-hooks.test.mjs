@@ -4,23 +4,14 @@
 import { describe, it, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { createRequire } from "node:module";
-import { ServerAuth, getSession } from "libauth";
-import { listen, Browser, SECRET, sleep } from "./helpers.mjs";
+import { getSession } from "libauth";
+import { Browser, SECRET, sleep, serveProtected } from "./helpers.mjs";
 import { baseConfig } from "./flows.mjs";
 
 const require = createRequire(import.meta.url);
 const express = require("express");
 
-function serve(config) {
-  const app = express();
-  app.use("/auth", ServerAuth(config));
-  app.get("/me", async (req, res) => {
-    const session = await getSession(req, config);
-    if (!session?.user) return res.redirect("/login");
-    res.json(session);
-  });
-  return listen(app);
-}
+const serve = (config) => serveProtected(config);
 
 // A reversible encoding the test can read and forge: "b64." + base64url(JSON).
 const PREFIX = "b64.";
