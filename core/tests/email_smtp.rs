@@ -282,3 +282,34 @@ fn a_host_sender_and_bad_addresses() {
     assert_eq!(location(&res), "http://localhost:3000/auth/signin?error=MissingCSRF");
     assert_eq!(sent.lock().unwrap().len(), 1);
 }
+
+#[test]
+fn a_link_mailed_before_a_secret_rotation_still_works() {
+    let db = common::temp_db_path();
+    let sent: Arc<Mutex<Vec<String>>> = Arc::new(Mutex::new(Vec::new()));
+    let build = |secret: Value| {
+        let sent = sent.clone();
+        let config = libauth_core::Config::from_value(json!({
+            "secret": secret, "adapter": { "type": "sqlite", "path": db.0 },
+            "providers": [{ "type": "email", "sendVerificationRequest": true }]
+        }))
+        .unwrap();
+        let hooks = HookMap::new().on("providers.email.sendVerificationRequest", move |args| {
+            sent.lock().unwrap().push(args["url"].as_str().unwrap().to_owned());
+            Ok(Value::Null)
+        });
+        Auth::with_env(config, Arc::new(hooks), &std::collections::HashMap::new()).unwrap()
+    };
+    let old_secret = "old-secret-old-secret-old-secret-0";
+    let before = build(json!(old_secret));
+    let mut b = Browser::new(&before);
+    let csrf = b.csrf();
+    b.post("/auth/signin/email", &[("csrfToken", &csrf), ("email", "rotate@example.com")]);
+    let link = sent.lock().unwrap()[0].strip_prefix(ORIGIN).unwrap().to_owned();
+
+    // The deployment rotates: a new secret first, the old one kept.
+    let after = build(json!([SECRET, old_secret]));
+    let mut b = Browser::new(&after);
+    assert_eq!(location(&b.get(&link)), ORIGIN);
+    assert_eq!(b.session()["user"]["email"], "rotate@example.com");
+}
