@@ -342,3 +342,21 @@ fn an_email_owned_by_another_user_is_not_linked_unless_allowed() {
     assert_eq!(location(&sign_in(&mut b, &mut OpAgent::new())), "http://localhost:3000/home");
     assert_eq!(probe.get_user_by_account("oidc", "user-123").unwrap().unwrap().id, existing.id);
 }
+
+#[test]
+fn a_discovery_document_for_another_issuer_is_refused() {
+    let op = start_op(&[]);
+    let log: CallLog = Arc::new(Mutex::new(Vec::new()));
+    // The OP's real document, but we were told to trust another issuer.
+    let impostor = op.issuer.replace("127.0.0.1", "localhost");
+    let auth = auth_for(
+        &op,
+        json!({ "issuer": impostor, "wellKnown": format!("{}/.well-known/openid-configuration", op.issuer) }),
+        &log,
+    );
+    let mut b = Browser::new(&auth);
+    let csrf = b.csrf();
+    let res = b.post("/auth/signin/oidc", &[("csrfToken", &csrf)]);
+    assert!(location(&res).starts_with("http://localhost:3000/auth/signin?error="), "{}", location(&res));
+    assert!(errors(&log).iter().any(|e| e.contains("issuer mismatch")), "{:?}", errors(&log));
+}
