@@ -7,35 +7,14 @@
 
 const BUILTIN_ADAPTERS = new Set(["sqlite", "postgres", "memory"]);
 
-/** Adapter methods of Auth.js's `Adapter` interface. */
-const ADAPTER_METHODS = [
-  "createUser",
-  "getUser",
-  "getUserByEmail",
-  "getUserByAccount",
-  "updateUser",
-  "deleteUser",
-  "linkAccount",
-  "unlinkAccount",
-  "createSession",
-  "getSessionAndUser",
-  "updateSession",
-  "deleteSession",
-  "createVerificationToken",
-  "useVerificationToken",
-  "getAccount",
-  "getAuthenticator",
-  "createAuthenticator",
-  "listAuthenticatorsByUserId",
-  "updateAuthenticatorCounter",
-];
-
 /**
  * @param {object} config the user's config
  * @param {object} [overrides] data options forced by an adapter (basePath)
+ * @param {string[]} [adapterMethods] the adapter methods the engine calls
+ *   (the addon's `adapterMethods()`: the engine's list, not a copy)
  * @returns {{ json: object, hooks: Map<string, {fn: Function, kind: string}> }}
  */
-function compile(config, overrides = {}) {
+function compile(config, overrides = {}, adapterMethods = []) {
   if (config === null || typeof config !== "object") {
     throw new TypeError("libauth: the configuration must be an object");
   }
@@ -70,7 +49,7 @@ function compile(config, overrides = {}) {
         json.providers = (value ?? []).map((p, i) => liftProvider(p, i, add));
         break;
       case "adapter":
-        json.adapter = liftAdapter(value, add);
+        json.adapter = liftAdapter(value, add, adapterMethods);
         break;
       // Reactive adapter's option (it becomes basePath), Auth.js internals.
       case "prefix":
@@ -112,7 +91,7 @@ function liftProvider(provider, index, add) {
   return out;
 }
 
-function liftAdapter(adapter, add) {
+function liftAdapter(adapter, add, adapterMethods) {
   if (adapter === null) return null;
   if (typeof adapter !== "object") {
     throw new TypeError("libauth: `adapter` must be { type: \"sqlite\" | \"postgres\" | \"memory\", … } or an object of adapter methods");
@@ -122,7 +101,7 @@ function liftAdapter(adapter, add) {
   }
   let count = 0;
   // Methods may live on a class prototype: walk the chain, not own keys.
-  for (const name of ADAPTER_METHODS) {
+  for (const name of adapterMethods) {
     if (typeof adapter[name] === "function") {
       add(`adapter.${name}`, adapter[name].bind(adapter), "adapter");
       count++;
@@ -134,4 +113,4 @@ function liftAdapter(adapter, add) {
   return { type: "host" };
 }
 
-module.exports = { compile, ADAPTER_METHODS };
+module.exports = { compile };

@@ -60,7 +60,7 @@ function onDone(key, id, error, response, session) {
 
 class Instance {
   constructor(config, overrides) {
-    const { json, hooks } = compile(config, overrides);
+    const { json, hooks } = compile(config, overrides, native().adapterMethods());
     this.key = nextKey++;
     this.hooks = hooks;
     this.pending = new Map();

@@ -52,11 +52,14 @@ enum Outcome {
     Failed(String),
 }
 
+/// The arguments of `on_done`: `(key, id, error, response, sessionJson)`.
+type DoneArgs = FnArgs<(u32, u32, Option<String>, Option<NativeResponse>, Option<String>)>;
+
 /// `(key, id, error, response, sessionJson) => void`; weak.
 type DoneTsfn = ThreadsafeFunction<
     Done,
     (),
-    FnArgs<(u32, u32, Option<String>, Option<NativeResponse>, Option<String>)>,
+    DoneArgs,
     Status,
     false,
     true,
@@ -88,7 +91,7 @@ impl NativeAuth {
         config_json: String,
         hooks: Vec<String>,
         on_hook: Function<FnArgs<(u32, u32, String, String)>, ()>,
-        on_done: Function<FnArgs<(u32, u32, Option<String>, Option<NativeResponse>, Option<String>)>, ()>,
+        on_done: Function<DoneArgs, ()>,
     ) -> Result<Self> {
         let hook_tsfn = on_hook
             .build_threadsafe_function::<HookCall>()
@@ -199,6 +202,13 @@ impl NativeAuth {
     }
 }
 
+
+/// The adapter methods the engine calls (Auth.js names): the ones the JS
+/// layer lifts from an adapter object as `adapter.<name>` hooks.
+#[napi]
+pub fn adapter_methods() -> Vec<String> {
+    libauth_core::adapter::METHODS.iter().map(|m| m.to_string()).collect()
+}
 
 /// Worker threads started so far (0 until the first job: the pool is lazy).
 #[napi]

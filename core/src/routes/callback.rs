@@ -93,7 +93,7 @@ pub(super) fn complete_sign_in(
         _ => None,
     };
     let mut sign_in_args = Map::new();
-    sign_in_args.insert("user".into(), Value::Object(known.unwrap_or_else(|| user.clone())));
+    sign_in_args.insert("user".into(), known.as_ref().map_or_else(|| Value::Object(user.clone()), register::user_value));
     sign_in_args.insert("account".into(), account.clone());
     if let Some(profile) = &profile {
         sign_in_args.insert("profile".into(), profile.clone());
@@ -106,7 +106,7 @@ pub(super) fn complete_sign_in(
 
     let (user, is_new_user) = match (&adapter, use_adapter) {
         (Some(a), true) => {
-            let r = register::login_or_register(ctx, a.as_ref(), kind, &user, &account_map, profile.as_ref())?;
+            let r = register::login_or_register(ctx, a.as_ref(), kind, known, &user, &account_map, profile.as_ref())?;
             (r.user, r.is_new_user)
         }
         _ => (user, false),

@@ -118,13 +118,8 @@ pub fn callback(ctx: &mut Ctx, provider: &Provider, _p: &EmailProvider) -> Resul
     if used.expires <= now_millis() as i64 {
         return Err(verification("the link expired"));
     }
-    let user = match adapter.get_user_by_email(&email)? {
-        Some(u) => match serde_json::to_value(u) {
-            Ok(Value::Object(m)) => m,
-            _ => Map::new(),
-        },
-        None => json!({ "id": uuid::Uuid::new_v4().to_string(), "email": email }).as_object().cloned().unwrap_or_default(),
-    };
+    // The stored user, if any, is looked up once by complete_sign_in.
+    let user = json!({ "id": uuid::Uuid::new_v4().to_string(), "email": email }).as_object().cloned().unwrap_or_default();
     super::callback::complete_sign_in(ctx, SignInKind::Email, user, email_account(provider, &email), None, Map::new())
 }
 

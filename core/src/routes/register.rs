@@ -38,14 +38,20 @@ fn str_field(map: &Map<String, Value>, key: &str) -> Option<String> {
 
 /// The stored user a sign-in would resolve to before the signIn callback
 /// runs (so the callback sees the adapter user, as in Auth.js).
-pub fn known_user(adapter: &dyn Adapter, kind: SignInKind, account: &Map<String, Value>) -> Result<Option<Map<String, Value>>, AuthError> {
+/// Looked up once, and handed on to [`login_or_register`].
+pub fn known_user(adapter: &dyn Adapter, kind: SignInKind, account: &Map<String, Value>) -> Result<Option<AdapterUser>, AuthError> {
     let provider = str_field(account, "provider").unwrap_or_default();
     let provider_account_id = str_field(account, "providerAccountId").unwrap_or_default();
     Ok(match kind {
-        SignInKind::OAuth { .. } => adapter.get_user_by_account(&provider, &provider_account_id)?.as_ref().map(user_json),
-        SignInKind::Email => adapter.get_user_by_email(&provider_account_id)?.as_ref().map(user_json),
+        SignInKind::OAuth { .. } => adapter.get_user_by_account(&provider, &provider_account_id)?,
+        SignInKind::Email => adapter.get_user_by_email(&provider_account_id)?,
         SignInKind::Credentials => None,
     })
+}
+
+/// The user as the callbacks see it.
+pub fn user_value(user: &AdapterUser) -> Value {
+    Value::Object(user_json(user))
 }
 
 /// The user signed in right now in this browser, if any (to link a new
@@ -73,10 +79,12 @@ fn adapter_account(account: &Map<String, Value>, user_id: &str) -> Result<Adapte
     serde_json::from_value(value).map_err(|e| AuthError::new(ErrorType::AdapterError, format!("account: {e}")))
 }
 
+/// `known` is what [`known_user`] found for this sign-in.
 pub fn login_or_register(
     ctx: &Ctx,
     adapter: &dyn Adapter,
     kind: SignInKind,
+    known: Option<AdapterUser>,
     profile_user: &Map<String, Value>,
     account: &Map<String, Value>,
     profile: Option<&Value>,
@@ -93,7 +101,7 @@ pub fn login_or_register(
         SignInKind::Email => {
             let email = str_field(account, "providerAccountId").unwrap_or_default();
             let now = now_millis() as i64;
-            if let Some(user) = adapter.get_user_by_email(&email)? {
+            if let Some(user) = known {
                 if user.email_verified.is_some() {
                     return Ok(Registered { user: user_json(&user), is_new_user: false });
                 }
@@ -120,8 +128,6 @@ pub fn login_or_register(
             Ok(Registered { user: user_json(&user), is_new_user: true })
         }
         SignInKind::OAuth { allow_dangerous_email_account_linking } => {
-            let provider = str_field(account, "provider").unwrap_or_default();
-            let provider_account_id = str_field(account, "providerAccountId").unwrap_or_default();
             let current = current_user_id(ctx, adapter)?;
             let link = |user: &AdapterUser| -> Result<(), AuthError> {
                 let linked = adapter_account(account, &user.id)?;
@@ -131,7 +137,7 @@ pub fn login_or_register(
                 events.event(&Hook::EVENT_LINK_ACCOUNT, || serde_json::json!({ "user": u, "account": a, "profile": p }));
                 Ok(())
             };
-            if let Some(user) = adapter.get_user_by_account(&provider, &provider_account_id)? {
+            if let Some(user) = known {
                 if current.as_deref().is_some_and(|c| c != user.id) {
                     return Err(AuthError::new(
                         ErrorType::OAuthAccountNotLinked,
