@@ -86,7 +86,10 @@ impl Callbacks {
                 self.logger.warn(
                     self.host.as_ref(),
                     "redirect-callback-result",
-                    &format!("the redirect callback returned {} that is not an http(s) URL or path; using the base URL", type_name(&other)),
+                    &format!(
+                        "the redirect callback returned {} that is not an http(s) URL or path; using the base URL",
+                        type_name(&other)
+                    ),
                 );
                 base_url.to_owned()
             }
@@ -94,7 +97,11 @@ impl Callbacks {
     }
 
     /// `callbacks.jwt`: `Ok(None)` when it returned null (end the session).
-    pub fn jwt(&self, token: Map<String, Value>, args: Map<String, Value>) -> Result<Option<Map<String, Value>>, AuthError> {
+    pub fn jwt(
+        &self,
+        token: Map<String, Value>,
+        args: Map<String, Value>,
+    ) -> Result<Option<Map<String, Value>>, AuthError> {
         if !self.has_jwt {
             return Ok(Some(token));
         }

@@ -194,8 +194,8 @@ impl Config {
     /// Parse the JSON form of the configuration. An unknown top-level option
     /// or a value of the wrong type is refused with the option's name.
     pub fn from_json(json: &str) -> Result<Config, ConfigError> {
-        let value: Value = serde_json::from_str(json)
-            .map_err(|e| ConfigError::new("config", format!("not valid JSON: {e}")))?;
+        let value: Value =
+            serde_json::from_str(json).map_err(|e| ConfigError::new("config", format!("not valid JSON: {e}")))?;
         Config::from_value(value)
     }
 
@@ -250,10 +250,7 @@ impl Config {
 
 /// `jwt` and `session` mix data and functions (`jwt.encode`,
 /// `session.generateSessionToken`); keep only the data.
-fn parse_object_ignoring_functions<T: serde::de::DeserializeOwned>(
-    key: &str,
-    value: Value,
-) -> Result<T, ConfigError> {
+fn parse_object_ignoring_functions<T: serde::de::DeserializeOwned>(key: &str, value: Value) -> Result<T, ConfigError> {
     let value = match value {
         Value::Object(map) => Value::Object(
             map.into_iter()
@@ -351,11 +348,11 @@ impl Settings {
                 canonical_url.is_some() || env.var("NODE_ENV").as_deref() != Some("production")
             });
 
-        let redirect_proxy_url =
-            match config.redirect_proxy_url.clone().or_else(|| env.var("AUTH_REDIRECT_PROXY_URL")) {
-                Some(raw) => Some(parse_http_url(&raw, "redirectProxyUrl")?),
-                None => None,
-            };
+        let redirect_proxy_url = match config.redirect_proxy_url.clone().or_else(|| env.var("AUTH_REDIRECT_PROXY_URL"))
+        {
+            Some(raw) => Some(parse_http_url(&raw, "redirectProxyUrl")?),
+            None => None,
+        };
 
         for (name, page) in [
             ("pages.signIn", &config.pages.sign_in),
@@ -524,7 +521,10 @@ mod tests {
             (r#"{"secret":["0123456789abcdef0123456789abcdef","x"]}"#, "secret[1]"),
             (r#"{"secret":"0123456789abcdef0123456789abcdef","session":{"strategy":"database"}}"#, "session.strategy"),
             (r#"{"secret":"0123456789abcdef0123456789abcdef","basePath":"auth"}"#, "basePath"),
-            (r#"{"secret":"0123456789abcdef0123456789abcdef","theme":{"brandColor":"red;}</style>"}}"#, "theme.brandColor"),
+            (
+                r#"{"secret":"0123456789abcdef0123456789abcdef","theme":{"brandColor":"red;}</style>"}}"#,
+                "theme.brandColor",
+            ),
             (r#"{"secret":"0123456789abcdef0123456789abcdef","pages":{"signIn":"javascript:x"}}"#, "pages.signIn"),
         ];
         for (json, option) in cases {

@@ -107,11 +107,7 @@ impl CookieSet {
             ),
             state: spec(format!("{prefix}authjs.state"), &short_lived, &overrides.state),
             nonce: spec(format!("{prefix}authjs.nonce"), &short_lived, &overrides.nonce),
-            webauthn_challenge: spec(
-                format!("{prefix}authjs.challenge"),
-                &short_lived,
-                &overrides.webauthn_challenge,
-            ),
+            webauthn_challenge: spec(format!("{prefix}authjs.challenge"), &short_lived, &overrides.webauthn_challenge),
         }
     }
 }
@@ -305,7 +301,8 @@ mod tests {
         // A small value replaces the chunks: chunks 0..2 expire.
         let rewritten = read.write("small", 100);
         assert_eq!(rewritten[0].name, "authjs.session-token");
-        let expired: Vec<_> = rewritten.iter().filter(|c| c.options.max_age == Some(0)).map(|c| c.name.as_str()).collect();
+        let expired: Vec<_> =
+            rewritten.iter().filter(|c| c.options.max_age == Some(0)).map(|c| c.name.as_str()).collect();
         assert_eq!(expired.len(), 3);
         assert_eq!(read.clear().len(), 3);
     }
@@ -313,7 +310,8 @@ mod tests {
     #[test]
     fn unrelated_cookies_with_the_same_prefix_are_ignored() {
         let set = CookieSet::new(false, &CookiesConfig::default());
-        let req = AuthRequest::get("http://x/").with_header("cookie", "authjs.session-token-other=1; authjs.session-token=v");
+        let req =
+            AuthRequest::get("http://x/").with_header("cookie", "authjs.session-token-other=1; authjs.session-token=v");
         assert_eq!(ChunkedCookie::read(&set.session_token, &req).value(), Some("v"));
     }
 }

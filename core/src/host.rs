@@ -108,11 +108,7 @@ impl HookMap {
         Self::default()
     }
 
-    pub fn on(
-        mut self,
-        name: &str,
-        f: impl Fn(Value) -> Result<Value, HostError> + Send + Sync + 'static,
-    ) -> Self {
+    pub fn on(mut self, name: &str, f: impl Fn(Value) -> Result<Value, HostError> + Send + Sync + 'static) -> Self {
         self.hooks.insert(name.to_owned(), Box::new(f));
         self
     }

@@ -174,7 +174,8 @@ mod tests {
         assert_eq!(form.body_params()["csrfToken"], "a b");
         let json = AuthRequest::post_json("http://x/", &serde_json::json!({"csrfToken": "t", "data": {"n": 1}}));
         assert_eq!(json.body_params()["data"]["n"], 1);
-        let junk = AuthRequest { body: Some(b"{not json".to_vec()), ..AuthRequest::post_json("http://x/", &Value::Null) };
+        let junk =
+            AuthRequest { body: Some(b"{not json".to_vec()), ..AuthRequest::post_json("http://x/", &Value::Null) };
         assert!(junk.body_params().is_empty());
     }
 

@@ -13,7 +13,7 @@ use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use base64::Engine as _;
 use hkdf::Hkdf;
 use josekit::jwe::alg::direct::DirectJweDecrypter;
-use josekit::jwe::{self, JweDecrypter, JweHeader, Dir};
+use josekit::jwe::{self, Dir, JweDecrypter, JweHeader};
 use serde_json::{Map, Value};
 use sha2::{Digest, Sha256, Sha512};
 
@@ -67,7 +67,9 @@ impl SaltKeys {
                     DerivedKey {
                         kid,
                         raw: key.clone(),
-                        mac: (enc == CBC).then(|| <hmac::Hmac<Sha512> as hmac::Mac>::new_from_slice(&key[..32]).expect("any key length")),
+                        mac: (enc == CBC).then(|| {
+                            <hmac::Hmac<Sha512> as hmac::Mac>::new_from_slice(&key[..32]).expect("any key length")
+                        }),
                         decrypter: Dir.decrypter_from_bytes(&key).expect("valid key length"),
                     }
                 })
@@ -123,7 +125,13 @@ impl JwtCodec {
     }
 
     /// [`JwtCodec::encode`] as if the clock read `now` (for tests and tools).
-    pub fn encode_at(&self, claims: &Map<String, Value>, salt: &str, max_age: u64, now: u64) -> Result<String, JwtError> {
+    pub fn encode_at(
+        &self,
+        claims: &Map<String, Value>,
+        salt: &str,
+        max_age: u64,
+        now: u64,
+    ) -> Result<String, JwtError> {
         let keys = self.keys(salt);
         let key = keys.cbc.first().ok_or(JwtError::NoMatchingSecret)?;
         let mut payload = claims.clone();

@@ -112,7 +112,8 @@ impl Auth {
         match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| routes::handle(self, req))) {
             Ok(res) => res,
             Err(_) => {
-                self.callbacks.log(&AuthError::new(ErrorType::CallbackRouteError, "internal error while handling the request"));
+                self.callbacks
+                    .log(&AuthError::new(ErrorType::CallbackRouteError, "internal error while handling the request"));
                 routes::server_error_json()
             }
         }
@@ -200,7 +201,10 @@ impl Auth {
             AuthError::new(ErrorType::InvalidProviderType, format!("no provider with id {provider_id:?}"))
         })?;
         let providers::ProviderKind::OAuth(p) = &provider.kind else {
-            return Err(AuthError::new(ErrorType::InvalidProviderType, format!("{provider_id:?} is not an OAuth provider")));
+            return Err(AuthError::new(
+                ErrorType::InvalidProviderType,
+                format!("{provider_id:?} is not an OAuth provider"),
+            ));
         };
         let tokens = oauth::refresh_tokens(p, refresh_token)
             .map_err(|e| AuthError::new(ErrorType::OAuthCallbackError, e.to_string()).with_source(e))?;
@@ -211,7 +215,9 @@ impl Auth {
 
 /// The email provider stores its tokens through the adapter.
 fn check_email_adapter(providers: &Providers, adapter: Option<&dyn adapter::Adapter>) -> Result<(), ConfigError> {
-    let Some((index, p)) = providers.iter().enumerate().find(|(_, p)| matches!(p.kind, providers::ProviderKind::Email(_))) else {
+    let Some((index, p)) =
+        providers.iter().enumerate().find(|(_, p)| matches!(p.kind, providers::ProviderKind::Email(_)))
+    else {
         return Ok(());
     };
     match adapter {

@@ -95,9 +95,7 @@ pub struct VerifyRequestPage<'a> {
 pub fn signin_error_message(error: &str) -> &'static str {
     match error {
         "Signin" | "OAuthSignin" | "OAuthSignInError" | "OAuthCallbackError" | "OAuthCallback"
-        | "OAuthCreateAccount" | "EmailCreateAccount" | "Callback" => {
-            "Try signing in with a different account."
-        }
+        | "OAuthCreateAccount" | "EmailCreateAccount" | "Callback" => "Try signing in with a different account.",
         "OAuthAccountNotLinked" | "AccountNotLinked" => {
             "To confirm your identity, sign in with the same account you used originally."
         }
@@ -122,7 +120,10 @@ pub fn error_category(error: &str) -> ErrorCategory {
         "Configuration" => ErrorCategory {
             status: 500,
             heading: "Server error",
-            message: &["There is a problem with the server configuration.", "Check the server logs for more information."],
+            message: &[
+                "There is a problem with the server configuration.",
+                "Check the server logs for more information.",
+            ],
             offers_signin: false,
         },
         "AccessDenied" => ErrorCategory {

@@ -77,14 +77,17 @@ mod tests {
     fn host_results_must_be_http_or_paths() {
         assert_eq!(acceptable_target("https://partner.example/x").as_deref(), Some("https://partner.example/x"));
         assert_eq!(acceptable_target("/x").as_deref(), Some("/x"));
-        for bad in ["javascript:alert(1)", "//evil.example", "garbage", "/x\r\nSet-Cookie: a=b", "https://p.example/\r\nX: y"] {
+        for bad in
+            ["javascript:alert(1)", "//evil.example", "garbage", "/x\r\nSet-Cookie: a=b", "https://p.example/\r\nX: y"]
+        {
             assert_eq!(acceptable_target(bad), None, "{bad:?}");
         }
     }
 
     #[test]
     fn no_newline_reaches_a_location() {
-        for url in ["http://localhost:3000/a\r\nSet-Cookie: x=1", "/a\r\nSet-Cookie: x=1", "http://localhost:3000/\tb"] {
+        for url in ["http://localhost:3000/a\r\nSet-Cookie: x=1", "/a\r\nSet-Cookie: x=1", "http://localhost:3000/\tb"]
+        {
             let target = default_redirect(url, BASE);
             assert!(!target.chars().any(char::is_control), "{url:?} -> {target:?}");
         }

@@ -4,11 +4,11 @@
 use serde::Serialize;
 use serde_json::{json, Map, Value};
 
+use crate::config::SessionStrategy;
 use crate::cookies::{ChunkedCookie, CookieSet, SetCookie};
 use crate::error::{AuthError, ErrorType};
 use crate::host::Hook;
 use crate::http::AuthRequest;
-use crate::config::SessionStrategy;
 use crate::time::{iso_millis, now_millis, now_seconds};
 use crate::Auth;
 

@@ -20,7 +20,10 @@ fn provider_errors_name_the_provider_option() {
         (json!({"secret": secret, "providers": [{"name": "x"}]}), "providers[0].type"),
         (json!({"secret": secret, "providers": ["credentials"]}), "providers[0]"),
         (json!({"secret": secret, "providers": [{"type": "credentials", "id": "a b"}]}), "providers[0].id"),
-        (json!({"secret": secret, "providers": [{"type": "credentials", "credentials": {"u": {"label": 5}}}]}), "providers[0].credentials.u"),
+        (
+            json!({"secret": secret, "providers": [{"type": "credentials", "credentials": {"u": {"label": 5}}}]}),
+            "providers[0].credentials.u",
+        ),
         (json!({"secret": secret, "providers": [{"type": "credentials", "bogus": 1}]}), "providers[0]"),
     ];
     for (config, option) in cases {
@@ -39,7 +42,8 @@ fn missing_secret_and_database_without_adapter() {
     let err = Auth::with_env(Config::default(), Arc::new(NoHooks), &HashMap::new()).err().unwrap();
     assert_eq!(err.option, "secret");
     assert!(err.to_string().contains("AUTH_SECRET"));
-    let err = build(json!({"secret": common::SECRET, "session": {"strategy": "database"}}), HookMap::new()).err().unwrap();
+    let err =
+        build(json!({"secret": common::SECRET, "session": {"strategy": "database"}}), HookMap::new()).err().unwrap();
     assert_eq!(err.option, "session.strategy");
 }
 

@@ -31,7 +31,10 @@ fn a_returned_user_signs_in_and_the_session_shows_name_email_image_only() {
     let (name, message) = &calls[0];
     assert_eq!(name, "events.signIn");
     assert_eq!(message["user"]["id"], "42", "numeric ids become strings");
-    assert_eq!(message["account"], json!({"providerAccountId": "42", "type": "credentials", "provider": "credentials"}));
+    assert_eq!(
+        message["account"],
+        json!({"providerAccountId": "42", "type": "credentials", "provider": "credentials"})
+    );
 }
 
 #[test]
@@ -71,10 +74,7 @@ fn custom_signin_page_receives_errors() {
 #[test]
 fn csrf_is_required_and_a_bad_token_changes_nothing() {
     let log: CallLog = Arc::new(Mutex::new(Vec::new()));
-    let auth = auth(
-        json!({}),
-        recording(hooks(), &log, &["events.signIn", "events.signOut"], Value::Null),
-    );
+    let auth = auth(json!({}), recording(hooks(), &log, &["events.signIn", "events.signOut"], Value::Null));
     let mut b = Browser::new(&auth);
     let _ = b.csrf();
     for token in [None, Some("wrong"), Some("")] {
@@ -90,7 +90,8 @@ fn csrf_is_required_and_a_bad_token_changes_nothing() {
     let mut other = Browser::new(&auth);
     let stolen = other.csrf();
     let mut fresh = Browser::new(&auth);
-    let res = fresh.post("/auth/callback/credentials", &[("csrfToken", &stolen), ("username", "ada"), ("password", "secret")]);
+    let res = fresh
+        .post("/auth/callback/credentials", &[("csrfToken", &stolen), ("username", "ada"), ("password", "secret")]);
     assert_eq!(location(&res), "http://localhost:3000/auth/signin?error=MissingCSRF");
 
     // Sign-out and session update without a token change nothing.
@@ -166,7 +167,12 @@ fn custom_redirect_callback_decides_and_may_allow_other_hosts() {
     let csrf = b.csrf();
     let res = b.post(
         "/auth/callback/credentials",
-        &[("csrfToken", &csrf), ("username", "ada"), ("password", "secret"), ("callbackUrl", "https://partner.example/x")],
+        &[
+            ("csrfToken", &csrf),
+            ("username", "ada"),
+            ("password", "secret"),
+            ("callbackUrl", "https://partner.example/x"),
+        ],
     );
     assert_eq!(location(&res), "https://partner.example/x");
     // A callback returning javascript: is ignored.
@@ -218,7 +224,10 @@ fn jwt_callback_triggers_and_session_callback_exposes_extra_fields() {
     let sign_in = &calls[0].1;
     assert_eq!(sign_in["trigger"], "signIn");
     assert_eq!(sign_in["account"]["type"], "credentials");
-    assert_eq!(sign_in["token"], json!({"name": "Ada Lovelace", "email": "ada@example.com", "picture": "https://img.example/ada.png", "sub": "42"}));
+    assert_eq!(
+        sign_in["token"],
+        json!({"name": "Ada Lovelace", "email": "ada@example.com", "picture": "https://img.example/ada.png", "sub": "42"})
+    );
     assert!(calls.iter().any(|(_, a)| a["trigger"] == "update" && a["session"]["name"] == "Countess"));
     let plain_read = calls.iter().find(|(_, a)| a.get("trigger").is_none()).expect("a GET session call");
     assert!(plain_read.1.get("user").is_none(), "user/account only on sign-in");
@@ -226,9 +235,12 @@ fn jwt_callback_triggers_and_session_callback_exposes_extra_fields() {
 
 #[test]
 fn jwt_callback_returning_null_ends_the_session() {
-    let auth = auth(json!({}), hooks().on("callbacks.jwt", |args| {
-        Ok(if args["trigger"] == "signIn" { args["token"].clone() } else { Value::Null })
-    }));
+    let auth = auth(
+        json!({}),
+        hooks().on("callbacks.jwt", |args| {
+            Ok(if args["trigger"] == "signIn" { args["token"].clone() } else { Value::Null })
+        }),
+    );
     let mut b = Browser::new(&auth);
     b.sign_in("ada", "secret");
     assert!(b.has_session_cookie());
@@ -239,10 +251,8 @@ fn jwt_callback_returning_null_ends_the_session() {
 #[test]
 fn events_have_the_spec_shapes_and_a_throwing_event_breaks_nothing() {
     let log: CallLog = Arc::new(Mutex::new(Vec::new()));
-    let auth = auth(
-        json!({}),
-        recording(hooks(), &log, &["events.signIn", "events.session", "events.signOut"], Value::Null),
-    );
+    let auth =
+        auth(json!({}), recording(hooks(), &log, &["events.signIn", "events.session", "events.signOut"], Value::Null));
     let mut b = Browser::new(&auth);
     b.sign_in("ada", "secret");
     b.session();
@@ -284,7 +294,10 @@ fn sign_out_without_a_session_just_redirects() {
 
 #[test]
 fn users_without_id_get_a_random_one() {
-    let auth = auth(json!({}), libauth_core::HookMap::new().on("providers.credentials.authorize", |_| Ok(json!({"email": "x@example.com"}))));
+    let auth = auth(
+        json!({}),
+        libauth_core::HookMap::new().on("providers.credentials.authorize", |_| Ok(json!({"email": "x@example.com"}))),
+    );
     let mut b = Browser::new(&auth);
     b.sign_in("any", "thing");
     let session = b.session();

@@ -27,7 +27,11 @@ fn engine(adapter_config: Value, extra: Value, hooks: HookMap) -> (Auth, Arc<dyn
 
 fn lifecycle(adapter_config: Value) {
     let log: CallLog = Arc::new(Mutex::new(Vec::new()));
-    let (auth, db) = engine(adapter_config, json!({}), recording(hooks(), &log, &["events.signOut", "events.createUser"], Value::Null));
+    let (auth, db) = engine(
+        adapter_config,
+        json!({}),
+        recording(hooks(), &log, &["events.signOut", "events.createUser"], Value::Null),
+    );
     let mut b = Browser::new(&auth);
     assert_eq!(location(&b.sign_in("ada", "secret")), ORIGIN);
 
@@ -42,7 +46,10 @@ fn lifecycle(adapter_config: Value) {
 
     // Read: the session, and no write within updateAge.
     let res = b.get("/auth/session");
-    assert_eq!(res.json().unwrap()["user"], json!({ "name": "Ada Lovelace", "email": "ada@example.com", "image": "https://img.example/ada.png" }));
+    assert_eq!(
+        res.json().unwrap()["user"],
+        json!({ "name": "Ada Lovelace", "email": "ada@example.com", "image": "https://img.example/ada.png" })
+    );
     assert_eq!(res.set_cookies().count(), 0);
     assert_eq!(db.get_session_and_user(&token).unwrap().unwrap().0.expires, stored.expires);
     let req = AuthRequest::get("http://localhost:3000/").with_header("cookie", b.cookie_header());
@@ -170,7 +177,10 @@ fn an_adapter_needs_no_strategy_option_and_bad_adapters_name_the_option() {
     .unwrap();
     assert_eq!(err.option, "adapter.path");
     let err = Auth::with_env(
-        libauth_core::Config::from_value(json!({ "secret": SECRET, "providers": [{ "type": "email", "sendVerificationRequest": true }] })).unwrap(),
+        libauth_core::Config::from_value(
+            json!({ "secret": SECRET, "providers": [{ "type": "email", "sendVerificationRequest": true }] }),
+        )
+        .unwrap(),
         Arc::new(HookMap::new().on("providers.email.sendVerificationRequest", |_| Ok(Value::Null))),
         &std::collections::HashMap::new(),
     )

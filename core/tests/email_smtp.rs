@@ -159,7 +159,6 @@ fn an_invalid_recipient_is_refused_before_connecting() {
 
 // ---- Email sign-in end to end: engine -> SMTP -> link -> session ----
 
-
 fn email_engine(sink: &Sink, db: &common::TempFile, max_age: u64, log: &CallLog) -> Auth {
     let config = libauth_core::Config::from_value(json!({
         "secret": SECRET,
@@ -200,7 +199,13 @@ fn email_sign_in_end_to_end_once_only() {
     assert!(link.starts_with("/auth/callback/email?"));
 
     // Only a hash of the token is stored.
-    let token = url::Url::parse(&format!("{ORIGIN}{link}")).unwrap().query_pairs().find(|(k, _)| k == "token").unwrap().1.into_owned();
+    let token = url::Url::parse(&format!("{ORIGIN}{link}"))
+        .unwrap()
+        .query_pairs()
+        .find(|(k, _)| k == "token")
+        .unwrap()
+        .1
+        .into_owned();
     let raw_db = std::fs::read(&db.0).unwrap_or_default();
     let wal = std::fs::read(format!("{}-wal", db.0.display())).unwrap_or_default();
     let needle = token.as_bytes();
@@ -217,7 +222,10 @@ fn email_sign_in_end_to_end_once_only() {
     assert_eq!(sign_ins.len(), 2);
     assert_eq!(sign_ins[0]["email"]["verificationRequest"], true);
     assert!(sign_ins[1].get("email").is_none());
-    assert_eq!(sign_ins[1]["account"], json!({ "providerAccountId": "grace@example.com", "type": "email", "provider": "email" }));
+    assert_eq!(
+        sign_ins[1]["account"],
+        json!({ "providerAccountId": "grace@example.com", "type": "email", "provider": "email" })
+    );
     assert_eq!(calls.iter().filter(|(n, _)| n == "events.createUser").count(), 1);
     drop(calls);
 

@@ -32,7 +32,9 @@ fn start_op(extra: &[&str]) -> Op {
     // then reported with the OP's stderr, never waited on forever.
     match try_start_op(extra) {
         Ok(op) => op,
-        Err(first) => try_start_op(extra).unwrap_or_else(|second| panic!("the OP did not start: {first}; again: {second}")),
+        Err(first) => {
+            try_start_op(extra).unwrap_or_else(|second| panic!("the OP did not start: {first}; again: {second}"))
+        }
     }
 }
 
@@ -112,7 +114,10 @@ enum Back {
 
 impl OpAgent {
     fn new() -> Self {
-        OpAgent { agent: ureq::AgentBuilder::new().redirects(0).timeout(Duration::from_secs(10)).build(), jar: BTreeMap::new() }
+        OpAgent {
+            agent: ureq::AgentBuilder::new().redirects(0).timeout(Duration::from_secs(10)).build(),
+            jar: BTreeMap::new(),
+        }
     }
 
     fn follow(&mut self, start: &str) -> Back {
@@ -145,10 +150,18 @@ impl OpAgent {
 }
 
 fn hidden_inputs(html: &str) -> Vec<(String, String)> {
-    html.split("<input").skip(1).filter_map(|tag| {
-        let attr = |name: &str| tag.split(&format!("{name}=\"")).nth(1).and_then(|r| r.split('"').next()).map(|s| s.replace("&amp;", "&"));
-        Some((attr("name")?, attr("value")?))
-    }).collect()
+    html.split("<input")
+        .skip(1)
+        .filter_map(|tag| {
+            let attr = |name: &str| {
+                tag.split(&format!("{name}=\""))
+                    .nth(1)
+                    .and_then(|r| r.split('"').next())
+                    .map(|s| s.replace("&amp;", "&"))
+            };
+            Some((attr("name")?, attr("value")?))
+        })
+        .collect()
 }
 
 fn start_sign_in(b: &mut Browser) -> String {
@@ -174,7 +187,12 @@ fn sign_in(b: &mut Browser, op_agent: &mut OpAgent) -> AuthResponse {
 }
 
 fn errors(log: &CallLog) -> Vec<String> {
-    log.lock().unwrap().iter().filter(|(n, _)| n == "logger.error").map(|(_, a)| a["message"].as_str().unwrap_or("").to_owned()).collect()
+    log.lock()
+        .unwrap()
+        .iter()
+        .filter(|(n, _)| n == "logger.error")
+        .map(|(_, a)| a["message"].as_str().unwrap_or("").to_owned())
+        .collect()
 }
 
 #[test]
@@ -214,7 +232,13 @@ fn a_wrong_nonce_is_refused() {
     // The OP signs a nonce other than the one in our cookie.
     let mut url = url::Url::parse(&authorize).unwrap();
     let pairs: Vec<(String, String)> = url.query_pairs().into_owned().collect();
-    url.query_pairs_mut().clear().extend_pairs(pairs.iter().map(|(k, v)| if k == "nonce" { (k.clone(), "attacker-nonce".to_owned()) } else { (k.clone(), v.clone()) }));
+    url.query_pairs_mut().clear().extend_pairs(pairs.iter().map(|(k, v)| {
+        if k == "nonce" {
+            (k.clone(), "attacker-nonce".to_owned())
+        } else {
+            (k.clone(), v.clone())
+        }
+    }));
     let res = finish(&mut b, OpAgent::new().follow(url.as_str()));
     assert_eq!(location(&res), "http://localhost:3000/auth/signin?error=OAuthCallbackError");
     assert!(!b.has_session_cookie());
@@ -332,7 +356,11 @@ fn provider_errors_and_unreachable_providers_end_on_the_signin_page() {
     assert_eq!(location(&res), "http://localhost:3000/auth/signin?error=OAuthCallbackError");
     // An issuer that is down: sign-in start fails cleanly, no 500.
     drop(op);
-    let dead = auth_for(&Op { child: Command::new("true").spawn().unwrap(), issuer: "http://127.0.0.1:9".into() }, json!({}), &log);
+    let dead = auth_for(
+        &Op { child: Command::new("true").spawn().unwrap(), issuer: "http://127.0.0.1:9".into() },
+        json!({}),
+        &log,
+    );
     let mut b = Browser::new(&dead);
     let csrf = b.csrf();
     let res = b.post("/auth/signin/oidc", &[("csrfToken", &csrf)]);

@@ -103,17 +103,26 @@ fn custom_pages_redirect() {
         hooks(),
     );
     let mut b = Browser::new(&auth);
-    assert_eq!(location(&b.get("/auth/signin?callbackUrl=%2Fa")), "http://localhost:3000/login?callbackUrl=http%3A%2F%2Flocalhost%3A3000%2Fa");
+    assert_eq!(
+        location(&b.get("/auth/signin?callbackUrl=%2Fa")),
+        "http://localhost:3000/login?callbackUrl=http%3A%2F%2Flocalhost%3A3000%2Fa"
+    );
     assert_eq!(
         location(&b.get("/auth/signin?error=OAuthCallbackError")),
         "http://localhost:3000/login?callbackUrl=http%3A%2F%2Flocalhost%3A3000%2Fa&error=OAuthCallbackError"
     );
     assert_eq!(location(&b.get("/auth/signout")), "http://localhost:3000/logout");
-    assert_eq!(location(&b.get("/auth/error?error=AccessDenied")), "http://localhost:3000/oops?from=auth&error=AccessDenied");
+    assert_eq!(
+        location(&b.get("/auth/error?error=AccessDenied")),
+        "http://localhost:3000/oops?from=auth&error=AccessDenied"
+    );
     assert_eq!(location(&b.get("/auth/verify-request?provider=email")), "https://mail.example/check?provider=email");
     // Errors from actions go to the custom pages too.
     let auth = common::auth(json!({"pages": {"error": "/oops"}}), hooks().on("callbacks.signIn", |_| Ok(json!(false))));
-    assert_eq!(location(&Browser::new(&auth).sign_in("ada", "secret")), "http://localhost:3000/oops?error=AccessDenied");
+    assert_eq!(
+        location(&Browser::new(&auth).sign_in("ada", "secret")),
+        "http://localhost:3000/oops?error=AccessDenied"
+    );
 }
 
 #[test]

@@ -291,7 +291,9 @@ fn the_engine_degrades_cleanly_and_loses_no_session() {
         "providers": [{ "type": "credentials", "credentials": { "username": {}, "password": {} } }]
     }))
     .unwrap();
-    let auth = libauth_core::Auth::with_env(config, std::sync::Arc::new(common::hooks()), &std::collections::HashMap::new()).unwrap();
+    let auth =
+        libauth_core::Auth::with_env(config, std::sync::Arc::new(common::hooks()), &std::collections::HashMap::new())
+            .unwrap();
     let mut b = common::Browser::new(&auth);
     assert_eq!(common::location(&b.sign_in("ada", "secret")), common::ORIGIN);
     let before = b.session();

@@ -131,11 +131,26 @@ fn return_redirect_header_turns_redirects_into_json() {
 #[test]
 fn malformed_callback_urls_fall_back_to_the_base_url_on_every_route() {
     let auth = auth(json!({}), hooks());
-    for bad in ["javascript:alert(1)", "ftp://localhost:3000/x", "%%%garbage", "https://evil.example/steal", "//evil.example", "http://[::1"] {
+    for bad in [
+        "javascript:alert(1)",
+        "ftp://localhost:3000/x",
+        "%%%garbage",
+        "https://evil.example/steal",
+        "//evil.example",
+        "http://[::1",
+    ] {
         let mut b = Browser::new(&auth);
         // In the cookie: Auth.js v5 answers 500 on every route; we must not.
         b.jar.insert("authjs.callback-url".into(), urlencode(bad));
-        for path in ["/auth/session", "/auth/csrf", "/auth/providers", "/auth/signin", "/auth/signout", "/auth/error", "/auth/verify-request"] {
+        for path in [
+            "/auth/session",
+            "/auth/csrf",
+            "/auth/providers",
+            "/auth/signin",
+            "/auth/signout",
+            "/auth/error",
+            "/auth/verify-request",
+        ] {
             let res = b.get(path);
             assert!(res.status < 500, "{bad} {path}: {}", res.status);
         }
@@ -164,7 +179,10 @@ fn same_origin_callback_urls_are_kept_and_remembered() {
     let mut b = Browser::new(&auth);
     let page = b.get("/auth/signin?callbackUrl=%2Fdashboard%3Ftab%3D1");
     assert!(page.body_str().contains("value=\"http://localhost:3000/dashboard?tab=1\""));
-    assert_eq!(b.jar.get("authjs.callback-url").map(String::as_str), Some("http%3A%2F%2Flocalhost%3A3000%2Fdashboard%3Ftab%3D1"));
+    assert_eq!(
+        b.jar.get("authjs.callback-url").map(String::as_str),
+        Some("http%3A%2F%2Flocalhost%3A3000%2Fdashboard%3Ftab%3D1")
+    );
     // The remembered URL is used when the sign-in POST has none.
     let res = b.sign_in("ada", "secret");
     assert_eq!(location(&res), "http://localhost:3000/dashboard?tab=1");
@@ -175,7 +193,9 @@ fn auth_url_sets_origin_and_base_path() {
     let auth = libauth_core::Auth::with_env(
         config(json!({})),
         std::sync::Arc::new(hooks()),
-        &[("AUTH_URL".to_string(), "https://app.example.com/api/auth".to_string())].into_iter().collect::<std::collections::HashMap<_, _>>(),
+        &[("AUTH_URL".to_string(), "https://app.example.com/api/auth".to_string())]
+            .into_iter()
+            .collect::<std::collections::HashMap<_, _>>(),
     )
     .unwrap();
     // The request came in over plain http behind a proxy; AUTH_URL wins.
@@ -188,7 +208,8 @@ fn auth_url_sets_origin_and_base_path() {
 
 #[test]
 fn untrusted_host_is_a_configuration_error() {
-    let env: std::collections::HashMap<String, String> = [("NODE_ENV".to_string(), "production".to_string())].into_iter().collect();
+    let env: std::collections::HashMap<String, String> =
+        [("NODE_ENV".to_string(), "production".to_string())].into_iter().collect();
     let auth = libauth_core::Auth::with_env(config(json!({})), std::sync::Arc::new(hooks()), &env).unwrap();
     let mut b = Browser::new(&auth);
     let res = b.get("/auth/session");
@@ -198,7 +219,8 @@ fn untrusted_host_is_a_configuration_error() {
     assert_eq!(res.status, 500);
     assert!(res.body_str().contains("Server error"));
     // trustHost: true opts in.
-    let auth = libauth_core::Auth::with_env(config(json!({"trustHost": true})), std::sync::Arc::new(hooks()), &env).unwrap();
+    let auth =
+        libauth_core::Auth::with_env(config(json!({"trustHost": true})), std::sync::Arc::new(hooks()), &env).unwrap();
     assert_eq!(Browser::new(&auth).get("/auth/session").status, 200);
 }
 

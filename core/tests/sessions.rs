@@ -41,11 +41,16 @@ fn authjs_issued_cookies_decode_here() {
         accept.extend(v["decodeWith"].as_array().into_iter().flatten().map(as_list));
         for secrets in accept {
             let codec = JwtCodec::new(secrets.clone(), &[salt]);
-            let decoded = codec.decode(token, salt).unwrap_or_else(|e| panic!("{} with {secrets:?}: {e}", v["description"]));
+            let decoded =
+                codec.decode(token, salt).unwrap_or_else(|e| panic!("{} with {secrets:?}: {e}", v["description"]));
             assert_eq!(Value::Object(decoded), v["decoded"], "{}", v["description"]);
         }
         for secrets in v["rejectWith"].as_array().into_iter().flatten().map(as_list) {
-            assert!(JwtCodec::new(secrets.clone(), &[salt]).decode(token, salt).is_err(), "{} {secrets:?}", v["description"]);
+            assert!(
+                JwtCodec::new(secrets.clone(), &[salt]).decode(token, salt).is_err(),
+                "{} {secrets:?}",
+                v["description"]
+            );
         }
         let codec = JwtCodec::new(as_list(&v["secret"]), &[salt]);
         // The other cookie name is another key.
@@ -58,7 +63,12 @@ fn authjs_issued_cookies_decode_here() {
 fn authjs_chunked_cookies_are_reassembled() {
     let fixture: Value =
         serde_json::from_str(include_str!("../../tests/fixtures/authjs-session-vectors.json")).unwrap();
-    let v = fixture["vectors"].as_array().unwrap().iter().find(|v| v["cookieChunks"].is_array() && v["salt"] == SALT).unwrap();
+    let v = fixture["vectors"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|v| v["cookieChunks"].is_array() && v["salt"] == SALT)
+        .unwrap();
     let secret = v["secret"].as_str().unwrap();
     assert_eq!(secret, SECRET, "fixtures use the test secret");
     let auth = auth(json!({}), hooks());
@@ -102,8 +112,17 @@ fn tampered_foreign_and_garbage_cookies_give_no_session_and_are_cleared() {
         let res = b.get("/auth/session");
         assert_eq!(res.status, 200);
         assert_eq!(res.body_str(), "null");
-        assert!(res.set_cookies().any(|c| c.starts_with("authjs.session-token=;") && c.contains("Max-Age=0")), "{token}");
-        assert_eq!(auth.get_session(&AuthRequest::get("http://localhost:3000/").with_header("cookie", format!("{SALT}={token}"))).unwrap(), None);
+        assert!(
+            res.set_cookies().any(|c| c.starts_with("authjs.session-token=;") && c.contains("Max-Age=0")),
+            "{token}"
+        );
+        assert_eq!(
+            auth.get_session(
+                &AuthRequest::get("http://localhost:3000/").with_header("cookie", format!("{SALT}={token}"))
+            )
+            .unwrap(),
+            None
+        );
     }
 }
 
@@ -128,7 +147,8 @@ fn expired_tokens_give_no_session() {
 fn rotation_keeps_old_sessions_and_issues_with_the_new_secret() {
     let old_secret = "old-secret-old-secret-old-secret-0";
     let old = JwtCodec::new(vec![old_secret.into()], &[SALT]);
-    let token = old.encode_at(&claims(json!({"name": "Old", "sub": "1"})), SALT, 1_000_000, now_seconds() - 200_000).unwrap();
+    let token =
+        old.encode_at(&claims(json!({"name": "Old", "sub": "1"})), SALT, 1_000_000, now_seconds() - 200_000).unwrap();
     let auth = auth(json!({"secret": [SECRET, old_secret], "session": {"maxAge": 1_000_000}}), hooks());
     let mut b = Browser::new(&auth);
     with_cookie(&mut b, &token);
@@ -185,7 +205,8 @@ fn large_sessions_are_chunked_and_read_back() {
     );
     let mut b = Browser::new(&auth);
     let res = b.sign_in("ada", "secret");
-    let names: Vec<String> = res.set_cookies().map(|c| c.split('=').next().unwrap().to_owned()).filter(|n| n.contains("session")).collect();
+    let names: Vec<String> =
+        res.set_cookies().map(|c| c.split('=').next().unwrap().to_owned()).filter(|n| n.contains("session")).collect();
     assert_eq!(names, ["authjs.session-token.0", "authjs.session-token.1"]);
     assert!(res.set_cookies().all(|c| c.len() < 4096));
     assert_eq!(b.session()["user"]["name"], "Ada Lovelace");
@@ -215,7 +236,11 @@ fn get_session_reads_without_writing() {
 
 #[test]
 fn session_json_matches_authjs_shape() {
-    let auth = auth(json!({}), libauth_core::HookMap::new().on("providers.credentials.authorize", |_| Ok(json!({"id": "u1", "name": null, "email": "e@x.io"}))));
+    let auth = auth(
+        json!({}),
+        libauth_core::HookMap::new()
+            .on("providers.credentials.authorize", |_| Ok(json!({"id": "u1", "name": null, "email": "e@x.io"}))),
+    );
     let mut b = Browser::new(&auth);
     b.sign_in("a", "b");
     let raw = b.get("/auth/session").body_str().to_owned();

@@ -138,7 +138,10 @@ fn successful_sign_in_maps_the_profile_and_builds_the_account() {
 
 #[test]
 fn granted_scopes_choose_the_user_info_fields() {
-    let s = setup(SimConfig::default(), json!({ "authorization": { "params": { "scope": "user.info.basic,user.info.profile,user.info.stats" } } }));
+    let s = setup(
+        SimConfig::default(),
+        json!({ "authorization": { "params": { "scope": "user.info.basic,user.info.profile,user.info.stats" } } }),
+    );
     let mut b = Browser::new(&s.auth);
     // The user grants profile but refuses stats.
     let res = sign_in(&mut b, "sim_grant=user.info.basic,user.info.profile");
@@ -190,7 +193,13 @@ fn a_bad_or_expired_code_is_refused() {
     let back = authorize_at_sim(location(&res));
     let mut url = url::Url::parse(&back).unwrap();
     let pairs: Vec<(String, String)> = url.query_pairs().into_owned().collect();
-    url.query_pairs_mut().clear().extend_pairs(pairs.iter().map(|(k, v)| if k == "code" { (k.clone(), format!("{v}x")) } else { (k.clone(), v.clone()) }));
+    url.query_pairs_mut().clear().extend_pairs(pairs.iter().map(|(k, v)| {
+        if k == "code" {
+            (k.clone(), format!("{v}x"))
+        } else {
+            (k.clone(), v.clone())
+        }
+    }));
     let res = b.get(url.as_str().strip_prefix(ORIGIN).unwrap());
     assert_eq!(location(&res), "http://localhost:3000/auth/signin?error=OAuthCallbackError");
 
@@ -209,7 +218,10 @@ fn a_bad_or_expired_code_is_refused() {
 #[test]
 fn user_info_error_envelope_is_logged_with_its_log_id() {
     let s = setup(SimConfig::default(), json!({}));
-    s.sim.set_next_failure(Failure::user_info("access_token_invalid", "The access token is invalid or not found in the request."));
+    s.sim.set_next_failure(Failure::user_info(
+        "access_token_invalid",
+        "The access token is invalid or not found in the request.",
+    ));
     let mut b = Browser::new(&s.auth);
     let res = sign_in(&mut b, "");
     assert_eq!(location(&res), "http://localhost:3000/auth/signin?error=OAuthCallbackError");
@@ -268,7 +280,8 @@ fn refresh_helper_rotates_the_refresh_token() {
     sign_in(&mut b, "");
     let refresh = {
         let calls = s.log.lock().unwrap();
-        calls.iter().find(|(n, a)| n == "callbacks.jwt" && a["trigger"] == "signIn").unwrap().1["account"]["refresh_token"]
+        calls.iter().find(|(n, a)| n == "callbacks.jwt" && a["trigger"] == "signIn").unwrap().1["account"]
+            ["refresh_token"]
             .as_str()
             .unwrap()
             .to_owned()
@@ -324,19 +337,27 @@ fn redirect_proxy_forwards_the_callback_to_the_originating_deployment() {
         "authorization": { "url": urls.authorization }, "token": urls.token, "userinfo": urls.userinfo,
     });
     let build = |env: &[(&str, &str)]| {
-        let env: std::collections::HashMap<String, String> = env.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
-        let config = libauth_core::Config::from_value(json!({ "secret": SECRET, "providers": [provider.clone()] })).unwrap();
+        let env: std::collections::HashMap<String, String> =
+            env.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
+        let config =
+            libauth_core::Config::from_value(json!({ "secret": SECRET, "providers": [provider.clone()] })).unwrap();
         Auth::with_env(config, Arc::new(HookMap::new()), &env).unwrap()
     };
     // The stable deployment registered at TikTok, and a preview on another origin.
-    let proxy = build(&[("AUTH_URL", "https://auth.example.com/auth"), ("AUTH_REDIRECT_PROXY_URL", "https://auth.example.com/auth")]);
+    let proxy = build(&[
+        ("AUTH_URL", "https://auth.example.com/auth"),
+        ("AUTH_REDIRECT_PROXY_URL", "https://auth.example.com/auth"),
+    ]);
     let preview = build(&[("AUTH_REDIRECT_PROXY_URL", "https://auth.example.com/auth")]);
 
     let mut b = Browser::new(&preview);
     let csrf = b.csrf();
     let res = b.post("/auth/signin/tiktok", &[("csrfToken", &csrf), ("callbackUrl", "/after")]);
     let authorize = location(&res).to_owned();
-    assert!(authorize.contains("redirect_uri=https%3A%2F%2Fauth.example.com%2Fauth%2Fcallback%2Ftiktok"), "{authorize}");
+    assert!(
+        authorize.contains("redirect_uri=https%3A%2F%2Fauth.example.com%2Fauth%2Fcallback%2Ftiktok"),
+        "{authorize}"
+    );
     let at_proxy = authorize_at_sim(&authorize);
     assert!(at_proxy.starts_with(proxy_callback));
     // The proxy has no cookies of this browser: it forwards by the sealed state.
@@ -367,7 +388,8 @@ fn with_an_adapter_the_first_sign_in_creates_the_user_and_links_the_account() {
     }))
     .unwrap();
     let log: CallLog = Arc::new(Mutex::new(Vec::new()));
-    let hooks = recording(HookMap::new(), &log, &["events.createUser", "events.linkAccount", "events.signIn"], Value::Null);
+    let hooks =
+        recording(HookMap::new(), &log, &["events.createUser", "events.linkAccount", "events.signIn"], Value::Null);
     let auth = Auth::with_env(config, Arc::new(hooks), &std::collections::HashMap::new()).unwrap();
     let probe = libauth_core::adapter::from_config(&adapter, Arc::new(libauth_core::NoHooks)).unwrap();
 

@@ -62,8 +62,9 @@ impl JsHost {
             if json.is_empty() {
                 Ok(Value::Null)
             } else {
-                serde_json::from_str(json)
-                    .map_err(|e| HostError::new(format!("the hook returned a value that is not JSON-serialisable: {e}")))
+                serde_json::from_str(json).map_err(|e| {
+                    HostError::new(format!("the hook returned a value that is not JSON-serialisable: {e}"))
+                })
             }
         } else {
             Err(serde_json::from_str::<HostError>(json).unwrap_or_else(|_| HostError::new(json.to_owned())))
@@ -99,7 +100,9 @@ impl Host for JsHost {
             self.pending.lock().unwrap_or_else(|e| e.into_inner()).remove(&id);
             return Err(HostError::new(format!("could not reach JavaScript to call {hook} ({status})")));
         }
-        receiver.recv().unwrap_or_else(|_| Err(HostError::new(format!("{hook} was abandoned: the JavaScript environment went away"))))
+        receiver.recv().unwrap_or_else(|_| {
+            Err(HostError::new(format!("{hook} was abandoned: the JavaScript environment went away")))
+        })
     }
 }
 

@@ -56,15 +56,7 @@ enum Outcome {
 type DoneArgs = FnArgs<(u32, u32, Option<String>, Option<NativeResponse>, Option<String>)>;
 
 /// `(key, id, error, response, sessionJson) => void`; weak.
-type DoneTsfn = ThreadsafeFunction<
-    Done,
-    (),
-    DoneArgs,
-    Status,
-    false,
-    true,
-    0,
->;
+type DoneTsfn = ThreadsafeFunction<Done, (), DoneArgs, Status, false, true, 0>;
 
 /// Hooks whose presence sends a session read to the worker pool.
 
@@ -93,13 +85,10 @@ impl NativeAuth {
         on_hook: Function<FnArgs<(u32, u32, String, String)>, ()>,
         on_done: Function<DoneArgs, ()>,
     ) -> Result<Self> {
-        let hook_tsfn = on_hook
-            .build_threadsafe_function::<HookCall>()
-            .weak::<true>()
-            .build_callback(move |ctx| {
-                let HookCall { id, hook, args } = ctx.value;
-                Ok(FnArgs::from((key, id, hook, args)))
-            })?;
+        let hook_tsfn = on_hook.build_threadsafe_function::<HookCall>().weak::<true>().build_callback(move |ctx| {
+            let HookCall { id, hook, args } = ctx.value;
+            Ok(FnArgs::from((key, id, hook, args)))
+        })?;
         let done: DoneTsfn = on_done.build_threadsafe_function::<Done>().weak::<true>().build_callback(|ctx| {
             let Done { key, id, outcome } = ctx.value;
             Ok(FnArgs::from(match outcome {
@@ -169,7 +158,10 @@ impl NativeAuth {
     #[napi(catch_unwind)]
     pub fn get_session_sync(&self, url: String, cookie: Option<String>) -> Result<Option<String>> {
         if !self.inline_session {
-            return Err(Error::new(Status::GenericFailure, "getSessionSync needs a configuration without session hooks"));
+            return Err(Error::new(
+                Status::GenericFailure,
+                "getSessionSync needs a configuration without session hooks",
+            ));
         }
         let req = session_request(url, cookie);
         match self.auth.get_session(&req) {
@@ -201,7 +193,6 @@ impl NativeAuth {
         self.host.complete(id, ok, &json);
     }
 }
-
 
 /// The adapter methods the engine calls (Auth.js names): the ones the JS
 /// layer lifts from an adapter object as `adapter.<name>` hooks.

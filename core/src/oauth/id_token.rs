@@ -158,7 +158,8 @@ mod tests {
 
     fn provider() -> crate::providers::Provider {
         let config = json!([{ "type": "oidc", "id": "op", "issuer": "https://op.example", "clientId": "app", "clientSecret": "s" }]);
-        let providers = Providers::parse(config.as_array().unwrap(), &crate::NoHooks, &std::collections::HashMap::new()).unwrap();
+        let providers =
+            Providers::parse(config.as_array().unwrap(), &crate::NoHooks, &std::collections::HashMap::new()).unwrap();
         providers.into_iter().next().unwrap()
     }
 

@@ -78,7 +78,10 @@ pub fn discover(provider: &OAuthProvider) -> Result<Arc<Metadata>, OAuthError> {
     if let Some(issuer) = &provider.issuer {
         // OIDC Discovery §4.3: the document must be the issuer's own.
         if metadata.issuer.trim_end_matches('/') != issuer.trim_end_matches('/') {
-            return Err(OAuthError::Discovery(format!("issuer mismatch: configured {issuer}, discovered {}", metadata.issuer)));
+            return Err(OAuthError::Discovery(format!(
+                "issuer mismatch: configured {issuer}, discovered {}",
+                metadata.issuer
+            )));
         }
     }
     let metadata = Arc::new(metadata);
@@ -93,7 +96,8 @@ pub fn endpoints(provider: &OAuthProvider) -> Result<Endpoints, OAuthError> {
             || provider.token.url.is_none()
             || (provider.id_token && provider.jwks_uri.is_none()));
     let metadata = if needs_discovery { Some(discover(provider)?) } else { None };
-    let pick = |configured: &Option<String>, discovered: Option<&String>| configured.clone().or_else(|| discovered.cloned());
+    let pick =
+        |configured: &Option<String>, discovered: Option<&String>| configured.clone().or_else(|| discovered.cloned());
     Ok(Endpoints {
         authorization: pick(&provider.authorization.url, metadata.as_ref().map(|m| &m.authorization_endpoint))
             .ok_or(OAuthError::MissingEndpoint("authorization"))?,
@@ -199,14 +203,23 @@ fn token_request<'a>(
     };
     let res = provider.http.post_form(token_url, &form, basic)?;
     let Value::Object(body) = res.body else {
-        return Err(OAuthError::Token { status: res.status, error: "invalid_response".into(), description: "not a JSON object".into(), log_id: None });
+        return Err(OAuthError::Token {
+            status: res.status,
+            error: "invalid_response".into(),
+            description: "not a JSON object".into(),
+            log_id: None,
+        });
     };
     let error = body.get("error").and_then(Value::as_str).filter(|e| !e.is_empty());
     if error.is_some() || !body.get("access_token").is_some_and(Value::is_string) || res.status >= 400 {
         return Err(OAuthError::Token {
             status: res.status,
             error: error.unwrap_or("invalid_response").to_owned(),
-            description: body.get("error_description").and_then(Value::as_str).unwrap_or("no access_token in the response").to_owned(),
+            description: body
+                .get("error_description")
+                .and_then(Value::as_str)
+                .unwrap_or("no access_token in the response")
+                .to_owned(),
             log_id: body.get("log_id").and_then(Value::as_str).map(str::to_owned),
         });
     }
@@ -248,10 +261,20 @@ pub fn fetch_userinfo(
             });
         }
     } else if let Some(err) = res.body.get("error").and_then(Value::as_str) {
-        return Err(OAuthError::UserInfo { status: res.status, code: err.into(), message: String::new(), log_id: None });
+        return Err(OAuthError::UserInfo {
+            status: res.status,
+            code: err.into(),
+            message: String::new(),
+            log_id: None,
+        });
     }
     if res.status >= 400 || !res.body.is_object() {
-        return Err(OAuthError::UserInfo { status: res.status, code: "http_error".into(), message: String::new(), log_id: None });
+        return Err(OAuthError::UserInfo {
+            status: res.status,
+            code: "http_error".into(),
+            message: String::new(),
+            log_id: None,
+        });
     }
     Ok(res.body)
 }

@@ -47,7 +47,10 @@ pub fn parse(option: &str, value: &Value, host: &dyn Host) -> Result<Provider, C
             if let (Some(from), Some(obj)) = (&c.from, server.as_object_mut()) {
                 obj.entry("from").or_insert_with(|| Value::String(from.clone()));
             }
-            Some(SmtpConfig::from_json(&server).map_err(|e| ConfigError::new(format!("{option}.server"), e.to_string()))?)
+            Some(
+                SmtpConfig::from_json(&server)
+                    .map_err(|e| ConfigError::new(format!("{option}.server"), e.to_string()))?,
+            )
         }
     };
     if smtp.is_none() && !has_send_hook {

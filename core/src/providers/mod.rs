@@ -78,7 +78,10 @@ impl Providers {
                 (Some(kind), _) => kind,
                 (None, Some(_)) => "oauth",
                 (None, None) => {
-                    return Err(ConfigError::new(format!("{option}.type"), "missing; one of oauth, oidc, email, credentials"))
+                    return Err(ConfigError::new(
+                        format!("{option}.type"),
+                        "missing; one of oauth, oidc, email, credentials",
+                    ))
                 }
             };
             if let Some(id) = obj.get("id") {
@@ -101,7 +104,10 @@ impl Providers {
                 }
             };
             if list.iter().any(|p| p.id == provider.id) {
-                return Err(ConfigError::new(format!("{option}.id"), format!("duplicate provider id {:?}", provider.id)));
+                return Err(ConfigError::new(
+                    format!("{option}.id"),
+                    format!("duplicate provider id {:?}", provider.id),
+                ));
             }
             list.push(provider);
         }

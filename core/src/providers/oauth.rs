@@ -200,7 +200,10 @@ pub fn parse(option: &str, value: &Value, host: &dyn Host, env: &dyn Env) -> Res
         None => None,
         Some("tiktok") => Some(Builtin::TikTok),
         Some(other) => {
-            return Err(ConfigError::new(format!("{option}.builtin"), format!("unknown built-in provider {other:?}; known: tiktok")))
+            return Err(ConfigError::new(
+                format!("{option}.builtin"),
+                format!("unknown built-in provider {other:?}; known: tiktok"),
+            ))
         }
     };
     let defaults = match builtin {
@@ -211,18 +214,21 @@ pub fn parse(option: &str, value: &Value, host: &dyn Host, env: &dyn Env) -> Res
         Some("oidc") => true,
         Some("oauth") => false,
         other => {
-            return Err(ConfigError::new(format!("{option}.type"), format!("expected \"oauth\" or \"oidc\", got {other:?}")))
+            return Err(ConfigError::new(
+                format!("{option}.type"),
+                format!("expected \"oauth\" or \"oidc\", got {other:?}"),
+            ))
         }
     };
-    let id = c.id.or(defaults.id.map(str::to_owned)).unwrap_or_else(|| if oidc { "oidc".into() } else { "oauth".into() });
+    let id =
+        c.id.or(defaults.id.map(str::to_owned)).unwrap_or_else(|| if oidc { "oidc".into() } else { "oauth".into() });
     let name = c.name.or(defaults.name.map(str::to_owned)).unwrap_or_else(|| id.clone());
 
     // AUTH_<ID>_ID / AUTH_<ID>_SECRET when not given.
     let env_key = id.to_ascii_uppercase().replace('-', "_");
-    let client_id = c
-        .client_id
-        .or_else(|| env.var(&format!("AUTH_{env_key}_ID")))
-        .ok_or_else(|| ConfigError::new(format!("{option}.clientId"), format!("missing; set it or AUTH_{env_key}_ID")))?;
+    let client_id = c.client_id.or_else(|| env.var(&format!("AUTH_{env_key}_ID"))).ok_or_else(|| {
+        ConfigError::new(format!("{option}.clientId"), format!("missing; set it or AUTH_{env_key}_ID"))
+    })?;
     let client_secret = c.client_secret.or_else(|| env.var(&format!("AUTH_{env_key}_SECRET")));
 
     let endpoint = |name: &str, given: Option<EndpointConfig>, default: Endpoint| -> Result<Endpoint, ConfigError> {
@@ -277,23 +283,38 @@ pub fn parse(option: &str, value: &Value, host: &dyn Host, env: &dyn Env) -> Res
             ));
         }
         if token.url.is_none() {
-            return Err(ConfigError::new(format!("{option}.token"), "missing: give a token URL, or an `issuer` for OIDC discovery"));
+            return Err(ConfigError::new(
+                format!("{option}.token"),
+                "missing: give a token URL, or an `issuer` for OIDC discovery",
+            ));
         }
         if !oidc && userinfo.url.is_none() && !host.has(&Hook::provider(&id, "profile")) {
-            return Err(ConfigError::new(format!("{option}.userinfo"), "missing: an OAuth provider needs a userinfo URL"));
+            return Err(ConfigError::new(
+                format!("{option}.userinfo"),
+                "missing: an OAuth provider needs a userinfo URL",
+            ));
         }
     }
 
-    let checks = parse_checks(c.checks.as_ref(), defaults.checks.unwrap_or(Checks { pkce: true, state: true, nonce: oidc }), option)?;
+    let checks = parse_checks(
+        c.checks.as_ref(),
+        defaults.checks.unwrap_or(Checks { pkce: true, state: true, nonce: oidc }),
+        option,
+    )?;
     let redirect_proxy_url = match c.redirect_proxy_url {
-        Some(raw) => Some(Url::parse(&raw).map_err(|e| ConfigError::new(format!("{option}.redirectProxyUrl"), e.to_string()))?),
+        Some(raw) => {
+            Some(Url::parse(&raw).map_err(|e| ConfigError::new(format!("{option}.redirectProxyUrl"), e.to_string()))?)
+        }
         None => None,
     };
     let pkce_encoding = match c.pkce_challenge.as_deref() {
         None | Some("S256") | Some("base64url") => PkceEncoding::Base64Url,
         Some("hex") => PkceEncoding::Hex,
         Some(other) => {
-            return Err(ConfigError::new(format!("{option}.pkceChallenge"), format!("expected \"S256\" or \"hex\", got {other:?}")))
+            return Err(ConfigError::new(
+                format!("{option}.pkceChallenge"),
+                format!("expected \"S256\" or \"hex\", got {other:?}"),
+            ))
         }
     };
     let client_auth = match (builtin, c.client.as_ref().and_then(|c| c.token_endpoint_auth_method.as_deref())) {
@@ -375,7 +396,12 @@ fn parse_checks(value: Option<&Value>, default: Checks, option: &str) -> Result<
     let list: Vec<&str> = match value {
         Value::String(s) => vec![s.as_str()],
         Value::Array(items) => items.iter().filter_map(Value::as_str).collect(),
-        _ => return Err(ConfigError::new(format!("{option}.checks"), "must be a list of \"pkce\", \"state\", \"nonce\" or \"none\"")),
+        _ => {
+            return Err(ConfigError::new(
+                format!("{option}.checks"),
+                "must be a list of \"pkce\", \"state\", \"nonce\" or \"none\"",
+            ))
+        }
     };
     let mut checks = Checks { pkce: false, state: false, nonce: false };
     for item in list {
@@ -403,7 +429,9 @@ fn parse_profile_map(map: Map<String, Value>, option: String) -> Result<ProfileM
             "name" => out.name = paths,
             "email" => out.email = paths,
             "image" => out.image = paths,
-            other => return Err(ConfigError::new(format!("{option}.{other}"), "profileMap has only id, name, email, image")),
+            other => {
+                return Err(ConfigError::new(format!("{option}.{other}"), "profileMap has only id, name, email, image"))
+            }
         }
     }
     Ok(out)

@@ -96,7 +96,12 @@ pub fn defaults() -> BuiltinDefaults {
             email: Vec::new(),
             image: v(&["data.user.avatar_url"]),
         }),
-        style: Some(ButtonStyle { logo: None, bg: Some("#000000".into()), text: Some("#ffffff".into()), brand_color: None }),
+        style: Some(ButtonStyle {
+            logo: None,
+            bg: Some("#000000".into()),
+            text: Some("#ffffff".into()),
+            brand_color: None,
+        }),
     }
 }
 
@@ -127,7 +132,9 @@ mod tests {
         let basic = fields_for_scopes("user.info.basic");
         assert!(basic.contains("open_id") && basic.contains("display_name") && !basic.contains("username"));
         let profile = fields_for_scopes("user.info.basic,user.info.profile");
-        assert!(profile.contains("username") && profile.contains("bio_description") && !profile.contains("follower_count"));
+        assert!(
+            profile.contains("username") && profile.contains("bio_description") && !profile.contains("follower_count")
+        );
         let all = fields_for_scopes("user.info.profile,user.info.stats");
         assert!(all.contains("open_id") && all.contains("likes_count"));
     }

@@ -2,8 +2,8 @@
 
 use serde_json::{json, Map, Value};
 
-use super::{Ctx, Reply};
 use super::register::{self, SignInKind};
+use super::{Ctx, Reply};
 use crate::adapter::AdapterSession;
 use crate::callbacks::SignInDecision;
 use crate::config::SessionStrategy;
@@ -22,10 +22,9 @@ pub fn handle(ctx: &mut Ctx) -> Result<Reply, AuthError> {
             ctx.require_csrf()?;
             credentials(ctx, provider)
         }
-        ProviderKind::Credentials(_) => Err(AuthError::new(
-            ErrorType::UnknownAction,
-            "the credentials callback only accepts POST",
-        )),
+        ProviderKind::Credentials(_) => {
+            Err(AuthError::new(ErrorType::UnknownAction, "the credentials callback only accepts POST"))
+        }
         // State, PKCE and nonce protect this route; the provider can't send
         // our CSRF token.
         ProviderKind::OAuth(p) => super::oauth::callback(ctx, provider, p),
@@ -93,7 +92,8 @@ pub(super) fn complete_sign_in(
         _ => None,
     };
     let mut sign_in_args = Map::new();
-    sign_in_args.insert("user".into(), known.as_ref().map_or_else(|| Value::Object(user.clone()), register::user_value));
+    sign_in_args
+        .insert("user".into(), known.as_ref().map_or_else(|| Value::Object(user.clone()), register::user_value));
     sign_in_args.insert("account".into(), account.clone());
     if let Some(profile) = &profile {
         sign_in_args.insert("profile".into(), profile.clone());
@@ -166,7 +166,8 @@ pub(super) fn complete_sign_in(
     if is_new_user {
         if let Some(page) = &ctx.auth.settings.pages.new_user {
             let sep = if page.contains('?') { '&' } else { '?' };
-            let params = url::form_urlencoded::Serializer::new(String::new()).append_pair("callbackUrl", &callback_url).finish();
+            let params =
+                url::form_urlencoded::Serializer::new(String::new()).append_pair("callbackUrl", &callback_url).finish();
             return Ok(Reply::Redirect(format!("{}{sep}{params}", super::page_url(&ctx.origin, page))));
         }
     }

@@ -31,7 +31,11 @@ fn normalise_email(raw: &str) -> Option<String> {
         && !domain.starts_with('.')
         && !domain.ends_with('.')
         && email.len() <= 320
-        && !email.chars().any(|c| c.is_whitespace() || c.is_control() || matches!(c, ',' | ';' | '<' | '>' | '"' | '(' | ')' | '[' | ']' | '\\'))
+        && !email.chars().any(|c| {
+            c.is_whitespace()
+                || c.is_control()
+                || matches!(c, ',' | ';' | '<' | '>' | '"' | '(' | ')' | '[' | ']' | '\\')
+        })
         && !domain.contains('@');
     valid.then_some(email)
 }
@@ -41,16 +45,22 @@ fn email_account(provider: &Provider, email: &str) -> Value {
 }
 
 pub fn send_link(ctx: &mut Ctx, provider: &Provider, p: &EmailProvider) -> Result<Reply, AuthError> {
-    let adapter = ctx.auth.adapter.clone().ok_or_else(|| AuthError::new(ErrorType::MissingAdapter, "email sign-in needs an adapter"))?;
+    let adapter = ctx
+        .auth
+        .adapter
+        .clone()
+        .ok_or_else(|| AuthError::new(ErrorType::MissingAdapter, "email sign-in needs an adapter"))?;
     let raw = ctx.body_str("email").unwrap_or_default();
-    let email = normalise_email(&raw).ok_or_else(|| AuthError::new(ErrorType::EmailSignInError, "not a valid email address"))?;
+    let email = normalise_email(&raw)
+        .ok_or_else(|| AuthError::new(ErrorType::EmailSignInError, "not a valid email address"))?;
     let callback_url = ctx.callback_url();
 
     let user = match adapter.get_user_by_email(&email)? {
         Some(u) => serde_json::to_value(u).unwrap_or(Value::Null),
         None => json!({ "id": uuid::Uuid::new_v4().to_string(), "email": email, "emailVerified": null }),
     };
-    let args = json!({ "user": user, "account": email_account(provider, &email), "email": { "verificationRequest": true } });
+    let args =
+        json!({ "user": user, "account": email_account(provider, &email), "email": { "verificationRequest": true } });
     if let SignInDecision::Redirect(url) = ctx.auth.callbacks.sign_in(args, &ctx.origin)? {
         return Ok(Reply::Redirect(url));
     }
@@ -71,10 +81,12 @@ pub fn send_link(ctx: &mut Ctx, provider: &Provider, p: &EmailProvider) -> Resul
     // As Auth.js's `new URL(url).host`: the link's host, with its port.
     let host = url::Url::parse(&url)
         .ok()
-        .and_then(|u| u.host_str().map(|h| match u.port() {
-            Some(port) => format!("{h}:{port}"),
-            None => h.to_owned(),
-        }))
+        .and_then(|u| {
+            u.host_str().map(|h| match u.port() {
+                Some(port) => format!("{h}:{port}"),
+                None => h.to_owned(),
+            })
+        })
         .unwrap_or_default();
 
     if p.has_send_hook {
@@ -100,10 +112,15 @@ pub fn send_link(ctx: &mut Ctx, provider: &Provider, p: &EmailProvider) -> Resul
 }
 
 pub fn callback(ctx: &mut Ctx, provider: &Provider, _p: &EmailProvider) -> Result<Reply, AuthError> {
-    let adapter = ctx.auth.adapter.clone().ok_or_else(|| AuthError::new(ErrorType::MissingAdapter, "email sign-in needs an adapter"))?;
+    let adapter = ctx
+        .auth
+        .adapter
+        .clone()
+        .ok_or_else(|| AuthError::new(ErrorType::MissingAdapter, "email sign-in needs an adapter"))?;
     let verification = |msg: &str| AuthError::new(ErrorType::Verification, msg.to_owned());
     let token = ctx.query("token").filter(|t| !t.is_empty()).ok_or_else(|| verification("no token in the link"))?;
-    let email = ctx.query("email").and_then(|e| normalise_email(&e)).ok_or_else(|| verification("no email in the link"))?;
+    let email =
+        ctx.query("email").and_then(|e| normalise_email(&e)).ok_or_else(|| verification("no email in the link"))?;
 
     // Single use: the adapter deletes the token as it returns it. Try each
     // secret, so links mailed before a rotation still work.
@@ -119,7 +136,8 @@ pub fn callback(ctx: &mut Ctx, provider: &Provider, _p: &EmailProvider) -> Resul
         return Err(verification("the link expired"));
     }
     // The stored user, if any, is looked up once by complete_sign_in.
-    let user = json!({ "id": uuid::Uuid::new_v4().to_string(), "email": email }).as_object().cloned().unwrap_or_default();
+    let user =
+        json!({ "id": uuid::Uuid::new_v4().to_string(), "email": email }).as_object().cloned().unwrap_or_default();
     super::callback::complete_sign_in(ctx, SignInKind::Email, user, email_account(provider, &email), None, Map::new())
 }
 
@@ -130,7 +148,8 @@ mod tests {
     #[test]
     fn emails_are_normalised_and_lists_refused() {
         assert_eq!(normalise_email("  Ada@Example.COM ").as_deref(), Some("ada@example.com"));
-        for bad in ["", "ada", "ada@", "@example.com", "a@b", "a@b.com,c@d.com", "A <a@b.com>", "a b@c.com", "a@@b.com"] {
+        for bad in ["", "ada", "ada@", "@example.com", "a@b", "a@b.com,c@d.com", "A <a@b.com>", "a b@c.com", "a@@b.com"]
+        {
             assert_eq!(normalise_email(bad), None, "{bad}");
         }
     }

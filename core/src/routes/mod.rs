@@ -143,10 +143,9 @@ impl<'a> Ctx<'a> {
 
     pub fn provider(&self) -> Result<&'a crate::providers::Provider, AuthError> {
         let id = self.provider_id.as_deref().unwrap_or_default();
-        self.auth
-            .providers
-            .get(id)
-            .ok_or_else(|| AuthError::new(ErrorType::InvalidProviderType, format!("no provider with id {id:?} is configured")))
+        self.auth.providers.get(id).ok_or_else(|| {
+            AuthError::new(ErrorType::InvalidProviderType, format!("no provider with id {id:?} is configured"))
+        })
     }
 }
 
@@ -171,7 +170,10 @@ pub(crate) fn handle(auth: &Auth, req: &AuthRequest) -> AuthResponse {
         let host = ctx.url.host_str().unwrap_or_default().to_owned();
         let error = AuthError::new(
             ErrorType::UntrustedHost,
-            format!("Host must be trusted. URL was: {}://{host}. Set `trustHost: true`, AUTH_TRUST_HOST=true or AUTH_URL", ctx.url.scheme()),
+            format!(
+                "Host must be trusted. URL was: {}://{host}. Set `trustHost: true`, AUTH_TRUST_HOST=true or AUTH_URL",
+                ctx.url.scheme()
+            ),
         );
         auth.callbacks.log(&error);
         return configuration_error(&mut ctx, is_post);
@@ -342,7 +344,10 @@ mod tests {
     fn actions_parse_like_authjs() {
         assert_eq!(parse_action("/auth/session", "/auth"), Some((Action::Session, None)));
         assert_eq!(parse_action("/auth/signin/github", "/auth"), Some((Action::SignIn, Some("github".into()))));
-        assert_eq!(parse_action("/auth/callback/credentials/", "/auth"), Some((Action::Callback, Some("credentials".into()))));
+        assert_eq!(
+            parse_action("/auth/callback/credentials/", "/auth"),
+            Some((Action::Callback, Some("credentials".into())))
+        );
         assert_eq!(parse_action("/auth/session/x", "/auth"), None);
         assert_eq!(parse_action("/auth/nope", "/auth"), None);
         assert_eq!(parse_action("/auth", "/auth"), None);

@@ -84,9 +84,8 @@ fn open(ctx: &Ctx, salt: &str, sealed: &str) -> Option<Map<String, Value>> {
 }
 
 pub fn start(ctx: &mut Ctx, provider: &Provider, p: &OAuthProvider) -> Result<Reply, AuthError> {
-    let endpoints = oauth::endpoints(p).map_err(|e| {
-        AuthError::new(ErrorType::OAuthSignInError, e.to_string()).with_source(e)
-    })?;
+    let endpoints =
+        oauth::endpoints(p).map_err(|e| AuthError::new(ErrorType::OAuthSignInError, e.to_string()).with_source(e))?;
     ctx.callback_url(); // remembered in its cookie for after the callback
     let redirect_uri = redirect_uri(ctx, provider, p);
     let cookies = ctx.cookies;
@@ -120,7 +119,8 @@ pub fn start(ctx: &mut Ctx, provider: &Provider, p: &OAuthProvider) -> Result<Re
     } else {
         None
     };
-    let checks = AuthorizationChecks { state: state.as_deref(), code_challenge: challenge.as_deref(), nonce: nonce.as_deref() };
+    let checks =
+        AuthorizationChecks { state: state.as_deref(), code_challenge: challenge.as_deref(), nonce: nonce.as_deref() };
     let url = oauth::authorization_url(p, &endpoints.authorization, &redirect_uri, &checks)
         .map_err(|e| AuthError::new(ErrorType::OAuthSignInError, e.to_string()).with_source(e))?;
     Ok(Reply::Redirect(url))
@@ -145,11 +145,14 @@ pub fn callback(ctx: &mut Ctx, provider: &Provider, p: &OAuthProvider) -> Result
     }
     let (verifier, nonce) = verify_checks(ctx, p, &checks, param("state"))?;
 
-    let code = param("code").filter(|c| !c.is_empty()).ok_or_else(|| callback_error("no code in the callback", None))?;
+    let code =
+        param("code").filter(|c| !c.is_empty()).ok_or_else(|| callback_error("no code in the callback", None))?;
     let endpoints = oauth::endpoints(p).map_err(from_oauth)?;
     let redirect_uri = redirect_uri(ctx, provider, p);
-    let tokens = oauth::exchange_code(p, &endpoints.token, &code, &redirect_uri, verifier.as_deref()).map_err(from_oauth)?;
-    let granted = param("scopes").or_else(|| tokens.get("scope").and_then(Value::as_str).map(str::to_owned)).unwrap_or_default();
+    let tokens =
+        oauth::exchange_code(p, &endpoints.token, &code, &redirect_uri, verifier.as_deref()).map_err(from_oauth)?;
+    let granted =
+        param("scopes").or_else(|| tokens.get("scope").and_then(Value::as_str).map(str::to_owned)).unwrap_or_default();
     let profile = load_profile(p, &endpoints, &tokens, nonce.as_deref(), &granted)?;
 
     let mut user = map_user(ctx, provider, p, &profile, &tokens)?;
@@ -243,7 +246,8 @@ fn verify_checks(
     } else {
         None
     };
-    let nonce = if p.checks.nonce && p.oidc { Some(sealed_value(&checks.nonce, &cookies.nonce.name, "nonce")?) } else { None };
+    let nonce =
+        if p.checks.nonce && p.oidc { Some(sealed_value(&checks.nonce, &cookies.nonce.name, "nonce")?) } else { None };
     Ok((verifier, nonce))
 }
 
@@ -289,7 +293,12 @@ fn map_user(
     if !p.has_profile_hook {
         return Ok(p.map_profile(profile));
     }
-    match ctx.auth.callbacks.host.call(&Hook::provider(&provider.id, "profile"), json!({ "profile": profile, "tokens": tokens })) {
+    match ctx
+        .auth
+        .callbacks
+        .host
+        .call(&Hook::provider(&provider.id, "profile"), json!({ "profile": profile, "tokens": tokens }))
+    {
         Ok(Value::Object(u)) => Ok(u),
         Ok(_) => Err(AuthError::new(ErrorType::OAuthProfileParseError, "the profile function must return an object")),
         Err(e) => Err(AuthError::from_host(e, ErrorType::OAuthProfileParseError)),

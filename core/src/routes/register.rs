@@ -39,7 +39,11 @@ fn str_field(map: &Map<String, Value>, key: &str) -> Option<String> {
 /// The stored user a sign-in would resolve to before the signIn callback
 /// runs (so the callback sees the adapter user, as in Auth.js).
 /// Looked up once, and handed on to [`login_or_register`].
-pub fn known_user(adapter: &dyn Adapter, kind: SignInKind, account: &Map<String, Value>) -> Result<Option<AdapterUser>, AuthError> {
+pub fn known_user(
+    adapter: &dyn Adapter,
+    kind: SignInKind,
+    account: &Map<String, Value>,
+) -> Result<Option<AdapterUser>, AuthError> {
     let provider = str_field(account, "provider").unwrap_or_default();
     let provider_account_id = str_field(account, "providerAccountId").unwrap_or_default();
     Ok(match kind {
@@ -60,10 +64,9 @@ fn current_user_id(ctx: &Ctx, adapter: &dyn Adapter) -> Result<Option<String>, A
     let jar = ChunkedCookie::read(&ctx.cookies.session_token, ctx.req);
     let Some(raw) = jar.value() else { return Ok(None) };
     match ctx.auth.settings.strategy {
-        SessionStrategy::Database => Ok(adapter
-            .get_session_and_user(raw)?
-            .filter(|(s, _)| s.expires > now_millis() as i64)
-            .map(|(_, u)| u.id)),
+        SessionStrategy::Database => {
+            Ok(adapter.get_session_and_user(raw)?.filter(|(s, _)| s.expires > now_millis() as i64).map(|(_, u)| u.id))
+        }
         SessionStrategy::Jwt => Ok(ctx
             .auth
             .decode_session_token(raw, &ctx.cookies.session_token.name)
@@ -105,13 +108,18 @@ pub fn login_or_register(
                 if user.email_verified.is_some() {
                     return Ok(Registered { user: user_json(&user), is_new_user: false });
                 }
-                let update = UserUpdate { id: user.id.clone(), email_verified: Some(Some(now)), ..UserUpdate::default() };
+                let update =
+                    UserUpdate { id: user.id.clone(), email_verified: Some(Some(now)), ..UserUpdate::default() };
                 let user = adapter.update_user(&update)?;
                 let json = user_json(&user);
                 events.event(&Hook::EVENT_UPDATE_USER, || serde_json::json!({ "user": json }));
                 return Ok(Registered { user: user_json(&user), is_new_user: false });
             }
-            let user = adapter.create_user(&NewUser { email: Some(email), email_verified: Some(now), ..NewUser::default() })?;
+            let user = adapter.create_user(&NewUser {
+                email: Some(email),
+                email_verified: Some(now),
+                ..NewUser::default()
+            })?;
             let json = user_json(&user);
             events.event(&Hook::EVENT_CREATE_USER, || serde_json::json!({ "user": json }));
             Ok(Registered { user: user_json(&user), is_new_user: true })
@@ -134,7 +142,8 @@ pub fn login_or_register(
                 adapter.link_account(&linked)?;
                 let (u, a) = (user_json(user), Value::Object(account.clone()));
                 let p = profile.cloned().unwrap_or(Value::Null);
-                events.event(&Hook::EVENT_LINK_ACCOUNT, || serde_json::json!({ "user": u, "account": a, "profile": p }));
+                events
+                    .event(&Hook::EVENT_LINK_ACCOUNT, || serde_json::json!({ "user": u, "account": a, "profile": p }));
                 Ok(())
             };
             if let Some(user) = known {

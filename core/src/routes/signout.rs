@@ -3,8 +3,8 @@
 use serde_json::{json, Value};
 
 use super::{Ctx, Reply};
-use crate::cookies::ChunkedCookie;
 use crate::config::SessionStrategy;
+use crate::cookies::ChunkedCookie;
 use crate::error::{AuthError, ErrorType};
 use crate::host::Hook;
 

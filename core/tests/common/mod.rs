@@ -37,8 +37,14 @@ pub fn config(extra: Value) -> Config {
 pub fn authorize(args: Value) -> Result<Value, HostError> {
     let c = &args["credentials"];
     match (c["username"].as_str(), c["password"].as_str()) {
-        (Some("ada"), Some("secret")) => Ok(json!({ "id": 42, "name": "Ada Lovelace", "email": "ada@example.com", "image": "https://img.example/ada.png" })),
-        (Some("throw"), _) => Err(HostError { message: "bad password".into(), error_type: Some("CredentialsSignin".into()), code: Some("wrong_password".into()) }),
+        (Some("ada"), Some("secret")) => Ok(
+            json!({ "id": 42, "name": "Ada Lovelace", "email": "ada@example.com", "image": "https://img.example/ada.png" }),
+        ),
+        (Some("throw"), _) => Err(HostError {
+            message: "bad password".into(),
+            error_type: Some("CredentialsSignin".into()),
+            code: Some("wrong_password".into()),
+        }),
         (Some("boom"), _) => Err(HostError::new("database exploded")),
         _ => Ok(Value::Null),
     }
@@ -130,10 +136,7 @@ impl<'a> Browser<'a> {
 
     pub fn sign_in(&mut self, username: &str, password: &str) -> AuthResponse {
         let csrf = self.csrf();
-        self.post(
-            "/auth/callback/credentials",
-            &[("csrfToken", &csrf), ("username", username), ("password", password)],
-        )
+        self.post("/auth/callback/credentials", &[("csrfToken", &csrf), ("username", username), ("password", password)])
     }
 
     pub fn session(&mut self) -> Value {
@@ -193,4 +196,3 @@ impl Drop for TempSchema {
 pub fn temp_schema() -> TempSchema {
     TempSchema(format!("libauth_test_{}", libauth_core::random::hex(6)))
 }
-

@@ -55,10 +55,10 @@ fn build_auth(port: u16) -> Result<Auth, libauth_core::ConfigError> {
                     ..tiktok_sim::SimConfig::default()
                 },
             )
-                .unwrap_or_else(|e| {
-                    eprintln!("libauth demo: cannot start the TikTok simulator on 127.0.0.1:8787: {e}");
-                    std::process::exit(1);
-                }),
+            .unwrap_or_else(|e| {
+                eprintln!("libauth demo: cannot start the TikTok simulator on 127.0.0.1:8787: {e}");
+                std::process::exit(1);
+            }),
         ));
         let urls = sim.urls();
         println!("TikTok simulator on {} (set AUTH_TIKTOK_ID/AUTH_TIKTOK_SECRET for real TikTok)", sim.base_url());
@@ -125,7 +125,11 @@ fn serve(auth: &Auth, mut request: tiny_http::Request) {
 
 fn html(status: u16, body: &str) -> AuthResponse {
     let page = format!("<!DOCTYPE html><html lang=\"en\"><meta charset=\"utf-8\"><title>libauth demo</title><body style=\"font-family:system-ui;max-width:40rem;margin:3rem auto\">{body}</body></html>");
-    AuthResponse { status, headers: vec![("content-type".into(), "text/html; charset=utf-8".into())], body: page.into_bytes() }
+    AuthResponse {
+        status,
+        headers: vec![("content-type".into(), "text/html; charset=utf-8".into())],
+        body: page.into_bytes(),
+    }
 }
 
 fn redirect(location: &str) -> AuthResponse {
@@ -152,4 +156,3 @@ fn protected(session: &Session) -> String {
         escape(&serde_json::to_string_pretty(&session.0).unwrap_or_default())
     )
 }
-

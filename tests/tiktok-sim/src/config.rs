@@ -325,8 +325,7 @@ impl SimConfig {
             return Err("at most 10 redirect URIs may be registered".into());
         }
         for uri in &self.redirect_uris {
-            validate_redirect_uri(self.platform, uri)
-                .map_err(|e| format!("redirect URI {uri:?}: {e}"))?;
+            validate_redirect_uri(self.platform, uri).map_err(|e| format!("redirect URI {uri:?}: {e}"))?;
         }
         Ok(())
     }
@@ -337,8 +336,7 @@ fn validate_redirect_uri(platform: Platform, uri: &str) -> Result<(), String> {
         return Err("a fragment (#) is not allowed".into());
     }
     // Parse with the wildcard port replaced by a real one.
-    let parsed = url::Url::parse(&uri.replacen(":*", ":1", 1))
-        .map_err(|e| format!("not an absolute URL ({e})"))?;
+    let parsed = url::Url::parse(&uri.replacen(":*", ":1", 1)).map_err(|e| format!("not an absolute URL ({e})"))?;
     if platform == Platform::Any {
         return Ok(());
     }
@@ -450,56 +448,34 @@ fn text_plain() -> String {
 impl Failure {
     /// Token endpoint error body with the configured status.
     pub fn token(error: &str, error_description: &str) -> Self {
-        Failure::Token {
-            error: error.into(),
-            error_description: error_description.into(),
-            status: None,
-        }
+        Failure::Token { error: error.into(), error_description: error_description.into(), status: None }
     }
     /// Revoke endpoint error body with the configured status.
     pub fn revoke(error: &str, error_description: &str) -> Self {
-        Failure::Revoke {
-            error: error.into(),
-            error_description: error_description.into(),
-            status: None,
-        }
+        Failure::Revoke { error: error.into(), error_description: error_description.into(), status: None }
     }
     /// User-info error envelope with the §9.5 status for `code`.
     pub fn user_info(code: &str, message: &str) -> Self {
-        Failure::UserInfo {
-            code: code.into(),
-            message: message.into(),
-            status: None,
-        }
+        Failure::UserInfo { code: code.into(), message: message.into(), status: None }
     }
     /// Authorize redirect with `error` / `error_description`.
     pub fn authorize_redirect(error: &str, error_description: &str) -> Self {
-        Failure::AuthorizeRedirect {
-            error: error.into(),
-            error_description: error_description.into(),
-        }
+        Failure::AuthorizeRedirect { error: error.into(), error_description: error_description.into() }
     }
     /// Authorize error page naming `parameter`.
     pub fn authorize_page(parameter: &str) -> Self {
-        Failure::AuthorizePage {
-            parameter: parameter.into(),
-        }
+        Failure::AuthorizePage { parameter: parameter.into() }
     }
     /// A raw response from `target`.
     pub fn raw(target: Endpoint, status: u16, content_type: &str, body: &str) -> Self {
-        Failure::Raw {
-            target,
-            status,
-            body: body.into(),
-            content_type: content_type.into(),
-        }
+        Failure::Raw { target, status, body: body.into(), content_type: content_type.into() }
     }
     /// Override the HTTP status (token, revoke, user info and raw failures; ignored otherwise).
     pub fn with_status(mut self, new: u16) -> Self {
         match &mut self {
-            Failure::Token { status, .. }
-            | Failure::Revoke { status, .. }
-            | Failure::UserInfo { status, .. } => *status = Some(new),
+            Failure::Token { status, .. } | Failure::Revoke { status, .. } | Failure::UserInfo { status, .. } => {
+                *status = Some(new)
+            }
             Failure::Raw { status, .. } => *status = new,
             Failure::AuthorizeRedirect { .. } | Failure::AuthorizePage { .. } => {}
         }
@@ -511,9 +487,7 @@ impl Failure {
             Failure::Token { .. } => Endpoint::Token,
             Failure::Revoke { .. } => Endpoint::Revoke,
             Failure::UserInfo { .. } => Endpoint::UserInfo,
-            Failure::AuthorizeRedirect { .. } | Failure::AuthorizePage { .. } => {
-                Endpoint::Authorize
-            }
+            Failure::AuthorizeRedirect { .. } | Failure::AuthorizePage { .. } => Endpoint::Authorize,
             Failure::Raw { target, .. } => *target,
         }
     }
@@ -547,9 +521,7 @@ mod secs {
     pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Duration, D::Error> {
         let v = f64::deserialize(d)?;
         if !v.is_finite() || !(0.0..=1e12).contains(&v) {
-            return Err(serde::de::Error::custom(
-                "a duration must be a non-negative number of seconds",
-            ));
+            return Err(serde::de::Error::custom("a duration must be a non-negative number of seconds"));
         }
         Ok(Duration::from_secs_f64(v))
     }

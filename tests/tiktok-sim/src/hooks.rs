@@ -10,10 +10,7 @@ fn json_resp(status: u16, v: &Value) -> Resp {
     Resp {
         status,
         headers: vec![
-            (
-                "Content-Type".into(),
-                "application/json; charset=utf-8".into(),
-            ),
+            ("Content-Type".into(), "application/json; charset=utf-8".into()),
             ("Cache-Control".into(), "no-store".into()),
         ],
         body: serde_json::to_vec_pretty(v).expect("JSON"),
@@ -132,11 +129,7 @@ pub(crate) fn handle(st: &mut State, method: &str, path: &str, req: &Req) -> Res
                 Err(r) => return r,
             };
             // One failure or a list of them.
-            let list = if v.is_array() {
-                v
-            } else {
-                Value::Array(vec![v])
-            };
+            let list = if v.is_array() { v } else { Value::Array(vec![v]) };
             match serde_json::from_value::<Vec<Failure>>(list) {
                 Ok(fs) => {
                     for f in fs {
@@ -160,10 +153,7 @@ pub(crate) fn handle(st: &mut State, method: &str, path: &str, req: &Req) -> Res
             match v.get("seconds").and_then(Value::as_f64) {
                 Some(s) if s.is_finite() && (0.0..1e12).contains(&s) => {
                     st.advance(Duration::from_secs_f64(s));
-                    json_resp(
-                        200,
-                        &json!({ "clock_offset_secs": st.clock_offset().as_secs_f64() }),
-                    )
+                    json_resp(200, &json!({ "clock_offset_secs": st.clock_offset().as_secs_f64() }))
                 }
                 _ => bad("expected {\"seconds\": <non-negative number>}"),
             }
@@ -172,9 +162,6 @@ pub(crate) fn handle(st: &mut State, method: &str, path: &str, req: &Req) -> Res
             st.reset();
             json_resp(200, &json!({ "reset": true }))
         }
-        _ => json_resp(
-            404,
-            &json!({ "error": "unknown /__sim/ route; GET /__sim/ lists them" }),
-        ),
+        _ => json_resp(404, &json!({ "error": "unknown /__sim/ route; GET /__sim/ lists them" })),
     }
 }

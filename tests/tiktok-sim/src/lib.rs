@@ -25,13 +25,11 @@ mod server;
 mod util;
 
 pub use config::{
-    api_error_status, AuthorizeMode, Endpoint, Failure, OAuthErrorStatus, PkceMode, Platform,
-    RefreshExpiry, RevokeBody, ScopeErrorMode, SimConfig, SimUser, CLASSIC_ACCESS_TTL,
-    CLASSIC_REFRESH_TTL, NEWER_ACCESS_TTL, NEWER_REFRESH_TTL,
+    api_error_status, AuthorizeMode, Endpoint, Failure, OAuthErrorStatus, PkceMode, Platform, RefreshExpiry,
+    RevokeBody, ScopeErrorMode, SimConfig, SimUser, CLASSIC_ACCESS_TTL, CLASSIC_REFRESH_TTL, NEWER_ACCESS_TTL,
+    NEWER_REFRESH_TTL,
 };
-pub use server::{
-    DESC_MALFORMED, DESC_PKCE, DESC_REDIRECT_MISMATCH, MSG_TOKEN_INVALID, USER_FIELDS,
-};
+pub use server::{DESC_MALFORMED, DESC_PKCE, DESC_REDIRECT_MISMATCH, MSG_TOKEN_INVALID, USER_FIELDS};
 pub use util::{new_log_id, new_pkce_verifier, pkce_challenge_base64url, pkce_challenge_hex};
 
 use serde::Serialize;
@@ -98,9 +96,7 @@ pub struct Simulator {
 
 impl std::fmt::Debug for Simulator {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Simulator")
-            .field("base_url", &self.base_url)
-            .finish_non_exhaustive()
+        f.debug_struct("Simulator").field("base_url", &self.base_url).finish_non_exhaustive()
     }
 }
 
@@ -132,18 +128,9 @@ impl Simulator {
         let stop = Arc::new(AtomicBool::new(false));
         let thread = {
             let (server, state, stop) = (server.clone(), state.clone(), stop.clone());
-            std::thread::Builder::new()
-                .name("tiktok-sim".into())
-                .spawn(move || serve(&server, &state, &stop))?
+            std::thread::Builder::new().name("tiktok-sim".into()).spawn(move || serve(&server, &state, &stop))?
         };
-        Ok(Simulator {
-            addr: bound,
-            base_url,
-            state,
-            server,
-            stop,
-            thread: Some(thread),
-        })
+        Ok(Simulator { addr: bound, base_url, state, server, stop, thread: Some(thread) })
     }
 
     fn lock(&self) -> MutexGuard<'_, State> {
@@ -282,9 +269,7 @@ fn serve(server: &tiny_http::Server, state: &Mutex<State>, stop: &AtomicBool) {
         let req = to_req(&mut rq);
         let resp = {
             let mut st = lock(state);
-            let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                server::handle(&mut st, &req)
-            }));
+            let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| server::handle(&mut st, &req)));
             let r = r.unwrap_or_else(|_| Resp {
                 status: 500,
                 headers: vec![("Content-Type".into(), "text/plain; charset=utf-8".into())],
@@ -309,26 +294,13 @@ fn to_req(rq: &mut tiny_http::Request) -> Req {
     let method = rq.method().as_str().to_ascii_uppercase();
     let url = rq.url().to_string();
     let (path, query) = url.split_once('?').unwrap_or((&url, ""));
-    let query = url::form_urlencoded::parse(query.as_bytes())
-        .into_owned()
-        .collect();
+    let query = url::form_urlencoded::parse(query.as_bytes()).into_owned().collect();
     let headers = rq
         .headers()
         .iter()
-        .map(|h| {
-            (
-                h.field.as_str().as_str().to_ascii_lowercase(),
-                h.value.as_str().to_string(),
-            )
-        })
+        .map(|h| (h.field.as_str().as_str().to_ascii_lowercase(), h.value.as_str().to_string()))
         .collect();
     let mut body = Vec::new();
     let _ = rq.as_reader().take(MAX_BODY).read_to_end(&mut body);
-    Req {
-        method,
-        path: path.to_string(),
-        query,
-        headers,
-        body,
-    }
+    Req { method, path: path.to_string(), query, headers, body }
 }

@@ -4,9 +4,7 @@
 
 use std::process::ExitCode;
 use std::time::Duration;
-use tiktok_sim::{
-    AuthorizeMode, OAuthErrorStatus, PkceMode, Platform, ScopeErrorMode, SimConfig, Simulator,
-};
+use tiktok_sim::{AuthorizeMode, OAuthErrorStatus, PkceMode, Platform, ScopeErrorMode, SimConfig, Simulator};
 
 const USAGE: &str = "\
 tiktok-sim: local simulator of TikTok Login Kit (OAuth 2.0, API v2) and /v2/user/info/
@@ -60,19 +58,11 @@ fn parse_secs(flag: &str, v: &str) -> Result<Duration, String> {
 }
 
 fn run() -> Result<(), String> {
-    let mut cfg = SimConfig {
-        log_requests: true,
-        ..SimConfig::default()
-    };
+    let mut cfg = SimConfig { log_requests: true, ..SimConfig::default() };
     let mut host = env("TIKTOK_SIM_HOST").unwrap_or_else(|| "127.0.0.1".into());
     let mut port = env("TIKTOK_SIM_PORT").unwrap_or_else(|| "8787".into());
     let mut redirects: Vec<String> = env("TIKTOK_SIM_REDIRECT_URIS")
-        .map(|v| {
-            v.split([',', ' ', '\n', '\t'])
-                .filter(|s| !s.is_empty())
-                .map(String::from)
-                .collect()
-        })
+        .map(|v| v.split([',', ' ', '\n', '\t']).filter(|s| !s.is_empty()).map(String::from).collect())
         .unwrap_or_default();
 
     // Settings as (flag, value) pairs: environment first, then the command line overrides.
@@ -110,10 +100,7 @@ fn run() -> Result<(), String> {
             _ => (arg.clone(), None),
         };
         let mut value = || -> Result<String, String> {
-            inline
-                .clone()
-                .or_else(|| args.next())
-                .ok_or_else(|| format!("{flag} needs a value"))
+            inline.clone().or_else(|| args.next()).ok_or_else(|| format!("{flag} needs a value"))
         };
         match flag.as_str() {
             "-h" | "--help" => {
@@ -123,9 +110,7 @@ fn run() -> Result<(), String> {
             "--host" => host = value()?,
             "--port" => port = value()?,
             "--redirect-uri" => cli_redirects.push(value()?),
-            "--classic" | "--pkce-required" | "--no-rotate" | "--quiet" => {
-                settings.push((flag.clone(), String::new()))
-            }
+            "--classic" | "--pkce-required" | "--no-rotate" | "--quiet" => settings.push((flag.clone(), String::new())),
             "--client-key"
             | "--client-secret"
             | "--platform"
@@ -161,11 +146,7 @@ fn run() -> Result<(), String> {
                     "any" => Platform::Any,
                     "web" => Platform::Web,
                     "desktop" => Platform::Desktop,
-                    _ => {
-                        return Err(format!(
-                            "--platform: expected any, web or desktop, got {v:?}"
-                        ))
-                    }
+                    _ => return Err(format!("--platform: expected any, web or desktop, got {v:?}")),
                 }
             }
             "--pkce" => {
@@ -173,11 +154,7 @@ fn run() -> Result<(), String> {
                     "base64url" => PkceMode::Base64Url,
                     "hex" => PkceMode::Hex,
                     "either" => PkceMode::Either,
-                    _ => {
-                        return Err(format!(
-                            "--pkce: expected base64url, hex or either, got {v:?}"
-                        ))
-                    }
+                    _ => return Err(format!("--pkce: expected base64url, hex or either, got {v:?}")),
                 }
             }
             "--pkce-required" => cfg.pkce_required = true,
@@ -209,11 +186,7 @@ fn run() -> Result<(), String> {
                     "auto" | "approve" | "auto_approve" => AuthorizeMode::AutoApprove,
                     "deny" => AuthorizeMode::Deny,
                     "consent" => AuthorizeMode::Consent,
-                    _ => {
-                        return Err(format!(
-                            "--authorize: expected auto, deny or consent, got {v:?}"
-                        ))
-                    }
+                    _ => return Err(format!("--authorize: expected auto, deny or consent, got {v:?}")),
                 }
             }
             _ => {}
@@ -222,16 +195,9 @@ fn run() -> Result<(), String> {
     if !redirects.is_empty() {
         cfg.redirect_uris = redirects;
     }
-    let port: u16 = port
-        .parse()
-        .map_err(|_| format!("--port: not a port number: {port:?}"))?;
-    let bind_host = if host.contains(':') && !host.starts_with('[') {
-        format!("[{host}]")
-    } else {
-        host.clone()
-    };
-    let sim =
-        Simulator::bind(format!("{bind_host}:{port}"), cfg.clone()).map_err(|e| e.to_string())?;
+    let port: u16 = port.parse().map_err(|_| format!("--port: not a port number: {port:?}"))?;
+    let bind_host = if host.contains(':') && !host.starts_with('[') { format!("[{host}]") } else { host.clone() };
+    let sim = Simulator::bind(format!("{bind_host}:{port}"), cfg.clone()).map_err(|e| e.to_string())?;
     let u = sim.urls();
     println!("TikTok Login Kit simulator listening on {}", sim.base_url());
     println!("  client_key      {}", cfg.client_key);
@@ -249,11 +215,7 @@ fn run() -> Result<(), String> {
         cfg.access_ttl.as_secs(),
         cfg.refresh_ttl.as_secs(),
         cfg.code_ttl.as_secs_f64(),
-        if cfg.rotate_refresh_tokens {
-            "on"
-        } else {
-            "off"
-        },
+        if cfg.rotate_refresh_tokens { "on" } else { "off" },
         cfg.pkce,
         if cfg.pkce_required { " (required)" } else { "" },
     );

@@ -1,8 +1,8 @@
 //! Request handling, independent of the HTTP library: a [`Req`] in, a [`Resp`] out.
 
 use crate::config::{
-    api_error_status, AuthorizeMode, Endpoint, Failure, PkceMode, RefreshExpiry, RevokeBody,
-    ScopeErrorMode, SimConfig, SimUser,
+    api_error_status, AuthorizeMode, Endpoint, Failure, PkceMode, RefreshExpiry, RevokeBody, ScopeErrorMode, SimConfig,
+    SimUser,
 };
 use crate::util::{self, html_escape};
 use serde_json::{json, Map, Value};
@@ -11,8 +11,7 @@ use std::time::{Duration, Instant};
 
 /// Documented descriptions (reference §5.3) and the one observed for PKCE (§3.2, §10 T6).
 pub const DESC_MALFORMED: &str = "The request parameters are malformed.";
-pub const DESC_REDIRECT_MISMATCH: &str =
-    "Redirect_uri is not matched with the uri when requesting code.";
+pub const DESC_REDIRECT_MISMATCH: &str = "Redirect_uri is not matched with the uri when requesting code.";
 pub const DESC_PKCE: &str = "Code verifier or code challenge is invalid.";
 /// The reference's example message for `access_token_invalid` (§9.4).
 pub const MSG_TOKEN_INVALID: &str = "The access token is invalid or not found in the request.";
@@ -49,10 +48,7 @@ pub(crate) struct Req {
 
 impl Req {
     pub fn header(&self, name: &str) -> Option<&str> {
-        self.headers
-            .iter()
-            .find(|(k, _)| k == name)
-            .map(|(_, v)| v.as_str())
+        self.headers.iter().find(|(k, _)| k == name).map(|(_, v)| v.as_str())
     }
 }
 
@@ -66,19 +62,12 @@ impl Resp {
     fn new(status: u16, content_type: &str, body: impl Into<Vec<u8>>) -> Self {
         Resp {
             status,
-            headers: vec![
-                ("Content-Type".into(), content_type.into()),
-                ("Cache-Control".into(), "no-store".into()),
-            ],
+            headers: vec![("Content-Type".into(), content_type.into()), ("Cache-Control".into(), "no-store".into())],
             body: body.into(),
         }
     }
     fn json(status: u16, v: &Value) -> Self {
-        Resp::new(
-            status,
-            "application/json; charset=utf-8",
-            serde_json::to_vec(v).expect("JSON"),
-        )
+        Resp::new(status, "application/json; charset=utf-8", serde_json::to_vec(v).expect("JSON"))
     }
     fn html(status: u16, body: String) -> Self {
         Resp::new(status, "text/html; charset=utf-8", body)
@@ -87,11 +76,7 @@ impl Resp {
         Resp::new(status, "text/plain; charset=utf-8", body.to_string())
     }
     fn redirect(location: &str) -> Self {
-        let mut r = Resp::new(
-            302,
-            "text/plain; charset=utf-8",
-            format!("Redirecting to {location}\n"),
-        );
+        let mut r = Resp::new(302, "text/plain; charset=utf-8", format!("Redirecting to {location}\n"));
         r.headers.push(("Location".into(), location.into()));
         r
     }
@@ -251,10 +236,7 @@ pub(crate) fn handle(st: &mut State, req: &Req) -> Resp {
         (_, "/v2/user/info") => method_not_allowed("GET"),
         ("GET", "/") => index(st),
         (_, p) if p == "/__sim" || p.starts_with("/__sim/") => crate::hooks::handle(st, m, p, req),
-        _ => Resp::text(
-            404,
-            "Not found (TikTok Login Kit simulator). See /__sim/ for the routes.\n",
-        ),
+        _ => Resp::text(404, "Not found (TikTok Login Kit simulator). See /__sim/ for the routes.\n"),
     }
 }
 
@@ -276,21 +258,14 @@ fn index(st: &State) -> Resp {
         html_escape(&u.revoke),
         html_escape(&u.userinfo),
         html_escape(&st.config.client_key),
-        st.config
-            .redirect_uris
-            .iter()
-            .map(|r| format!("<li><code>{}</code></li>", html_escape(r)))
-            .collect::<String>(),
+        st.config.redirect_uris.iter().map(|r| format!("<li><code>{}</code></li>", html_escape(r))).collect::<String>(),
     );
     Resp::html(200, body)
 }
 
 /// First value of `name` in `pairs`.
 fn first<'a>(pairs: &'a [(String, String)], name: &str) -> Option<&'a str> {
-    pairs
-        .iter()
-        .find(|(k, _)| k == name)
-        .map(|(_, v)| v.as_str())
+    pairs.iter().find(|(k, _)| k == name).map(|(_, v)| v.as_str())
 }
 
 fn non_empty<'a>(pairs: &'a [(String, String)], name: &str) -> Option<&'a str> {
@@ -367,12 +342,7 @@ fn authorize(st: &mut State, req: &Req) -> Resp {
         Some(Failure::AuthorizePage { parameter }) => {
             return error_page(st, parameter, "failure injected through the test hooks")
         }
-        Some(Failure::Raw {
-            status,
-            body,
-            content_type,
-            ..
-        }) => return Resp::new(*status, content_type, body.clone()),
+        Some(Failure::Raw { status, body, content_type, .. }) => return Resp::new(*status, content_type, body.clone()),
         _ => {}
     }
     let cfg = &st.config;
@@ -387,11 +357,7 @@ fn authorize(st: &mut State, req: &Req) -> Resp {
         return error_page(st, "client_key", detail);
     };
     if client_key != cfg.client_key {
-        return error_page(
-            st,
-            "client_key",
-            "Client info is illegal or malformed: unknown client_key",
-        );
+        return error_page(st, "client_key", "Client info is illegal or malformed: unknown client_key");
     }
     // A2: redirect_uri must match a registered one exactly.
     let Some(redirect_uri) = non_empty(q, "redirect_uri") else {
@@ -407,13 +373,7 @@ fn authorize(st: &mut State, req: &Req) -> Resp {
     // A4: response_type.
     match first(q, "response_type") {
         Some("code") => {}
-        Some(_) => {
-            return error_page(
-                st,
-                "response_type",
-                "unsupported_response_type: response_type must be code",
-            )
-        }
+        Some(_) => return error_page(st, "response_type", "unsupported_response_type: response_type must be code"),
         None => return error_page(st, "response_type", "response_type is missing"),
     }
     // A3: scope, comma-separated, each enabled for the app.
@@ -422,7 +382,11 @@ fn authorize(st: &mut State, req: &Req) -> Resp {
         return error_page(st, "scope", "scope is missing");
     }
     if let Some(bad) = requested.iter().find(|s| !cfg.app_scopes.contains(s)) {
-        return error_page(st, "scope", &format!("invalid_scope: {bad:?} is unknown or not enabled for this app (scopes are comma-separated)"));
+        return error_page(
+            st,
+            "scope",
+            &format!("invalid_scope: {bad:?} is unknown or not enabled for this app (scopes are comma-separated)"),
+        );
     }
     // state
     let state = non_empty(q, "state");
@@ -434,28 +398,14 @@ fn authorize(st: &mut State, req: &Req) -> Resp {
     if challenge.is_some() {
         match first(q, "code_challenge_method") {
             Some("S256") => {}
-            _ => {
-                return error_page(
-                    st,
-                    "code_challenge_method",
-                    "code_challenge_method must be S256",
-                )
-            }
+            _ => return error_page(st, "code_challenge_method", "code_challenge_method must be S256"),
         }
     } else if cfg.pkce_required {
-        return error_page(
-            st,
-            "code_challenge",
-            "code_challenge is required (PKCE strict mode)",
-        );
+        return error_page(st, "code_challenge", "code_challenge is required (PKCE strict mode)");
     }
 
     // Injected redirect failure, after validation (there must be a valid redirect_uri).
-    if let Some(Failure::AuthorizeRedirect {
-        error,
-        error_description,
-    }) = injected
-    {
+    if let Some(Failure::AuthorizeRedirect { error, error_description }) = injected {
         return error_redirect(st, redirect_uri, state, &error, &error_description);
     }
 
@@ -466,42 +416,26 @@ fn authorize(st: &mut State, req: &Req) -> Resp {
         Some("deny") => AuthorizeMode::Deny,
         Some("consent") => AuthorizeMode::Consent,
         Some(other) => {
-            return error_page(
-                st,
-                "sim_action",
-                &format!("sim_action {other:?} is not one of approve, deny, consent"),
-            )
+            return error_page(st, "sim_action", &format!("sim_action {other:?} is not one of approve, deny, consent"))
         }
     };
     match mode {
         AuthorizeMode::Deny => {
-            let error = non_empty(q, "sim_error")
-                .unwrap_or(&cfg.deny_error)
-                .to_string();
-            let desc = first(q, "sim_error_description")
-                .unwrap_or(&cfg.deny_error_description)
-                .to_string();
+            let error = non_empty(q, "sim_error").unwrap_or(&cfg.deny_error).to_string();
+            let desc = first(q, "sim_error_description").unwrap_or(&cfg.deny_error_description).to_string();
             error_redirect(st, redirect_uri, state, &error, &desc)
         }
         AuthorizeMode::Consent => consent_page(st, req, &requested),
         AuthorizeMode::AutoApprove => {
             // Granted = requested ∩ (sim_grant values | configured grant set | everything).
-            let sim_grant: Vec<&str> = q
-                .iter()
-                .filter(|(k, _)| k == "sim_grant")
-                .map(|(_, v)| v.as_str())
-                .collect();
+            let sim_grant: Vec<&str> = q.iter().filter(|(k, _)| k == "sim_grant").map(|(_, v)| v.as_str()).collect();
             let allowed: Option<Vec<String>> = if !sim_grant.is_empty() {
                 Some(sim_grant.iter().flat_map(|v| split_commas(v)).collect())
             } else {
                 cfg.grant_scopes.clone()
             };
             let granted: Vec<String> = match allowed {
-                Some(a) => requested
-                    .iter()
-                    .filter(|s| a.contains(s))
-                    .cloned()
-                    .collect(),
+                Some(a) => requested.iter().filter(|s| a.contains(s)).cloned().collect(),
                 None => requested.clone(),
             };
             let code = util::new_code();
@@ -525,13 +459,7 @@ fn authorize(st: &mut State, req: &Req) -> Resp {
     }
 }
 
-fn error_redirect(
-    st: &State,
-    redirect_uri: &str,
-    state: Option<&str>,
-    error: &str,
-    desc: &str,
-) -> Resp {
+fn error_redirect(st: &State, redirect_uri: &str, state: Option<&str>, error: &str, desc: &str) -> Resp {
     let mut pairs = vec![("error", error), ("error_description", desc)];
     if let (true, Some(s)) = (st.config.echo_state_on_error, state) {
         pairs.push(("state", s));
@@ -544,21 +472,12 @@ fn consent_page(st: &State, req: &Req, requested: &[String]) -> Resp {
         .query
         .iter()
         .filter(|(k, _)| !k.starts_with("sim_"))
-        .map(|(k, v)| {
-            format!(
-                "<input type=hidden name=\"{}\" value=\"{}\">",
-                html_escape(k),
-                html_escape(v)
-            )
-        })
+        .map(|(k, v)| format!("<input type=hidden name=\"{}\" value=\"{}\">", html_escape(k), html_escape(v)))
         .collect();
     let boxes: String = requested
         .iter()
         .map(|s| {
-            format!(
-                "<label><input type=checkbox name=sim_grant value=\"{0}\" checked> {0}</label><br>",
-                html_escape(s)
-            )
+            format!("<label><input type=checkbox name=sim_grant value=\"{0}\" checked> {0}</label><br>", html_escape(s))
         })
         .collect();
     let u = &st.config.user;
@@ -586,33 +505,16 @@ fn oauth_error(st: &State, error: &str, description: &str, detail: &str) -> Resp
 }
 
 fn oauth_error_with_status(status: u16, error: &str, description: &str) -> Resp {
-    Resp::json(
-        status,
-        &json!({ "error": error, "error_description": description, "log_id": util::new_log_id() }),
-    )
+    Resp::json(status, &json!({ "error": error, "error_description": description, "log_id": util::new_log_id() }))
 }
 
 fn injected_oauth(st: &State, f: Failure) -> Resp {
     match f {
-        Failure::Token {
-            error,
-            error_description,
-            status,
-        }
-        | Failure::Revoke {
-            error,
-            error_description,
-            status,
-        } => {
+        Failure::Token { error, error_description, status } | Failure::Revoke { error, error_description, status } => {
             let status = status.unwrap_or_else(|| st.config.oauth_error_status.status_for(&error));
             oauth_error_with_status(status, &error, &error_description)
         }
-        Failure::Raw {
-            status,
-            body,
-            content_type,
-            ..
-        } => Resp::new(status, &content_type, body),
+        Failure::Raw { status, body, content_type, .. } => Resp::new(status, &content_type, body),
         _ => Resp::text(500, "unexpected failure kind\n"),
     }
 }
@@ -630,9 +532,7 @@ fn parse_form(st: &State, req: &Req) -> Result<Vec<(String, String)>, Resp> {
             ));
         }
     }
-    Ok(url::form_urlencoded::parse(&req.body)
-        .into_owned()
-        .collect())
+    Ok(url::form_urlencoded::parse(&req.body).into_owned().collect())
 }
 
 /// `client_key` + `client_secret` in the body (§1: no HTTP Basic). `Err` is a ready error response.
@@ -640,10 +540,7 @@ fn client_auth(st: &State, req: &Req, form: &[(String, String)]) -> Result<(), R
     let Some(key) = non_empty(form, "client_key") else {
         let detail = if first(form, "client_id").is_some() {
             "client_key is missing (client_id was sent: TikTok expects client_key)"
-        } else if req
-            .header("authorization")
-            .is_some_and(|a| a.to_ascii_lowercase().starts_with("basic "))
-        {
+        } else if req.header("authorization").is_some_and(|a| a.to_ascii_lowercase().starts_with("basic ")) {
             "client_key is missing (HTTP Basic client authentication is not documented: send client_key and client_secret in the body)"
         } else {
             "client_key is missing"
@@ -651,12 +548,7 @@ fn client_auth(st: &State, req: &Req, form: &[(String, String)]) -> Result<(), R
         return Err(oauth_error(st, "invalid_request", DESC_MALFORMED, detail));
     };
     let Some(secret) = non_empty(form, "client_secret") else {
-        return Err(oauth_error(
-            st,
-            "invalid_request",
-            DESC_MALFORMED,
-            "client_secret is missing",
-        ));
+        return Err(oauth_error(st, "invalid_request", DESC_MALFORMED, "client_secret is missing"));
     };
     if key != st.config.client_key || secret != st.config.client_secret {
         return Err(oauth_error(
@@ -678,12 +570,7 @@ fn token(st: &mut State, req: &Req) -> Resp {
         Err(r) => return r,
     };
     let Some(grant_type) = non_empty(&form, "grant_type").map(str::to_string) else {
-        return oauth_error(
-            st,
-            "invalid_request",
-            DESC_MALFORMED,
-            "grant_type is missing",
-        );
+        return oauth_error(st, "invalid_request", DESC_MALFORMED, "grant_type is missing");
     };
     if let Err(r) = client_auth(st, req, &form) {
         return r;
@@ -735,12 +622,7 @@ fn token_from_code(st: &mut State, form: &[(String, String)]) -> Resp {
         return oauth_error(st, "invalid_request", DESC_MALFORMED, "code is missing");
     };
     let Some(redirect_uri) = non_empty(form, "redirect_uri") else {
-        return oauth_error(
-            st,
-            "invalid_request",
-            DESC_MALFORMED,
-            "redirect_uri is missing",
-        );
+        return oauth_error(st, "invalid_request", DESC_MALFORMED, "redirect_uri is missing");
     };
     let now = st.now();
     let Some(rec) = st.codes.get(code) else {
@@ -749,20 +631,10 @@ fn token_from_code(st: &mut State, form: &[(String, String)]) -> Resp {
         } else {
             "unknown code"
         };
-        return oauth_error(
-            st,
-            "invalid_grant",
-            "Authorization code is invalid.",
-            detail,
-        );
+        return oauth_error(st, "invalid_grant", "Authorization code is invalid.", detail);
     };
     if rec.used {
-        return oauth_error(
-            st,
-            "invalid_grant",
-            "Authorization code has been used.",
-            "the code was already exchanged",
-        );
+        return oauth_error(st, "invalid_grant", "Authorization code has been used.", "the code was already exchanged");
     }
     if now >= rec.expires_at {
         return oauth_error(
@@ -785,10 +657,7 @@ fn token_from_code(st: &mut State, form: &[(String, String)]) -> Resp {
             st,
             "invalid_request",
             DESC_REDIRECT_MISMATCH,
-            &format!(
-                "redirect_uri {redirect_uri:?} differs from the authorize request's {:?}",
-                rec.redirect_uri
-            ),
+            &format!("redirect_uri {redirect_uri:?} differs from the authorize request's {:?}", rec.redirect_uri),
         );
     }
     if let Some(ch) = &rec.challenge {
@@ -802,31 +671,12 @@ fn token_from_code(st: &mut State, form: &[(String, String)]) -> Resp {
     }
     let rec = st.codes.get_mut(code).expect("checked above");
     rec.used = true;
-    let (client_key, open_id, scopes) = (
-        rec.client_key.clone(),
-        rec.open_id.clone(),
-        rec.scopes.clone(),
-    );
+    let (client_key, open_id, scopes) = (rec.client_key.clone(), rec.open_id.clone(), rec.scopes.clone());
     let grant = st.next_grant;
     st.next_grant += 1;
-    st.grants.insert(
-        grant,
-        Grant {
-            client_key,
-            open_id,
-            scopes,
-            revoked: false,
-        },
-    );
+    st.grants.insert(grant, Grant { client_key, open_id, scopes, revoked: false });
     let refresh = util::new_token("rft");
-    st.refresh.insert(
-        refresh.clone(),
-        RefreshRecord {
-            grant,
-            expires_at: now + st.config.refresh_ttl,
-            active: true,
-        },
-    );
+    st.refresh.insert(refresh.clone(), RefreshRecord { grant, expires_at: now + st.config.refresh_ttl, active: true });
     issue(st, grant, &refresh, now)
 }
 
@@ -838,15 +688,9 @@ fn issue(st: &mut State, grant: u64, refresh: &str, now: Instant) -> Resp {
     let (open_id, scope) = (g.open_id.clone(), g.scopes.join(","));
     st.access.insert(
         access.clone(),
-        AccessRecord {
-            grant: Some(grant),
-            client_key: g.client_key.clone(),
-            expires_at: now + ttl,
-        },
+        AccessRecord { grant: Some(grant), client_key: g.client_key.clone(), expires_at: now + ttl },
     );
-    let refresh_left = st.refresh[refresh]
-        .expires_at
-        .saturating_duration_since(now);
+    let refresh_left = st.refresh[refresh].expires_at.saturating_duration_since(now);
     Resp::json(
         200,
         &json!({
@@ -864,30 +708,16 @@ fn issue(st: &mut State, grant: u64, refresh: &str, now: Instant) -> Resp {
 
 fn token_from_refresh(st: &mut State, form: &[(String, String)]) -> Resp {
     let Some(old) = non_empty(form, "refresh_token").map(str::to_string) else {
-        return oauth_error(
-            st,
-            "invalid_request",
-            DESC_MALFORMED,
-            "refresh_token is missing",
-        );
+        return oauth_error(st, "invalid_request", DESC_MALFORMED, "refresh_token is missing");
     };
     let now = st.now();
-    let invalid = |st: &State, detail: &str| {
-        oauth_error(
-            st,
-            "invalid_grant",
-            "Refresh token is invalid or expired.",
-            detail,
-        )
-    };
+    let invalid =
+        |st: &State, detail: &str| oauth_error(st, "invalid_grant", "Refresh token is invalid or expired.", detail);
     let Some(rec) = st.refresh.get(&old) else {
         return invalid(st, "unknown refresh token");
     };
     if !rec.active {
-        return invalid(
-            st,
-            "this refresh token was rotated out: use the one from the latest response",
-        );
+        return invalid(st, "this refresh token was rotated out: use the one from the latest response");
     }
     if now >= rec.expires_at {
         return invalid(st, "the refresh token has expired (refresh_ttl)");
@@ -895,9 +725,7 @@ fn token_from_refresh(st: &mut State, form: &[(String, String)]) -> Resp {
     let (grant, old_expiry) = (rec.grant, rec.expires_at);
     match st.grants.get(&grant) {
         Some(g) if g.revoked => return invalid(st, "the grant was revoked"),
-        Some(g) if g.client_key != st.config.client_key => {
-            return invalid(st, "issued to another client")
-        }
+        Some(g) if g.client_key != st.config.client_key => return invalid(st, "issued to another client"),
         Some(_) => {}
         None => return invalid(st, "unknown grant"),
     }
@@ -908,14 +736,7 @@ fn token_from_refresh(st: &mut State, form: &[(String, String)]) -> Resp {
     let refresh = if st.config.rotate_refresh_tokens {
         st.refresh.get_mut(&old).expect("checked").active = false;
         let new = util::new_token("rft");
-        st.refresh.insert(
-            new.clone(),
-            RefreshRecord {
-                grant,
-                expires_at: new_expiry,
-                active: true,
-            },
-        );
+        st.refresh.insert(new.clone(), RefreshRecord { grant, expires_at: new_expiry, active: true });
         new
     } else {
         st.refresh.get_mut(&old).expect("checked").expires_at = new_expiry;
@@ -943,9 +764,10 @@ fn revoke(st: &mut State, req: &Req) -> Resp {
         return oauth_error(st, "invalid_request", DESC_MALFORMED, "token is missing");
     };
     let now = st.now();
-    let live = st.access.get(token).filter(|a| {
-        a.expires_at > now && a.client_key == st.config.client_key && st.grant_live(a.grant)
-    });
+    let live = st
+        .access
+        .get(token)
+        .filter(|a| a.expires_at > now && a.client_key == st.config.client_key && st.grant_live(a.grant));
     let Some(rec) = live else {
         return oauth_error(
             st,
@@ -973,11 +795,8 @@ fn revoke(st: &mut State, req: &Req) -> Resp {
 
 fn api_error(st: &State, status: u16, code: &str, message: &str) -> Resp {
     let err = json!({ "code": code, "message": message, "log_id": util::new_log_id() });
-    let body = if st.config.user_info_error_data {
-        json!({ "data": {}, "error": err })
-    } else {
-        json!({ "error": err })
-    };
+    let body =
+        if st.config.user_info_error_data { json!({ "data": {}, "error": err }) } else { json!({ "error": err }) };
     Resp::json(status, &body)
 }
 
@@ -1005,50 +824,29 @@ fn user_field(u: &SimUser, name: &str) -> Value {
 fn user_info(st: &mut State, req: &Req) -> Resp {
     if let Some(f) = st.take_failure(Endpoint::UserInfo) {
         return match f {
-            Failure::UserInfo {
-                code,
-                message,
-                status,
-            } => {
+            Failure::UserInfo { code, message, status } => {
                 let status = status.unwrap_or_else(|| api_error_status(&code));
                 api_error(st, status, &code, &message)
             }
-            Failure::Raw {
-                status,
-                body,
-                content_type,
-                ..
-            } => Resp::new(status, &content_type, body),
+            Failure::Raw { status, body, content_type, .. } => Resp::new(status, &content_type, body),
             _ => Resp::text(500, "unexpected failure kind\n"),
         };
     }
     let now = st.now();
     // U5: 600 requests per sliding minute, counted for the whole app.
     if let Some(limit) = st.config.user_info_rate_limit {
-        while st
-            .user_info_hits
-            .front()
-            .is_some_and(|t| now.duration_since(*t) >= Duration::from_secs(60))
-        {
+        while st.user_info_hits.front().is_some_and(|t| now.duration_since(*t) >= Duration::from_secs(60)) {
             st.user_info_hits.pop_front();
         }
         if st.user_info_hits.len() >= limit as usize {
-            return api_error(
-                st,
-                429,
-                "rate_limit_exceeded",
-                "API rate limit exceeded, please retry later.",
-            );
+            return api_error(st, 429, "rate_limit_exceeded", "API rate limit exceeded, please retry later.");
         }
         st.user_info_hits.push_back(now);
     }
     // U1, U2, U6: Authorization: Bearer <access_token>.
     let token = req.header("authorization").and_then(|h| {
         let (scheme, rest) = h.trim().split_once(' ')?;
-        scheme
-            .eq_ignore_ascii_case("bearer")
-            .then(|| rest.trim())
-            .filter(|t| !t.is_empty())
+        scheme.eq_ignore_ascii_case("bearer").then(|| rest.trim()).filter(|t| !t.is_empty())
     });
     let grant = token
         .and_then(|t| st.access.get(t))
@@ -1062,12 +860,7 @@ fn user_info(st: &mut State, req: &Req) -> Resp {
     // U4: fields.
     let fields = split_commas(first(&req.query, "fields").unwrap_or(""));
     if fields.is_empty() {
-        return api_error(
-            st,
-            400,
-            "invalid_params",
-            "The fields parameter is missing or empty.",
-        );
+        return api_error(st, 400, "invalid_params", "The fields parameter is missing or empty.");
     }
     let known = |f: &str| {
         USER_FIELDS
@@ -1133,22 +926,10 @@ mod tests {
     #[test]
     fn wildcard_port() {
         let reg = vec!["http://127.0.0.1:*/callback/".to_string()];
-        assert!(redirect_uri_registered(
-            &reg,
-            "http://127.0.0.1:5173/callback/"
-        ));
-        assert!(!redirect_uri_registered(
-            &reg,
-            "http://127.0.0.1:/callback/"
-        ));
-        assert!(!redirect_uri_registered(
-            &reg,
-            "http://127.0.0.1:5173/callback/x"
-        ));
-        assert!(!redirect_uri_registered(
-            &reg,
-            "http://localhost:5173/callback/"
-        ));
+        assert!(redirect_uri_registered(&reg, "http://127.0.0.1:5173/callback/"));
+        assert!(!redirect_uri_registered(&reg, "http://127.0.0.1:/callback/"));
+        assert!(!redirect_uri_registered(&reg, "http://127.0.0.1:5173/callback/x"));
+        assert!(!redirect_uri_registered(&reg, "http://localhost:5173/callback/"));
     }
 
     #[test]

@@ -31,21 +31,13 @@ pub(crate) fn random_alnum(n: usize) -> String {
 }
 
 fn random_digits(n: usize) -> String {
-    random_bytes(n)
-        .iter()
-        .map(|b| char::from(b'0' + b % 10))
-        .collect()
+    random_bytes(n).iter().map(|b| char::from(b'0' + b % 10)).collect()
 }
 
 /// An authorization code shaped like TikTok's documented example: a long opaque string with
 /// `*`, `!` and `.` in it (`…*0!6410`, reference §4), so that clients must URL-decode it exactly once.
 pub(crate) fn new_code() -> String {
-    format!(
-        "{}.{}*0!{}",
-        random_alnum(40),
-        random_alnum(24),
-        random_digits(4)
-    )
+    format!("{}.{}*0!{}", random_alnum(40), random_alnum(24), random_digits(4))
 }
 
 /// `act.…`, `rft.…`, `clt.…` tokens (reference §5.2, §8).
@@ -55,15 +47,9 @@ pub(crate) fn new_token(prefix: &str) -> String {
 
 /// A log id like the reference's examples: UTC `YYYYMMDDHHMMSS` followed by 20 uppercase hex digits.
 pub fn new_log_id() -> String {
-    let secs = SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map(|d| d.as_secs())
-        .unwrap_or(0);
+    let secs = SystemTime::now().duration_since(UNIX_EPOCH).map(|d| d.as_secs()).unwrap_or(0);
     let (y, mo, d, h, mi, s) = civil_from_unix(secs);
-    let hex: String = random_bytes(10)
-        .iter()
-        .map(|b| format!("{b:02X}"))
-        .collect();
+    let hex: String = random_bytes(10).iter().map(|b| format!("{b:02X}")).collect();
     format!("{y:04}{mo:02}{d:02}{h:02}{mi:02}{s:02}{hex}")
 }
 
@@ -80,14 +66,7 @@ fn civil_from_unix(secs: u64) -> (i64, u32, u32, u32, u32, u32) {
     let d = (doy - (153 * mp + 2) / 5 + 1) as u32;
     let m = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
     let y = yoe + era * 400 + i64::from(m <= 2);
-    (
-        y,
-        m,
-        d,
-        (rem / 3600) as u32,
-        ((rem % 3600) / 60) as u32,
-        (rem % 60) as u32,
-    )
+    (y, m, d, (rem / 3600) as u32, ((rem % 3600) / 60) as u32, (rem % 60) as u32)
 }
 
 /// RFC 7636 S256 challenge: `base64url(sha256(verifier))`, no padding.
@@ -97,10 +76,7 @@ pub fn pkce_challenge_base64url(verifier: &str) -> String {
 
 /// TikTok desktop S256 challenge: lowercase hex of `sha256(verifier)` (reference §3.2).
 pub fn pkce_challenge_hex(verifier: &str) -> String {
-    Sha256::digest(verifier.as_bytes())
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect()
+    Sha256::digest(verifier.as_bytes()).iter().map(|b| format!("{b:02x}")).collect()
 }
 
 /// A fresh PKCE verifier: 64 characters from the unreserved set.
@@ -111,8 +87,7 @@ pub fn new_pkce_verifier() -> String {
 /// 43–128 characters from `[A-Z a-z 0-9 - . _ ~]` (RFC 7636, TikTok desktop docs).
 pub(crate) fn verifier_is_well_formed(v: &str) -> bool {
     (43..=128).contains(&v.len())
-        && v.bytes()
-            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'.' | b'_' | b'~'))
+        && v.bytes().all(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'.' | b'_' | b'~'))
 }
 
 pub(crate) fn html_escape(s: &str) -> String {
