@@ -1,28 +1,47 @@
 //! The encrypted session token (JWT strategy), byte-compatible with Auth.js
-//! v5: compact JWE `alg: dir`, `enc: A256CBC-HS512` (A256GCM also accepted
-//! on decode), key = HKDF-SHA-256(secret, salt = cookie name), `kid` = the
-//! key's RFC 7638 thumbprint. Facts: `shared/reference/authjs-session-format.md`.
+//! v5: compact JWE `alg: dir`, `enc: A256CBC-HS512`, key =
+//! HKDF-SHA-256(secret, salt = cookie name), `kid` = the key's RFC 7638
+//! thumbprint. `docs/session-format.md` describes the format.
+//!
+//! Decoding accepts only what is safe, on one path with RustCrypto
+//! primitives and no generic JOSE fallback:
+//! - `A256CBC-HS512` with the full 32-byte tag, checked (constant time)
+//!   before anything is decrypted;
+//! - `A256GCM` (written by older Auth.js versions) with the full 16-byte tag
+//!   and a 12-byte nonce;
+//! - no `zip`, no `crit`, an empty encrypted-key segment;
+//! - `exp` required, and `exp`/`iat`/`nbf` sane numbers (see
+//!   [`check_time_claims`]).
 //!
 //! Keys are derived once per (secret, salt) and kept: HKDF and the
 //! thumbprint are the expensive part, and `get_session` is our hottest path.
 
 use std::collections::HashMap;
-use std::sync::RwLock;
+use std::sync::{Arc, RwLock};
 
+use aes::cipher::{block_padding::Pkcs7, BlockDecryptMut, BlockEncryptMut, KeyIvInit};
+use aes_gcm::aead::{Aead, KeyInit, Payload};
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use base64::Engine as _;
 use hkdf::Hkdf;
-use josekit::jwe::alg::direct::DirectJweDecrypter;
-use josekit::jwe::{self, Dir, JweDecrypter, JweHeader};
+use hmac::{Hmac, Mac};
+use serde::Deserialize;
 use serde_json::{Map, Value};
 use sha2::{Digest, Sha256, Sha512};
+use subtle::ConstantTimeEq;
 
 use crate::time::now_seconds;
 
 const CBC: &str = "A256CBC-HS512";
 const GCM: &str = "A256GCM";
-/// Seconds of clock skew accepted on `exp`, as Auth.js.
+/// Seconds of clock skew accepted on `exp`, `iat` and `nbf`, as Auth.js.
 pub const CLOCK_TOLERANCE: u64 = 15;
+/// The latest time claim taken as a real time: 9999-12-31T23:59:59Z.
+/// Anything larger (1e30, infinity) is a forged or broken token, and
+/// bounding it keeps every later `* 1000` in range.
+pub const MAX_TIME_CLAIM: u64 = 253_402_300_799;
+/// Longest token segment accepted (a chunked cookie is capped far below).
+const MAX_TOKEN_LEN: usize = 64 * 1024;
 
 #[derive(Debug, thiserror::Error)]
 pub enum JwtError {
@@ -34,6 +53,8 @@ pub enum JwtError {
     Decrypt(String),
     #[error("the token expired")]
     Expired,
+    #[error("the token's time claims are invalid ({0})")]
+    BadTimeClaim(&'static str),
     #[error("the token's payload is not a JSON object")]
     NotAnObject,
     #[error("encryption failed: {0}")]
@@ -42,12 +63,12 @@ pub enum JwtError {
 
 struct DerivedKey {
     kid: String,
-    /// The raw key: for A256CBC-HS512, MAC key ‖ AES key (RFC 7518 §5.2.2.1).
+    /// The raw key: for A256CBC-HS512, MAC key ‖ AES key (RFC 7518 §5.2.2.1);
+    /// for A256GCM, the AES key.
     raw: Vec<u8>,
-    /// HMAC-SHA-512 keyed with the MAC half, cloned per use (saves two
-    /// SHA-512 blocks of key setup on every read).
-    mac: Option<hmac::Hmac<Sha512>>,
-    decrypter: DirectJweDecrypter,
+    /// HMAC-SHA-512 keyed with the MAC half (CBC keys only), cloned per use
+    /// (saves two SHA-512 blocks of key setup on every read).
+    mac: Option<Hmac<Sha512>>,
 }
 
 /// The keys of every secret for one salt (cookie name), in secret order.
@@ -58,40 +79,18 @@ struct SaltKeys {
 
 impl SaltKeys {
     fn derive(secrets: &[String], salt: &str) -> SaltKeys {
-        let derive = |enc: &str, len: usize| -> Vec<DerivedKey> {
+        let derive = |len: usize| -> Vec<DerivedKey> {
             secrets
                 .iter()
                 .map(|secret| {
-                    let key = derive_key(secret, salt, len);
-                    let kid = thumbprint(&key);
-                    DerivedKey {
-                        kid,
-                        raw: key.clone(),
-                        mac: (enc == CBC).then(|| {
-                            <hmac::Hmac<Sha512> as hmac::Mac>::new_from_slice(&key[..32]).expect("any key length")
-                        }),
-                        decrypter: Dir.decrypter_from_bytes(&key).expect("valid key length"),
-                    }
+                    let raw = derive_key(secret, salt, len);
+                    let mac =
+                        (len == 64).then(|| <Hmac<Sha512> as Mac>::new_from_slice(&raw[..32]).expect("any key length"));
+                    DerivedKey { kid: thumbprint(&raw), raw, mac }
                 })
                 .collect()
         };
-        SaltKeys { cbc: derive(CBC, 64), gcm: derive(GCM, 32) }
-    }
-
-    fn select(&self, header: &JweHeader) -> Result<&DirectJweDecrypter, JwtError> {
-        if header.algorithm() != Some("dir") {
-            return Err(JwtError::Malformed("alg must be dir".into()));
-        }
-        let keys = match header.content_encryption() {
-            Some(CBC) => &self.cbc,
-            Some(GCM) => &self.gcm,
-            _ => return Err(JwtError::Malformed("enc must be A256CBC-HS512 or A256GCM".into())),
-        };
-        match header.key_id() {
-            // Without a kid, Auth.js tries the first secret only.
-            None => keys.first().map(|k| &k.decrypter).ok_or(JwtError::NoMatchingSecret),
-            Some(kid) => keys.iter().find(|k| k.kid == kid).map(|k| &k.decrypter).ok_or(JwtError::NoMatchingSecret),
-        }
+        SaltKeys { cbc: derive(64), gcm: derive(32) }
     }
 }
 
@@ -99,21 +98,21 @@ impl SaltKeys {
 /// encrypts, any decrypts).
 pub struct JwtCodec {
     secrets: Vec<String>,
-    keys: RwLock<HashMap<String, std::sync::Arc<SaltKeys>>>,
+    keys: RwLock<HashMap<String, Arc<SaltKeys>>>,
 }
 
 impl JwtCodec {
     /// Derive keys up front for the salts (cookie names) known at start.
     pub fn new(secrets: Vec<String>, salts: &[&str]) -> JwtCodec {
-        let keys = salts.iter().map(|s| (s.to_string(), std::sync::Arc::new(SaltKeys::derive(&secrets, s)))).collect();
+        let keys = salts.iter().map(|s| (s.to_string(), Arc::new(SaltKeys::derive(&secrets, s)))).collect();
         JwtCodec { secrets, keys: RwLock::new(keys) }
     }
 
-    fn keys(&self, salt: &str) -> std::sync::Arc<SaltKeys> {
+    fn keys(&self, salt: &str) -> Arc<SaltKeys> {
         if let Some(k) = self.keys.read().unwrap_or_else(|e| e.into_inner()).get(salt) {
             return k.clone();
         }
-        let derived = std::sync::Arc::new(SaltKeys::derive(&self.secrets, salt));
+        let derived = Arc::new(SaltKeys::derive(&self.secrets, salt));
         self.keys.write().unwrap_or_else(|e| e.into_inner()).insert(salt.to_owned(), derived.clone());
         derived
     }
@@ -136,163 +135,169 @@ impl JwtCodec {
         let key = keys.cbc.first().ok_or(JwtError::NoMatchingSecret)?;
         let mut payload = claims.clone();
         payload.insert("iat".into(), now.into());
-        payload.insert("exp".into(), (now + max_age).into());
+        payload.insert("exp".into(), now.saturating_add(max_age).min(MAX_TIME_CLAIM).into());
         payload.insert("jti".into(), uuid::Uuid::new_v4().to_string().into());
         let body = serde_json::to_vec(&payload).map_err(|e| JwtError::Encrypt(e.to_string()))?;
-        fast_cbc::encrypt(&body, key)
+        encrypt_cbc(&body, key)
     }
 
-    /// Decrypt and check expiry. Any failure means "no session".
+    /// Decrypt and check the time claims. Any failure means "no session".
     pub fn decode(&self, token: &str, salt: &str) -> Result<Map<String, Value>, JwtError> {
-        if token.split('.').count() != 5 {
-            return Err(JwtError::Malformed("expected 5 segments".into()));
+        self.decode_at(token, salt, now_seconds())
+    }
+
+    /// [`JwtCodec::decode`] as if the clock read `now`.
+    pub fn decode_at(&self, token: &str, salt: &str, now: u64) -> Result<Map<String, Value>, JwtError> {
+        if token.len() > MAX_TOKEN_LEN {
+            return Err(JwtError::Malformed("too long".into()));
         }
         let keys = self.keys(salt);
-        // Our own format (the only one Auth.js issues) takes the fast path;
-        // anything else goes through josekit.
-        let payload = match fast_cbc::decrypt(token, &keys)? {
-            Some(payload) => payload,
-            None => self.decode_with_josekit(token, &keys)?,
-        };
+        let payload = decrypt(token, &keys)?;
         let Ok(Value::Object(claims)) = serde_json::from_slice::<Value>(&payload) else {
             return Err(JwtError::NotAnObject);
         };
-        check_time_claims(&claims)?;
+        check_time_claims(&claims, true, now)?;
         Ok(claims)
     }
-
-    fn decode_with_josekit(&self, token: &str, keys: &SaltKeys) -> Result<Vec<u8>, JwtError> {
-        let selected: std::cell::RefCell<Option<JwtError>> = std::cell::RefCell::new(None);
-        let result = jwe::deserialize_compact_with_selector(token, |header| match keys.select(header) {
-            Ok(d) => Ok(Some(d as &dyn JweDecrypter)),
-            Err(e) => {
-                *selected.borrow_mut() = Some(e);
-                Ok(None)
-            }
-        });
-        match result {
-            Ok((payload, _)) => Ok(payload),
-            Err(e) => Err(selected.take().unwrap_or(JwtError::Decrypt(e.to_string()))),
-        }
-    }
 }
 
-/// `exp` (with the clock tolerance) and `nbf`, as jose checks them.
-fn check_time_claims(claims: &Map<String, Value>) -> Result<(), JwtError> {
-    {
-        if let Some(exp) = claims.get("exp") {
-            let exp = exp.as_f64().ok_or(JwtError::Malformed("exp is not a number".into()))?;
-            if exp + (CLOCK_TOLERANCE as f64) <= now_seconds() as f64 {
-                return Err(JwtError::Expired);
-            }
-        }
-        if let Some(nbf) = claims.get("nbf").and_then(Value::as_f64) {
-            if nbf > (now_seconds() + CLOCK_TOLERANCE) as f64 {
-                return Err(JwtError::Expired);
-            }
-        }
-        Ok(())
+/// A time claim as whole seconds: a finite, non-negative number no later
+/// than [`MAX_TIME_CLAIM`]; `Ok(None)` when absent.
+fn time_claim(claims: &Map<String, Value>, name: &'static str) -> Result<Option<u64>, JwtError> {
+    let Some(value) = claims.get(name) else {
+        return Ok(None);
+    };
+    let n = value.as_f64().ok_or(JwtError::BadTimeClaim(name))?;
+    if !n.is_finite() || n < 0.0 || n > MAX_TIME_CLAIM as f64 {
+        return Err(JwtError::BadTimeClaim(name));
     }
+    Ok(Some(n as u64))
 }
 
-/// Decryption of `dir` + `A256CBC-HS512` compact JWEs with RustCrypto's
-/// AES-CBC and HMAC. josekit goes through OpenSSL 3, whose per-call
-/// algorithm fetch (global lock + table walk) cost ~15 µs per session read;
-/// the primitives here cost ~1 µs. Only the JWE framing is ours (RFC 7516
-/// §5.2, RFC 7518 §5.2.2.2); the format is checked against Auth.js's own
-/// vectors in tests/compat and core/tests/sessions.rs.
-mod fast_cbc {
-    use aes::cipher::{block_padding::Pkcs7, BlockDecryptMut, KeyIvInit};
-    use base64::engine::general_purpose::URL_SAFE_NO_PAD;
-    use base64::Engine as _;
-    use hmac::{Hmac, Mac};
-    use serde::Deserialize;
-    use sha2::Sha512;
-    use subtle::ConstantTimeEq;
-
-    use super::{DerivedKey, JwtError, SaltKeys, CBC};
-    use aes::cipher::BlockEncryptMut;
-
-    #[derive(Deserialize)]
-    struct Header<'a> {
-        alg: &'a str,
-        enc: &'a str,
-        kid: Option<&'a str>,
-        zip: Option<&'a str>,
-        crit: Option<serde::de::IgnoredAny>,
+/// The checks every session token gets, whoever decoded it: `exp` (required
+/// when `require_exp`) not past, `iat` not in the future, `nbf` reached, each
+/// with [`CLOCK_TOLERANCE`], and each a sane number (see [`time_claim`]).
+pub fn check_time_claims(claims: &Map<String, Value>, require_exp: bool, now: u64) -> Result<(), JwtError> {
+    let exp = time_claim(claims, "exp")?;
+    let iat = time_claim(claims, "iat")?;
+    let nbf = time_claim(claims, "nbf")?;
+    match exp {
+        None if require_exp => return Err(JwtError::BadTimeClaim("exp")),
+        Some(exp) if exp.saturating_add(CLOCK_TOLERANCE) <= now => return Err(JwtError::Expired),
+        _ => {}
     }
-
-    /// Encrypt `payload` as Auth.js does: header `{"alg":"dir","enc":
-    /// "A256CBC-HS512","kid":…}` in that order (the same bytes), a random
-    /// 16-byte IV, PKCS#7 padding, and the 32-byte truncated HMAC tag.
-    pub(super) fn encrypt(payload: &[u8], key: &DerivedKey) -> Result<String, JwtError> {
-        let header = format!(r#"{{"alg":"dir","enc":"{CBC}","kid":"{}"}}"#, key.kid);
-        let protected = URL_SAFE_NO_PAD.encode(header);
-        let iv = crate::random::bytes(16);
-        let ciphertext = cbc::Encryptor::<aes::Aes256>::new_from_slices(&key.raw[32..], &iv)
-            .map_err(|e| JwtError::Encrypt(e.to_string()))?
-            .encrypt_padded_vec_mut::<Pkcs7>(payload);
-        let mut mac: Hmac<Sha512> = key.mac.clone().ok_or_else(|| JwtError::Encrypt("no MAC key".into()))?;
-        mac.update(protected.as_bytes());
-        mac.update(&iv);
-        mac.update(&ciphertext);
-        mac.update(&((protected.len() as u64) * 8).to_be_bytes());
-        let tag = mac.finalize().into_bytes();
-        Ok(format!(
-            "{protected}..{}.{}.{}",
-            URL_SAFE_NO_PAD.encode(&iv),
-            URL_SAFE_NO_PAD.encode(&ciphertext),
-            URL_SAFE_NO_PAD.encode(&tag[..32])
-        ))
+    if iat.is_some_and(|iat| iat > now.saturating_add(CLOCK_TOLERANCE)) {
+        return Err(JwtError::BadTimeClaim("iat"));
     }
+    if nbf.is_some_and(|nbf| nbf > now.saturating_add(CLOCK_TOLERANCE)) {
+        return Err(JwtError::Expired);
+    }
+    Ok(())
+}
 
-    /// `Ok(None)` when the token is not ours to handle here (another `enc`,
-    /// compression, `crit`): the caller falls back to josekit.
-    pub(super) fn decrypt(token: &str, keys: &SaltKeys) -> Result<Option<Vec<u8>>, JwtError> {
-        let mut parts = token.split('.');
-        let (Some(protected), Some(encrypted_key), Some(iv), Some(ciphertext), Some(tag)) =
-            (parts.next(), parts.next(), parts.next(), parts.next(), parts.next())
-        else {
-            return Err(JwtError::Malformed("expected 5 segments".into()));
-        };
-        let header_json = URL_SAFE_NO_PAD.decode(protected).map_err(|_| JwtError::Malformed("header".into()))?;
-        let header: Header = serde_json::from_slice(&header_json).map_err(|_| JwtError::Malformed("header".into()))?;
-        if header.alg != "dir" {
-            return Err(JwtError::Malformed("alg must be dir".into()));
-        }
-        if header.enc != CBC || header.zip.is_some() || header.crit.is_some() {
-            return Ok(None);
-        }
-        if !encrypted_key.is_empty() {
-            return Err(JwtError::Malformed("dir has an empty encrypted key".into()));
-        }
-        let key = match header.kid {
-            None => keys.cbc.first(),
-            Some(kid) => keys.cbc.iter().find(|k| k.kid == kid),
-        }
-        .ok_or(JwtError::NoMatchingSecret)?;
-        let iv = URL_SAFE_NO_PAD.decode(iv).map_err(|_| JwtError::Malformed("iv".into()))?;
-        let ciphertext = URL_SAFE_NO_PAD.decode(ciphertext).map_err(|_| JwtError::Malformed("ciphertext".into()))?;
-        let tag = URL_SAFE_NO_PAD.decode(tag).map_err(|_| JwtError::Malformed("tag".into()))?;
+#[derive(Deserialize)]
+struct Header<'a> {
+    alg: &'a str,
+    enc: &'a str,
+    kid: Option<&'a str>,
+    zip: Option<serde::de::IgnoredAny>,
+    crit: Option<serde::de::IgnoredAny>,
+}
+
+/// Encrypt `payload` as Auth.js does: header `{"alg":"dir","enc":
+/// "A256CBC-HS512","kid":…}` in that order (the same bytes), a random
+/// 16-byte IV, PKCS#7 padding, and the 32-byte truncated HMAC tag.
+fn encrypt_cbc(payload: &[u8], key: &DerivedKey) -> Result<String, JwtError> {
+    let header = format!(r#"{{"alg":"dir","enc":"{CBC}","kid":"{}"}}"#, key.kid);
+    let protected = URL_SAFE_NO_PAD.encode(header);
+    let iv = crate::random::bytes(16);
+    let ciphertext = cbc::Encryptor::<aes::Aes256>::new_from_slices(&key.raw[32..], &iv)
+        .map_err(|e| JwtError::Encrypt(e.to_string()))?
+        .encrypt_padded_vec_mut::<Pkcs7>(payload);
+    let tag = cbc_tag(key, &protected, &iv, &ciphertext).ok_or_else(|| JwtError::Encrypt("no MAC key".into()))?;
+    Ok(format!(
+        "{protected}..{}.{}.{}",
+        URL_SAFE_NO_PAD.encode(&iv),
+        URL_SAFE_NO_PAD.encode(&ciphertext),
+        URL_SAFE_NO_PAD.encode(tag)
+    ))
+}
+
+/// The A256CBC-HS512 tag: the first half of HMAC-SHA-512(AAD ‖ IV ‖
+/// ciphertext ‖ AAD bit length), RFC 7518 §5.2.2.1.
+fn cbc_tag(key: &DerivedKey, protected: &str, iv: &[u8], ciphertext: &[u8]) -> Option<[u8; 32]> {
+    let mut mac = key.mac.clone()?;
+    mac.update(protected.as_bytes());
+    mac.update(iv);
+    mac.update(ciphertext);
+    mac.update(&((protected.len() as u64) * 8).to_be_bytes());
+    let full = mac.finalize().into_bytes();
+    let mut tag = [0u8; 32];
+    tag.copy_from_slice(&full[..32]);
+    Some(tag)
+}
+
+fn segment(part: &str, what: &'static str) -> Result<Vec<u8>, JwtError> {
+    URL_SAFE_NO_PAD.decode(part).map_err(|_| JwtError::Malformed(what.into()))
+}
+
+/// Decrypt a compact JWE of one of the two accepted forms. Tag and nonce
+/// lengths are exact, and the tag is verified before any plaintext exists.
+fn decrypt(token: &str, keys: &SaltKeys) -> Result<Vec<u8>, JwtError> {
+    let mut parts = token.split('.');
+    let (Some(protected), Some(encrypted_key), Some(iv), Some(ciphertext), Some(tag), None) =
+        (parts.next(), parts.next(), parts.next(), parts.next(), parts.next(), parts.next())
+    else {
+        return Err(JwtError::Malformed("expected 5 segments".into()));
+    };
+    let header_json = segment(protected, "header")?;
+    let header: Header = serde_json::from_slice(&header_json).map_err(|_| JwtError::Malformed("header".into()))?;
+    if header.alg != "dir" {
+        return Err(JwtError::Malformed("alg must be dir".into()));
+    }
+    if header.zip.is_some() || header.crit.is_some() {
+        return Err(JwtError::Malformed("zip and crit are not accepted".into()));
+    }
+    if !encrypted_key.is_empty() {
+        return Err(JwtError::Malformed("dir has an empty encrypted key".into()));
+    }
+    let candidates = match header.enc {
+        CBC => &keys.cbc,
+        GCM => &keys.gcm,
+        _ => return Err(JwtError::Malformed("enc must be A256CBC-HS512 or A256GCM".into())),
+    };
+    let key = match header.kid {
+        // Without a kid, Auth.js tries the first secret only.
+        None => candidates.first(),
+        Some(kid) => candidates.iter().find(|k| k.kid == kid),
+    }
+    .ok_or(JwtError::NoMatchingSecret)?;
+    let iv = segment(iv, "iv")?;
+    let ciphertext = segment(ciphertext, "ciphertext")?;
+    let tag = segment(tag, "tag")?;
+    if header.enc == CBC {
         if iv.len() != 16 || tag.len() != 32 {
             return Err(JwtError::Malformed("iv or tag length".into()));
         }
-        let enc_key = &key.raw[32..];
-        // Tag = first half of HMAC-SHA-512(AAD ‖ IV ‖ ciphertext ‖ AAD bit length).
-        let mut mac: Hmac<Sha512> = key.mac.clone().ok_or_else(|| JwtError::Decrypt("no MAC key".into()))?;
-        mac.update(protected.as_bytes());
-        mac.update(&iv);
-        mac.update(&ciphertext);
-        mac.update(&((protected.len() as u64) * 8).to_be_bytes());
-        let full = mac.finalize().into_bytes();
-        if !bool::from(full[..32].ct_eq(&tag)) {
+        let expected =
+            cbc_tag(key, protected, &iv, &ciphertext).ok_or_else(|| JwtError::Decrypt("no MAC key".into()))?;
+        if !bool::from(expected.ct_eq(&tag[..])) {
             return Err(JwtError::Decrypt("authentication tag mismatch".into()));
         }
-        cbc::Decryptor::<aes::Aes256>::new_from_slices(enc_key, &iv)
+        cbc::Decryptor::<aes::Aes256>::new_from_slices(&key.raw[32..], &iv)
             .map_err(|e| JwtError::Decrypt(e.to_string()))?
             .decrypt_padded_vec_mut::<Pkcs7>(&ciphertext)
-            .map(Some)
             .map_err(|_| JwtError::Decrypt("bad padding".into()))
+    } else {
+        if iv.len() != 12 || tag.len() != 16 {
+            return Err(JwtError::Malformed("iv or tag length".into()));
+        }
+        let cipher = aes_gcm::Aes256Gcm::new_from_slice(&key.raw).map_err(|e| JwtError::Decrypt(e.to_string()))?;
+        let mut sealed = ciphertext;
+        sealed.extend_from_slice(&tag);
+        cipher
+            .decrypt(aes_gcm::Nonce::from_slice(&iv), Payload { msg: &sealed, aad: protected.as_bytes() })
+            .map_err(|_| JwtError::Decrypt("authentication tag mismatch".into()))
     }
 }
 
@@ -359,6 +364,92 @@ mod tests {
 
         let expired = codec.encode_at(&claims(), SALT, 60, now_seconds() - 100).unwrap();
         assert!(matches!(codec.decode(&expired, SALT), Err(JwtError::Expired)));
+    }
+
+    /// A compact A256GCM JWE as older Auth.js versions wrote it, made with
+    /// RustCrypto directly (independent of the decoder under test).
+    fn gcm_token(payload: &Value, tag_len: usize) -> String {
+        let key = derive_key(&"a".repeat(32), SALT, 32);
+        let protected = URL_SAFE_NO_PAD.encode(r#"{"alg":"dir","enc":"A256GCM"}"#);
+        let nonce = [7u8; 12];
+        let cipher = aes_gcm::Aes256Gcm::new_from_slice(&key).unwrap();
+        let sealed = cipher
+            .encrypt(
+                aes_gcm::Nonce::from_slice(&nonce),
+                Payload { msg: payload.to_string().as_bytes(), aad: protected.as_bytes() },
+            )
+            .unwrap();
+        let (ct, tag) = sealed.split_at(sealed.len() - 16);
+        format!(
+            "{protected}..{}.{}.{}",
+            URL_SAFE_NO_PAD.encode(nonce),
+            URL_SAFE_NO_PAD.encode(ct),
+            URL_SAFE_NO_PAD.encode(&tag[..tag_len])
+        )
+    }
+
+    #[test]
+    fn gcm_needs_the_full_tag() {
+        let codec = JwtCodec::new(vec!["a".repeat(32)], &[SALT]);
+        let exp = now_seconds() + 60;
+        let good = gcm_token(&json!({"name": "gcm", "exp": exp}), 16);
+        assert_eq!(codec.decode(&good, SALT).unwrap()["name"], "gcm");
+        for n in [0, 1, 4, 8, 12, 15] {
+            let cut = gcm_token(&json!({"name": "gcm", "exp": exp}), n);
+            assert!(matches!(codec.decode(&cut, SALT), Err(JwtError::Malformed(_))), "{n}-byte tag accepted");
+        }
+    }
+
+    #[test]
+    fn cbc_needs_the_full_tag() {
+        let codec = JwtCodec::new(vec!["a".repeat(32)], &[SALT]);
+        let token = codec.encode(&claims(), SALT, 60).unwrap();
+        let mut parts: Vec<String> = token.split('.').map(str::to_owned).collect();
+        let tag = URL_SAFE_NO_PAD.decode(&parts[4]).unwrap();
+        for n in [0, 1, 16, 31] {
+            parts[4] = URL_SAFE_NO_PAD.encode(&tag[..n]);
+            assert!(codec.decode(&parts.join("."), SALT).is_err(), "{n}-byte tag accepted");
+        }
+    }
+
+    #[test]
+    fn zip_crit_and_other_algorithms_are_refused() {
+        let codec = JwtCodec::new(vec!["a".repeat(32)], &[SALT]);
+        let token = codec.encode(&claims(), SALT, 60).unwrap();
+        let rest = token.split_once('.').unwrap().1;
+        for header in [
+            r#"{"alg":"dir","enc":"A256CBC-HS512","zip":"DEF"}"#,
+            r#"{"alg":"dir","enc":"A256CBC-HS512","crit":["x"]}"#,
+            r#"{"alg":"dir","enc":"A128GCM"}"#,
+            r#"{"alg":"A256KW","enc":"A256CBC-HS512"}"#,
+            r#"{"alg":"none","enc":"A256CBC-HS512"}"#,
+        ] {
+            let forged = format!("{}.{rest}", URL_SAFE_NO_PAD.encode(header));
+            assert!(codec.decode(&forged, SALT).is_err(), "{header} accepted");
+        }
+    }
+
+    #[test]
+    fn time_claims_are_required_and_sane() {
+        let now = now_seconds();
+        let check = |v: Value| check_time_claims(v.as_object().unwrap(), true, now);
+        assert!(check(json!({"exp": now + 60})).is_ok());
+        assert!(check(json!({"exp": now + 60, "iat": now + 10})).is_ok(), "within the tolerance");
+        assert!(matches!(check(json!({})), Err(JwtError::BadTimeClaim("exp"))));
+        assert!(matches!(check(json!({"exp": now - 60})), Err(JwtError::Expired)));
+        assert!(matches!(check(json!({"exp": now + 60, "iat": now + 3600})), Err(JwtError::BadTimeClaim("iat"))));
+        assert!(matches!(check(json!({"exp": now + 60, "nbf": now + 3600})), Err(JwtError::Expired)));
+        for bad in [json!(1e30), json!(-1), json!("soon"), json!(null), json!(f64::MAX), json!([1])] {
+            assert!(check(json!({"exp": bad.clone()})).is_err(), "exp {bad}");
+            assert!(check(json!({"exp": now + 60, "iat": bad.clone()})).is_err(), "iat {bad}");
+            assert!(check(json!({"exp": now + 60, "nbf": bad.clone()})).is_err(), "nbf {bad}");
+        }
+        // A token without exp that decrypts fine is still no session.
+        let codec = JwtCodec::new(vec!["a".repeat(32)], &[SALT]);
+        let no_exp = gcm_token(&json!({"name": "x"}), 16);
+        assert!(matches!(codec.decode(&no_exp, SALT), Err(JwtError::BadTimeClaim("exp"))));
+        let empty = gcm_token(&json!({}), 16);
+        assert!(codec.decode(&empty, SALT).is_err());
     }
 
     #[test]

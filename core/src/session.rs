@@ -86,7 +86,7 @@ impl Auth {
             }
         };
         let now = now_seconds();
-        let issued_at = claims.get("iat").and_then(Value::as_u64);
+        let issued_at = claims.get("iat").and_then(Value::as_f64).map(|iat| iat as u64);
         let is_update = matches!(mode, ReadMode::Update(_));
         // Only a jwt callback can change the token; without one, the claims
         // are the token and nothing is copied.
@@ -122,15 +122,23 @@ impl Auth {
                     || issued_at.is_none_or(|iat| now >= iat.saturating_add(self.settings.session_update_age))
             }
         };
+        // The jwt callback may have rewritten `exp`: bound it again, so no
+        // time arithmetic below can overflow.
+        let fresh_expiry = now.saturating_add(self.settings.session_max_age);
         let expires = if renew {
-            now + self.settings.session_max_age
+            fresh_expiry
         } else {
-            token.get("exp").and_then(Value::as_f64).map(|e| e as u64).unwrap_or(now + self.settings.session_max_age)
+            token
+                .get("exp")
+                .and_then(Value::as_f64)
+                .filter(|e| e.is_finite() && *e >= 0.0)
+                .map(|e| (e as u64).min(crate::jwt::MAX_TIME_CLAIM))
+                .unwrap_or(fresh_expiry)
         };
 
         let session = json!({
             "user": user_from_token(&token),
-            "expires": iso_millis(expires * 1000),
+            "expires": iso_millis(expires.saturating_mul(1000)),
         });
         let session = if self.callbacks.has_session {
             let mut extra = Map::new();
@@ -169,7 +177,9 @@ impl Auth {
     /// and its user come from the adapter. Expiry is pushed back at most
     /// once per `updateAge`; an expired session is deleted.
     fn read_database_session(&self, req: &AuthRequest, cookies: &CookieSet, mode: ReadMode) -> SessionRead {
-        let Some(adapter) = &self.adapter else { return SessionRead::none(Vec::new()) };
+        let Some(adapter) = &self.adapter else {
+            return SessionRead::none(Vec::new());
+        };
         let jar = ChunkedCookie::read(&cookies.session_token, req);
         let Some(token) = jar.value() else {
             return SessionRead::none(Vec::new());
@@ -275,7 +285,12 @@ impl Auth {
         if self.custom_jwt_decode {
             let args = json!({ "token": raw, "secret": self.settings.secrets, "salt": salt });
             return match self.callbacks.host.call(&Hook::JWT_DECODE, args) {
-                Ok(Value::Object(m)) => Ok(Some(m)),
+                // A host decoder may omit `exp`, but what it returns is
+                // checked like our own tokens: no absurd or future times.
+                Ok(Value::Object(m)) => match crate::jwt::check_time_claims(&m, false, now_seconds()) {
+                    Ok(()) => Ok(Some(m)),
+                    Err(e) => Err(AuthError::new(ErrorType::JWTSessionError, e.to_string()).with_source(e)),
+                },
                 Ok(_) => Ok(None),
                 Err(e) => Err(AuthError::from_host(e, ErrorType::JWTSessionError)),
             };
