@@ -28,6 +28,7 @@ const KNOWN_OPTIONS: &[&str] = &[
     "logger",
     "pages",
     "raw",
+    "redirectProxyOrigins",
     "redirectProxyUrl",
     "secret",
     "session",
@@ -63,6 +64,11 @@ pub struct Config {
     pub pages: Pages,
     #[serde(default)]
     pub redirect_proxy_url: Option<String>,
+    /// Origins the redirect proxy may forward a callback to (each
+    /// `https://preview.example.com`, or `https://*.example.com` for any
+    /// one subdomain). Without a list, nothing is forwarded.
+    #[serde(default)]
+    pub redirect_proxy_origins: Option<Vec<String>>,
     #[serde(default)]
     pub secret: Option<Secret>,
     #[serde(default)]
@@ -233,6 +239,7 @@ impl Config {
             "jwt" => self.jwt = parse_object_ignoring_functions(key, value)?,
             "pages" => self.pages = parse(key, value)?,
             "redirectProxyUrl" => self.redirect_proxy_url = parse(key, value)?,
+            "redirectProxyOrigins" => self.redirect_proxy_origins = parse(key, value)?,
             "secret" => self.secret = parse(key, value)?,
             "session" => self.session = parse_object_ignoring_functions(key, value)?,
             "theme" => self.theme = parse(key, value)?,
@@ -298,6 +305,8 @@ pub struct Settings {
     pub trust_host: bool,
     pub use_secure_cookies: Option<bool>,
     pub redirect_proxy_url: Option<Url>,
+    /// Where the redirect proxy may forward callbacks.
+    pub redirect_proxy_origins: Vec<OriginPattern>,
     pub pages: Pages,
     pub theme: Theme,
     pub cookies: CookiesConfig,
@@ -342,17 +351,29 @@ impl Settings {
         let trust_host = config
             .trust_host
             .or_else(|| env.var("AUTH_TRUST_HOST").map(|v| v != "false" && v != "0"))
-            .unwrap_or_else(|| {
-                // As Auth.js: a configured URL or a non-production
-                // environment trusts the request's Host header.
-                canonical_url.is_some() || env.var("NODE_ENV").as_deref() != Some("production")
-            });
+            // Only the deployer decides: a canonical URL, or trustHost /
+            // AUTH_TRUST_HOST. No environment name (NODE_ENV) turns it on,
+            // since a Rust, Python or C deployment never sets one and an
+            // emailed link built from an attacker's Host signs them in.
+            .unwrap_or(canonical_url.is_some());
 
         let redirect_proxy_url = match config.redirect_proxy_url.clone().or_else(|| env.var("AUTH_REDIRECT_PROXY_URL"))
         {
             Some(raw) => Some(parse_http_url(&raw, "redirectProxyUrl")?),
             None => None,
         };
+
+        let redirect_proxy_origins = match config.redirect_proxy_origins.clone() {
+            Some(list) => list,
+            None => env
+                .var("AUTH_REDIRECT_PROXY_ORIGINS")
+                .map(|v| v.split(',').map(str::trim).filter(|s| !s.is_empty()).map(str::to_owned).collect())
+                .unwrap_or_default(),
+        }
+        .iter()
+        .enumerate()
+        .map(|(i, raw)| OriginPattern::parse(raw, &format!("redirectProxyOrigins[{i}]")))
+        .collect::<Result<Vec<_>, _>>()?;
 
         for (name, page) in [
             ("pages.signIn", &config.pages.sign_in),
@@ -368,12 +389,22 @@ impl Settings {
             }
         }
 
-        if let Some(color) = &config.theme.brand_color {
-            if !is_css_color(color) {
+        // Theme values are written into the pages' <style> block and an
+        // <img src>: only values of the expected shape are accepted.
+        for (option, color) in
+            [("theme.brandColor", &config.theme.brand_color), ("theme.buttonText", &config.theme.button_text)]
+        {
+            if color.as_deref().is_some_and(|c| !is_css_color(c)) {
                 return Err(ConfigError::new(
-                    "theme.brandColor",
+                    option,
                     "must be a CSS colour: #rgb, #rrggbb, a colour name, or rgb()/hsl()",
                 ));
+            }
+        }
+        if let Some(logo) = &config.theme.logo {
+            let path = logo.starts_with('/') && !logo.starts_with("//");
+            if !path && parse_http_url(logo, "theme.logo").is_err() || logo.chars().any(char::is_control) {
+                return Err(ConfigError::new("theme.logo", "must be a path starting with `/` or an http(s) URL"));
             }
         }
 
@@ -388,6 +419,7 @@ impl Settings {
             trust_host,
             use_secure_cookies: config.use_secure_cookies,
             redirect_proxy_url,
+            redirect_proxy_origins,
             pages: config.pages.clone(),
             theme: config.theme.clone(),
             cookies: config.cookies.clone(),
@@ -447,6 +479,44 @@ fn normalise_base_path(path: &str) -> Result<String, ConfigError> {
     Ok(trimmed.to_owned())
 }
 
+/// An origin the deployer allows, exact (`https://a.example.com:8443`) or
+/// with one wildcard label in front (`https://*.example.com`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct OriginPattern {
+    scheme: String,
+    /// The exact host, or the suffix (`.example.com`) after `*`.
+    host: String,
+    wildcard: bool,
+    port: Option<u16>,
+}
+
+impl OriginPattern {
+    fn parse(raw: &str, option: &str) -> Result<OriginPattern, ConfigError> {
+        let (wildcard, probe) = match raw.split_once("://*.") {
+            Some((scheme, rest)) => (true, format!("{scheme}://wildcard.{rest}")),
+            None => (false, raw.to_owned()),
+        };
+        let url = parse_http_url(&probe, option)?;
+        if url.path() != "/" || url.query().is_some() || url.fragment().is_some() || !url.username().is_empty() {
+            return Err(ConfigError::new(option, format!("must be an origin (scheme://host[:port]), got {raw:?}")));
+        }
+        let host = url.host_str().unwrap_or_default();
+        let host = if wildcard { host.strip_prefix("wildcard").unwrap_or(host).to_owned() } else { host.to_owned() };
+        Ok(OriginPattern { scheme: url.scheme().to_owned(), host, wildcard, port: url.port_or_known_default() })
+    }
+
+    /// Whether `url`'s origin is one this pattern allows.
+    pub fn matches(&self, url: &Url) -> bool {
+        let Some(host) = url.host_str() else { return false };
+        let host_ok = if self.wildcard {
+            host.strip_suffix(self.host.as_str()).is_some_and(|label| !label.is_empty() && !label.contains('.'))
+        } else {
+            host == self.host
+        };
+        url.scheme() == self.scheme && host_ok && url.port_or_known_default() == self.port
+    }
+}
+
 fn parse_http_url(raw: &str, option: &str) -> Result<Url, ConfigError> {
     let url = Url::parse(raw).map_err(|e| ConfigError::new(option, format!("not a valid URL ({e}): {raw:?}")))?;
     if url.scheme() != "http" && url.scheme() != "https" {
@@ -490,7 +560,46 @@ mod tests {
         assert_eq!(s.session_update_age, 86_400);
         assert_eq!(s.jwt_max_age, 2_592_000);
         assert_eq!(s.strategy, SessionStrategy::Jwt);
-        assert!(s.trust_host);
+        assert!(!s.trust_host, "the Host header is trusted only when the deployer says so");
+        let s = Settings::resolve(&c, &env(&[("NODE_ENV", "development")])).unwrap();
+        assert!(!s.trust_host, "no environment name implies trust");
+        let s = Settings::resolve(&c, &env(&[("AUTH_URL", "https://app.example/auth")])).unwrap();
+        assert!(s.trust_host, "a canonical URL fixes the origin");
+    }
+
+    #[test]
+    fn redirect_proxy_origins_are_origins() {
+        let c = Config::from_value(serde_json::json!({
+            "secret": SECRET,
+            "redirectProxyOrigins": ["https://app.example.com", "https://*.preview.example.com"]
+        }))
+        .unwrap();
+        let s = Settings::resolve(&c, &env(&[])).unwrap();
+        let allowed = |u: &str| s.redirect_proxy_origins.iter().any(|p| p.matches(&Url::parse(u).unwrap()));
+        assert!(allowed("https://app.example.com/auth/callback/gh"));
+        assert!(allowed("https://pr-1.preview.example.com/auth/callback/gh"));
+        for denied in [
+            "http://app.example.com/",
+            "https://app.example.com:444/",
+            "https://evil.example/",
+            "https://a.b.preview.example.com/",
+            "https://preview.example.com/",
+            "https://evilpreview.example.com/",
+            "https://app.example.com.evil.example/",
+        ] {
+            assert!(!allowed(denied), "{denied}");
+        }
+        for bad in ["https://app.example.com/path", "ftp://x.example", "not a url"] {
+            let c = Config::from_value(serde_json::json!({ "secret": SECRET, "redirectProxyOrigins": [bad] })).unwrap();
+            let e = Settings::resolve(&c, &env(&[])).unwrap_err();
+            assert_eq!(e.option, "redirectProxyOrigins[0]", "{bad}");
+        }
+        let s = Settings::resolve(
+            &Config::from_value(serde_json::json!({ "secret": SECRET })).unwrap(),
+            &env(&[("AUTH_REDIRECT_PROXY_ORIGINS", "https://a.example, https://*.b.example")]),
+        )
+        .unwrap();
+        assert_eq!(s.redirect_proxy_origins.len(), 2);
     }
 
     #[test]
@@ -526,6 +635,12 @@ mod tests {
                 "theme.brandColor",
             ),
             (r#"{"secret":"0123456789abcdef0123456789abcdef","pages":{"signIn":"javascript:x"}}"#, "pages.signIn"),
+            (
+                r#"{"secret":"0123456789abcdef0123456789abcdef","theme":{"buttonText":"red;}</style><script>x</script>"}}"#,
+                "theme.buttonText",
+            ),
+            (r#"{"secret":"0123456789abcdef0123456789abcdef","theme":{"logo":"javascript:alert(1)"}}"#, "theme.logo"),
+            (r#"{"secret":"0123456789abcdef0123456789abcdef","theme":{"logo":"//evil.example/x.png"}}"#, "theme.logo"),
         ];
         for (json, option) in cases {
             let err = Config::from_json(json).and_then(|c| Settings::resolve(&c, &env(&[]))).unwrap_err();

@@ -9,6 +9,11 @@ use crate::http::{percent_decode, AuthRequest};
 /// Longest value in one cookie before it is split (4096 minus room for the
 /// name and attributes), as in Auth.js.
 pub const CHUNK_SIZE: usize = 4096 - 160;
+/// Most chunks a session cookie is read from (a session token is one or
+/// two chunks in practice; browsers keep about 50 cookies per site).
+pub const MAX_CHUNKS: usize = 8;
+/// Longest session-cookie value read, whole or reassembled.
+pub const MAX_COOKIE_VALUE: usize = CHUNK_SIZE * MAX_CHUNKS;
 
 /// What JavaScript's `encodeURIComponent` leaves alone, so our cookie values
 /// are byte-identical to the ones Auth.js writes.
@@ -189,28 +194,47 @@ pub struct ChunkedCookie<'a> {
 }
 
 impl<'a> ChunkedCookie<'a> {
+    /// Read the session cookie. A whole cookie wins over chunks (a planted
+    /// `name.0` cannot override it); chunks count only when they run
+    /// `0..n` without gaps or repeats, `n` at most [`MAX_CHUNKS`], and the
+    /// value is at most [`MAX_COOKIE_VALUE`] bytes. Chunk names past
+    /// [`MAX_CHUNKS`] are ignored entirely, so a flood of them costs
+    /// neither memory nor one `Set-Cookie` each.
     pub fn read(spec: &'a CookieSpec, req: &AuthRequest) -> ChunkedCookie<'a> {
         let mut whole: Option<&str> = None;
-        let mut chunks: Vec<(u32, &str)> = Vec::new();
+        let mut chunks: [Option<&str>; MAX_CHUNKS] = [None; MAX_CHUNKS];
+        let mut valid_chunks = true;
         let mut present = Vec::new();
         for (name, value) in req.cookies() {
             let Some(rest) = name.strip_prefix(spec.name.as_str()) else { continue };
             if rest.is_empty() {
+                if whole.is_some() {
+                    continue;
+                }
                 whole = Some(value);
-            } else if let Some(index) = rest.strip_prefix('.').and_then(|i| i.parse::<u32>().ok()) {
-                chunks.push((index, value));
             } else {
-                continue;
+                let Some(index) = rest.strip_prefix('.').and_then(|i| i.parse::<usize>().ok()) else { continue };
+                let Some(slot) = chunks.get_mut(index) else { continue };
+                if slot.is_some() {
+                    valid_chunks = false;
+                    continue;
+                }
+                *slot = Some(value);
             }
             present.push(name.to_owned());
         }
-        let value = if !chunks.is_empty() {
-            chunks.sort_by_key(|(i, _)| *i);
-            Some(chunks.iter().map(|(_, v)| percent_decode(v)).collect::<String>())
-        } else {
-            whole.map(percent_decode)
+        let value = match whole {
+            Some(whole) => Some(percent_decode(whole)),
+            None if chunks[0].is_some() => {
+                let count = chunks.iter().take_while(|c| c.is_some()).count();
+                let contiguous = chunks[count..].iter().all(Option::is_none);
+                let size: usize = chunks[..count].iter().flatten().map(|c| c.len()).sum();
+                (valid_chunks && contiguous && size <= MAX_COOKIE_VALUE)
+                    .then(|| chunks[..count].iter().flatten().map(|c| percent_decode(c)).collect::<String>())
+            }
+            None => None,
         };
-        ChunkedCookie { spec, present, value: value.filter(|v| !v.is_empty()) }
+        ChunkedCookie { spec, present, value: value.filter(|v| !v.is_empty() && v.len() <= MAX_COOKIE_VALUE) }
     }
 
     pub fn value(&self) -> Option<&str> {

@@ -80,24 +80,50 @@ impl AuthRequest {
         self.cookies().find(|(n, _)| *n == name).map(|(_, v)| percent_decode(v))
     }
 
-    /// The body as a flat string map: form-encoded or JSON, per Content-Type
-    /// (the Auth.js client sends both). Nested JSON values are kept as JSON.
+    /// The body as a flat string map, parsed only by its declared type:
+    /// `application/x-www-form-urlencoded` (HTML forms, the Auth.js
+    /// client) or `application/json`. Any other type, or none, is no body:
+    /// a cross-site `text/plain` POST (which needs no CORS preflight) then
+    /// carries no CSRF token and changes nothing. Nested JSON values are
+    /// kept as JSON.
     pub fn body_params(&self) -> Map<String, Value> {
         let Some(body) = self.body.as_deref().filter(|b| !b.is_empty()) else {
             return Map::new();
         };
-        let content_type = self.header("content-type").unwrap_or("").to_ascii_lowercase();
-        if content_type.contains("application/json") {
-            return match serde_json::from_slice::<Value>(body) {
+        match self.body_kind() {
+            Some(BodyKind::Json) => match serde_json::from_slice::<Value>(body) {
                 Ok(Value::Object(map)) => map,
                 _ => Map::new(),
-            };
+            },
+            Some(BodyKind::Form) => url::form_urlencoded::parse(body)
+                .map(|(k, v)| (k.into_owned(), Value::String(v.into_owned())))
+                .collect(),
+            None => Map::new(),
         }
-        // Form-encoded is what HTML forms and the Auth.js client send; it is
-        // also the fallback for a missing Content-Type.
-        url::form_urlencoded::parse(body).map(|(k, v)| (k.into_owned(), Value::String(v.into_owned()))).collect()
+    }
+
+    /// The body's media type, when it is one the engine reads.
+    fn body_kind(&self) -> Option<BodyKind> {
+        let content_type = self.header("content-type")?;
+        let essence = content_type.split(';').next().unwrap_or_default().trim();
+        if essence.eq_ignore_ascii_case("application/x-www-form-urlencoded") {
+            Some(BodyKind::Form)
+        } else if essence.eq_ignore_ascii_case("application/json") {
+            Some(BodyKind::Json)
+        } else {
+            None
+        }
     }
 }
+
+enum BodyKind {
+    Form,
+    Json,
+}
+
+/// Largest request body the engine reads (every binding gets this limit):
+/// auth forms are a few hundred bytes; a larger body is answered 413.
+pub const MAX_BODY_BYTES: usize = 64 * 1024;
 
 impl AuthResponse {
     pub fn header(&self, name: &str) -> Option<&str> {
@@ -177,6 +203,23 @@ mod tests {
         let junk =
             AuthRequest { body: Some(b"{not json".to_vec()), ..AuthRequest::post_json("http://x/", &Value::Null) };
         assert!(junk.body_params().is_empty());
+    }
+
+    #[test]
+    fn other_content_types_are_no_body() {
+        let form = AuthRequest::post_form("http://x/", &[("csrfToken", "t")]);
+        for content_type in [None, Some("text/plain"), Some("multipart/form-data"), Some("application/jsonx"), Some("")]
+        {
+            let mut req = form.clone();
+            req.headers.clear();
+            if let Some(ct) = content_type {
+                req.headers.push(("content-type".into(), ct.into()));
+            }
+            assert!(req.body_params().is_empty(), "{content_type:?}");
+        }
+        let mut with_charset = form.clone();
+        with_charset.headers = vec![("Content-Type".into(), "Application/X-WWW-Form-Urlencoded; charset=UTF-8".into())];
+        assert_eq!(with_charset.body_params()["csrfToken"], "t");
     }
 
     #[test]

@@ -124,9 +124,8 @@ impl Auth {
     /// by the next `GET {basePath}/session`. With the database strategy, a
     /// failing database is an `AdapterError` (the session may well exist).
     pub fn get_session(&self, req: &AuthRequest) -> Result<Option<Session>, AuthError> {
-        let cookies = self.cookies_for_url(&req.url);
         let read = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            self.read_session(req, cookies, session::ReadMode::Peek)
+            self.read_session(req, self.cookies_for_url(&req.url), session::ReadMode::Peek)
         }))
         .map_err(|_| AuthError::new(ErrorType::SessionTokenError, "internal error while reading the session"))?;
         match read.adapter_error {
@@ -177,7 +176,9 @@ impl Auth {
     fn cookies_for_url(&self, url: &str) -> &CookieSet {
         let secure = self.settings.use_secure_cookies.unwrap_or_else(|| match &self.settings.canonical_url {
             Some(canonical) => canonical.scheme() == "https",
-            None => url.len() >= 8 && url[..8].eq_ignore_ascii_case("https://"),
+            // `get`, not slicing: the URL is client input and may hold
+            // multi-byte characters where a slice would split one.
+            None => url.get(..8).is_some_and(|scheme| scheme.eq_ignore_ascii_case("https://")),
         });
         if secure {
             &self.secure_cookies

@@ -30,8 +30,21 @@ pub fn same_origin(url: &str, base_url: &str) -> Option<String> {
     if url.chars().any(char::is_control) {
         return None;
     }
+    // Re-serialise the parsed URL: what reaches a Location header is the
+    // parser's ASCII form (U+2028, backslashes, non-characters normalised),
+    // never the client's raw text.
     let parsed = Url::parse(url).ok()?;
-    (parsed.origin() == base.origin() && matches!(parsed.scheme(), "http" | "https")).then(|| url.to_owned())
+    (parsed.origin() == base.origin() && matches!(parsed.scheme(), "http" | "https")).then(|| serialise(&parsed, url))
+}
+
+/// The parser's form of `parsed`, without the `/` it adds to a bare origin
+/// (`http://host` stays `http://host`, as the client wrote it).
+fn serialise(parsed: &Url, raw: &str) -> String {
+    let mut out = parsed.to_string();
+    if parsed.path() == "/" && parsed.query().is_none() && parsed.fragment().is_none() && !raw.ends_with('/') {
+        out.pop();
+    }
+    out
 }
 
 /// A result of a host's redirect callback: it may allow other hosts, but it
@@ -42,9 +55,23 @@ pub fn acceptable_target(url: &str) -> Option<String> {
         return None;
     }
     if url.starts_with('/') && !url.starts_with("//") && !url.starts_with("/\\") {
-        return Some(url.to_owned());
+        // A path is normalised the way a browser would resolve it.
+        let joined = Url::parse(&format!("http://path.invalid{url}")).ok()?;
+        if joined.host_str() != Some("path.invalid") {
+            return None;
+        }
+        let mut out = joined.path().to_owned();
+        if let Some(q) = joined.query() {
+            out.push('?');
+            out.push_str(q);
+        }
+        if let Some(f) = joined.fragment() {
+            out.push('#');
+            out.push_str(f);
+        }
+        return Some(out);
     }
-    Url::parse(url).ok().filter(|u| matches!(u.scheme(), "http" | "https")).map(|u| u.to_string())
+    Url::parse(url).ok().filter(|u| matches!(u.scheme(), "http" | "https")).map(|u| serialise(&u, url))
 }
 
 #[cfg(test)]
@@ -82,6 +109,18 @@ mod tests {
         {
             assert_eq!(acceptable_target(bad), None, "{bad:?}");
         }
+    }
+
+    #[test]
+    fn absolute_targets_are_reserialised() {
+        assert_eq!(default_redirect("http://localhost:3000/\u{2028}x", BASE), "http://localhost:3000/%E2%80%A8x");
+        assert_eq!(
+            default_redirect("http://localhost:3000\\@evil.example/", BASE),
+            "http://localhost:3000/@evil.example/"
+        );
+        assert_eq!(default_redirect("http://LOCALHOST:3000/a b", BASE), "http://localhost:3000/a%20b");
+        assert_eq!(acceptable_target("/\u{2028}x").as_deref(), Some("/%E2%80%A8x"));
+        assert_eq!(acceptable_target("https://p.example/\u{fffe}").as_deref(), Some("https://p.example/%EF%BF%BE"));
     }
 
     #[test]

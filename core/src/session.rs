@@ -270,7 +270,7 @@ impl Auth {
                 "maxAge": self.settings.jwt_max_age,
             });
             return match self.callbacks.host.call(&Hook::JWT_ENCODE, args) {
-                Ok(Value::String(s)) => Ok(s),
+                Ok(Value::String(s)) => check_cookie_size(s),
                 Ok(_) => Err(AuthError::new(ErrorType::JWTSessionError, "jwt.encode must return a string")),
                 Err(e) => Err(AuthError::from_host(e, ErrorType::JWTSessionError)),
             };
@@ -278,6 +278,7 @@ impl Auth {
         self.codec
             .encode(token, salt, self.settings.jwt_max_age)
             .map_err(|e| AuthError::new(ErrorType::JWTSessionError, e.to_string()).with_source(e))
+            .and_then(check_cookie_size)
     }
 
     /// Decrypt a session token; `Ok(None)` when the host's decoder says null.
@@ -300,6 +301,21 @@ impl Auth {
             .map(Some)
             .map_err(|e| AuthError::new(ErrorType::JWTSessionError, e.to_string()).with_source(e))
     }
+}
+
+/// A session token must fit in the cookies it is read back from.
+fn check_cookie_size(encoded: String) -> Result<String, AuthError> {
+    if encoded.len() > crate::cookies::MAX_COOKIE_VALUE {
+        return Err(AuthError::new(
+            ErrorType::JWTSessionError,
+            format!(
+                "the session token is {} bytes, over the {} a session cookie holds; keep less in the jwt callback",
+                encoded.len(),
+                crate::cookies::MAX_COOKIE_VALUE
+            ),
+        ));
+    }
+    Ok(encoded)
 }
 
 /// `{ name, email, image }` from the token's `name`, `email`, `picture`;

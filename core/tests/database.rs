@@ -169,7 +169,10 @@ fn a_database_that_is_down_is_an_adapter_error_never_a_panic() {
 #[test]
 fn an_adapter_needs_no_strategy_option_and_bad_adapters_name_the_option() {
     let err = Auth::with_env(
-        libauth_core::Config::from_value(json!({ "secret": SECRET, "adapter": { "type": "sqlite" } })).unwrap(),
+        libauth_core::Config::from_value(
+            json!({ "secret": SECRET, "trustHost": true, "adapter": { "type": "sqlite" } }),
+        )
+        .unwrap(),
         Arc::new(NoHooks),
         &std::collections::HashMap::new(),
     )
@@ -178,7 +181,7 @@ fn an_adapter_needs_no_strategy_option_and_bad_adapters_name_the_option() {
     assert_eq!(err.option, "adapter.path");
     let err = Auth::with_env(
         libauth_core::Config::from_value(
-            json!({ "secret": SECRET, "providers": [{ "type": "email", "sendVerificationRequest": true }] }),
+            json!({ "secret": SECRET, "trustHost": true, "providers": [{ "type": "email", "sendVerificationRequest": true }] }),
         )
         .unwrap(),
         Arc::new(HookMap::new().on("providers.email.sendVerificationRequest", |_| Ok(Value::Null))),

@@ -161,7 +161,7 @@ fn an_invalid_recipient_is_refused_before_connecting() {
 
 fn email_engine(sink: &Sink, db: &common::TempFile, max_age: u64, log: &CallLog) -> Auth {
     let config = libauth_core::Config::from_value(json!({
-        "secret": SECRET,
+        "secret": SECRET, "trustHost": true,
         "adapter": { "type": "sqlite", "path": db.0 },
         "providers": [{
             "type": "email", "maxAge": max_age, "from": "Example <no-reply@example.com>",
@@ -258,7 +258,7 @@ fn a_host_sender_and_bad_addresses() {
     let sent: Arc<Mutex<Vec<Value>>> = Arc::new(Mutex::new(Vec::new()));
     let sent_hook = sent.clone();
     let config = libauth_core::Config::from_value(json!({
-        "secret": SECRET, "adapter": { "type": "memory" },
+        "secret": SECRET, "trustHost": true, "adapter": { "type": "memory" },
         "providers": [{ "type": "email", "id": "magic", "name": "Magic link", "sendVerificationRequest": true }]
     }))
     .unwrap();
@@ -298,7 +298,7 @@ fn a_link_mailed_before_a_secret_rotation_still_works() {
     let build = |secret: Value| {
         let sent = sent.clone();
         let config = libauth_core::Config::from_value(json!({
-            "secret": secret, "adapter": { "type": "sqlite", "path": db.0 },
+            "secret": secret, "trustHost": true, "adapter": { "type": "sqlite", "path": db.0 },
             "providers": [{ "type": "email", "sendVerificationRequest": true }]
         }))
         .unwrap();

@@ -93,7 +93,8 @@ fn auth_for(op: &Op, provider_extra: Value, log: &CallLog) -> Auth {
         Ok(args["token"].clone())
     });
     Auth::with_env(
-        libauth_core::Config::from_value(json!({ "secret": SECRET, "providers": [provider] })).unwrap(),
+        libauth_core::Config::from_value(json!({ "secret": SECRET, "trustHost": true, "providers": [provider] }))
+            .unwrap(),
         Arc::new(hooks),
         &std::collections::HashMap::new(),
     )
@@ -379,7 +380,7 @@ fn an_email_owned_by_another_user_is_not_linked_unless_allowed() {
         .unwrap();
     let build = |dangerous: bool| {
         let config = libauth_core::Config::from_value(json!({
-            "secret": SECRET, "adapter": adapter,
+            "secret": SECRET, "trustHost": true, "adapter": adapter,
             "providers": [{ "type": "oidc", "id": "oidc", "issuer": op.issuer, "clientId": "libauth-test",
                 "clientSecret": "libauth-test-secret", "allowDangerousEmailAccountLinking": dangerous }]
         }))

@@ -287,6 +287,7 @@ fn the_engine_degrades_cleanly_and_loses_no_session() {
     server.start();
     let config = libauth_core::Config::from_value(serde_json::json!({
         "secret": common::SECRET,
+        "trustHost": true,
         "adapter": { "type": "postgres", "url": server.url(), "connectTimeout": 2, "poolSize": 2 },
         "providers": [{ "type": "credentials", "credentials": { "username": {}, "password": {} } }]
     }))

@@ -208,20 +208,33 @@ fn auth_url_sets_origin_and_base_path() {
 
 #[test]
 fn untrusted_host_is_a_configuration_error() {
-    let env: std::collections::HashMap<String, String> =
-        [("NODE_ENV".to_string(), "production".to_string())].into_iter().collect();
-    let auth = libauth_core::Auth::with_env(config(json!({})), std::sync::Arc::new(hooks()), &env).unwrap();
-    let mut b = Browser::new(&auth);
-    let res = b.get("/auth/session");
-    assert_eq!(res.status, 500);
-    assert!(res.body_str().contains("server configuration"));
-    let res = b.get("/auth/signin");
-    assert_eq!(res.status, 500);
-    assert!(res.body_str().contains("Server error"));
-    // trustHost: true opts in.
-    let auth =
-        libauth_core::Auth::with_env(config(json!({"trustHost": true})), std::sync::Arc::new(hooks()), &env).unwrap();
+    use std::collections::HashMap;
+    let untrusted = || {
+        libauth_core::Config::from_value(json!({ "secret": SECRET, "providers": [{ "type": "credentials" }] })).unwrap()
+    };
+    // No trustHost, no AUTH_URL: the Host header is not trusted, whatever
+    // the environment is called (a Rust, Python or C server sets no NODE_ENV).
+    for env in [vec![], vec![("NODE_ENV", "development")], vec![("NODE_ENV", "production")]] {
+        let env: HashMap<String, String> = env.into_iter().map(|(k, v)| (k.to_owned(), v.to_owned())).collect();
+        let auth = libauth_core::Auth::with_env(untrusted(), std::sync::Arc::new(hooks()), &env).unwrap();
+        let mut b = Browser::new(&auth);
+        let res = b.get("/auth/session");
+        assert_eq!(res.status, 500, "{env:?}");
+        assert!(res.body_str().contains("server configuration"));
+        let res = b.get("/auth/signin");
+        assert_eq!(res.status, 500);
+        assert!(res.body_str().contains("Server error"));
+    }
+    // trustHost: true, AUTH_TRUST_HOST or a canonical AUTH_URL opt in.
+    let no_env = HashMap::new();
+    let auth = libauth_core::Auth::with_env(config(json!({"trustHost": true})), std::sync::Arc::new(hooks()), &no_env)
+        .unwrap();
     assert_eq!(Browser::new(&auth).get("/auth/session").status, 200);
+    for (k, v) in [("AUTH_TRUST_HOST", "true"), ("AUTH_URL", "http://localhost:3000/auth")] {
+        let env: HashMap<String, String> = [(k.to_owned(), v.to_owned())].into_iter().collect();
+        let auth = libauth_core::Auth::with_env(untrusted(), std::sync::Arc::new(hooks()), &env).unwrap();
+        assert_eq!(Browser::new(&auth).get("/auth/session").status, 200, "{k}");
+    }
 }
 
 #[test]

@@ -44,7 +44,8 @@ fn setup(sim_config: SimConfig, provider_extra: Value) -> Setup {
         Ok(args["token"].clone())
     });
     let auth = Auth::with_env(
-        libauth_core::Config::from_value(json!({ "secret": SECRET, "providers": [provider] })).unwrap(),
+        libauth_core::Config::from_value(json!({ "secret": SECRET, "trustHost": true, "providers": [provider] }))
+            .unwrap(),
         Arc::new(hooks),
         &std::collections::HashMap::new(),
     )
@@ -305,7 +306,7 @@ fn built_in_defaults_can_be_overridden_and_env_supplies_credentials() {
     .into_iter()
     .collect();
     let config = libauth_core::Config::from_value(json!({
-        "secret": SECRET,
+        "secret": SECRET, "trustHost": true,
         "providers": [{ "builtin": "tiktok", "name": "TikTok (staging)", "authorization": { "params": { "disable_auto_auth": "1" } } }]
     }))
     .unwrap();
@@ -339,14 +340,23 @@ fn redirect_proxy_forwards_the_callback_to_the_originating_deployment() {
     let build = |env: &[(&str, &str)]| {
         let env: std::collections::HashMap<String, String> =
             env.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
-        let config =
-            libauth_core::Config::from_value(json!({ "secret": SECRET, "providers": [provider.clone()] })).unwrap();
+        let config = libauth_core::Config::from_value(
+            json!({ "secret": SECRET, "trustHost": true, "providers": [provider.clone()] }),
+        )
+        .unwrap();
         Auth::with_env(config, Arc::new(HookMap::new()), &env).unwrap()
     };
     // The stable deployment registered at TikTok, and a preview on another origin.
     let proxy = build(&[
         ("AUTH_URL", "https://auth.example.com/auth"),
         ("AUTH_REDIRECT_PROXY_URL", "https://auth.example.com/auth"),
+        ("AUTH_REDIRECT_PROXY_ORIGINS", "http://localhost:3000"),
+    ]);
+    // The same proxy without the preview's origin in its list.
+    let strict_proxy = build(&[
+        ("AUTH_URL", "https://auth.example.com/auth"),
+        ("AUTH_REDIRECT_PROXY_URL", "https://auth.example.com/auth"),
+        ("AUTH_REDIRECT_PROXY_ORIGINS", "https://*.preview.example.com"),
     ]);
     let preview = build(&[("AUTH_REDIRECT_PROXY_URL", "https://auth.example.com/auth")]);
 
@@ -360,6 +370,11 @@ fn redirect_proxy_forwards_the_callback_to_the_originating_deployment() {
     );
     let at_proxy = authorize_at_sim(&authorize);
     assert!(at_proxy.starts_with(proxy_callback));
+    // An origin the deployer did not list gets nothing forwarded: the
+    // callback ends on the proxy's own error page, code and state unsent.
+    let refused = strict_proxy.handle(&libauth_core::AuthRequest::get(at_proxy.clone()));
+    assert_eq!(refused.status, 302);
+    assert_eq!(refused.header("location"), Some("https://auth.example.com/auth/signin?error=OAuthCallbackError"));
     // The proxy has no cookies of this browser: it forwards by the sealed state.
     let forwarded = proxy.handle(&libauth_core::AuthRequest::get(at_proxy));
     assert_eq!(forwarded.status, 302);
@@ -382,7 +397,7 @@ fn with_an_adapter_the_first_sign_in_creates_the_user_and_links_the_account() {
     let db = temp_db_path();
     let adapter = json!({ "type": "sqlite", "path": db.0 });
     let config = libauth_core::Config::from_value(json!({
-        "secret": SECRET, "adapter": adapter, "pages": { "newUser": "/welcome" },
+        "secret": SECRET, "trustHost": true, "adapter": adapter, "pages": { "newUser": "/welcome" },
         "providers": [{ "builtin": "tiktok", "clientId": "sim-client-key", "clientSecret": "sim-client-secret",
             "authorization": { "url": urls.authorization }, "token": urls.token, "userinfo": urls.userinfo }]
     }))
@@ -424,7 +439,7 @@ fn jwt_strategy_with_an_adapter_signals_sign_up() {
     let sim = tiktok_sim::start(SimConfig::default());
     let urls = sim.urls();
     let config = libauth_core::Config::from_value(json!({
-        "secret": SECRET, "adapter": { "type": "memory" }, "session": { "strategy": "jwt" },
+        "secret": SECRET, "trustHost": true, "adapter": { "type": "memory" }, "session": { "strategy": "jwt" },
         "providers": [{ "builtin": "tiktok", "clientId": "sim-client-key", "clientSecret": "sim-client-secret",
             "authorization": { "url": urls.authorization }, "token": urls.token, "userinfo": urls.userinfo }]
     }))

@@ -10,6 +10,11 @@ import { ServerAuth, getSession } from "libauth";
 
 export const SECRET = "libauth-node-test-secret-0123456789abcdef";
 
+// The test servers listen on 127.0.0.1 under changing ports: trusting the
+// request's Host is the deployer's explicit choice, made here once for every
+// test file (the engine reads AUTH_TRUST_HOST from the environment).
+process.env.AUTH_TRUST_HOST ??= "true";
+
 /**
  * Express with the auth routes at /auth (`middleware`, by default
  * `ServerAuth(config)`) and /me, a route that needs a session (redirects to

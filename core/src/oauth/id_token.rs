@@ -56,10 +56,12 @@ fn check_claims(
     expected_nonce: Option<&str>,
 ) -> Result<(), OAuthError> {
     let now = now_seconds() as f64;
-    if let Some(issuer) = &endpoints.issuer {
-        if claims.get("iss").and_then(Value::as_str) != Some(issuer.as_str()) {
-            return Err(OAuthError::IdToken(format!("iss is not {issuer}")));
-        }
+    // An OIDC provider always has an issuer (configuration requires one);
+    // without it no token is accepted, rather than any `iss` at all.
+    let issuer =
+        endpoints.issuer.as_deref().ok_or_else(|| OAuthError::IdToken("no issuer to check iss against".into()))?;
+    if claims.get("iss").and_then(Value::as_str) != Some(issuer) {
+        return Err(OAuthError::IdToken(format!("iss is not {issuer}")));
     }
     let audiences: Vec<&str> = match claims.get("aud") {
         Some(Value::String(a)) => vec![a.as_str()],
@@ -69,19 +71,19 @@ fn check_claims(
     if !audiences.contains(&provider.client_id.as_str()) {
         return Err(OAuthError::IdToken("aud does not contain our client id".into()));
     }
-    if audiences.len() > 1 {
-        if let Some(azp) = claims.get("azp").and_then(Value::as_str) {
-            if azp != provider.client_id {
-                return Err(OAuthError::IdToken("azp is not our client id".into()));
-            }
+    // `azp`, whenever present (one audience or several), must be us.
+    if let Some(azp) = claims.get("azp") {
+        if azp.as_str() != Some(provider.client_id.as_str()) {
+            return Err(OAuthError::IdToken("azp is not our client id".into()));
         }
     }
     let exp = claims.get("exp").and_then(Value::as_f64).ok_or_else(|| OAuthError::IdToken("no exp".into()))?;
-    if exp + CLOCK_TOLERANCE as f64 <= now {
+    if !exp.is_finite() || exp + CLOCK_TOLERANCE as f64 <= now {
         return Err(OAuthError::IdToken("expired".into()));
     }
-    if claims.get("iat").and_then(Value::as_f64).is_none() {
-        return Err(OAuthError::IdToken("no iat".into()));
+    let iat = claims.get("iat").and_then(Value::as_f64).ok_or_else(|| OAuthError::IdToken("no iat".into()))?;
+    if !iat.is_finite() || iat > now + CLOCK_TOLERANCE as f64 {
+        return Err(OAuthError::IdToken("iat is in the future".into()));
     }
     if claims.get("sub").and_then(Value::as_str).is_none_or(str::is_empty) {
         return Err(OAuthError::IdToken("no sub".into()));

@@ -274,6 +274,12 @@ pub fn parse(option: &str, value: &Value, host: &dyn Host, env: &dyn Env) -> Res
     if let Some(wk) = &c.well_known {
         check_url(wk, &format!("{option}.wellKnown"))?;
     }
+    if oidc && issuer.is_none() {
+        return Err(ConfigError::new(
+            format!("{option}.issuer"),
+            "required for an OIDC provider: every id_token's `iss` is checked against it (and it drives discovery)",
+        ));
+    }
     let can_discover = oidc && (issuer.is_some() || c.well_known.is_some());
     if !can_discover {
         if authorization.url.is_none() {

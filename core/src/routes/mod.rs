@@ -154,6 +154,9 @@ pub(crate) fn handle(auth: &Auth, req: &AuthRequest) -> AuthResponse {
     if !is_post && !req.method.eq_ignore_ascii_case("GET") {
         return bad_request();
     }
+    if req.body.as_ref().is_some_and(|b| b.len() > crate::http::MAX_BODY_BYTES) {
+        return payload_too_large();
+    }
     let Ok(url) = Url::parse(&req.url) else { return bad_request() };
     let Some((action, provider_id)) = parse_action(url.path(), &auth.settings.base_path) else {
         return bad_request();
@@ -294,6 +297,15 @@ pub(crate) fn server_error_json() -> AuthResponse {
     }
 }
 
+fn payload_too_large() -> AuthResponse {
+    let body = json!({ "message": format!("The request body is larger than {} bytes.", crate::http::MAX_BODY_BYTES) });
+    AuthResponse {
+        status: 413,
+        headers: vec![("content-type".into(), "application/json".into())],
+        body: body.to_string().into_bytes(),
+    }
+}
+
 fn bad_request() -> AuthResponse {
     AuthResponse {
         status: 400,
@@ -304,6 +316,22 @@ fn bad_request() -> AuthResponse {
 
 /// Serialise a reply. With `X-Auth-Return-Redirect` (sent by the Auth.js
 /// browser client) a redirect becomes `200 {"url": …}`.
+/// Headers on every built-in page: no script runs (the pages have none),
+/// styles are the page's own inline block, images may come from a provider
+/// logo; the page cannot be framed (clickjacking), leaks no URL in
+/// `Referer`, and is never cached (it may carry a CSRF token). No
+/// `form-action`: browsers apply it to the redirect to the provider too.
+const HTML_SECURITY_HEADERS: &[(&str, &str)] = &[
+    (
+        "content-security-policy",
+        "default-src 'none'; style-src 'unsafe-inline'; img-src 'self' https: data:; base-uri 'none'; frame-ancestors 'none'",
+    ),
+    ("x-frame-options", "DENY"),
+    ("referrer-policy", "no-referrer"),
+    ("cache-control", "no-store"),
+    ("x-content-type-options", "nosniff"),
+];
+
 fn finish(ctx: &Ctx, reply: Reply) -> AuthResponse {
     let mut headers: Vec<(String, String)> = Vec::with_capacity(ctx.set_cookies.len() + 4);
     let (status, body) = match reply {
@@ -318,6 +346,7 @@ fn finish(ctx: &Ctx, reply: Reply) -> AuthResponse {
         }
         Reply::Html { status, html } => {
             headers.push(("content-type".into(), "text/html; charset=utf-8".into()));
+            headers.extend(HTML_SECURITY_HEADERS.iter().map(|(k, v)| ((*k).into(), (*v).into())));
             (status, html.into_bytes())
         }
         Reply::Redirect(location) => {

@@ -175,7 +175,9 @@ pub fn callback(ctx: &mut Ctx, provider: &Provider, p: &OAuthProvider) -> Result
 }
 
 /// Redirect proxy: a callback for another deployment (its origin sealed in
-/// the state with our shared secret) is forwarded there.
+/// the state with our shared secret) is forwarded there, but only to an
+/// origin the deployer listed in `redirectProxyOrigins`: the sealed origin
+/// came from that deployment's Host header, which a client chooses.
 fn proxy_forward(ctx: &Ctx, p: &OAuthProvider, params: &Map<String, Value>) -> Option<String> {
     if !uses_proxy(ctx, p) {
         return None;
@@ -183,6 +185,14 @@ fn proxy_forward(ctx: &Ctx, p: &OAuthProvider, params: &Map<String, Value>) -> O
     let state = params.get("state").and_then(Value::as_str)?;
     let origin = open(ctx, STATE_SALT, state)?.get("origin").and_then(Value::as_str).map(str::to_owned)?;
     let target = Url::parse(&origin).ok().filter(|t| t.origin().ascii_serialization() != ctx.origin)?;
+    if !ctx.auth.settings.redirect_proxy_origins.iter().any(|allowed| allowed.matches(&target)) {
+        ctx.auth.callbacks.logger.warn(
+            ctx.auth.callbacks.host.as_ref(),
+            "redirect-proxy",
+            "a callback for an origin not listed in redirectProxyOrigins was not forwarded",
+        );
+        return None;
+    }
     let query = url::form_urlencoded::Serializer::new(String::new())
         .extend_pairs(params.iter().filter_map(|(k, v)| Some((k.as_str(), v.as_str()?))))
         .finish();
@@ -305,18 +315,19 @@ fn map_user(
     }
 }
 
-/// OIDC: user info adds to the id_token claims, for the same `sub` only.
+/// OIDC: user info adds to the id_token claims, for the same `sub` only. A
+/// response whose `sub` is missing or differs is not used at all (OpenID
+/// Connect Core 5.3.2): the id_token's claims stand alone.
 fn merge_userinfo(id_claims: Value, info: Value) -> Result<Value, AuthError> {
     match (id_claims, info) {
         (Value::Object(mut claims), Value::Object(info)) => {
-            if let (Some(a), Some(b)) = (claims.get("sub"), info.get("sub")) {
-                if a != b {
-                    return Err(callback_error("userinfo sub differs from the id_token sub", None));
-                }
+            let same_subject = matches!((claims.get("sub"), info.get("sub")), (Some(a), Some(b)) if a == b);
+            if same_subject {
+                claims.extend(info);
             }
-            claims.extend(info);
             Ok(Value::Object(claims))
         }
+        (Value::Object(claims), _) => Ok(Value::Object(claims)),
         (_, info) => Ok(info),
     }
 }

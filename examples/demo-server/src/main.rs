@@ -70,6 +70,9 @@ fn build_auth(port: u16) -> Result<Auth, libauth_core::ConfigError> {
     };
     let db = std::env::var("DEMO_DB").unwrap_or_else(|_| "demo.db".into());
     let config = Config::from_value(json!({
+        // A local demo: the browser's Host is trusted (set AUTH_URL instead
+        // when deploying, so emailed links never take the request's Host).
+        "trustHost": true,
         "adapter": { "type": "sqlite", "path": db },
         "providers": [tiktok, {
             "type": "credentials",
