@@ -5,18 +5,17 @@
 //! (never hangs, never panics) → start it again → the next call succeeds
 //! and everything written before is there.
 //!
-//! The server binaries are found in `/usr/lib/postgresql/<version>/bin`
-//! (newest version), or `LIBAUTH_PG_BIN`. initdb refuses to run as root, so
-//! as root the server runs as the `postgres` user (through `runuser`).
+//! The server comes from `pg_server` (see there for where its binaries
+//! are found).
 
 mod common;
+mod pg_server;
 
-use std::net::TcpListener;
-use std::path::PathBuf;
-use std::process::{Command, Output};
 use std::sync::mpsc;
 use std::thread;
 use std::time::{Duration, Instant};
+
+use pg_server::Server;
 
 use libauth_core::adapter::{
     AccountType, Adapter, AdapterAccount, AdapterError, AdapterSession, NewUser, PostgresAdapter, PostgresOptions,
@@ -28,116 +27,6 @@ use libauth_core::adapter::{
 const CONNECT_TIMEOUT: Duration = Duration::from_secs(2);
 /// "Fast": generous for a loaded 2-core machine, far below a hang.
 const FAIL_FAST_LIMIT: Duration = Duration::from_secs(10);
-
-fn pg_bin_dir() -> PathBuf {
-    if let Ok(dir) = std::env::var("LIBAUTH_PG_BIN") {
-        return PathBuf::from(dir);
-    }
-    let mut candidates: Vec<(u32, PathBuf)> = std::fs::read_dir("/usr/lib/postgresql")
-        .expect("PostgreSQL server binaries under /usr/lib/postgresql (apt install postgresql), or set LIBAUTH_PG_BIN")
-        .filter_map(|e| e.ok())
-        .filter_map(|e| Some((e.file_name().to_str()?.parse().ok()?, e.path().join("bin"))))
-        .filter(|(_, bin)| bin.join("initdb").exists())
-        .collect();
-    candidates.sort();
-    candidates.pop().map(|(_, bin)| bin).expect("an installed PostgreSQL with initdb")
-}
-
-fn is_root() -> bool {
-    Command::new("id").arg("-u").output().map(|o| String::from_utf8_lossy(&o.stdout).trim() == "0").unwrap_or(false)
-}
-
-/// A throwaway PostgreSQL server. Dropping it stops the server and removes
-/// its data directory, whether the test passed or not.
-struct Server {
-    bin: PathBuf,
-    data: PathBuf,
-    port: u16,
-    as_postgres_user: bool,
-}
-
-impl Server {
-    fn init() -> Server {
-        let bin = pg_bin_dir();
-        let as_postgres_user = is_root();
-        let data = std::env::temp_dir().join(format!("libauth-pg-outage-{}", libauth_core::random::hex(6)));
-        std::fs::create_dir(&data).expect("create the data directory");
-        // Construct the guard now, so a failure below still cleans up.
-        let server = Server { bin, data, port: free_port(), as_postgres_user };
-        if as_postgres_user {
-            server.check(Command::new("chown").arg("postgres:postgres").arg(&server.data).output(), "chown");
-        }
-        let initdb = server
-            .command("initdb")
-            .args(["-A", "trust", "-U", "postgres", "-E", "UTF8", "--no-sync", "-D"])
-            .arg(&server.data)
-            .output();
-        server.check(initdb, "initdb");
-        server
-    }
-
-    /// A command running one of the server binaries, as the right user.
-    fn command(&self, program: &str) -> Command {
-        let path = self.bin.join(program);
-        if self.as_postgres_user {
-            let mut c = Command::new("runuser");
-            c.args(["-u", "postgres", "--"]).arg(path);
-            c
-        } else {
-            Command::new(path)
-        }
-    }
-
-    fn check(&self, output: std::io::Result<Output>, what: &str) {
-        match output {
-            Ok(o) if o.status.success() => {}
-            Ok(o) => panic!(
-                "{what} failed ({}):\n{}{}\nserver log:\n{}",
-                o.status,
-                String::from_utf8_lossy(&o.stdout),
-                String::from_utf8_lossy(&o.stderr),
-                std::fs::read_to_string(self.data.join("server.log")).unwrap_or_default()
-            ),
-            Err(e) => panic!("cannot run {what}: {e}"),
-        }
-    }
-
-    fn start(&self) {
-        // The socket directory is the data directory: nothing outside it is
-        // needed (or writable by the postgres user) on every machine.
-        let options = format!("-p {} -c listen_addresses=127.0.0.1 -k {}", self.port, self.data.display());
-        let start = self
-            .command("pg_ctl")
-            .args(["start", "-w", "-t", "60", "-o", &options, "-l"])
-            .arg(self.data.join("server.log"))
-            .arg("-D")
-            .arg(&self.data)
-            .output();
-        self.check(start, "pg_ctl start");
-    }
-
-    /// Stop as an administrator would for maintenance: `-m fast` ends every
-    /// session (open connections see `57P01 admin_shutdown`).
-    fn stop(&self) {
-        let stop = self.command("pg_ctl").args(["stop", "-w", "-m", "fast", "-D"]).arg(&self.data).output();
-        self.check(stop, "pg_ctl stop");
-    }
-
-    fn url(&self) -> String {
-        format!("postgres://postgres@127.0.0.1:{}/postgres", self.port)
-    }
-}
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        let _ = self.command("pg_ctl").args(["stop", "-w", "-m", "immediate", "-D"]).arg(&self.data).output();
-        let _ = std::fs::remove_dir_all(&self.data);
-    }
-}
-
-fn free_port() -> u16 {
-    TcpListener::bind("127.0.0.1:0").and_then(|l| l.local_addr()).map(|a| a.port()).expect("a free port")
-}
 
 /// Run `f` on another thread and fail the test if it takes longer than
 /// `limit`, so a hanging call is a failure, not a stuck test run.
@@ -165,7 +54,7 @@ fn expect_unavailable<T: std::fmt::Debug>(what: &str, result: Result<T, AdapterE
 #[test]
 fn calls_fail_fast_while_the_server_is_down_and_recover_when_it_is_back() {
     let test_started = Instant::now();
-    let server = Server::init();
+    let server = Server::init("outage");
     server.start();
 
     let options =
@@ -283,7 +172,7 @@ fn outage_calls_for(adapter: &std::sync::Arc<dyn Adapter>, user_id: &str) -> Vec
 /// back the very same session is there again.
 #[test]
 fn the_engine_degrades_cleanly_and_loses_no_session() {
-    let server = Server::init();
+    let server = Server::init("outage");
     server.start();
     let config = libauth_core::Config::from_value(serde_json::json!({
         "secret": common::SECRET,

@@ -13,22 +13,45 @@
 //! [`AdapterError::Unavailable`]. A connection that broke is discarded when
 //! it goes back to the pool, and every checked-out connection is tested
 //! first, so once the server is back the next call succeeds.
+//!
+//! TLS (rustls with the `ring` provider), chosen by libpq's URL options:
+//!
+//! - `sslmode=disable`, `allow`, `prefer` or none: plain TCP, never TLS.
+//! - `sslmode=require`: TLS without certificate verification, as libpq's
+//!   `require` (encrypted, but open to an active man in the middle). With
+//!   `sslrootcert` it verifies like `verify-ca`, as libpq does.
+//! - `sslmode=verify-ca`: TLS, and the server's certificate chain must lead
+//!   to a CA of `sslrootcert` (its host name is not checked).
+//! - `sslmode=verify-full`: as `verify-ca`, and the certificate must name
+//!   the host connected to (a DNS name, or an IP address in its SANs).
+//!
+//! `sslrootcert=/path/ca.pem` is a PEM file of one or more CA certificates,
+//! read when the adapter is built; `verify-ca` and `verify-full` need it
+//! (there is no default file and no system store). In the key-value form:
+//! `host=db sslmode=verify-full sslrootcert=/etc/ssl/db-ca.pem`. A mode
+//! that asks for TLS never falls back to plain TCP: if the server refuses
+//! TLS or the handshake or verification fails, the call fails with
+//! [`AdapterError::Unavailable`] naming the TLS handshake. An unknown
+//! `sslmode` value, or an unreadable `sslrootcert`, fails at config time.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Mutex;
 use std::time::Duration;
 
 use postgres::config::SslMode;
-use postgres::{Client, GenericClient, NoTls, Row};
+use postgres::{Client, GenericClient, Row};
 use r2d2::{Pool, PooledConnection};
 use r2d2_postgres::PostgresConnectionManager;
 use sha2::{Digest, Sha256};
 use time::OffsetDateTime;
+use tokio_postgres_rustls::MakeRustlsConnect;
 
 use super::{
     new_user_id, Adapter, AdapterAccount, AdapterError, AdapterSession, AdapterUser, NewUser, UserUpdate,
     VerificationToken,
 };
+
+mod tls;
 
 pub const DEFAULT_POOL_SIZE: u32 = 10;
 pub const DEFAULT_SCHEMA: &str = "public";
@@ -122,20 +145,20 @@ pub fn is_valid_schema_name(name: &str) -> bool {
         && name.len() <= 63
 }
 
-/// Parse the URL and apply our timeout. Fails for a URL that does not
-/// parse or asks for TLS, which this build does not have.
-fn client_config(options: &PostgresOptions) -> Result<postgres::Config, String> {
+/// Parse the URL, set up TLS as its `sslmode` asks, and apply our
+/// timeout. Fails for a URL that does not parse, an unknown `sslmode` or a
+/// CA file that cannot be used.
+fn client_config(options: &PostgresOptions) -> Result<(postgres::Config, MakeRustlsConnect), String> {
+    let (rest, tls) = tls::split_options(&options.url)?;
     // The parse error names the bad option, never the URL or its password.
-    let mut config: postgres::Config = options.url.parse().map_err(|e: postgres::Error| e.to_string())?;
-    if config.get_ssl_mode() == SslMode::Require {
-        return Err("sslmode=require is not supported: this build connects without TLS (use a local socket, \
-                    a private network or a TLS-terminating proxy)"
-            .to_owned());
-    }
+    let mut config: postgres::Config = rest.parse().map_err(|e: postgres::Error| e.to_string())?;
+    // `Disable` for the plain modes: the connector is then never used, as
+    // before TLS support (`prefer` never tried TLS).
+    config.ssl_mode(if tls.is_on() { SslMode::Require } else { SslMode::Disable });
     if config.get_connect_timeout().is_none() {
         config.connect_timeout(options.connect_timeout);
     }
-    Ok(config)
+    Ok((config, tls.connector()?))
 }
 
 /// Create or upgrade libauth's schema in the database `options` names, and
@@ -148,8 +171,8 @@ pub fn migrate(options: &PostgresOptions) -> Result<usize, AdapterError> {
     if !is_valid_schema_name(&options.schema) {
         return Err(AdapterError::other(op, "invalid schema name"));
     }
-    let config = client_config(options).map_err(|e| AdapterError::other(op, e))?;
-    let mut client = config.connect(NoTls).map_err(|e| map_error(op, e))?;
+    let (config, tls) = client_config(options).map_err(|e| AdapterError::other(op, e))?;
+    let mut client = config.connect(tls).map_err(|e| map_error(op, e))?;
     migrate_client(&mut client, &options.schema)
 }
 
@@ -227,13 +250,36 @@ fn map_error(operation: &'static str, e: postgres::Error) -> AdapterError {
         };
     }
     let is_io = std::error::Error::source(&e).is_some_and(|s| s.downcast_ref::<std::io::Error>().is_some());
-    let text = e.to_string();
-    let lost = ["error communicating with the server", "error connecting to server", "timeout waiting for server"];
+    let text = with_causes(&e);
+    let lost = [
+        "error communicating with the server",
+        "error connecting to server",
+        "timeout waiting for server",
+        // The server refused TLS, or the handshake or the certificate
+        // check failed: never retried without TLS.
+        "error performing TLS handshake",
+    ];
     if e.is_closed() || is_io || lost.iter().any(|p| text.starts_with(p)) {
         AdapterError::unavailable(operation, text)
     } else {
         AdapterError::other(operation, text)
     }
+}
+
+/// An error's text followed by its causes' (`a: b: c`), each only when
+/// its display does not already end with it. Not for errors from the
+/// server (their causes print DETAIL).
+fn with_causes(e: &dyn std::error::Error) -> String {
+    let mut text = e.to_string();
+    let mut cause = e.source();
+    while let Some(c) = cause {
+        let more = c.to_string();
+        if !text.ends_with(&more) {
+            text = format!("{text}: {more}");
+        }
+        cause = c.source();
+    }
+    text
 }
 
 fn to_timestamp(operation: &'static str, unix_ms: i64) -> Result<OffsetDateTime, AdapterError> {
@@ -339,7 +385,48 @@ impl Statements {
     }
 }
 
-type Manager = PostgresConnectionManager<NoTls>;
+/// r2d2_postgres's manager, with errors that keep their causes: the pool
+/// reports a failed connect by the error's text, and a `postgres::Error`
+/// prints only its kind ("error performing TLS handshake", not why).
+struct Manager(PostgresConnectionManager<MakeRustlsConnect>);
+
+#[derive(Debug)]
+struct ConnectError(String);
+
+impl std::fmt::Display for ConnectError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for ConnectError {}
+
+impl From<postgres::Error> for ConnectError {
+    fn from(e: postgres::Error) -> Self {
+        // A server error's DETAIL may quote values: its code and message only.
+        ConnectError(match e.as_db_error() {
+            Some(db) => format!("{} {}", db.code().code(), db.message()),
+            None => with_causes(&e),
+        })
+    }
+}
+
+impl r2d2::ManageConnection for Manager {
+    type Connection = Client;
+    type Error = ConnectError;
+
+    fn connect(&self) -> Result<Client, ConnectError> {
+        Ok(self.0.connect()?)
+    }
+
+    fn is_valid(&self, client: &mut Client) -> Result<(), ConnectError> {
+        Ok(self.0.is_valid(client)?)
+    }
+
+    fn has_broken(&self, client: &mut Client) -> bool {
+        self.0.has_broken(client)
+    }
+}
 
 pub struct PostgresAdapter {
     pool: Pool<Manager>,
@@ -363,7 +450,7 @@ impl PostgresAdapter {
         if !is_valid_schema_name(&options.schema) {
             return Err("the schema must be a lowercase SQL identifier ([a-z_][a-z0-9_]*, at most 63 bytes)".to_owned());
         }
-        let config = client_config(options)?;
+        let (config, tls) = client_config(options)?;
         let pool = Pool::builder()
             .max_size(options.pool_size)
             // No idle connections kept open by a background thread: they
@@ -376,7 +463,7 @@ impl PostgresAdapter {
             // r2d2 would log connection errors through `log`; we report
             // them as `Unavailable` instead.
             .error_handler(Box::new(r2d2::NopErrorHandler))
-            .build_unchecked(PostgresConnectionManager::new(config, NoTls));
+            .build_unchecked(Manager(PostgresConnectionManager::new(config, tls)));
         Ok(PostgresAdapter {
             pool,
             sql: Statements::new(&options.schema),
