@@ -28,10 +28,50 @@ cargo_counts() { # log -> "passed failed"
   awk '/^test result:/ { for (i = 1; i <= NF; i++) { if ($(i) ~ /^passed;?$/) p += $(i-1); if ($(i) ~ /^failed;?$/) f += $(i-1) } } END { print p+0, f+0 }' "$1"
 }
 
-# A skipped test counts as failed here: this script installs and starts
-# everything the tests need, so a skip means a set-up step silently failed.
-node_counts() { # log -> "passed failed"
-  awk '/^# pass / { p += $3 } /^# fail / { f += $3 } /^# skipped / { f += $3 } END { print p+0, f+0 }' "$1"
+# node --test's TAP summary -> "pass fail cancelled skipped".
+node_summary() { # log
+  awk '/^# pass / { p += $3 } /^# fail / { f += $3 } /^# cancelled / { c += $3 } /^# skipped / { s += $3 }
+       END { print p+0, f+0, c+0, s+0 }' "$1"
+}
+
+# tests/expected-counts.txt: "<suite> <minimum>" per line, `#` comments.
+EXPECTED_COUNTS=$ROOT/tests/expected-counts.txt
+SEEN_SUITES=()
+
+# Record one `node --test` run (one test file, or the compat suite). A
+# skipped or cancelled test counts as failed here: this script installs and
+# starts everything the tests need, so a skip means a set-up step silently
+# failed. And the run must have run at least the suite's minimum from
+# tests/expected-counts.txt: a suite that lost tests (a skipped `describe`
+# reports no tests at all) is a failure naming it.
+record_node() { # suite log exit_code
+  local suite=$1 log=$2 code=$3 p f c s ran min
+  read -r p f c s < <(node_summary "$log")
+  SEEN_SUITES+=("$suite")
+  ran=$((p + f))
+  if [ "$c" -gt 0 ]; then echo "== $suite: $c test(s) cancelled"; fi
+  if [ "$s" -gt 0 ]; then echo "== $suite: $s test(s) skipped"; fi
+  f=$((f + c + s))
+  min=$(awk -v suite="$suite" '$1 == suite { print $2 }' "$EXPECTED_COUNTS")
+  if [ -z "$min" ]; then
+    echo "== $suite: no minimum test count in tests/expected-counts.txt (add \"$suite <count>\")"
+    STEP_ERRORS+=("$suite (no expected count)"); f=$((f + 1))
+  elif [ "$ran" -lt "$min" ]; then
+    echo "== $suite: ran $ran tests, expected at least $min (tests/expected-counts.txt)"
+    STEP_ERRORS+=("$suite (ran $ran of at least $min tests)"); f=$((f + 1))
+  fi
+  record "$suite" "$code" "$p" "$f"
+}
+
+# Every suite in tests/expected-counts.txt must have run.
+check_all_suites_ran() {
+  local suite
+  for suite in $(awk '!/^#/ && NF { print $1 }' "$EXPECTED_COUNTS"); do
+    if [[ " ${SEEN_SUITES[*]} " != *" $suite "* ]]; then
+      echo "== $suite: listed in tests/expected-counts.txt but did not run"
+      STEP_ERRORS+=("$suite (did not run)"); FAILED=$((FAILED + 1))
+    fi
+  done
 }
 
 ensure_rust
@@ -58,23 +98,33 @@ npm_install tests/compat
 # `cargo test` leaves examples only under hashed names; build the one the
 # interop tests run so target/debug/examples/session_cookie exists.
 cargo build -q -p libauth-core --example session_cookie || { echo "building the session_cookie example failed" >&2; exit 1; }
-(cd tests/compat && LIBAUTH_SESSION_COOKIE_CMD="$ROOT/target/debug/examples/session_cookie" node --test) 2>&1 | tee "$LOG_DIR/compat.log"
+(cd tests/compat && CI=true LIBAUTH_SESSION_COOKIE_CMD="$ROOT/target/debug/examples/session_cookie" node --test --test-reporter=tap) 2>&1 | tee "$LOG_DIR/compat.log"
 code=${PIPESTATUS[0]}
-read -r p f < <(node_counts "$LOG_DIR/compat.log")
-record "authjs-interop" "$code" "$p" "$f"
+record_node "compat" "$LOG_DIR/compat.log" "$code"
 
 echo "== Node binding: node --test bindings/node/test"
-ensure_chromium || true                      # the browser tests skip without it
+# Missing prerequisites fail the run; the tests themselves throw rather
+# than skip under CI=true (bindings/node/test/helpers.mjs, skipUnless).
+ensure_chromium || record "chromium (prerequisite)" 1 0 1
 npm_install bindings/node                     # npm ci (its install script builds the addon)
-node bindings/node/scripts/build.js           # rebuild the addon if the Rust changed since
+# Rebuild the addon if the Rust changed since; without a fresh addon the
+# tests would run against a stale one, so they don't run at all.
+if node bindings/node/scripts/build.js; then addon_built=1; else addon_built=0; record "node addon build" 1 0 1; fi
 npm_install examples/express
 npm_install examples/solid-start              # SolidStart 2 + Node 24 for its build
 (cd examples/solid-start && npm run build --silent >"$LOG_DIR/solid-start-build.log" 2>&1) ||
   { echo "SolidStart build failed (see $LOG_DIR/solid-start-build.log)"; rm -rf examples/solid-start/.output; record "solid-start-build" 1 0 1; }
-(cd bindings/node && node --test --test-concurrency=1 test/) 2>&1 | tee "$LOG_DIR/node.log"
-code=${PIPESTATUS[0]}
-read -r p f < <(node_counts "$LOG_DIR/node.log")
-record "node" "$code" "$p" "$f"
+# One `node --test` per file, so each file's count is known (node's TAP
+# output does not say which file a passing test came from).
+if [ "$addon_built" = 1 ]; then
+  for file in bindings/node/test/*.test.mjs; do
+    name=$(basename "$file")
+    (cd bindings/node && CI=true node --test --test-reporter=tap "test/$name") 2>&1 | tee "$LOG_DIR/node-$name.log"
+    code=${PIPESTATUS[0]}
+    record_node "node/$name" "$LOG_DIR/node-$name.log" "$code"
+  done
+fi
+check_all_suites_ran
 
 echo
 if [ ${#STEP_ERRORS[@]} -gt 0 ]; then echo "failed steps: ${STEP_ERRORS[*]}"; fi

@@ -229,6 +229,8 @@ export interface SmtpServerOptions {
   secure?: boolean | "tls" | "starttls" | "none";
   /** Seconds (up to 600). */
   timeout?: number;
+  /** Path of a PEM file of CA certificates to trust besides the built-in (Mozilla) roots, for a server with a privately issued certificate. */
+  caFile?: string;
 }
 
 /** What `sendVerificationRequest` receives (as in Auth.js). */

@@ -321,3 +321,216 @@ fn a_link_mailed_before_a_secret_rotation_still_works() {
     assert_eq!(location(&b.get(&link)), ORIGIN);
     assert_eq!(b.session()["user"]["email"], "rotate@example.com");
 }
+
+// ---- TLS: implicit (SMTPS) and STARTTLS, with a CA the test creates ----
+
+/// A throw-away CA, a certificate it issued for 127.0.0.1, and a second,
+/// unrelated CA; made with the `openssl` CLI in a directory removed on drop.
+struct TestPki {
+    dir: std::path::PathBuf,
+}
+
+impl TestPki {
+    fn new() -> TestPki {
+        let dir = std::env::temp_dir().join(format!("libauth-smtp-tls-{}", libauth_core::random::hex(8)));
+        std::fs::create_dir_all(&dir).unwrap();
+        let pki = TestPki { dir };
+        pki.make_ca("ca", "libauth test CA");
+        pki.make_ca("other-ca", "libauth unrelated CA");
+        pki.openssl(&[
+            "req",
+            "-newkey",
+            "ec",
+            "-pkeyopt",
+            "ec_paramgen_curve:prime256v1",
+            "-nodes",
+            "-keyout",
+            "server.key",
+            "-out",
+            "server.csr",
+            "-subj",
+            "/CN=127.0.0.1",
+        ]);
+        std::fs::write(
+            pki.path("server.ext"),
+            "subjectAltName=IP:127.0.0.1,DNS:localhost\nbasicConstraints=critical,CA:FALSE\nkeyUsage=critical,digitalSignature\nextendedKeyUsage=serverAuth\n",
+        )
+        .unwrap();
+        pki.openssl(&[
+            "x509",
+            "-req",
+            "-in",
+            "server.csr",
+            "-CA",
+            "ca.pem",
+            "-CAkey",
+            "ca.key",
+            "-set_serial",
+            "2",
+            "-days",
+            "2",
+            "-extfile",
+            "server.ext",
+            "-out",
+            "server.pem",
+        ]);
+        pki
+    }
+
+    fn make_ca(&self, name: &str, common_name: &str) {
+        self.openssl(&[
+            "req",
+            "-x509",
+            "-newkey",
+            "ec",
+            "-pkeyopt",
+            "ec_paramgen_curve:prime256v1",
+            "-nodes",
+            "-keyout",
+            &format!("{name}.key"),
+            "-out",
+            &format!("{name}.pem"),
+            "-days",
+            "2",
+            "-subj",
+            &format!("/CN={common_name}"),
+            "-addext",
+            "basicConstraints=critical,CA:TRUE",
+            "-addext",
+            "keyUsage=critical,keyCertSign,cRLSign",
+        ]);
+    }
+
+    fn openssl(&self, args: &[&str]) {
+        let out = Command::new("openssl")
+            .args(args)
+            .current_dir(&self.dir)
+            .output()
+            .unwrap_or_else(|e| panic!("cannot run openssl: {e}"));
+        assert!(out.status.success(), "openssl {args:?} failed:\n{}", String::from_utf8_lossy(&out.stderr));
+    }
+
+    fn path(&self, name: &str) -> String {
+        self.dir.join(name).to_str().unwrap().to_owned()
+    }
+
+    /// A sink speaking TLS as `mode` (smtps, starttls, starttls-optional).
+    fn sink(&self, mode: &str) -> Sink {
+        Sink::start(&["--tls", mode, "--cert", &self.path("server.pem"), "--key", &self.path("server.key")])
+    }
+}
+
+impl Drop for TestPki {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.dir);
+    }
+}
+
+/// Send, then check the message came through TLS with the link intact.
+fn assert_delivered_over_tls(sink: &mut Sink, config: &SmtpConfig, to: &str) {
+    send_verification_email(config, to, LINK, "localhost:3000").unwrap_or_else(|e| panic!("{config:?}: {e}"));
+    let m = sink.next_message();
+    assert_eq!(m["rcpt_tos"], json!([to]));
+    assert_eq!(m["tls"], true, "the message went over TLS");
+    assert_eq!(href(m["html"].as_str().unwrap()), LINK);
+}
+
+/// The send fails on the certificate, nothing reaches the server, and a
+/// send that trusts the right CA then gets through (so the sink is alive
+/// and the failed message is not queued behind it).
+fn assert_refused_then_recovers(sink: &mut Sink, bad: &SmtpConfig, good: &SmtpConfig) {
+    let err = send_verification_email(bad, "mallory@example.com", LINK, "localhost:3000").unwrap_err();
+    assert!(matches!(err, EmailError::Rejected(_)), "a certificate failure is not retryable: {err:?}");
+    let shown = format!("{err} {err:?}");
+    assert!(!shown.contains("5f2b8c0e"), "{shown}");
+    send_verification_email(good, "ada@example.com", LINK, "localhost:3000").unwrap();
+    let m = sink.next_message();
+    assert_eq!(m["rcpt_tos"], json!(["ada@example.com"]), "the refused message never reached the server");
+    assert_eq!(m["tls"], true);
+}
+
+#[test]
+fn smtps_with_the_ca_trusted_through_ca_file() {
+    let pki = TestPki::new();
+    let mut sink = pki.sink("smtps");
+    let config = sink.config(json!({ "secure": "tls", "caFile": pki.path("ca.pem") }));
+    assert_delivered_over_tls(&mut sink, &config, "ada@example.com");
+    // `secure: true` is the same as "tls".
+    let config = sink.config(json!({ "secure": true, "caFile": pki.path("ca.pem") }));
+    assert_delivered_over_tls(&mut sink, &config, "grace@example.com");
+}
+
+#[test]
+fn starttls_with_the_ca_trusted_through_ca_file() {
+    let pki = TestPki::new();
+    let mut sink = pki.sink("starttls");
+    let config = sink.config(json!({ "secure": "starttls", "caFile": pki.path("ca.pem") }));
+    assert_delivered_over_tls(&mut sink, &config, "ada@example.com");
+}
+
+#[test]
+fn starttls_with_login_sends_the_password_only_after_the_upgrade() {
+    let pki = TestPki::new();
+    let mut sink = Sink::start(&[
+        "--tls",
+        "starttls",
+        "--cert",
+        &pki.path("server.pem"),
+        "--key",
+        &pki.path("server.key"),
+        "--auth",
+        "mailer:s3cret-pass",
+    ]);
+    let config = sink.config(json!({
+        "secure": "starttls", "caFile": pki.path("ca.pem"), "username": "mailer", "password": "s3cret-pass"
+    }));
+    send_verification_email(&config, "ada@example.com", LINK, "localhost:3000").unwrap();
+    let m = sink.next_message();
+    assert_eq!((m["login"].as_str(), m["tls"].as_bool()), (Some("mailer"), Some(true)));
+}
+
+#[test]
+fn the_default_upgrades_when_the_server_offers_starttls() {
+    let pki = TestPki::new();
+    // The server would take plain text too; the client upgrades anyway.
+    let mut sink = pki.sink("starttls-optional");
+    let config = sink.config(json!({ "caFile": pki.path("ca.pem") }));
+    assert_delivered_over_tls(&mut sink, &config, "ada@example.com");
+}
+
+#[test]
+fn smtps_with_a_wrong_ca_or_none_fails_the_send() {
+    let pki = TestPki::new();
+    let mut sink = pki.sink("smtps");
+    let good = sink.config(json!({ "secure": "tls", "caFile": pki.path("ca.pem") }));
+    let wrong_ca = sink.config(json!({ "secure": "tls", "caFile": pki.path("other-ca.pem") }));
+    assert_refused_then_recovers(&mut sink, &wrong_ca, &good);
+    // Without caFile only the built-in roots count, and they don't know our CA.
+    let builtin_roots = sink.config(json!({ "secure": "tls" }));
+    assert_refused_then_recovers(&mut sink, &builtin_roots, &good);
+}
+
+#[test]
+fn starttls_with_a_wrong_ca_fails_without_falling_back_to_plain_text() {
+    let pki = TestPki::new();
+    // This server accepts plain-text mail: a client that gave up on TLS
+    // after the failed handshake and carried on would be delivered.
+    let mut sink = pki.sink("starttls-optional");
+    let good = sink.config(json!({ "secure": "starttls", "caFile": pki.path("ca.pem") }));
+    for secure in [json!("starttls"), json!(false), Value::Null] {
+        let bad = sink.config(json!({ "secure": secure, "caFile": pki.path("other-ca.pem") }));
+        assert_refused_then_recovers(&mut sink, &bad, &good);
+    }
+}
+
+#[test]
+fn a_bad_ca_file_is_a_config_error() {
+    let pki = TestPki::new();
+    for path in [pki.path("missing.pem"), pki.path("server.key")] {
+        let err = SmtpConfig::from_json(
+            &json!({ "host": "127.0.0.1", "port": 465, "from": "a@example.com", "caFile": path }),
+        )
+        .unwrap_err();
+        assert!(matches!(&err, EmailError::Config { option, .. } if option == "caFile"), "{err:?}");
+    }
+}

@@ -6,11 +6,11 @@ import assert from "node:assert/strict";
 import { existsSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { ReactiveAuth, getSession } from "libauth";
-import { listen, webServer, launch, freePort, startProcess, CHROMIUM } from "./helpers.mjs";
+import { listen, webServer, launch, freePort, startProcess, CHROMIUM, skipUnless } from "./helpers.mjs";
 import { baseConfig } from "./flows.mjs";
 
 const root = fileURLToPath(new URL("../../../", import.meta.url));
-const skip = existsSync(CHROMIUM) ? false : "Debian chromium is not installed (apt-get install chromium)";
+const skip = skipUnless(existsSync(CHROMIUM), "Debian chromium is not installed (apt-get install chromium)");
 
 describe("headless Chromium", { skip }, () => {
   let browser;
@@ -48,7 +48,8 @@ describe("headless Chromium", { skip }, () => {
 
   it("Express example: TikTok sign-in against the simulator (the demo's set-up)", async (t) => {
     const simBin = `${root}target/debug/tiktok-sim`;
-    if (!existsSync(simBin)) return t.skip("target/debug/tiktok-sim is not built");
+    const skipReason = skipUnless(existsSync(simBin), "target/debug/tiktok-sim is not built (cargo build -p tiktok-sim)");
+    if (skipReason) return t.skip(skipReason);
     const [port, simPort] = [await freePort(), await freePort()];
     const origin = `http://127.0.0.1:${port}`;
     const { spawn } = await import("node:child_process");

@@ -10,7 +10,7 @@ import { createInterface } from "node:readline";
 import { rmSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { Email } from "libauth";
-import { Browser, SECRET, sleep, serveProtected } from "./helpers.mjs";
+import { Browser, SECRET, sleep, serveProtected, skipUnless } from "./helpers.mjs";
 
 const root = fileURLToPath(new URL("../../../", import.meta.url));
 const python = process.env.LIBAUTH_PYTHON ?? "python3";
@@ -178,7 +178,7 @@ function href(html) {
   return m[1].replaceAll("&quot;", '"').replaceAll("&#39;", "'").replaceAll("&lt;", "<").replaceAll("&gt;", ">").replaceAll("&amp;", "&");
 }
 
-describe("email sign-in through SMTP (Email({ server, from }))", { skip: hasSink ? false : `${python} cannot import aiosmtpd (pip install aiosmtpd; scripts/test.sh does)` }, () => {
+describe("email sign-in through SMTP (Email({ server, from }))", { skip: skipUnless(hasSink, `${python} cannot import aiosmtpd (pip install aiosmtpd; scripts/test.sh does)`) }, () => {
   let sink;
   let s;
   before(async () => {

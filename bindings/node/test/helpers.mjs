@@ -151,6 +151,21 @@ export function users() {
 export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 export const CHROMIUM = "/usr/bin/chromium";
+
+/** True when running in CI (`CI` set, and not "false" or "0"). */
+export const IN_CI = !!process.env.CI && process.env.CI !== "false" && process.env.CI !== "0";
+
+/**
+ * For `{ skip }`: `false` when the prerequisite is there (`ok`), else the
+ * reason to skip - except in CI, where a missing prerequisite throws so the
+ * file fails instead of silently running no tests (scripts/test.sh runs the
+ * Node tests with CI=true).
+ */
+export function skipUnless(ok, reason) {
+  if (ok) return false;
+  if (IN_CI) throw new Error(`missing prerequisite (CI=${process.env.CI}, tests may not be skipped): ${reason}`);
+  return reason;
+}
 export const CHROMIUM_ARGS = [
   "--headless",
   "--no-sandbox",

@@ -5,11 +5,11 @@ import { describe, it, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { Browser, launch, freePort, startProcess, CHROMIUM } from "./helpers.mjs";
+import { Browser, launch, freePort, startProcess, CHROMIUM, skipUnless } from "./helpers.mjs";
 
 const app = fileURLToPath(new URL("../../../examples/solid-start/", import.meta.url));
 const built = existsSync(`${app}.output/server/index.mjs`);
-const skip = built ? false : "examples/solid-start is not built (scripts/test.sh runs `npm run build` there)";
+const skip = skipUnless(built, "examples/solid-start is not built (scripts/test.sh runs `npm run build` there)");
 
 describe("SolidStart example (built server)", { skip }, () => {
   let server;
@@ -85,7 +85,7 @@ describe("SolidStart example (built server)", { skip }, () => {
     assert.equal((await br.fetch("/dashboard")).status, 302);
   });
 
-  it("signs in through the built-in page in headless Chromium", { skip: existsSync(CHROMIUM) ? false : "no chromium" }, async () => {
+  it("signs in through the built-in page in headless Chromium", { skip: skipUnless(existsSync(CHROMIUM), "Debian chromium is not installed (apt-get install chromium)") }, async () => {
     const browser = await launch();
     try {
       const page = await browser.newPage();

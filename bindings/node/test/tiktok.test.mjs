@@ -6,13 +6,13 @@ import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { createRequire } from "node:module";
 import { ServerAuth, getSession, TikTok } from "libauth";
-import { Browser, SECRET, freePort } from "./helpers.mjs";
+import { Browser, SECRET, freePort, skipUnless } from "./helpers.mjs";
 
 const require = createRequire(import.meta.url);
 const express = require("express");
 const root = fileURLToPath(new URL("../../../", import.meta.url));
 const simBin = `${root}target/debug/tiktok-sim`;
-const skip = existsSync(simBin) ? false : "target/debug/tiktok-sim is not built (cargo build -p tiktok-sim)";
+const skip = skipUnless(existsSync(simBin), "target/debug/tiktok-sim is not built (cargo build -p tiktok-sim)");
 
 describe("TikTok through the Express adapter (simulator)", { skip }, () => {
   let sim;

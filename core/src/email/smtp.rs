@@ -5,7 +5,8 @@
 //!
 //! ```json
 //! { "host": "smtp.example.com", "port": 587, "username": "u", "password": "p",
-//!   "from": "Example <no-reply@example.com>", "secure": false, "timeout": 10 }
+//!   "from": "Example <no-reply@example.com>", "secure": false, "timeout": 10,
+//!   "caFile": "/etc/ssl/private-ca.pem" }
 //! ```
 //!
 //! `secure`: `true` (or `"tls"`) connects with TLS from the start (SMTPS,
@@ -13,13 +14,20 @@
 //! `"none"` never uses TLS; `false` or absent uses STARTTLS when the server
 //! offers it, and requires it when there are credentials to protect and the
 //! server is not on this machine.
+//!
+//! The server's certificate is checked against the Mozilla roots built in
+//! (`webpki-roots`). `caFile`: a PEM file of CA certificates to trust as
+//! well, for a server whose certificate a private CA issued. It is read
+//! when the configuration is parsed; a certificate that neither the
+//! built-in roots nor `caFile` vouch for fails the send (no fallback to
+//! plain text).
 
 use std::net::IpAddr;
 use std::time::Duration;
 
 use lettre::message::{Mailbox, MultiPart};
 use lettre::transport::smtp::authentication::Credentials;
-use lettre::transport::smtp::client::{Tls, TlsParameters};
+use lettre::transport::smtp::client::{Certificate, Tls, TlsParameters};
 use lettre::{Message, SmtpTransport, Transport};
 use serde_json::{Map, Value};
 
@@ -51,6 +59,8 @@ pub struct SmtpConfig {
     pub security: SmtpSecurity,
     /// For connecting and for each SMTP command.
     pub timeout: Duration,
+    /// PEM CA certificates trusted besides the built-in roots (`caFile`).
+    pub extra_roots_pem: Option<Vec<u8>>,
 }
 
 /// The password is a secret: never print it.
@@ -64,6 +74,7 @@ impl std::fmt::Debug for SmtpConfig {
             .field("from", &self.from.to_string())
             .field("security", &self.security)
             .field("timeout", &self.timeout)
+            .field("extra_roots_pem", &self.extra_roots_pem.is_some())
             .finish()
     }
 }
@@ -78,7 +89,7 @@ impl SmtpConfig {
         let Value::Object(options) = value else {
             return Err(config_error("server", "must be an object with host, port and from"));
         };
-        const KNOWN: [&str; 7] = ["host", "port", "username", "password", "from", "secure", "timeout"];
+        const KNOWN: [&str; 8] = ["host", "port", "username", "password", "from", "secure", "timeout", "caFile"];
         if let Some(key) = options.keys().find(|k| !KNOWN.contains(&k.as_str())) {
             return Err(config_error(key, format!("unknown option; known options are: {}", KNOWN.join(", "))));
         }
@@ -121,12 +132,22 @@ impl SmtpConfig {
                 .ok_or_else(|| config_error("timeout", "must be a number of seconds from 0 to 600"))?,
             None => DEFAULT_TIMEOUT,
         };
-        Ok(SmtpConfig { host, port, username, password, from, security, timeout })
+        let extra_roots_pem = match string(options, "caFile")? {
+            Some(path) => Some(read_ca_file(&path)?),
+            None => None,
+        };
+        Ok(SmtpConfig { host, port, username, password, from, security, timeout, extra_roots_pem })
     }
 
     fn transport(&self) -> Result<SmtpTransport, EmailError> {
         let tls_parameters = || {
-            TlsParameters::new(self.host.clone()).map_err(|e| config_error("host", format!("TLS set-up failed: {e}")))
+            let mut builder = TlsParameters::builder(self.host.clone());
+            if let Some(pem) = &self.extra_roots_pem {
+                let roots = Certificate::from_pem(pem)
+                    .map_err(|e| config_error("caFile", format!("unreadable certificates: {e}")))?;
+                builder = builder.add_root_certificate(roots);
+            }
+            builder.build().map_err(|e| config_error("host", format!("TLS set-up failed: {e}")))
         };
         let tls = match self.security {
             SmtpSecurity::Tls => Tls::Wrapper(tls_parameters()?),
@@ -154,6 +175,16 @@ fn string(options: &Map<String, Value>, key: &str) -> Result<Option<String>, Ema
     }
 }
 
+/// The `caFile` PEM: readable, and with at least one certificate that parses.
+fn read_ca_file(path: &str) -> Result<Vec<u8>, EmailError> {
+    let pem = std::fs::read(path).map_err(|e| config_error("caFile", format!("cannot read {path}: {e}")))?;
+    if !String::from_utf8_lossy(&pem).contains("-----BEGIN CERTIFICATE-----") {
+        return Err(config_error("caFile", format!("{path} has no PEM certificate (-----BEGIN CERTIFICATE-----)")));
+    }
+    Certificate::from_pem(&pem).map_err(|e| config_error("caFile", format!("{path}: invalid certificates: {e}")))?;
+    Ok(pem)
+}
+
 fn is_loopback(host: &str) -> bool {
     host.eq_ignore_ascii_case("localhost")
         || host.trim_start_matches('[').trim_end_matches(']').parse::<IpAddr>().is_ok_and(|ip| ip.is_loopback())
@@ -174,12 +205,26 @@ pub fn send_verification_email(config: &SmtpConfig, to: &str, url: &str, site_ho
     config.transport()?.send(&message).map(|_| ()).map_err(|e| {
         // 5xx, TLS failures and protocol errors won't go away on their own;
         // refused connections, timeouts and 4xx may.
-        if e.is_permanent() || e.is_tls() || e.is_client() || e.is_response() {
+        if e.is_permanent() || e.is_tls() || e.is_client() || e.is_response() || is_tls_handshake_failure(&e) {
             EmailError::Rejected(e.to_string())
         } else {
             EmailError::Unavailable(e.to_string())
         }
     })
+}
+
+/// lettre reports a failed TLS handshake (e.g. an untrusted certificate) as
+/// a network error; rustls puts its error in an `io::Error` of kind
+/// `InvalidData`. Such a failure repeats on every retry.
+fn is_tls_handshake_failure(e: &lettre::transport::smtp::Error) -> bool {
+    let mut source = std::error::Error::source(e);
+    while let Some(s) = source {
+        if s.downcast_ref::<std::io::Error>().is_some_and(|io| io.kind() == std::io::ErrorKind::InvalidData) {
+            return true;
+        }
+        source = s.source();
+    }
+    false
 }
 
 #[cfg(test)]
@@ -215,5 +260,15 @@ mod tests {
         assert_eq!(option(json!({"host": "h", "port": 25, "from": "nope"})), "from");
         assert_eq!(option(json!({"host": "h", "port": 25, "from": "a@b.c", "secure": "yes"})), "secure");
         assert_eq!(option(json!({"host": "h", "port": 25, "from": "a@b.c", "user": "x"})), "user");
+        assert_eq!(
+            option(json!({"host": "h", "port": 25, "from": "a@b.c", "caFile": "/nonexistent/ca.pem"})),
+            "caFile"
+        );
+        assert_eq!(
+            option(
+                json!({"host": "h", "port": 25, "from": "a@b.c", "caFile": concat!(env!("CARGO_MANIFEST_DIR"), "/Cargo.toml")})
+            ),
+            "caFile"
+        );
     }
 }

@@ -5,7 +5,12 @@ message received: envelope, headers, the decoded text and HTML parts, and
 the authenticated login (if any). Runs until its stdin closes.
 
 Usage: python3 smtp_sink.py [--auth USER:PASSWORD]
+                            [--tls smtps|starttls|starttls-optional --cert PEM --key PEM]
 With --auth, AUTH PLAIN/LOGIN is required (over plain text: loopback only).
+With --tls smtps the server speaks TLS from the first byte; with starttls it
+offers STARTTLS and refuses mail until the client upgrades; with
+starttls-optional it offers STARTTLS but also accepts mail in plain text.
+Each message's JSON then says whether it arrived over TLS ("tls").
 """
 
 import argparse
@@ -14,6 +19,7 @@ import email.policy
 import json
 import logging
 import socket
+import ssl
 import sys
 import warnings
 
@@ -22,6 +28,9 @@ from aiosmtpd.smtp import AuthResult, LoginPassword
 
 
 class Sink:
+    def __init__(self, implicit_tls):
+        self.implicit_tls = implicit_tls
+
     async def handle_DATA(self, server, session, envelope):
         message = email.message_from_bytes(envelope.original_content or envelope.content, policy=email.policy.default)
         text = message.get_body(preferencelist=("plain",))
@@ -39,6 +48,7 @@ class Sink:
                     "text": text.get_content() if text is not None else None,
                     "html": html.get_content() if html is not None else None,
                     "login": login,
+                    "tls": self.implicit_tls or session.ssl is not None,
                 }
             ),
             flush=True,
@@ -55,7 +65,12 @@ def free_port():
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--auth", help="USER:PASSWORD to require")
+    parser.add_argument("--tls", choices=["smtps", "starttls", "starttls-optional"])
+    parser.add_argument("--cert", help="PEM certificate chain for --tls")
+    parser.add_argument("--key", help="PEM private key for --tls")
     args = parser.parse_args()
+    if bool(args.tls) != bool(args.cert and args.key):
+        parser.error("--tls needs --cert and --key, and they need --tls")
 
     options = {}
     if args.auth:
@@ -74,8 +89,16 @@ def main():
     # on every connection; only real errors are worth showing.
     logging.getLogger("mail.log").setLevel(logging.ERROR)
     warnings.filterwarnings("ignore", category=DeprecationWarning)
+    if args.tls:
+        context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+        context.load_cert_chain(args.cert, args.key)
+        if args.tls == "smtps":
+            options["ssl_context"] = context
+        else:
+            options["tls_context"] = context
+            options["require_starttls"] = args.tls == "starttls"
     port = free_port()
-    controller = Controller(Sink(), hostname="127.0.0.1", port=port, **options)
+    controller = Controller(Sink(args.tls == "smtps"), hostname="127.0.0.1", port=port, **options)
     controller.start()
     print(f"READY {port}", flush=True)
     try:
