@@ -82,9 +82,18 @@ ensure_pip_package aiosmtpd 'aiosmtpd==1.4.6'
 # The OIDC tests start a real OpenID Provider (oidc-provider, from npm).
 npm_install tests/oidc-op
 
+echo "== Rust: cargo fmt --check, cargo clippy -D warnings"
+cargo fmt --all --check >"$LOG_DIR/fmt.log" 2>&1
+code=$?
+[ "$code" -eq 0 ] || { echo "cargo fmt --check found differences: run cargo fmt --all"; head -40 "$LOG_DIR/fmt.log"; }
+record "rustfmt" "$code" $((code == 0 ? 1 : 0)) 0
+cargo clippy --workspace --all-targets -- -D warnings 2>&1 | tee "$LOG_DIR/clippy.log" | grep -E "^(warning|error)" -A6 | head -60
+code=${PIPESTATUS[0]}
+record "clippy" "$code" $((code == 0 ? 1 : 0)) 0
+
 echo "== Rust: cargo test --workspace"
 # A hung test must not eat CI's 90 minutes.
-timeout 1500 cargo test --workspace --all-targets 2>&1 | tee "$LOG_DIR/cargo.log"
+timeout 1500 cargo test --workspace --all-targets --no-fail-fast 2>&1 | tee "$LOG_DIR/cargo.log"
 code=${PIPESTATUS[0]}
 # Doc tests run separately (--all-targets skips them).
 cargo test --workspace --doc 2>&1 | tee "$LOG_DIR/cargo-doc.log"

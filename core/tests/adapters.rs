@@ -679,7 +679,7 @@ fn config_errors_name_the_option() {
     assert_eq!(config_error(json!({ "type": "postgres" })).option, "adapter.url");
     assert_eq!(config_error(json!({ "type": "postgres", "url": "postgres://h/db?bogus=1" })).option, "adapter.url");
     assert_eq!(
-        config_error(json!({ "type": "postgres", "url": "postgres://h/db?sslmode=require" })).option,
+        config_error(json!({ "type": "postgres", "url": "postgres://h/db?sslmode=verify-everything" })).option,
         "adapter.url"
     );
     assert_eq!(

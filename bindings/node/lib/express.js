@@ -1,34 +1,29 @@
 "use strict";
-// The server adapter (spec §4.2): Express middleware and getSession.
+// The server adapter: Express middleware and getSession.
 
-const { instanceFor, sessionInstanceFor } = require("./native");
+const { Instance, instanceFor, sessionInstanceFor } = require("./native");
 
-const ACTIONS = /^(.*?)\/(providers|session|csrf|signin|signout|callback|verify-request|error)(\/[^/]*)?\/?$/;
+/** Engines built for mount points beyond this many are not kept. */
+const MAX_MOUNTS = 64;
 
 /**
  * Express middleware answering every auth route. Mount it with
  * `app.use("/auth", ServerAuth(config))`, or on a wildcard route
  * (`"/auth/*"` on Express 4, `"/auth/*splat"` or `"/auth/{*any}"` on
- * Express 5). Without `basePath` in the config, the base path is taken from
- * where the middleware is mounted (`/auth` by default).
+ * Express 5). Without `basePath` in the config, the base path is where the
+ * middleware is mounted (`req.baseUrl`, plus a wildcard route's literal
+ * prefix), never a guess from the request's own path.
  */
 function ServerAuth(config) {
   if (config === null || typeof config !== "object") throw new TypeError("ServerAuth(config): config must be an object");
   const explicit = typeof config.basePath === "string";
   // Build now, so a bad config fails at start-up, not on the first request.
-  let auth = instanceFor(config);
-  let checked = explicit;
+  const fallback = instanceFor(config);
 
   return async function libauth(req, res, next) {
     try {
+      const auth = explicit ? fallback : engineForMount(config, fallback, mountPath(req));
       const pathname = pathOf(req.originalUrl ?? req.url);
-      if (!checked && (req.baseUrl || req.route)) {
-        // Mounted on a path: infer the base path once, as the part of the
-        // path before the action.
-        const m = ACTIONS.exec(pathname);
-        if (m && m[1] !== auth.basePath && m[1] !== "") auth = instanceFor(config, { basePath: m[1] });
-        checked = true;
-      }
       const base = auth.basePath;
       if (pathname !== base && !pathname.startsWith(base + "/")) return next();
       const url = absoluteUrl(req);
@@ -40,6 +35,51 @@ function ServerAuth(config) {
       next(e);
     }
   };
+}
+
+/**
+ * Where Express mounted us, from the mount alone: `req.baseUrl` (from
+ * `app.use(path, …)` and routers) less what a wildcard in that path
+ * captured (`app.use("/auth/*")`: baseUrl `/auth/csrf`, capture `csrf`),
+ * plus the literal part of a route (`app.all("/auth/*splat")` gives
+ * `/auth`). `null` when mounted at the root with no route, where the
+ * configured (or default) base path applies.
+ */
+function mountPath(req) {
+  let path = req.baseUrl ?? "";
+  const route = typeof req.route?.path === "string" ? req.route.path : "";
+  if (route) {
+    const literal = [];
+    for (const segment of route.split("/").slice(1)) {
+      if (/[*:({\\[?+]/.test(segment)) break;
+      literal.push(segment);
+    }
+    if (literal.length) path += "/" + literal.join("/");
+  } else if (path) {
+    for (const value of Object.values(req.params ?? {})) {
+      const captured = Array.isArray(value) ? value.join("/") : String(value ?? "");
+      if (captured && path.endsWith("/" + captured)) {
+        path = path.slice(0, -captured.length - 1);
+        break;
+      }
+    }
+  }
+  path = path.replace(/\/+$/, "");
+  return path === "" ? null : path;
+}
+
+/** The engine whose basePath is this mount point (built once per mount). */
+function engineForMount(config, fallback, mount) {
+  if (mount === null || mount === fallback.basePath) return fallback;
+  const mounts = (fallback.mounts ??= new Map());
+  let auth = mounts.get(mount);
+  if (auth) return auth;
+  // A mount path with parameters (`/:tenant/auth`) varies by request: keep
+  // a bounded number of engines, and build any further one uncached.
+  if (mounts.size >= MAX_MOUNTS) return new Instance(config, { basePath: mount });
+  auth = instanceFor(config, { basePath: mount });
+  mounts.set(mount, auth);
+  return auth;
 }
 
 /**

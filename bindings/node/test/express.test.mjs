@@ -90,6 +90,21 @@ for (const [major, express] of Object.entries(versions)) {
       assert.equal((await br.fetch("/me")).status, 200);
     });
 
+    for (const [label, mount] of Object.entries(mounts[major])) {
+      it(`${label}: a request to a deeper path never moves the base path`, async () => {
+        const s = await start(app(express, mount));
+        const br = new Browser(s.url);
+        // The first request after start goes to an arbitrary path below the mount.
+        const stray = await br.fetch("/auth/zzz/session");
+        assert.equal(stray.status, 400);
+        assert.equal((await br.fetch("/auth/csrf")).status, 200);
+        await br.signIn("ada", "lovelace");
+        assert.equal((await br.session()).user.name, "Ada Lovelace");
+        const providers = await (await br.fetch("/auth/providers")).json();
+        assert.equal(providers.credentials.signinUrl, `${s.url}/auth/signin/credentials`);
+      });
+    }
+
     it("mounted without a path, passes other requests on to the next handler", async () => {
       const s = await start(app(express, (a, mw) => a.use(mw)));
       const br = new Browser(s.url);

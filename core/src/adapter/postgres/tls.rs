@@ -133,9 +133,11 @@ pub(super) fn split_options(conninfo: &str) -> Result<(String, Tls), String> {
                 "sslmode={mode} needs the CA certificates to verify against: add sslrootcert=/path/to/ca.pem"
             ))
         }
-        (Some(other), _) => return Err(format!(
+        (Some(other), _) => {
+            return Err(format!(
             "invalid value for option `sslmode`: \"{other}\"; use disable, prefer, require, verify-ca or verify-full"
-        )),
+        ))
+        }
     };
     Ok((rest, tls))
 }
