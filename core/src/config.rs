@@ -290,6 +290,9 @@ impl Env for std::collections::HashMap<String, String> {
     }
 }
 
+/// The longest `maxAge` / `updateAge` accepted: 100 years.
+pub const MAX_AGE_SECONDS: u64 = 100 * 365 * 86_400;
+
 /// The configuration after defaults, environment fallbacks and validation.
 #[derive(Debug, Clone)]
 pub struct Settings {
@@ -347,6 +350,17 @@ impl Settings {
             return Err(ConfigError::new("session.maxAge", "must be a positive number of seconds"));
         }
         let session_update_age = config.session.update_age.unwrap_or(DEFAULT_SESSION_UPDATE_AGE);
+        // Bounded so that no expiry arithmetic (seconds to ms, now + age)
+        // can overflow.
+        for (option, value) in [
+            ("session.maxAge", Some(session_max_age)),
+            ("session.updateAge", Some(session_update_age)),
+            ("jwt.maxAge", config.jwt.max_age),
+        ] {
+            if value.is_some_and(|v| v > MAX_AGE_SECONDS) {
+                return Err(ConfigError::new(option, format!("must be at most {MAX_AGE_SECONDS} seconds (100 years)")));
+            }
+        }
 
         let trust_host = config
             .trust_host

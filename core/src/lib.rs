@@ -56,6 +56,8 @@ pub struct Auth {
     secure_cookies: CookieSet,
     custom_jwt_encode: bool,
     custom_jwt_decode: bool,
+    /// When expired rows were last purged (unix seconds; 0: never).
+    last_purge: std::sync::atomic::AtomicU64,
 }
 
 impl Auth {
@@ -96,6 +98,7 @@ impl Auth {
             custom_session_token: host.has(&Hook::GENERATE_SESSION_TOKEN),
             custom_jwt_encode: host.has(&Hook::JWT_ENCODE),
             custom_jwt_decode: host.has(&Hook::JWT_DECODE),
+            last_purge: std::sync::atomic::AtomicU64::new(0),
             settings,
             callbacks,
             providers,
@@ -188,7 +191,32 @@ impl Auth {
     }
 }
 
+/// How often a sign-in also purges expired rows (seconds).
+const PURGE_INTERVAL: u64 = 3600;
+
 impl Auth {
+    /// Delete every expired database session and email sign-in token from
+    /// the adapter. Sign-ins already do this at most once an hour; call it
+    /// from a scheduled job for a store that sees few sign-ins. Without an
+    /// adapter there is nothing to purge.
+    pub fn purge_expired(&self) -> Result<adapter::Purged, AuthError> {
+        let Some(adapter) = &self.adapter else { return Ok(adapter::Purged::default()) };
+        self.last_purge.store(time::now_seconds(), std::sync::atomic::Ordering::Relaxed);
+        adapter.delete_expired(time::now_millis() as i64).map_err(AuthError::from)
+    }
+
+    /// [`Auth::purge_expired`], if the last purge was over an hour ago;
+    /// failures are logged, never the sign-in's concern.
+    pub(crate) fn purge_expired_now_and_then(&self) {
+        let last = self.last_purge.load(std::sync::atomic::Ordering::Relaxed);
+        if time::now_seconds() < last.saturating_add(PURGE_INTERVAL) {
+            return;
+        }
+        if let Err(e) = self.purge_expired() {
+            self.callbacks.log(&e);
+        }
+    }
+
     /// Use a refresh token at an OAuth provider's token endpoint. Returns the
     /// new tokens as an Account-shaped object (`expires_at` computed,
     /// `token_type` lowercased). Providers that rotate refresh tokens

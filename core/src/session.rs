@@ -189,6 +189,7 @@ impl Auth {
             self.callbacks.log(&e);
             SessionRead { session: None, cookies: Vec::new(), adapter_error: Some(e) }
         };
+        let token = &stored_session_token(token);
         let (mut stored, user) = match adapter.get_session_and_user(token) {
             Ok(Some(found)) => found,
             Ok(None) => return SessionRead::none(jar.clear()),
@@ -210,7 +211,7 @@ impl Auth {
             match adapter.update_session(token, expires) {
                 Ok(_) => {
                     stored.expires = expires;
-                    out = jar.write(token, (expires / 1000) as u64);
+                    out = jar.write(jar.value().unwrap_or_default(), (expires / 1000) as u64);
                 }
                 // Not fatal: the session is still valid until its old expiry.
                 Err(e) => self.callbacks.log(&AuthError::from(e)),
@@ -301,6 +302,20 @@ impl Auth {
             .map(Some)
             .map_err(|e| AuthError::new(ErrorType::JWTSessionError, e.to_string()).with_source(e))
     }
+}
+
+/// What the adapter stores for a database session token: its SHA-256, in
+/// hex. The browser holds the token itself, so a leaked sessions table
+/// (a backup, a read-only SQL injection) holds nothing a browser could
+/// present. Tokens are random (128 bits or more), so no salt is needed.
+pub fn stored_session_token(raw: &str) -> String {
+    use sha2::{Digest, Sha256};
+    let digest = Sha256::digest(raw.as_bytes());
+    let mut out = String::with_capacity(64);
+    for byte in digest {
+        out.push_str(&format!("{byte:02x}"));
+    }
+    out
 }
 
 /// A session token must fit in the cookies it is read back from.

@@ -433,6 +433,29 @@ mod suite {
         assert_eq!(a.use_verification_token(&token.identifier, &token.token).unwrap(), None);
     }
 
+    /// `delete_expired` removes expired sessions and verification tokens
+    /// only (built-in adapters; a host adapter purges its own store).
+    pub fn delete_expired_removes_only_expired_rows(f: &Fixture) {
+        let a = &f.adapter;
+        let user = a.create_user(&new_user(None)).unwrap();
+        let (old, live) = (libauth_core::random::hex(16), libauth_core::random::hex(16));
+        a.create_session(&session(&old, &user.id, NOW - DAY)).unwrap();
+        a.create_session(&session(&live, &user.id, NOW + DAY)).unwrap();
+        let stale =
+            VerificationToken { identifier: unique_email(), token: libauth_core::random::hex(32), expires: NOW - DAY };
+        let fresh = VerificationToken { expires: NOW + DAY, token: libauth_core::random::hex(32), ..stale.clone() };
+        a.create_verification_token(&stale).unwrap();
+        a.create_verification_token(&fresh).unwrap();
+
+        let purged = a.delete_expired(NOW).unwrap();
+        assert!(purged.sessions >= 1 && purged.verification_tokens >= 1, "{purged:?}");
+        assert_eq!(a.get_session_and_user(&old).unwrap(), None);
+        assert!(a.get_session_and_user(&live).unwrap().is_some());
+        assert_eq!(a.use_verification_token(&stale.identifier, &stale.token).unwrap(), None);
+        assert_eq!(a.use_verification_token(&fresh.identifier, &fresh.token).unwrap(), Some(fresh));
+        assert_eq!(a.delete_expired(NOW).unwrap(), libauth_core::adapter::Purged::default(), "nothing left to purge");
+    }
+
     /// A link clicked twice at once (double click, mail scanner plus user)
     /// signs in once.
     pub fn verification_token_race_has_one_winner(f: &Fixture) {
@@ -519,6 +542,26 @@ conformance!(memory);
 conformance!(sqlite);
 conformance!(postgres);
 conformance!(host);
+
+/// Purging is the built-in adapters' own (the host adapter has no hook).
+mod purge {
+    use super::suite::delete_expired_removes_only_expired_rows as check;
+
+    #[test]
+    fn memory_adapter() {
+        check(&super::memory());
+    }
+
+    #[test]
+    fn sqlite_adapter() {
+        check(&super::sqlite());
+    }
+
+    #[test]
+    fn postgres_adapter() {
+        check(&super::postgres());
+    }
+}
 
 // ---------------------------------------------------------------------------
 // Adapter-specific behaviour

@@ -38,7 +38,11 @@ fn lifecycle(adapter_config: Value) {
     // The cookie holds only an opaque session token.
     let token = b.jar.get("authjs.session-token").unwrap().clone();
     assert!(uuid_like(&token), "{token}");
-    let (stored, user) = db.get_session_and_user(&token).unwrap().expect("a session row");
+    let (stored, user) = db.get_session_and_user(&row(&token)).unwrap().expect("a session row");
+    // The database holds only the token's hash: the cookie's value finds nothing.
+    assert_eq!(stored.session_token, row(&token));
+    assert_ne!(stored.session_token, token);
+    assert!(db.get_session_and_user(&token).unwrap().is_none());
     assert_eq!(user.id, "42", "the app's own user id is kept");
     assert_eq!(user.email.as_deref(), Some("ada@example.com"));
     let max_age_ms = 2_592_000_000i64;
@@ -51,23 +55,23 @@ fn lifecycle(adapter_config: Value) {
         json!({ "name": "Ada Lovelace", "email": "ada@example.com", "image": "https://img.example/ada.png" })
     );
     assert_eq!(res.set_cookies().count(), 0);
-    assert_eq!(db.get_session_and_user(&token).unwrap().unwrap().0.expires, stored.expires);
+    assert_eq!(db.get_session_and_user(&row(&token)).unwrap().unwrap().0.expires, stored.expires);
     let req = AuthRequest::get("http://localhost:3000/").with_header("cookie", b.cookie_header());
     assert_eq!(auth.get_session(&req).unwrap().unwrap().user().unwrap()["email"], "ada@example.com");
 
     // Two days later (expiry moved back): due for an update, done once.
     let earlier = now_millis() as i64 + max_age_ms - 2 * 86_400_000;
-    db.update_session(&token, earlier).unwrap();
+    db.update_session(&row(&token), earlier).unwrap();
     let res = b.get("/auth/session");
     assert_eq!(res.set_cookies().count(), 1, "the cookie's expiry moves too");
-    let extended = db.get_session_and_user(&token).unwrap().unwrap().0.expires;
+    let extended = db.get_session_and_user(&row(&token)).unwrap().unwrap().0.expires;
     assert!(extended > earlier + 86_400_000);
 
     // Expired: no session, the row and the cookie go.
-    db.update_session(&token, now_millis() as i64 - 1000).unwrap();
+    db.update_session(&row(&token), now_millis() as i64 - 1000).unwrap();
     assert_eq!(b.session(), Value::Null);
     assert!(!b.has_session_cookie());
-    assert!(db.get_session_and_user(&token).unwrap().is_none());
+    assert!(db.get_session_and_user(&row(&token)).unwrap().is_none());
 
     // Sign in again, then sign out: the row goes, signOut gets { session }.
     b.sign_in("ada", "secret");
@@ -75,11 +79,16 @@ fn lifecycle(adapter_config: Value) {
     let csrf = b.csrf();
     b.post("/auth/signout", &[("csrfToken", &csrf)]);
     assert!(!b.has_session_cookie());
-    assert!(db.get_session_and_user(&token).unwrap().is_none());
+    assert!(db.get_session_and_user(&row(&token)).unwrap().is_none());
     let calls = log.lock().unwrap();
     let sign_out = &calls.iter().find(|(n, _)| n == "events.signOut").unwrap().1;
     assert_eq!(sign_out["session"]["userId"], "42");
     assert_eq!(calls.iter().filter(|(n, _)| n == "events.createUser").count(), 1, "the user is created once");
+}
+
+/// The session row's key for a cookie's token (the engine stores a hash).
+fn row(token: &str) -> String {
+    libauth_core::session::stored_session_token(token)
 }
 
 fn uuid_like(s: &str) -> bool {
@@ -110,10 +119,10 @@ fn update_age_zero_extends_on_every_read_and_custom_tokens() {
     b.sign_in("ada", "secret");
     let token = b.jar.get("authjs.session-token").unwrap().clone();
     assert!(token.starts_with("sess_"));
-    let before = db.get_session_and_user(&token).unwrap().unwrap().0.expires;
+    let before = db.get_session_and_user(&row(&token)).unwrap().unwrap().0.expires;
     std::thread::sleep(std::time::Duration::from_millis(20));
     assert_eq!(b.get("/auth/session").set_cookies().count(), 1);
-    assert!(db.get_session_and_user(&token).unwrap().unwrap().0.expires > before);
+    assert!(db.get_session_and_user(&row(&token)).unwrap().unwrap().0.expires > before);
 }
 
 #[test]
@@ -190,4 +199,62 @@ fn an_adapter_needs_no_strategy_option_and_bad_adapters_name_the_option() {
     .err()
     .unwrap();
     assert_eq!(err.option, "adapter");
+}
+
+/// A new sign-in in a browser that holds a session (its own, or one planted
+/// by an attacker) ends that session: no session fixation. Signing out on
+/// one device leaves the other's session alone.
+fn fixation_and_devices(adapter_config: Value) {
+    let (auth, db) = engine(adapter_config, json!({}), hooks());
+    let mut laptop = Browser::new(&auth);
+    laptop.sign_in("ada", "secret");
+    let first = laptop.jar.get("authjs.session-token").unwrap().clone();
+    laptop.sign_in("ada", "secret");
+    let second = laptop.jar.get("authjs.session-token").unwrap().clone();
+    assert_ne!(first, second, "a sign-in issues a new token");
+    assert!(db.get_session_and_user(&row(&first)).unwrap().is_none(), "the previous session ended");
+    let mut copy = Browser::new(&auth);
+    copy.jar.insert("authjs.session-token".into(), first);
+    assert_eq!(copy.session(), Value::Null);
+
+    let mut phone = Browser::new(&auth);
+    phone.sign_in("ada", "secret");
+    let csrf = laptop.csrf();
+    laptop.post("/auth/signout", &[("csrfToken", &csrf)]);
+    assert_eq!(laptop.session(), Value::Null);
+    assert_eq!(phone.session()["user"]["email"], "ada@example.com", "the phone stays signed in");
+    // A copy of the laptop's cookie is dead: its row is gone, not just the cookie.
+    let mut copy = Browser::new(&auth);
+    copy.jar.insert("authjs.session-token".into(), second.clone());
+    assert_eq!(copy.session(), Value::Null);
+    assert!(db.get_session_and_user(&row(&second)).unwrap().is_none());
+}
+
+#[test]
+fn no_fixation_and_devices_are_independent_on_sqlite() {
+    let file = temp_db_path();
+    fixation_and_devices(json!({ "type": "sqlite", "path": file.0 }));
+}
+
+#[test]
+fn no_fixation_and_devices_are_independent_on_postgres() {
+    let schema = temp_schema();
+    fixation_and_devices(json!({ "type": "postgres", "url": postgres_url(), "schema": schema.0 }));
+}
+
+#[test]
+fn expired_rows_are_purged_by_the_documented_call() {
+    let file = temp_db_path();
+    let (auth, db) = engine(json!({ "type": "sqlite", "path": file.0 }), json!({}), hooks());
+    let mut old = Browser::new(&auth);
+    old.sign_in("ada", "secret");
+    let token = old.jar.get("authjs.session-token").unwrap().clone();
+    let mut live = Browser::new(&auth);
+    live.sign_in("ada", "secret");
+    db.update_session(&row(&token), now_millis() as i64 - 1000).unwrap();
+
+    let purged = auth.purge_expired().unwrap();
+    assert_eq!(purged.sessions, 1);
+    assert!(db.get_session_and_user(&row(&token)).unwrap().is_none());
+    assert_eq!(live.session()["user"]["email"], "ada@example.com");
 }

@@ -7,8 +7,8 @@ use std::collections::HashMap;
 use std::sync::{Mutex, MutexGuard};
 
 use super::{
-    constraint, new_user_id, Adapter, AdapterAccount, AdapterError, AdapterSession, AdapterUser, NewUser, UserUpdate,
-    VerificationToken,
+    constraint, new_user_id, Adapter, AdapterAccount, AdapterError, AdapterSession, AdapterUser, NewUser, Purged,
+    UserUpdate, VerificationToken,
 };
 
 type AccountKey = (String, String);
@@ -182,6 +182,17 @@ impl Adapter for MemoryAdapter {
 
     fn delete_session(&self, session_token: &str) -> Result<Option<AdapterSession>, AdapterError> {
         Ok(self.store().sessions.remove(session_token))
+    }
+
+    fn delete_expired(&self, now: i64) -> Result<Purged, AdapterError> {
+        let mut store = self.store();
+        let (sessions, tokens) = (store.sessions.len(), store.verification_tokens.len());
+        store.sessions.retain(|_, s| s.expires >= now);
+        store.verification_tokens.retain(|_, t| t.expires >= now);
+        Ok(Purged {
+            sessions: (sessions - store.sessions.len()) as u64,
+            verification_tokens: (tokens - store.verification_tokens.len()) as u64,
+        })
     }
 
     fn create_verification_token(&self, token: &VerificationToken) -> Result<(), AdapterError> {

@@ -381,6 +381,14 @@ impl<T> fmt::Debug for Redacted<'_, T> {
     }
 }
 
+/// What [`Adapter::delete_expired`] removed.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Purged {
+    pub sessions: u64,
+    pub verification_tokens: u64,
+}
+
 /// The storage behind users, accounts, database sessions and verification
 /// tokens: Auth.js's `Adapter`, synchronous. Implementations are shared by
 /// every request thread.
@@ -461,6 +469,14 @@ pub trait Adapter: Send + Sync {
     /// same token exactly one gets it. Expired tokens are returned too (the
     /// engine checks `expires`), and consumed, so a link works at most once.
     fn use_verification_token(&self, identifier: &str, token: &str) -> Result<Option<VerificationToken>, AdapterError>;
+
+    /// Delete every session and verification token that expired before
+    /// `now` (unix ms). Built-in adapters implement it; a host adapter
+    /// purges its own store, so the default deletes nothing.
+    fn delete_expired(&self, now: i64) -> Result<Purged, AdapterError> {
+        let _ = now;
+        Ok(Purged::default())
+    }
 
     /// Whether the method (by its Auth.js name, see [`METHODS`]) is
     /// implemented. Built-in adapters implement all of them; a host adapter

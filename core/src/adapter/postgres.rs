@@ -47,7 +47,7 @@ use time::OffsetDateTime;
 use tokio_postgres_rustls::MakeRustlsConnect;
 
 use super::{
-    new_user_id, Adapter, AdapterAccount, AdapterError, AdapterSession, AdapterUser, NewUser, UserUpdate,
+    new_user_id, Adapter, AdapterAccount, AdapterError, AdapterSession, AdapterUser, NewUser, Purged, UserUpdate,
     VerificationToken,
 };
 
@@ -325,6 +325,8 @@ struct Statements {
     delete_session: String,
     insert_verification_token: String,
     use_verification_token: String,
+    delete_expired_sessions: String,
+    delete_expired_verification_tokens: String,
 }
 
 impl Statements {
@@ -381,6 +383,8 @@ impl Statements {
                 "DELETE FROM {s}.verification_tokens WHERE identifier = $1 AND token = $2
                  RETURNING identifier, token, expires"
             ),
+            delete_expired_sessions: format!("DELETE FROM {s}.sessions WHERE expires < $1"),
+            delete_expired_verification_tokens: format!("DELETE FROM {s}.verification_tokens WHERE expires < $1"),
         }
     }
 }
@@ -654,6 +658,16 @@ impl Adapter for PostgresAdapter {
 
     fn delete_session(&self, session_token: &str) -> Result<Option<AdapterSession>, AdapterError> {
         self.query_session("deleteSession", &self.sql.delete_session, &[&session_token])
+    }
+
+    fn delete_expired(&self, now: i64) -> Result<Purged, AdapterError> {
+        let op = "deleteExpired";
+        let now = to_timestamp(op, now)?;
+        let mut conn = self.conn(op)?;
+        let sessions = conn.execute(&self.sql.delete_expired_sessions, &[&now]).map_err(|e| map_error(op, e))?;
+        let tokens =
+            conn.execute(&self.sql.delete_expired_verification_tokens, &[&now]).map_err(|e| map_error(op, e))?;
+        Ok(Purged { sessions, verification_tokens: tokens })
     }
 
     fn create_verification_token(&self, token: &VerificationToken) -> Result<(), AdapterError> {

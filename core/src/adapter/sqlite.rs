@@ -20,8 +20,8 @@ use std::time::Duration;
 use rusqlite::{params, Connection, ErrorCode, OptionalExtension, Row, TransactionBehavior};
 
 use super::{
-    constraint, new_user_id, Adapter, AdapterAccount, AdapterError, AdapterSession, AdapterUser, NewUser, UserUpdate,
-    VerificationToken,
+    constraint, new_user_id, Adapter, AdapterAccount, AdapterError, AdapterSession, AdapterUser, NewUser, Purged,
+    UserUpdate, VerificationToken,
 };
 
 /// How long a write waits for another process's write before giving up
@@ -377,6 +377,14 @@ impl Adapter for SqliteAdapter {
         conn.prepare_cached(&format!("DELETE FROM sessions WHERE session_token = ?1 RETURNING {SESSION_COLUMNS}"))
             .and_then(|mut stmt| stmt.query_row([session_token], session_from_row).optional())
             .map_err(map_error("deleteSession", None))
+    }
+
+    fn delete_expired(&self, now: i64) -> Result<Purged, AdapterError> {
+        let conn = self.conn();
+        let map = map_error("deleteExpired", None);
+        let sessions = conn.execute("DELETE FROM sessions WHERE expires < ?1", [now]).map_err(&map)?;
+        let tokens = conn.execute("DELETE FROM verification_tokens WHERE expires < ?1", [now]).map_err(&map)?;
+        Ok(Purged { sessions: sessions as u64, verification_tokens: tokens as u64 })
     }
 
     fn create_verification_token(&self, token: &VerificationToken) -> Result<(), AdapterError> {

@@ -122,10 +122,19 @@ pub(super) fn complete_sign_in(
     match (strategy, &adapter) {
         (SessionStrategy::Database, Some(adapter)) => {
             let token = ctx.auth.generate_session_token();
-            let expires_ms = now_millis() as i64 + ctx.auth.settings.session_max_age as i64 * 1000;
+            let expires_ms = (now_millis() as i64).saturating_add(ctx.auth.settings.session_max_age as i64 * 1000);
             let user_id = user.get("id").and_then(Value::as_str).unwrap_or_default().to_owned();
-            adapter.create_session(&AdapterSession { session_token: token.clone(), user_id, expires: expires_ms })?;
+            let stored = crate::session::stored_session_token(&token);
+            adapter.create_session(&AdapterSession { session_token: stored, user_id, expires: expires_ms })?;
+            // No fixation: a session this browser held before (planted or
+            // not) ends now; the new cookie replaces it.
+            if let Some(previous) = jar.value() {
+                if let Err(e) = adapter.delete_session(&crate::session::stored_session_token(previous)) {
+                    ctx.auth.callbacks.log(&AuthError::from(e));
+                }
+            }
             ctx.set_cookies.extend(jar.write(&token, (expires_ms / 1000) as u64));
+            ctx.auth.purge_expired_now_and_then();
         }
         _ => {
             let mut args = Map::new();

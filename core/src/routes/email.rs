@@ -66,12 +66,13 @@ pub fn send_link(ctx: &mut Ctx, provider: &Provider, p: &EmailProvider) -> Resul
     }
 
     let token = crate::random::hex(32);
-    let expires_ms = now_millis() as i64 + p.max_age as i64 * 1000;
+    let expires_ms = (now_millis() as i64).saturating_add((p.max_age as i64).saturating_mul(1000));
     adapter.create_verification_token(&VerificationToken {
         identifier: email.clone(),
         token: hash_token(&token, &ctx.auth.settings.secrets[0]),
         expires: expires_ms,
     })?;
+    ctx.auth.purge_expired_now_and_then();
     let params = url::form_urlencoded::Serializer::new(String::new())
         .append_pair("callbackUrl", &callback_url)
         .append_pair("token", &token)

@@ -64,9 +64,10 @@ fn current_user_id(ctx: &Ctx, adapter: &dyn Adapter) -> Result<Option<String>, A
     let jar = ChunkedCookie::read(&ctx.cookies.session_token, ctx.req);
     let Some(raw) = jar.value() else { return Ok(None) };
     match ctx.auth.settings.strategy {
-        SessionStrategy::Database => {
-            Ok(adapter.get_session_and_user(raw)?.filter(|(s, _)| s.expires > now_millis() as i64).map(|(_, u)| u.id))
-        }
+        SessionStrategy::Database => Ok(adapter
+            .get_session_and_user(&crate::session::stored_session_token(raw))?
+            .filter(|(s, _)| s.expires > now_millis() as i64)
+            .map(|(_, u)| u.id)),
         SessionStrategy::Jwt => Ok(ctx
             .auth
             .decode_session_token(raw, &ctx.cookies.session_token.name)

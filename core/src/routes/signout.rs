@@ -16,7 +16,8 @@ pub fn handle(ctx: &mut Ctx) -> Result<Reply, AuthError> {
         (jar.value(), ctx.auth.settings.strategy, ctx.auth.adapter.as_ref())
     {
         // The session row goes; the event gets it (null if it was gone).
-        let session = match adapter.delete_session(raw) {
+        // Only this browser's row: another device's session is untouched.
+        let session = match adapter.delete_session(&crate::session::stored_session_token(raw)) {
             Ok(s) => serde_json::to_value(s).unwrap_or(Value::Null),
             Err(e) => {
                 ctx.auth.callbacks.log(&AuthError::new(ErrorType::SignOutError, e.to_string()).with_source(e));
