@@ -20,6 +20,7 @@ pub struct HttpClient {
     agent: ureq::Agent,
 }
 
+#[derive(Debug)]
 pub struct JsonResponse {
     pub status: u16,
     pub body: Value,
@@ -62,20 +63,80 @@ impl HttpClient {
     }
 }
 
+/// Largest provider response read (token, userinfo, discovery and JWKS
+/// documents are a few KiB); a larger one is an error, not a memory sink.
+pub const MAX_RESPONSE_BYTES: u64 = 1024 * 1024;
+
 fn read(url: &str, result: Result<ureq::Response, ureq::Error>) -> Result<JsonResponse, OutboundError> {
+    let transport = |message: String| OutboundError::Transport { url: strip_query(url), message };
     let response = match result {
         Ok(r) => r,
         Err(ureq::Error::Status(_, r)) => r,
+        // Kind and message only: ureq's Display repeats the full URL.
         Err(ureq::Error::Transport(t)) => {
-            return Err(OutboundError::Transport { url: strip_query(url), message: t.to_string() })
+            return Err(transport(format!("{}{}", t.kind(), t.message().map(|m| format!(": {m}")).unwrap_or_default())))
         }
     };
     let status = response.status();
-    let text = response
-        .into_string()
-        .map_err(|e| OutboundError::Transport { url: strip_query(url), message: e.to_string() })?;
-    let body = serde_json::from_str(&text).map_err(|_| OutboundError::NotJson { url: strip_query(url), status })?;
+    let mut body = Vec::new();
+    std::io::Read::read_to_end(&mut std::io::Read::take(response.into_reader(), MAX_RESPONSE_BYTES + 1), &mut body)
+        .map_err(|e| transport(e.to_string()))?;
+    if body.len() as u64 > MAX_RESPONSE_BYTES {
+        return Err(transport(format!("the response is larger than {MAX_RESPONSE_BYTES} bytes")));
+    }
+    let body = serde_json::from_slice(&body).map_err(|_| OutboundError::NotJson { url: strip_query(url), status })?;
     Ok(JsonResponse { status, body })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::io::{Read, Write};
+    use std::net::TcpListener;
+
+    /// A one-shot server answering `body` (with a Content-Length or not).
+    fn serve(body: Vec<u8>, chunked: bool) -> String {
+        let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+        let url = format!("http://{}/token?code=secret-code", listener.local_addr().unwrap());
+        std::thread::spawn(move || {
+            let (mut stream, _) = listener.accept().unwrap();
+            let mut request = [0u8; 4096];
+            let _ = stream.read(&mut request);
+            let head = if chunked {
+                "HTTP/1.1 200 OK\r\ncontent-type: application/json\r\nconnection: close\r\n\r\n".to_owned()
+            } else {
+                format!("HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: {}\r\n\r\n", body.len())
+            };
+            let _ = stream.write_all(head.as_bytes());
+            let _ = stream.write_all(&body);
+        });
+        url
+    }
+
+    #[test]
+    fn responses_are_capped() {
+        let client = HttpClient::new(Duration::from_secs(5));
+        let small = serve(br#"{"access_token":"a"}"#.to_vec(), false);
+        assert_eq!(client.get_json(&small, None).unwrap().body["access_token"], "a");
+        for chunked in [false, true] {
+            let mut huge = br#"{"pad":""#.to_vec();
+            huge.extend(std::iter::repeat_n(b'a', MAX_RESPONSE_BYTES as usize + 10));
+            huge.extend(br#""}"#);
+            let url = serve(huge, chunked);
+            let err = client.get_json(&url, None).unwrap_err().to_string();
+            assert!(err.contains("larger than"), "{err}");
+            assert!(!err.contains("secret-code"), "no query in errors: {err}");
+        }
+    }
+
+    #[test]
+    fn transport_errors_carry_no_query() {
+        let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+        let url = format!("http://{}/userinfo?token=secret-token", listener.local_addr().unwrap());
+        drop(listener);
+        let err = HttpClient::new(Duration::from_secs(2)).get_json(&url, None).unwrap_err().to_string();
+        assert!(!err.contains("secret-token"), "{err}");
+    }
 }
 
 /// URLs in errors lose their query: it may carry codes or tokens.
