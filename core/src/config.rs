@@ -24,6 +24,7 @@ const KNOWN_OPTIONS: &[&str] = &[
     "cookies",
     "debug",
     "experimental",
+    "hooks",
     "jwt",
     "logger",
     "pages",
@@ -58,6 +59,8 @@ pub struct Config {
     pub debug: bool,
     #[serde(default)]
     pub experimental: Experimental,
+    #[serde(default)]
+    pub hooks: HooksConfig,
     #[serde(default)]
     pub jwt: JwtConfig,
     #[serde(default)]
@@ -122,6 +125,21 @@ pub struct SessionConfig {
     pub max_age: Option<u64>,
     #[serde(default)]
     pub update_age: Option<u64>,
+}
+
+/// How the engine waits for host code (`hooks` option): every hook call has
+/// a deadline, and the number of requests in flight that may call host code
+/// is bounded (past it, new ones are answered 503 at once).
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct HooksConfig {
+    /// Seconds a hook call may take (default 30).
+    pub timeout: Option<f64>,
+    /// Per-hook deadlines in seconds, by hook name (`"callbacks.jwt": 2`).
+    #[serde(default)]
+    pub timeouts: std::collections::BTreeMap<String, f64>,
+    /// Requests that need host code, in flight at once (default 1024).
+    pub max_in_flight: Option<usize>,
 }
 
 /// Custom page URLs replacing the built-in pages.
@@ -236,6 +254,7 @@ impl Config {
             "cookies" => self.cookies = parse(key, value)?,
             "debug" => self.debug = parse(key, value)?,
             "experimental" => self.experimental = parse(key, value)?,
+            "hooks" => self.hooks = parse(key, value)?,
             "jwt" => self.jwt = parse_object_ignoring_functions(key, value)?,
             "pages" => self.pages = parse(key, value)?,
             "redirectProxyUrl" => self.redirect_proxy_url = parse(key, value)?,
@@ -290,6 +309,11 @@ impl Env for std::collections::HashMap<String, String> {
     }
 }
 
+/// Default deadline of a hook call, in seconds.
+pub const DEFAULT_HOOK_TIMEOUT: f64 = 30.0;
+/// Default bound of requests in flight that may call host code.
+pub const DEFAULT_MAX_IN_FLIGHT: usize = 1024;
+
 /// The longest `maxAge` / `updateAge` accepted: 100 years.
 pub const MAX_AGE_SECONDS: u64 = 100 * 365 * 86_400;
 
@@ -315,6 +339,10 @@ pub struct Settings {
     pub cookies: CookiesConfig,
     pub debug: bool,
     pub web_authn: bool,
+    /// Deadline of a hook call without its own entry in `hook_timeouts`.
+    pub hook_timeout: std::time::Duration,
+    pub hook_timeouts: std::collections::HashMap<String, std::time::Duration>,
+    pub max_in_flight: usize,
 }
 
 impl Settings {
@@ -422,7 +450,28 @@ impl Settings {
             }
         }
 
+        let seconds = |option: &str, value: f64| -> Result<std::time::Duration, ConfigError> {
+            if !(value.is_finite() && value > 0.0 && value <= 3600.0) {
+                return Err(ConfigError::new(option, "must be a number of seconds above 0 and at most 3600"));
+            }
+            Ok(std::time::Duration::from_secs_f64(value))
+        };
+        let hook_timeout = seconds("hooks.timeout", config.hooks.timeout.unwrap_or(DEFAULT_HOOK_TIMEOUT))?;
+        let hook_timeouts = config
+            .hooks
+            .timeouts
+            .iter()
+            .map(|(hook, value)| Ok((hook.clone(), seconds(&format!("hooks.timeouts.{hook}"), *value)?)))
+            .collect::<Result<_, ConfigError>>()?;
+        let max_in_flight = config.hooks.max_in_flight.unwrap_or(DEFAULT_MAX_IN_FLIGHT);
+        if !(1..=1_000_000).contains(&max_in_flight) {
+            return Err(ConfigError::new("hooks.maxInFlight", "must be a whole number from 1 to 1000000"));
+        }
+
         Ok(Settings {
+            hook_timeout,
+            hook_timeouts,
+            max_in_flight,
             secrets,
             base_path,
             canonical_url,

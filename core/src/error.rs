@@ -35,10 +35,13 @@ pub enum ErrorType {
     UnsupportedStrategy,
     UntrustedHost,
     Verification,
+    /// libauth's own: the bound of in-flight requests that need host code
+    /// (`hooks.maxInFlight`) is reached; answered 503 with `Retry-After`.
+    Overloaded,
 }
 
 impl ErrorType {
-    pub const ALL: [ErrorType; 28] = [
+    pub const ALL: [ErrorType; 29] = [
         Self::AccessDenied,
         Self::AccountNotLinked,
         Self::AdapterError,
@@ -67,6 +70,7 @@ impl ErrorType {
         Self::UnsupportedStrategy,
         Self::UntrustedHost,
         Self::Verification,
+        Self::Overloaded,
     ];
 
     pub fn as_str(self) -> &'static str {
@@ -99,6 +103,7 @@ impl ErrorType {
             Self::UnsupportedStrategy => "UnsupportedStrategy",
             Self::UntrustedHost => "UntrustedHost",
             Self::Verification => "Verification",
+            Self::Overloaded => "Overloaded",
         }
     }
 
@@ -163,6 +168,11 @@ pub struct AuthError {
 }
 
 impl AuthError {
+    /// What `get_session` reports when [`crate::Auth::admit`] refused it.
+    pub fn overloaded() -> AuthError {
+        AuthError::new(ErrorType::Overloaded, "hooks.maxInFlight requests that need host code are in flight")
+    }
+
     pub fn new(error_type: ErrorType, message: impl Into<String>) -> Self {
         AuthError { error_type, message: message.into(), code: None, source: None }
     }
@@ -213,6 +223,13 @@ impl HostError {
 
     pub fn typed(error_type: &str, message: impl Into<String>) -> Self {
         HostError { message: message.into(), error_type: Some(error_type.to_owned()), code: None }
+    }
+
+    /// The hook did not answer within its deadline. Untyped on purpose: the
+    /// engine treats it as that hook throwing (AccessDenied for signIn, the
+    /// error page for authorize, …), and the message names the hook.
+    pub fn timed_out(hook: &crate::host::Hook, timeout: std::time::Duration) -> Self {
+        HostError::new(format!("{hook} did not answer within {} ms (hooks.timeout)", timeout.as_millis()))
     }
 }
 

@@ -5,6 +5,8 @@
 
 use std::borrow::Cow;
 use std::collections::HashMap;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
@@ -74,6 +76,49 @@ pub trait Host: Send + Sync {
     /// `Auth` is built, so it may be slow; the answer must not change.
     fn has(&self, hook: &Hook) -> bool;
     fn call(&self, hook: &Hook, args: Value) -> Result<Value, HostError>;
+
+    /// `call`, answered within `timeout`: past it, [`HostError::timed_out`],
+    /// and a late result is dropped. The engine calls every hook this way,
+    /// with the hook's deadline (`hooks.timeout`, `hooks.timeouts`).
+    ///
+    /// The default runs `call` on this thread and discards a result that
+    /// came too late: right for hooks that cannot hang (Rust closures, C
+    /// functions that bound their own I/O). A binding whose hooks run
+    /// elsewhere (a JavaScript or asyncio event loop) overrides it to stop
+    /// waiting at the deadline.
+    fn call_with_timeout(&self, hook: &Hook, args: Value, timeout: Duration) -> Result<Value, HostError> {
+        let started = Instant::now();
+        let result = self.call(hook, args);
+        if started.elapsed() > timeout {
+            return Err(HostError::timed_out(hook, timeout));
+        }
+        result
+    }
+}
+
+/// The host as the engine holds it: every call goes through
+/// [`Host::call_with_timeout`] with that hook's deadline.
+pub(crate) struct TimedHost {
+    inner: Arc<dyn Host>,
+    default: Duration,
+    per_hook: HashMap<String, Duration>,
+}
+
+impl TimedHost {
+    pub(crate) fn new(inner: Arc<dyn Host>, default: Duration, per_hook: HashMap<String, Duration>) -> TimedHost {
+        TimedHost { inner, default, per_hook }
+    }
+}
+
+impl Host for TimedHost {
+    fn has(&self, hook: &Hook) -> bool {
+        self.inner.has(hook)
+    }
+
+    fn call(&self, hook: &Hook, args: Value) -> Result<Value, HostError> {
+        let timeout = self.per_hook.get(hook.name()).copied().unwrap_or(self.default);
+        self.inner.call_with_timeout(hook, args, timeout)
+    }
 }
 
 /// A host with no hooks: every callback keeps its default behaviour.

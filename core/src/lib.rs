@@ -28,6 +28,7 @@ mod routes;
 pub mod session;
 pub mod time;
 
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 
 pub use config::{Config, Env, ProcessEnv, SessionStrategy, Settings};
@@ -58,6 +59,21 @@ pub struct Auth {
     custom_jwt_decode: bool,
     /// When expired rows were last purged (unix seconds; 0: never).
     last_purge: std::sync::atomic::AtomicU64,
+    /// Requests admitted (see [`Auth::admit`]) and not yet finished.
+    in_flight: Arc<AtomicUsize>,
+}
+
+/// A place among the requests in flight that may call host code, taken by
+/// [`Auth::admit`]; dropping it frees the place.
+#[must_use = "the place is freed when the permit is dropped"]
+pub struct Permit {
+    in_flight: Arc<AtomicUsize>,
+}
+
+impl Drop for Permit {
+    fn drop(&mut self) {
+        self.in_flight.fetch_sub(1, Ordering::AcqRel);
+    }
 }
 
 impl Auth {
@@ -70,6 +86,9 @@ impl Auth {
     /// As [`Auth::new`], with the environment given explicitly.
     pub fn with_env(config: Config, host: Arc<dyn Host>, env: &dyn Env) -> Result<Auth, ConfigError> {
         let settings = Settings::resolve(&config, env)?;
+        // Every hook call the engine makes gets its deadline here.
+        let host: Arc<dyn Host> =
+            Arc::new(host::TimedHost::new(host, settings.hook_timeout, settings.hook_timeouts.clone()));
         let adapter = match &config.adapter {
             Some(value) => Some(adapter::from_config(value, host.clone())?),
             None => None,
@@ -99,6 +118,7 @@ impl Auth {
             custom_jwt_encode: host.has(&Hook::JWT_ENCODE),
             custom_jwt_decode: host.has(&Hook::JWT_DECODE),
             last_purge: std::sync::atomic::AtomicU64::new(0),
+            in_flight: Arc::new(AtomicUsize::new(0)),
             settings,
             callbacks,
             providers,
@@ -165,6 +185,36 @@ impl Auth {
         let path = req.url[start..].split(['?', '#']).next().unwrap_or_default();
         let Some(rest) = path.strip_prefix(self.settings.base_path.as_str()) else { return false };
         matches!(rest.trim_end_matches('/'), "/session" | "/csrf" | "/providers")
+    }
+
+    /// Admission for a request that may call host code (one that is not
+    /// [`Auth::is_hookless`]): a [`Permit`] to hold while it runs, or `None`
+    /// when `hooks.maxInFlight` requests are in flight already. The binding
+    /// then answers at once with [`Auth::overloaded_response`] (or
+    /// [`AuthError::overloaded`] for `get_session`) instead of queueing:
+    /// hanging host code can fill the bound, never the server's memory or
+    /// threads, and hookless requests are never affected.
+    pub fn admit(&self) -> Option<Permit> {
+        let admitted = self
+            .in_flight
+            .fetch_update(Ordering::AcqRel, Ordering::Acquire, |n| (n < self.settings.max_in_flight).then_some(n + 1))
+            .is_ok();
+        admitted.then(|| Permit { in_flight: self.in_flight.clone() })
+    }
+
+    /// Requests admitted and not yet finished.
+    pub fn in_flight(&self) -> usize {
+        self.in_flight.load(Ordering::Acquire)
+    }
+
+    /// `503` with `Retry-After: 1`, for a request [`Auth::admit`] refused.
+    pub fn overloaded_response(&self) -> AuthResponse {
+        self.callbacks.logger.warn(
+            self.callbacks.host.as_ref(),
+            "overloaded",
+            "hooks.maxInFlight requests that need host code are in flight; answering 503",
+        );
+        routes::overloaded_response()
     }
 
     pub fn settings(&self) -> &Settings {

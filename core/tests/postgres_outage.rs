@@ -94,8 +94,33 @@ fn calls_fail_fast_while_the_server_is_down_and_recover_when_it_is_back() {
         outage_calls.push(format!("{what} {:.2}s", took.as_secs_f64()));
     }
 
+    // The breaker is open now: reads fail at once instead of each waiting
+    // for the connect timeout (a probe every 500 ms may take up to 500 ms).
+    let mut fast = Vec::new();
+    for _ in 0..20 {
+        let started = Instant::now();
+        expect_unavailable("a read with the breaker open", adapter.get_session_and_user("tok-before"));
+        fast.push(started.elapsed());
+        thread::sleep(Duration::from_millis(20));
+    }
+    fast.sort();
+    let median = fast[fast.len() / 2];
+    assert!(median < Duration::from_millis(100), "reads during the outage: median {median:?}");
+    assert!(fast[fast.len() - 1] < CONNECT_TIMEOUT, "no read waits for the connect timeout: {fast:?}");
+
     server.start();
     let restarted = Instant::now();
+
+    // Recovery is noticed by the next probe (at most 500 ms apart): poll as
+    // a busy server would, and the first success ends the outage.
+    let recovered = loop {
+        if adapter.get_session_and_user("tok-before").is_ok() {
+            break restarted.elapsed();
+        }
+        assert!(restarted.elapsed() < FAIL_FAST_LIMIT, "no recovery within {FAIL_FAST_LIMIT:?}");
+        thread::sleep(Duration::from_millis(10));
+    };
+    assert!(recovered < Duration::from_secs(3), "recovery took {recovered:?}");
 
     // The very next call succeeds: no connection broken by the restart is
     // handed out, and no error state sticks to the pool.
@@ -124,9 +149,13 @@ fn calls_fail_fast_while_the_server_is_down_and_recover_when_it_is_back() {
     assert!(adapter.get_session_and_user("tok-after-3").unwrap().is_some());
 
     eprintln!(
-        "postgres outage: calls during the outage failed in [{}]; first call after restart {:.3}s \
+        "postgres outage: calls during the outage failed in [{}]; with the breaker open: median {:?}, max {:?}; \
+         recovered {:.3}s after the restart; first call after restart {:.3}s \
          (restart to success {:.3}s); whole test {:.1}s",
         outage_calls.join(", "),
+        median,
+        fast[fast.len() - 1],
+        recovered.as_secs_f64(),
         first_call.as_secs_f64(),
         restarted.elapsed().as_secs_f64(),
         test_started.elapsed().as_secs_f64()
@@ -194,11 +223,30 @@ fn the_engine_degrades_cleanly_and_loses_no_session() {
     let res = b.get("/auth/session");
     assert_eq!((res.status, res.body_str()), (200, "null"));
     assert_eq!(b.jar.get("authjs.session-token"), Some(&cookie), "the cookie is kept");
+    // That read opened the breaker: a session read and a sign-in now end
+    // at once (the requirement: 100 ms and 1 s; bounds here leave room
+    // for a loaded machine, and are far below the 2 s connect timeout).
+    let started = Instant::now();
+    assert_eq!(b.get("/auth/session").body_str(), "null");
+    let read = started.elapsed();
     let mut other = common::Browser::new(&auth);
+    let started = Instant::now();
     let res = other.sign_in("ada", "secret");
+    let sign_in = started.elapsed();
     assert_eq!(common::location(&res), "http://localhost:3000/auth/error?error=Configuration");
+    assert!(read < Duration::from_millis(700) && sign_in < Duration::from_millis(1500), "{read:?} {sign_in:?}");
 
     server.start();
+    let restarted = Instant::now();
+    while b.get("/auth/session").body_str() == "null" {
+        assert!(restarted.elapsed() < FAIL_FAST_LIMIT, "the session did not come back");
+        thread::sleep(Duration::from_millis(10));
+    }
+    eprintln!(
+        "engine during the outage: session read {read:?}, sign-in to the error page {sign_in:?}; \
+         session back {:?} after the restart",
+        restarted.elapsed()
+    );
     let after = b.session();
     assert_eq!(after["user"], before["user"], "the session survived the outage");
     assert_eq!(common::location(&other.sign_in("ada", "secret")), common::ORIGIN);

@@ -10,9 +10,13 @@
 //!
 //! Outages: connecting and checking a connection out of the pool time out
 //! after `connect_timeout` (5 s by default) and become
-//! [`AdapterError::Unavailable`]. A connection that broke is discarded when
-//! it goes back to the pool, and every checked-out connection is tested
-//! first, so once the server is back the next call succeeds.
+//! [`AdapterError::Unavailable`]. After such a failure a circuit breaker
+//! (`breaker.rs`) makes every call fail at once, while one caller at a time
+//! probes the server (at least every 500 ms, with a 500 ms timeout), so an
+//! outage costs a request milliseconds, not a connect timeout. A connection
+//! that broke is discarded when it goes back to the pool, and every
+//! checked-out connection is tested first, so once a probe gets through the
+//! next calls succeed.
 //!
 //! TLS (rustls with the `ring` provider), chosen by libpq's URL options:
 //!
@@ -41,6 +45,11 @@ use std::time::Duration;
 use postgres::config::SslMode;
 use postgres::{Client, GenericClient, Row};
 use r2d2::{Pool, PooledConnection};
+
+use super::breaker::{Admission, Breaker};
+
+/// How long a probe of an unreachable server waits for a connection.
+const PROBE_TIMEOUT: Duration = Duration::from_millis(500);
 use r2d2_postgres::PostgresConnectionManager;
 use sha2::{Digest, Sha256};
 use time::OffsetDateTime;
@@ -441,6 +450,9 @@ pub struct PostgresAdapter {
     /// One migration attempt at a time within the process (the advisory
     /// lock does the same across processes).
     migrating: Mutex<()>,
+    /// Fails calls fast while the server is unreachable (see `breaker.rs`).
+    breaker: Breaker,
+    connect_timeout: Duration,
 }
 
 impl PostgresAdapter {
@@ -474,6 +486,8 @@ impl PostgresAdapter {
             schema: options.schema.clone(),
             migrated: AtomicBool::new(false),
             migrating: Mutex::new(()),
+            breaker: Breaker::default(),
+            connect_timeout: options.connect_timeout,
         })
     }
 
@@ -487,9 +501,33 @@ impl PostgresAdapter {
         Ok(version)
     }
 
-    /// A pooled connection, with the schema migrated.
+    /// A pooled connection, with the schema migrated. While the server is
+    /// unreachable the breaker answers at once, and one caller at a time
+    /// probes with a short timeout.
     fn conn(&self, operation: &'static str) -> Result<PooledConnection<Manager>, AdapterError> {
-        let mut conn = self.pool.get().map_err(|e| AdapterError::unavailable(operation, e.to_string()))?;
+        let admission = self.breaker.admit();
+        let checked_out = match admission {
+            Admission::Refused => {
+                return Err(AdapterError::unavailable(
+                    operation,
+                    "the database was unreachable moments ago; failing fast until a probe reaches it",
+                ))
+            }
+            Admission::Probe => self.pool.get_timeout(self.connect_timeout.min(PROBE_TIMEOUT)),
+            Admission::Normal => self.pool.get(),
+        };
+        let mut conn = match checked_out {
+            Ok(conn) => {
+                if admission == Admission::Probe || self.breaker.is_open() {
+                    self.breaker.succeeded();
+                }
+                conn
+            }
+            Err(e) => {
+                self.breaker.failed(admission);
+                return Err(AdapterError::unavailable(operation, e.to_string()));
+            }
+        };
         if !self.migrated.load(Ordering::Acquire) {
             let _one_at_a_time = self.migrating.lock().unwrap_or_else(|p| p.into_inner());
             if !self.migrated.load(Ordering::Acquire) {

@@ -297,6 +297,19 @@ pub(crate) fn server_error_json() -> AuthResponse {
     }
 }
 
+pub(crate) fn overloaded_response() -> AuthResponse {
+    let body = json!({ "message": "The server is busy. Try again in a moment." });
+    AuthResponse {
+        status: 503,
+        headers: vec![
+            ("content-type".into(), "application/json".into()),
+            ("retry-after".into(), "1".into()),
+            ("cache-control".into(), "no-store".into()),
+        ],
+        body: body.to_string().into_bytes(),
+    }
+}
+
 fn payload_too_large() -> AuthResponse {
     let body = json!({ "message": format!("The request body is larger than {} bytes.", crate::http::MAX_BODY_BYTES) });
     AuthResponse {
