@@ -116,7 +116,7 @@ class Instance {
     this.pending.delete(id);
     if (this.pending.size === 0) busy.delete(this.key);
     release();
-    if (error != null) p.reject(new AuthError(error));
+    if (error != null) p.reject(engineError(error));
     else if (response != null) p.resolve(response);
     else p.resolve(session == null ? null : JSON.parse(session));
   }
@@ -151,6 +151,19 @@ class Instance {
     }
     this.native.hookDone(id, true, json);
   }
+}
+
+/** An engine failure (`{ type, message }` as JSON, or plain text) as an AuthError with its `type`. */
+function engineError(error) {
+  let parsed = null;
+  try {
+    parsed = JSON.parse(error);
+  } catch {
+    /* plain text: an internal error */
+  }
+  const e = new AuthError(typeof parsed?.message === "string" ? parsed.message : error);
+  if (typeof parsed?.type === "string") e.type = parsed.type;
+  return e;
 }
 
 /** Call a hook with the arguments Auth.js would give it. */

@@ -10,9 +10,10 @@
 
 use std::collections::{HashMap, HashSet};
 use std::sync::atomic::{AtomicU32, Ordering};
-use std::sync::mpsc::{sync_channel, SyncSender};
+use std::sync::mpsc::{sync_channel, RecvTimeoutError, SyncSender};
 use std::sync::Mutex;
 use std::thread::ThreadId;
+use std::time::Duration;
 
 use libauth_core::{Hook, Host, HostError};
 use napi::bindgen_prelude::FnArgs;
@@ -79,6 +80,18 @@ impl Host for JsHost {
     }
 
     fn call(&self, hook: &Hook, args: Value) -> Result<Value, HostError> {
+        self.call_until(hook, args, None)
+    }
+
+    /// Stop waiting at the deadline; the hook's late answer finds no one
+    /// waiting and is dropped (`complete`).
+    fn call_with_timeout(&self, hook: &Hook, args: Value, timeout: Duration) -> Result<Value, HostError> {
+        self.call_until(hook, args, Some(timeout))
+    }
+}
+
+impl JsHost {
+    fn call_until(&self, hook: &Hook, args: Value, timeout: Option<Duration>) -> Result<Value, HostError> {
         if !self.hooks.contains(hook.name()) {
             return Err(HostError::new(format!("hook {hook} is not registered by the host")));
         }
@@ -100,9 +113,18 @@ impl Host for JsHost {
             self.pending.lock().unwrap_or_else(|e| e.into_inner()).remove(&id);
             return Err(HostError::new(format!("could not reach JavaScript to call {hook} ({status})")));
         }
-        receiver.recv().unwrap_or_else(|_| {
-            Err(HostError::new(format!("{hook} was abandoned: the JavaScript environment went away")))
-        })
+        let abandoned = || Err(HostError::new(format!("{hook} was abandoned: the JavaScript environment went away")));
+        match timeout {
+            None => receiver.recv().unwrap_or_else(|_| abandoned()),
+            Some(timeout) => match receiver.recv_timeout(timeout) {
+                Ok(reply) => reply,
+                Err(RecvTimeoutError::Timeout) => {
+                    self.pending.lock().unwrap_or_else(|e| e.into_inner()).remove(&id);
+                    Err(HostError::timed_out(hook, timeout))
+                }
+                Err(RecvTimeoutError::Disconnected) => abandoned(),
+            },
+        }
     }
 }
 

@@ -142,8 +142,14 @@ impl NativeAuth {
         if self.auth.is_hookless(&req) {
             return Some(to_native(self.auth.handle(&req)));
         }
+        // Past hooks.maxInFlight the answer is an immediate 503, computed
+        // here: nothing queues behind hooks that hang.
+        let Some(permit) = self.auth.admit() else {
+            return Some(to_native(self.auth.overloaded_response()));
+        };
         let (auth, done, key) = (self.auth.clone(), self.done.clone(), self.key);
         pool::spawn(move || {
+            let _permit = permit;
             let outcome = match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| auth.handle(&req))) {
                 Ok(res) => Outcome::Response(res),
                 Err(_) => Outcome::Failed("libauth: internal error while handling the request".into()),
@@ -176,10 +182,16 @@ impl NativeAuth {
     pub fn get_session(&self, id: u32, url: String, cookie: Option<String>) {
         let req = session_request(url, cookie);
         let (auth, done, key) = (self.auth.clone(), self.done.clone(), self.key);
+        let Some(permit) = self.auth.admit() else {
+            let outcome = Outcome::Failed(error_json(&libauth_core::AuthError::overloaded()));
+            done.call(Done { key, id, outcome }, ThreadsafeFunctionCallMode::NonBlocking);
+            return;
+        };
         pool::spawn(move || {
+            let _permit = permit;
             let outcome = match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| auth.get_session(&req))) {
                 Ok(Ok(session)) => Outcome::Session(session.map(|s| s.to_json())),
-                Ok(Err(e)) => Outcome::Failed(e.to_string()),
+                Ok(Err(e)) => Outcome::Failed(error_json(&e)),
                 Err(_) => Outcome::Failed("libauth: internal error while reading the session".into()),
             };
             done.call(Done { key, id, outcome }, ThreadsafeFunctionCallMode::NonBlocking);
@@ -205,6 +217,12 @@ pub fn adapter_methods() -> Vec<String> {
 #[napi]
 pub fn worker_threads() -> u32 {
     pool::thread_count() as u32
+}
+
+/// An engine error for JavaScript: `{ type, message }` as JSON, so the
+/// JavaScript side builds an `AuthError` with that `type`.
+fn error_json(e: &libauth_core::AuthError) -> String {
+    serde_json::json!({ "type": e.error_type.as_str(), "message": e.message }).to_string()
 }
 
 fn session_request(url: String, cookie: Option<String>) -> AuthRequest {

@@ -4,16 +4,26 @@
 //! nothing would progress) and never on the JavaScript thread (it must stay
 //! free to run the hooks).
 //!
-//! Created lazily on the first job (so a process that forks before serving
-//! does not fork live threads) and grown on demand up to a limit
-//! (`LIBAUTH_THREADS`, default 16). A worker blocked on a hook holds one
-//! slot; jobs beyond the limit wait in the queue, so at most `limit` hook
-//! calls are ever queued towards the JavaScript thread.
+//! Elastic: a job starts at once on an idle worker or on a new one; there is
+//! no fixed thread count for a slow hook to exhaust. What bounds the threads
+//! is the engine's admission (`hooks.maxInFlight`, see `Auth::admit`): a job
+//! exists only for an admitted request, so at most that many run. Workers
+//! have small stacks (their pages are only touched as used), and one idle
+//! for [`IDLE_EXIT`] exits, so a burst of slow hooks leaves nothing behind.
+//! Created lazily on the first job, so a process that forks before serving
+//! does not fork live threads.
 
 use std::collections::VecDeque;
 use std::sync::{Condvar, Mutex, OnceLock};
+use std::time::Duration;
 
 type Job = Box<dyn FnOnce() + Send + 'static>;
+
+/// How long an idle worker waits for a job before it exits.
+const IDLE_EXIT: Duration = Duration::from_secs(10);
+/// Stack of a worker: the engine's deepest path (page rendering, JSON)
+/// needs far less; the memory is reserved, not touched.
+const STACK_SIZE: usize = 512 * 1024;
 
 struct State {
     jobs: VecDeque<Job>,
@@ -24,24 +34,20 @@ struct State {
 pub struct Pool {
     state: Mutex<State>,
     ready: Condvar,
-    limit: usize,
 }
 
 static POOL: OnceLock<Pool> = OnceLock::new();
 
-const DEFAULT_THREADS: usize = 16;
+fn pool() -> &'static Pool {
+    POOL.get_or_init(|| Pool {
+        state: Mutex::new(State { jobs: VecDeque::new(), threads: 0, idle: 0 }),
+        ready: Condvar::new(),
+    })
+}
 
-/// Run `job` on a worker thread.
+/// Run `job` on a worker thread, at once.
 pub fn spawn(job: impl FnOnce() + Send + 'static) {
-    let pool = POOL.get_or_init(|| {
-        let limit = std::env::var("LIBAUTH_THREADS")
-            .ok()
-            .and_then(|v| v.parse::<usize>().ok())
-            .filter(|n| *n > 0)
-            .unwrap_or(DEFAULT_THREADS);
-        Pool { state: Mutex::new(State { jobs: VecDeque::new(), threads: 0, idle: 0 }), ready: Condvar::new(), limit }
-    });
-    pool.submit(Box::new(job));
+    pool().submit(Box::new(job));
 }
 
 /// How many worker threads exist now (0 until the first job).
@@ -53,16 +59,18 @@ impl Pool {
     fn submit(&'static self, job: Job) {
         let mut state = self.state.lock().unwrap_or_else(|e| e.into_inner());
         state.jobs.push_back(job);
-        // Queued jobs beyond the idle workers need new workers, up to the limit.
-        if state.idle < state.jobs.len() && state.threads < self.limit {
+        // Every queued job beyond the idle workers gets a new worker.
+        if state.idle < state.jobs.len() {
             let n = state.threads;
             let spawned = std::thread::Builder::new()
-                .name(format!("libauth-worker-{n}"))
-                .stack_size(512 * 1024)
+                .name(format!("libauth-{n}"))
+                .stack_size(STACK_SIZE)
                 .spawn(move || self.work());
             if spawned.is_ok() {
                 state.threads += 1;
             }
+            // If the OS refuses a thread, the job waits for the next free
+            // worker (at least one exists or is being created).
         }
         drop(state);
         self.ready.notify_one();
@@ -80,8 +88,13 @@ impl Pool {
                 continue;
             }
             state.idle += 1;
-            state = self.ready.wait(state).unwrap_or_else(|e| e.into_inner());
+            let (next, waited) = self.ready.wait_timeout(state, IDLE_EXIT).unwrap_or_else(|e| e.into_inner());
+            state = next;
             state.idle -= 1;
+            if waited.timed_out() && state.jobs.is_empty() {
+                state.threads -= 1;
+                return;
+            }
         }
     }
 }
