@@ -86,7 +86,7 @@ const sessionJson = await (await fetch(`${base}/auth/session`, { headers: { cook
 
 // --- 1. in-process getSession
 const user = { id: "1", name: "Bench User", email: "bench@example.com" };
-const ourConfig = { secret: SECRET, providers: [Credentials({ credentials: {}, authorize: () => user })] };
+const ourConfig = { secret: SECRET, trustHost: true, providers: [Credentials({ credentials: {}, authorize: () => user })] };
 ServerAuth(ourConfig);
 const theirConfig = { secret: SECRET, trustHost: true, providers: [AuthjsCredentials({ credentials: {}, authorize: () => user })] };
 const fakeReq = { protocol: "http", headers: { host: "127.0.0.1:4101", cookie }, originalUrl: "/protected", url: "/protected" };

@@ -7,4 +7,6 @@ ensure_rust
 ensure_node
 [ -d node_modules ] || npm install --no-audit --no-fund --loglevel=error
 LIBAUTH_PROFILE=release LIBAUTH_OUT="$PWD/.libauth-release.node" node ../bindings/node/scripts/build.js
-LIBAUTH_NATIVE="$PWD/.libauth-release.node" node bench.mjs
+# `./bench/run.sh` runs bench.mjs; `./bench/run.sh hooks` runs hooks.mjs
+# (sign-ins with an authorize that awaits I/O, libauth vs Auth.js).
+LIBAUTH_NATIVE="$PWD/.libauth-release.node" node "${1:-bench}.mjs"

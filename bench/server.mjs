@@ -7,6 +7,9 @@ const [impl, port] = process.argv.slice(2);
 const secret = process.env.AUTH_SECRET;
 const BARE = JSON.parse(process.env.BARE_JSON ?? "null");
 const user = { id: "1", name: "Bench User", email: "bench@example.com", image: "https://img.example/b.png" };
+// AUTHORIZE_MS > 0: authorize awaits that long (a database call, say).
+const AUTHORIZE_MS = Number(process.env.AUTHORIZE_MS ?? 0);
+const authorize = AUTHORIZE_MS > 0 ? () => new Promise((r) => setTimeout(() => r(user), AUTHORIZE_MS)) : () => user;
 const app = express();
 
 async function protectedRoute(getSession, config) {
@@ -19,13 +22,13 @@ async function protectedRoute(getSession, config) {
 
 if (impl === "libauth") {
   const { ServerAuth, getSession, Credentials } = await import("libauth");
-  const config = { secret, providers: [Credentials({ credentials: { username: {} }, authorize: () => user })] };
+  const config = { secret, trustHost: true, providers: [Credentials({ credentials: { username: {} }, authorize })] };
   app.use("/auth", ServerAuth(config));
   protectedRoute(getSession, config);
 } else if (impl === "authjs") {
   const { ExpressAuth, getSession } = await import("@auth/express");
   const { default: Credentials } = await import("@auth/express/providers/credentials");
-  const config = { secret, trustHost: true, providers: [Credentials({ credentials: { username: {} }, authorize: () => user })] };
+  const config = { secret, trustHost: true, providers: [Credentials({ credentials: { username: {} }, authorize })] };
   app.use("/auth", ExpressAuth(config));
   protectedRoute(getSession, config);
 } else if (impl === "bare") {
