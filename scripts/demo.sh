@@ -2,8 +2,8 @@
 # Start the libauth demo: the Express example (examples/express) on
 # http://127.0.0.1:${PORT:-3000}/ with credentials sign-in (demo / demo) and
 # TikTok sign-in against the local TikTok simulator (tests/tiktok-sim) unless
-# AUTH_TIKTOK_ID / AUTH_TIKTOK_SECRET are set; sessions in SQLite once the
-# engine has its adapters.
+# AUTH_TIKTOK_ID / AUTH_TIKTOK_SECRET are set; database sessions in SQLite
+# (examples/express/auth.db).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/lib.sh

@@ -6,10 +6,10 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 
 export type Awaitable<T> = T | PromiseLike<T>;
 
-/** oauth, oidc, email or credentials (spec §1). */
+/** oauth, oidc, email or credentials. */
 export type ProviderType = "oauth" | "oidc" | "email" | "credentials";
 
-/** The shape returned by a provider's profile callback (spec §2.2). */
+/** The shape returned by a provider's profile callback. */
 export interface User {
   id?: string;
   name?: string | null;
@@ -25,7 +25,7 @@ export interface AdapterUser extends User {
   emailVerified: Date | null;
 }
 
-/** The link between a user and a provider (spec §2.1). */
+/** The link between a user and a provider. */
 export interface Account {
   provider: string;
   providerAccountId: string;
@@ -60,7 +60,7 @@ export interface VerificationToken {
   expires: Date;
 }
 
-/** OpenID standard claims, and any other claim (spec §2.4). */
+/** OpenID standard claims, and any other claim. */
 export interface Profile {
   id?: string | null;
   sub?: string | null;
@@ -98,12 +98,12 @@ export interface DefaultSession {
   expires: string;
 }
 
-/** What `getSession` and `GET {basePath}/session` return (spec §2.3). */
+/** What `getSession` and `GET {basePath}/session` return. */
 export interface Session extends DefaultSession {
   [key: string]: unknown;
 }
 
-/** The token kept in the session cookie (spec §2.5). */
+/** The token kept in the session cookie. */
 export interface JWT {
   name?: string | null;
   email?: string | null;
@@ -115,7 +115,7 @@ export interface JWT {
   [key: string]: unknown;
 }
 
-/** TikTok's user-info response (spec §2.8). */
+/** TikTok's user-info response. */
 export interface TikTokProfile {
   data: {
     user: {
@@ -416,7 +416,7 @@ export interface LoggerInstance {
   debug?: (message: string, metadata?: unknown) => void;
 }
 
-/** The configuration object (spec §2.6); the server adapter's. */
+/** The configuration object; the server adapter's. */
 export interface AuthConfig {
   providers?: Array<Provider | ((options?: any) => Provider)>;
   adapter?: Adapter | BuiltinAdapter;
@@ -522,7 +522,7 @@ export type ErrorType =
   | "UntrustedHost"
   | "Verification";
 
-/** Base class of libauth's errors (spec §7.1). */
+/** Base class of libauth's errors. */
 export declare class AuthError extends Error {
   static type: string;
   type: ErrorType | string;
@@ -530,7 +530,7 @@ export declare class AuthError extends Error {
   constructor(message?: string | ErrorOptions, errorOptions?: ErrorOptions);
 }
 
-/** Throw from `authorize` to refuse a sign-in; `code` goes into the redirect URL (spec §7.2). */
+/** Throw from `authorize` to refuse a sign-in; `code` goes into the redirect URL. */
 export declare class CredentialsSignin extends AuthError {
   static type: "CredentialsSignin";
   code: string;

@@ -1,4 +1,4 @@
-//! The configuration object of spec §2.6–2.7, as JSON with the spec's
+//! The configuration object, as JSON with Auth.js's
 //! option names, its defaults and environment fallbacks, and its validation.
 //! Functions (callbacks, events, authorize, a host adapter, a logger) are not
 //! part of this JSON: bindings register them as [`crate::Host`] hooks.
@@ -40,7 +40,7 @@ const KNOWN_OPTIONS: &[&str] = &[
     "url",
 ];
 
-/// The configuration as the host gives it (spec §2.6).
+/// The configuration as the host gives it.
 #[derive(Debug, Clone, Default, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Config {
@@ -182,7 +182,7 @@ pub struct Theme {
     pub button_text: Option<String>,
 }
 
-/// Overrides of the default cookies (spec §2.6 `cookies`).
+/// Overrides of the default cookies (the `cookies` option).
 #[derive(Debug, Clone, Default, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct CookiesConfig {

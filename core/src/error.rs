@@ -4,7 +4,7 @@
 
 use std::fmt;
 
-/// The error names of the spec (§7) and of Auth.js v5.
+/// The error names of Auth.js v5 (plus libauth's `Overloaded`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum ErrorType {
     AccessDenied,

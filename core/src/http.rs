@@ -1,4 +1,4 @@
-//! The engine's request and response (DESIGN.md §2), and the small parsing
+//! The engine's request and response (docs/architecture.md), and the small parsing
 //! helpers every route needs: headers, cookies, query and body.
 
 use serde::{Deserialize, Serialize};
@@ -151,7 +151,7 @@ pub(crate) fn percent_decode(value: &str) -> String {
     percent_encoding::percent_decode_str(value).decode_utf8_lossy().into_owned()
 }
 
-/// Bodies cross the C ABI as JSON strings: requests carry form or JSON text.
+/// Bodies cross language boundaries as JSON strings: requests carry form or JSON text.
 mod utf8_body {
     use serde::{Deserialize, Deserializer, Serializer};
 

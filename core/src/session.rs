@@ -245,20 +245,28 @@ impl Auth {
     }
 
     /// A new database session token: the host's `generateSessionToken`, or
-    /// a random UUID.
-    pub(crate) fn generate_session_token(&self) -> String {
-        if self.custom_session_token {
-            match self.callbacks.host.call(&Hook::GENERATE_SESSION_TOKEN, Value::Null) {
-                Ok(Value::String(s)) if s.len() >= 16 => return s,
-                Ok(_) => self.callbacks.logger.warn(
-                    self.callbacks.host.as_ref(),
-                    "session-token",
-                    "generateSessionToken must return a string of at least 16 characters; using a random UUID",
-                ),
-                Err(e) => self.callbacks.log(&AuthError::from_host(e, ErrorType::SessionTokenError)),
-            }
+    /// a random UUID. A host token must be a string of 16 to 512
+    /// characters: anything else fails the sign-in (SessionTokenError)
+    /// rather than being replaced behind the host's back.
+    pub(crate) fn generate_session_token(&self) -> Result<String, AuthError> {
+        if !self.custom_session_token {
+            return Ok(uuid::Uuid::new_v4().to_string());
         }
-        uuid::Uuid::new_v4().to_string()
+        match self.callbacks.host.call(&Hook::GENERATE_SESSION_TOKEN, Value::Null) {
+            Ok(Value::String(s)) if (16..=512).contains(&s.len()) => Ok(s),
+            Ok(other) => Err(AuthError::new(
+                ErrorType::SessionTokenError,
+                format!(
+                    "session.generateSessionToken must return a string of 16 to 512 characters, not {}",
+                    match other {
+                        Value::String(s) => format!("a string of {} characters", s.len()),
+                        Value::Null => "null".to_owned(),
+                        _ => "a non-string".to_owned(),
+                    }
+                ),
+            )),
+            Err(e) => Err(AuthError::from_host(e, ErrorType::SessionTokenError)),
+        }
     }
 
     /// Encrypt a session token (or hand it to the host's `jwt.encode`).

@@ -258,3 +258,26 @@ fn expired_rows_are_purged_by_the_documented_call() {
     assert!(db.get_session_and_user(&row(&token)).unwrap().is_none());
     assert_eq!(live.session()["user"]["email"], "ada@example.com");
 }
+
+/// A bad `generateSessionToken` result fails the sign-in (no silent UUID).
+#[test]
+fn a_bad_generated_session_token_fails_the_sign_in() {
+    for bad in [json!("short"), json!(null), json!(42), json!("x".repeat(600))] {
+        let file = temp_db_path();
+        let log: CallLog = Arc::new(Mutex::new(Vec::new()));
+        let b2 = bad.clone();
+        let hooks = recording(hooks(), &log, &["logger.error"], Value::Null)
+            .on("session.generateSessionToken", move |_| Ok(b2.clone()));
+        let (auth, _) = engine(json!({ "type": "sqlite", "path": file.0 }), json!({}), hooks);
+        let mut b = Browser::new(&auth);
+        let res = b.sign_in("ada", "secret");
+        assert_eq!(location(&res), "http://localhost:3000/auth/error?error=Configuration", "{bad}");
+        assert!(!b.has_session_cookie());
+        let logged = log.lock().unwrap();
+        assert!(
+            logged.iter().any(|(_, args)| args["type"] == "SessionTokenError"
+                && args["message"].as_str().unwrap_or_default().contains("generateSessionToken")),
+            "{logged:?}"
+        );
+    }
+}

@@ -4,8 +4,7 @@
 //
 // TikTok sign-in: with AUTH_TIKTOK_ID / AUTH_TIKTOK_SECRET, against TikTok;
 // otherwise against the local simulator at TIKTOK_SIM_URL (demo.sh starts
-// one). Sessions live in SQLite (AUTH_DB, default ./auth.db) when the engine
-// has the adapter, else in the encrypted JWT cookie.
+// one). Sessions live in SQLite (AUTH_DB, default ./auth.db).
 "use strict";
 const express = require("express");
 const { ServerAuth, getSession, Credentials, TikTok, CredentialsSignin } = require("libauth");
@@ -38,27 +37,23 @@ const credentials = Credentials({
   },
 });
 
-/** The richest config this build of the engine accepts: SQLite, TikTok, credentials. */
-function buildAuth() {
-  const base = { trustHost: true, providers: [credentials] };
-  const tt = tiktok();
-  const candidates = [
-    tt && { ...base, providers: [credentials, tt], adapter: { type: "sqlite", path: process.env.AUTH_DB || "auth.db" } },
-    { ...base, adapter: { type: "sqlite", path: process.env.AUTH_DB || "auth.db" } },
-    tt && { ...base, providers: [credentials, tt] },
-    base,
-  ].filter(Boolean);
-  for (const [i, config] of candidates.entries()) {
-    try {
-      return { config, middleware: ServerAuth(config) };
-    } catch (e) {
-      if (i === candidates.length - 1) throw e;
-      console.warn(`libauth example: ${e.message.split("\n")[0]} — trying a simpler configuration`);
-    }
-  }
+// One configuration: credentials, TikTok (real or the simulator) and
+// database sessions in SQLite. A bad one (say, a short AUTH_SECRET) stops
+// the example with the engine's message, which names the option.
+const tt = tiktok();
+const config = {
+  trustHost: true, // a local demo: the browser's Host is trusted; deploy with AUTH_URL instead
+  providers: tt ? [credentials, tt] : [credentials],
+  adapter: { type: "sqlite", path: process.env.AUTH_DB || "auth.db" },
+};
+let middleware;
+try {
+  middleware = ServerAuth(config);
+} catch (e) {
+  console.error(`libauth example: ${e.message}`);
+  process.exit(1);
 }
 
-const { config, middleware } = buildAuth();
 const app = express();
 app.set("trust proxy", "loopback");
 app.use("/auth", middleware);

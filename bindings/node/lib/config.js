@@ -1,7 +1,7 @@
 "use strict";
 // Split a JavaScript config into the engine's JSON config and its hooks.
 // Functions never cross as JSON: each becomes a hook named as in
-// DESIGN.md §3 (`callbacks.signIn`, `events.signOut`,
+// docs/architecture.md (`callbacks.signIn`, `events.signOut`,
 // `providers.<id>.authorize`, `adapter.createUser`, …), and the engine asks
 // the host for them by name.
 

@@ -1,5 +1,5 @@
 "use strict";
-// The error classes of spec §7. `type` names the error (Auth.js v5's
+// libauth's error classes. `type` names the error (Auth.js v5's
 // `AuthError.type` values); `CredentialsSignin.code` goes into the redirect
 // URL, so it must not reveal anything sensitive.
 

@@ -1,5 +1,5 @@
 "use strict";
-// The reactive adapter (spec §4.2): `{ GET, POST }` handlers taking an event
+// The reactive adapter (SolidStart-style): `{ GET, POST }` handlers taking an event
 // that carries a Web `Request` (SolidStart's APIEvent), and getSession.
 
 const { instanceFor, sessionInstanceFor } = require("./native");

@@ -3,7 +3,7 @@
 //! out of the config (they become hooks), adapts Express and Web requests,
 //! and turns the results into promises.
 //!
-//! Which thread runs what (DESIGN.md §3, §8):
+//! Which thread runs what (docs/architecture.md has the whole model):
 //! - A request that can reach no hook (JWT `getSession`, or `GET session`,
 //!   `csrf`, `providers`, with no jwt/session callback, no session event, no
 //!   custom jwt encode/decode and no logger function) runs inline, on the
@@ -57,8 +57,6 @@ type DoneArgs = FnArgs<(u32, u32, Option<String>, Option<NativeResponse>, Option
 
 /// `(key, id, error, response, sessionJson) => void`; weak.
 type DoneTsfn = ThreadsafeFunction<Done, (), DoneArgs, Status, false, true, 0>;
-
-/// Hooks whose presence sends a session read to the worker pool.
 
 #[napi]
 pub struct NativeAuth {

@@ -254,7 +254,7 @@ impl AccountType {
     }
 }
 
-/// A provider account linked to a user (spec §2.1, Auth.js `AdapterAccount`).
+/// A provider account linked to a user (Auth.js's `AdapterAccount`).
 /// Token fields keep their OAuth snake_case names; any other field of the
 /// token response (e.g. `expires_in`, `refresh_token_expires_in`) is kept
 /// in `extra` and stored as JSON.

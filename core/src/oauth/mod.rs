@@ -279,7 +279,7 @@ pub fn fetch_userinfo(
     Ok(res.body)
 }
 
-/// The Account of spec §2.1 from a token response: every field the
+/// The Account (Auth.js's shape) from a token response: every field the
 /// provider returned, `token_type` lowercased, `expires_at` computed.
 pub fn account_from_tokens(
     provider_id: &str,

@@ -121,7 +121,7 @@ pub(super) fn complete_sign_in(
     let jar = ChunkedCookie::read(&ctx.cookies.session_token, ctx.req);
     match (strategy, &adapter) {
         (SessionStrategy::Database, Some(adapter)) => {
-            let token = ctx.auth.generate_session_token();
+            let token = ctx.auth.generate_session_token()?;
             let expires_ms = (now_millis() as i64).saturating_add(ctx.auth.settings.session_max_age as i64 * 1000);
             let user_id = user.get("id").and_then(Value::as_str).unwrap_or_default().to_owned();
             let stored = crate::session::stored_session_token(&token);

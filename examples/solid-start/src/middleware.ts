@@ -1,4 +1,4 @@
-// Client-side-rendered pages protected by path (spec §4.3 point 4): without a
+// Client-side-rendered pages protected by path: without a
 // session, a request for one of these paths is redirected to "/".
 import { createMiddleware } from "@solidjs/start/middleware";
 import { getSession } from "libauth";
