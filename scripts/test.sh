@@ -90,6 +90,10 @@ record "rustfmt" "$code" $((code == 0 ? 1 : 0)) 0
 cargo clippy --workspace --all-targets -- -D warnings 2>&1 | tee "$LOG_DIR/clippy.log" | grep -E "^(warning|error)" -A6 | head -60
 code=${PIPESTATUS[0]}
 record "clippy" "$code" $((code == 0 ? 1 : 0)) 0
+RUSTDOCFLAGS="-D warnings" cargo doc -q -p libauth-core --no-deps >"$LOG_DIR/doc.log" 2>&1
+code=$?
+[ "$code" -eq 0 ] || { echo "cargo doc has warnings:"; head -40 "$LOG_DIR/doc.log"; }
+record "rustdoc" "$code" $((code == 0 ? 1 : 0)) 0
 
 echo "== Rust: cargo test --workspace"
 # A hung test must not eat CI's 90 minutes.

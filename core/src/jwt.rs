@@ -176,7 +176,8 @@ fn time_claim(claims: &Map<String, Value>, name: &'static str) -> Result<Option<
 
 /// The checks every session token gets, whoever decoded it: `exp` (required
 /// when `require_exp`) not past, `iat` not in the future, `nbf` reached, each
-/// with [`CLOCK_TOLERANCE`], and each a sane number (see [`time_claim`]).
+/// with [`CLOCK_TOLERANCE`], and each a sane number: finite, from 0 to
+/// [`MAX_TIME_CLAIM`].
 pub fn check_time_claims(claims: &Map<String, Value>, require_exp: bool, now: u64) -> Result<(), JwtError> {
     let exp = time_claim(claims, "exp")?;
     let iat = time_claim(claims, "iat")?;

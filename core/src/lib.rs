@@ -2,35 +2,59 @@
 //! Auth.js v5 auth route from a serialized request ([`Auth::handle`]) and
 //! reads the current session ([`Auth::get_session`]).
 //!
+//! The public API is what the crate root re-exports: [`Auth`], its
+//! [`Config`] and [`Settings`], the request and response types, the
+//! [`Host`] trait through which the engine reaches host code (with
+//! [`HookMap`] for Rust closures), the error types, and the [`adapter`]
+//! module for database adapters. `docs/architecture.md` describes the model.
+//!
 //! Layout: `config` (options, defaults, validation), `http` (request and
 //! response), `routes/` (one module per route family), `session` (session
 //! strategies), `jwt` (the encrypted cookie), `csrf`, `cookies`, `callbacks`
 //! (host hooks with defaults), `providers/`, `pages` (built-in HTML).
+//! Modules hidden from the docs are internals, public only for the
+//! project's own tests, benchmarks and tools, with no stability promise.
+
+/// The README's Rust examples, compiled and run as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../../README.md")]
+struct ReadmeDoctests;
 
 pub mod adapter;
 mod callbacks;
 pub mod config;
+#[doc(hidden)]
 pub mod cookies;
+#[doc(hidden)]
 pub mod csrf;
+#[doc(hidden)]
 pub mod email;
 pub mod error;
 pub mod host;
 pub mod http;
+#[doc(hidden)]
 pub mod jwt;
 mod logger;
+#[doc(hidden)]
 pub mod oauth;
+#[doc(hidden)]
 pub mod outbound;
+#[doc(hidden)]
 pub mod pages;
 pub mod providers;
+#[doc(hidden)]
 pub mod random;
+#[doc(hidden)]
 pub mod redirect;
 mod routes;
 pub mod session;
+#[doc(hidden)]
 pub mod time;
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 
+pub use adapter::{Adapter, AdapterError, Purged};
 pub use config::{Config, Env, ProcessEnv, SessionStrategy, Settings};
 pub use error::{AuthError, ConfigError, ErrorType, HostError};
 pub use host::{Hook, HookMap, Host, NoHooks};
