@@ -81,12 +81,44 @@ for (const adapter of [{ type: "memory" }, { type: "sqlite", path: sqlitePath }]
       assert.ok(Date.parse(session.expires) > Date.now());
       assert.equal((await (await br.fetch("/me")).json()).user.email, "grace@example.com");
 
+      // A copy of the cookie, taken before sign-out, works until then.
+      const cookies = br.sessionCookies();
+      const copy = () => Browser.withCookies(s.url, cookies);
+      assert.equal((await copy().session()).user.email, "grace@example.com");
       const csrfToken = await br.csrf();
       const out = await br.post("/auth/signout", { csrfToken });
       assert.equal(out.status, 302);
       assert.equal(br.sessionCookie(), undefined);
       assert.equal(await br.session(), null);
       assert.equal((await br.fetch("/me")).status, 302);
+      // The row is gone, not just the cookie: the copy finds nothing.
+      const me = await copy().fetch("/me");
+      assert.equal(me.status, 302, "a copied cookie is refused after sign-out");
+      assert.equal(me.headers.get("location"), "/login");
+      assert.equal(await copy().session(), null, "a copied cookie gives no session after sign-out");
+    });
+
+    it("sign-out on one device leaves the same user's session on another", async () => {
+      const signedIn = async () => {
+        const br = new Browser(s.url);
+        assert.equal((await requestLink(br, "kay@example.com")).status, 302);
+        assert.equal((await br.fetch(sent.at(-1).url)).status, 302);
+        assert.equal((await br.session()).user.email, "kay@example.com");
+        return br;
+      };
+      const laptop = await signedIn();
+      const phone = await signedIn();
+      assert.notEqual(laptop.sessionCookie(), phone.sessionCookie(), "two sessions");
+      const laptopCookies = laptop.sessionCookies();
+
+      const csrfToken = await laptop.csrf();
+      assert.equal((await laptop.post("/auth/signout", { csrfToken })).status, 302);
+      assert.equal(await laptop.session(), null);
+      assert.equal(await Browser.withCookies(s.url, laptopCookies).session(), null, "the laptop's session row is gone");
+      assert.equal((await phone.session()).user.email, "kay@example.com", "the phone is still signed in");
+      const me = await phone.fetch("/me");
+      assert.equal(me.status, 200);
+      assert.equal((await me.json()).user.email, "kay@example.com");
     });
 
     it("a link works once: reusing it, or a wrong token, gives the Verification error page", async () => {
@@ -136,7 +168,8 @@ for (const adapter of [{ type: "memory" }, { type: "sqlite", path: sqlitePath }]
       res = await requestLink(br, "not-an-email");
       assert.equal(res.headers.get("location"), `${s.url}/auth/signin?error=Configuration`);
       res = await br.post("/auth/signin/email", { email: "ada@example.com" });
-      assert.match(res.headers.get("location"), /\/auth\/signin\?error=MissingCSRF/);
+      assert.equal(res.status, 302);
+      assert.equal(res.headers.get("location"), `${s.url}/auth/signin?error=MissingCSRF`);
       assert.equal(sent.length, before);
       assert.equal(br.sessionCookie(), undefined);
     });

@@ -139,6 +139,21 @@ export class Browser {
     for (const [k, v] of this.jar) if (/authjs\.session-token$/.test(k)) return v;
     return undefined;
   }
+
+  /** The session cookie(s) in the jar, as [name, value] pairs (chunks included). */
+  sessionCookies() {
+    return [...this.jar].filter(([k]) => /authjs\.session-token(\.\d+)?$/.test(k));
+  }
+
+  /**
+   * A new browser holding only `cookies` (e.g. a copy of another browser's
+   * `sessionCookies()`, as someone who copied the cookie would).
+   */
+  static withCookies(origin, cookies, options) {
+    const br = new Browser(origin, options);
+    for (const [k, v] of cookies) br.jar.set(k, v);
+    return br;
+  }
 }
 
 /** The credentials provider most tests use: ada / lovelace. */
