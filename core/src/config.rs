@@ -366,7 +366,8 @@ impl Settings {
                 return Err(ConfigError::new(
                     "session.strategy",
                     "\"database\" needs an `adapter`; configure one (e.g. { \"type\": \"sqlite\", \"path\": \"auth.db\" }) or use \"jwt\"",
-                ))
+                )
+                .with_kind(crate::ErrorType::MissingAdapter))
             }
             (Some(strategy), _) => strategy,
             (None, true) => SessionStrategy::Database,
@@ -461,7 +462,13 @@ impl Settings {
             .hooks
             .timeouts
             .iter()
-            .map(|(hook, value)| Ok((hook.clone(), seconds(&format!("hooks.timeouts.{hook}"), *value)?)))
+            .map(|(hook, value)| {
+                let option = format!("hooks.timeouts.{hook}");
+                if crate::host::HookKind::parse(hook).is_none() {
+                    return Err(ConfigError::new(option, "not a hook libauth calls"));
+                }
+                Ok((hook.clone(), seconds(&option, *value)?))
+            })
             .collect::<Result<_, ConfigError>>()?;
         let max_in_flight = config.hooks.max_in_flight.unwrap_or(DEFAULT_MAX_IN_FLIGHT);
         if !(1..=1_000_000).contains(&max_in_flight) {
@@ -517,7 +524,8 @@ fn resolve_secrets(config: &Config, env: &dyn Env) -> Result<Vec<String>, Config
         return Err(ConfigError::new(
             "secret",
             "missing: set the `secret` option or the AUTH_SECRET environment variable to a random string of at least 32 characters (e.g. `openssl rand -base64 33`)",
-        ));
+        )
+        .with_kind(crate::ErrorType::MissingSecret));
     }
     for (i, s) in secrets.iter().enumerate() {
         if s.chars().count() < MIN_SECRET_LENGTH {

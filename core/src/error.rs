@@ -235,15 +235,30 @@ impl HostError {
 
 /// A configuration the engine refuses at construction. `option` names the
 /// offending option in the spec's spelling (e.g. `secret`, `providers[1].type`).
+///
+/// `kind` is the Auth.js error type when one applies (`MissingSecret`,
+/// `MissingAuthorize`, `MissingAdapter`, …); `None` is a plain invalid
+/// option. Bindings carry both fields as fields, never inside the message.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("invalid option `{option}`: {message}")]
 pub struct ConfigError {
     pub option: String,
     pub message: String,
+    pub kind: Option<ErrorType>,
 }
 
 impl ConfigError {
     pub fn new(option: impl Into<String>, message: impl Into<String>) -> Self {
-        ConfigError { option: option.into(), message: message.into() }
+        ConfigError { option: option.into(), message: message.into(), kind: None }
+    }
+
+    pub fn with_kind(mut self, kind: ErrorType) -> Self {
+        self.kind = Some(kind);
+        self
+    }
+
+    /// The error's type name for bindings: the kind, or `InvalidConfig`.
+    pub fn type_name(&self) -> &'static str {
+        self.kind.map(ErrorType::as_str).unwrap_or("InvalidConfig")
     }
 }

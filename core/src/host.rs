@@ -62,6 +62,137 @@ impl Hook {
     }
 }
 
+/// Every kind of hook the engine calls. A binding registers hooks by name;
+/// [`HookKind::parse`] is the one place a name is understood, and
+/// `Auth::new` refuses any registered name it does not know
+/// (`callbacks.sesion` is an `InvalidConfig` naming that option, not a
+/// callback silently never called).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum HookKind {
+    /// `callbacks.signIn`, `callbacks.redirect`, `callbacks.jwt`, `callbacks.session`.
+    Callback(Callback),
+    /// `events.<name>`.
+    Event(Event),
+    /// `providers.<id>.<method>`.
+    Provider {
+        id: String,
+        method: ProviderMethod,
+    },
+    /// `adapter.<method>` of a host adapter (a name in [`crate::adapter::METHODS`]).
+    Adapter(String),
+    /// `logger.error`, `logger.warn`, `logger.debug`.
+    Logger(LogLevel),
+    /// `jwt.encode` / `jwt.decode`: a custom session-token codec.
+    JwtEncode,
+    JwtDecode,
+    /// `session.generateSessionToken`.
+    GenerateSessionToken,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Callback {
+    SignIn,
+    Redirect,
+    Jwt,
+    Session,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Event {
+    SignIn,
+    SignOut,
+    CreateUser,
+    UpdateUser,
+    LinkAccount,
+    Session,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ProviderMethod {
+    /// Credentials providers.
+    Authorize,
+    /// Email providers.
+    SendVerificationRequest,
+    /// OAuth / OIDC providers: map the provider's profile to a user.
+    Profile,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LogLevel {
+    Error,
+    Warn,
+    Debug,
+}
+
+impl HookKind {
+    /// The kind of hook `name` is, or `None` for a name the engine never calls.
+    pub fn parse(name: &str) -> Option<HookKind> {
+        let (group, rest) = name.split_once('.')?;
+        Some(match (group, rest) {
+            ("callbacks", "signIn") => HookKind::Callback(Callback::SignIn),
+            ("callbacks", "redirect") => HookKind::Callback(Callback::Redirect),
+            ("callbacks", "jwt") => HookKind::Callback(Callback::Jwt),
+            ("callbacks", "session") => HookKind::Callback(Callback::Session),
+            ("events", "signIn") => HookKind::Event(Event::SignIn),
+            ("events", "signOut") => HookKind::Event(Event::SignOut),
+            ("events", "createUser") => HookKind::Event(Event::CreateUser),
+            ("events", "updateUser") => HookKind::Event(Event::UpdateUser),
+            ("events", "linkAccount") => HookKind::Event(Event::LinkAccount),
+            ("events", "session") => HookKind::Event(Event::Session),
+            ("logger", "error") => HookKind::Logger(LogLevel::Error),
+            ("logger", "warn") => HookKind::Logger(LogLevel::Warn),
+            ("logger", "debug") => HookKind::Logger(LogLevel::Debug),
+            ("jwt", "encode") => HookKind::JwtEncode,
+            ("jwt", "decode") => HookKind::JwtDecode,
+            ("session", "generateSessionToken") => HookKind::GenerateSessionToken,
+            ("adapter", method) if crate::adapter::METHODS.contains(&method) => HookKind::Adapter(method.to_owned()),
+            ("providers", rest) => {
+                let (id, method) = rest.rsplit_once('.')?;
+                let method = match method {
+                    "authorize" => ProviderMethod::Authorize,
+                    "sendVerificationRequest" => ProviderMethod::SendVerificationRequest,
+                    "profile" => ProviderMethod::Profile,
+                    _ => return None,
+                };
+                (!id.is_empty()).then_some(())?;
+                HookKind::Provider { id: id.to_owned(), method }
+            }
+            _ => return None,
+        })
+    }
+
+    /// Whether calling this hook can be part of reading a session (the
+    /// engine's hookless rule: a session read with none of these runs
+    /// inline, with no thread hop).
+    pub fn reached_by_session_reads(&self) -> bool {
+        matches!(
+            self,
+            HookKind::Callback(Callback::Jwt | Callback::Session)
+                | HookKind::Event(Event::Session)
+                | HookKind::JwtEncode
+                | HookKind::JwtDecode
+                | HookKind::Logger(_)
+                | HookKind::Adapter(_)
+        )
+    }
+}
+
+/// What the engine expects under each group of hook names, for errors.
+pub(crate) fn known_hooks_hint(name: &str) -> &'static str {
+    match name.split('.').next().unwrap_or_default() {
+        "callbacks" => "the callbacks are signIn, redirect, jwt and session",
+        "events" => "the events are signIn, signOut, createUser, updateUser, linkAccount and session",
+        "logger" => "the logger's levels are error, warn and debug",
+        "jwt" => "the jwt functions are encode and decode",
+        "session" => "the session function is generateSessionToken",
+        "adapter" => "not an adapter method libauth calls",
+        "providers" => {
+            "provider functions are authorize (credentials), sendVerificationRequest (email) and profile (oauth/oidc)"
+        }
+        _ => "not a hook libauth calls",
+    }
+}
+
 impl std::fmt::Display for Hook {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(&self.0)
@@ -76,6 +207,12 @@ pub trait Host: Send + Sync {
     /// `Auth` is built, so it may be slow; the answer must not change.
     fn has(&self, hook: &Hook) -> bool;
     fn call(&self, hook: &Hook, args: Value) -> Result<Value, HostError>;
+
+    /// Every hook name the host registered, when it can list them (a
+    /// binding always can). `Auth::new` refuses names it does not know.
+    fn hook_names(&self) -> Option<Vec<String>> {
+        None
+    }
 
     /// `call`, answered within `timeout`: past it, [`HostError::timed_out`],
     /// and a late result is dropped. The engine calls every hook this way,
@@ -115,6 +252,10 @@ impl Host for TimedHost {
         self.inner.has(hook)
     }
 
+    fn hook_names(&self) -> Option<Vec<String>> {
+        self.inner.hook_names()
+    }
+
     fn call(&self, hook: &Hook, args: Value) -> Result<Value, HostError> {
         let timeout = self.per_hook.get(hook.name()).copied().unwrap_or(self.default);
         self.inner.call_with_timeout(hook, args, timeout)
@@ -128,6 +269,9 @@ pub struct NoHooks;
 impl Host for NoHooks {
     fn has(&self, _: &Hook) -> bool {
         false
+    }
+    fn hook_names(&self) -> Option<Vec<String>> {
+        Some(Vec::new())
     }
     fn call(&self, hook: &Hook, _: Value) -> Result<Value, HostError> {
         Err(HostError::new(format!("hook {hook} is not registered by the host")))
@@ -162,6 +306,10 @@ impl HookMap {
 impl Host for HookMap {
     fn has(&self, hook: &Hook) -> bool {
         self.hooks.contains_key(hook.name())
+    }
+
+    fn hook_names(&self) -> Option<Vec<String>> {
+        Some(self.hooks.keys().cloned().collect())
     }
 
     fn call(&self, hook: &Hook, args: Value) -> Result<Value, HostError> {

@@ -113,11 +113,14 @@ impl Auth {
         // Every hook call the engine makes gets its deadline here.
         let host: Arc<dyn Host> =
             Arc::new(host::TimedHost::new(host, settings.hook_timeout, settings.hook_timeouts.clone()));
+        let providers = Providers::parse(&config.providers, host.as_ref(), env)?;
+        // Hook names first: a misspelt adapter method is named as such,
+        // not reported as a missing one.
+        check_hook_names(host.as_ref(), &providers, config.adapter.as_ref())?;
         let adapter = match &config.adapter {
             Some(value) => Some(adapter::from_config(value, host.clone())?),
             None => None,
         };
-        let providers = Providers::parse(&config.providers, host.as_ref(), env)?;
         check_email_adapter(&providers, adapter.as_deref())?;
         let plain_cookies = CookieSet::new(false, &settings.cookies);
         let secure_cookies = CookieSet::new(true, &settings.cookies);
@@ -316,6 +319,53 @@ impl Auth {
     }
 }
 
+/// Every hook the host registered must be one the engine calls: a known
+/// name ([`host::HookKind::parse`]), a provider hook for a configured
+/// provider of the right type, adapter hooks only for a host adapter. A
+/// misspelt callback is refused here, as a misspelt option is.
+fn check_hook_names(
+    host: &dyn Host,
+    providers: &Providers,
+    adapter: Option<&serde_json::Value>,
+) -> Result<(), ConfigError> {
+    use host::{HookKind, ProviderMethod};
+    let Some(mut names) = host.hook_names() else { return Ok(()) };
+    names.sort();
+    let host_adapter = adapter.and_then(|a| a.get("type")).and_then(serde_json::Value::as_str) == Some("host");
+    for name in names {
+        let kind = HookKind::parse(&name).ok_or_else(|| {
+            ConfigError::new(name.clone(), format!("unknown hook: {}", host::known_hooks_hint(&name)))
+        })?;
+        match kind {
+            HookKind::Provider { id, method } => {
+                let provider = providers.get(&id).ok_or_else(|| {
+                    ConfigError::new(name.clone(), format!("there is no provider with id {id:?} for this function"))
+                })?;
+                let fits = matches!(
+                    (&provider.kind, method),
+                    (providers::ProviderKind::Credentials(_), ProviderMethod::Authorize)
+                        | (providers::ProviderKind::Email(_), ProviderMethod::SendVerificationRequest)
+                        | (providers::ProviderKind::OAuth(_), ProviderMethod::Profile)
+                );
+                if !fits {
+                    return Err(ConfigError::new(
+                        name.clone(),
+                        format!("a {} provider does not call this function", provider.provider_type().as_str()),
+                    ));
+                }
+            }
+            HookKind::Adapter(_) if !host_adapter => {
+                return Err(ConfigError::new(
+                    name.clone(),
+                    "adapter functions are called only for a host adapter (`adapter: { \"type\": \"host\" }`)",
+                ));
+            }
+            _ => {}
+        }
+    }
+    Ok(())
+}
+
 /// The email provider stores its tokens through the adapter.
 fn check_email_adapter(providers: &Providers, adapter: Option<&dyn adapter::Adapter>) -> Result<(), ConfigError> {
     let Some((index, p)) =
@@ -326,12 +376,14 @@ fn check_email_adapter(providers: &Providers, adapter: Option<&dyn adapter::Adap
     match adapter {
         None => Err(ConfigError::new(
             "adapter",
-            format!("the email provider {:?} (providers[{index}]) stores its sign-in tokens through an adapter; configure one (MissingAdapter)", p.id),
-        )),
+            format!("the email provider {:?} (providers[{index}]) stores its sign-in tokens through an adapter; configure one", p.id),
+        )
+        .with_kind(ErrorType::MissingAdapter)),
         Some(a) if !(a.supports("createVerificationToken") && a.supports("useVerificationToken")) => Err(ConfigError::new(
             "adapter",
-            "the email provider needs the adapter methods createVerificationToken and useVerificationToken (MissingAdapterMethods)",
-        )),
+            "the email provider needs the adapter methods createVerificationToken and useVerificationToken",
+        )
+        .with_kind(ErrorType::MissingAdapterMethods)),
         Some(_) => Ok(()),
     }
 }

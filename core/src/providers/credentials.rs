@@ -71,8 +71,9 @@ pub fn parse(option: &str, value: &Value, host: &dyn Host) -> Result<Provider, C
     if !host.has(&Hook::provider(&id, "authorize")) {
         return Err(ConfigError::new(
             format!("{option}.authorize"),
-            format!("the credentials provider {id:?} needs an `authorize` function (hook providers.{id}.authorize) (MissingAuthorize)"),
-        ));
+            format!("the credentials provider {id:?} needs an `authorize` function (hook providers.{id}.authorize)"),
+        )
+        .with_kind(crate::ErrorType::MissingAuthorize));
     }
     Ok(Provider {
         name: config.name.unwrap_or_else(|| "Credentials".to_owned()),

@@ -100,7 +100,8 @@ impl Providers {
                     return Err(ConfigError::new(
                         format!("{option}.type"),
                         format!("unknown provider type {other:?}; expected one of oauth, oidc, email, credentials"),
-                    ))
+                    )
+                    .with_kind(crate::ErrorType::InvalidProviderType))
                 }
             };
             if list.iter().any(|p| p.id == provider.id) {
