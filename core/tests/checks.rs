@@ -4,7 +4,7 @@
 //! Which check each test guards (engine file in brackets):
 //! - `state_other_than_the_cookies_is_refused`: state param equals the state cookie [routes/oauth.rs]
 //! - `state_missing_from_the_callback_is_refused`: state param required [routes/oauth.rs]
-//! - `pkce_another_sealed_verifier_is_refused_by_the_provider`: code_challenge sent, verifier bound to it [routes/oauth.rs]
+//! - `pkce_another_sealed_verifier_is_refused_by_the_provider`: challenge sent, verifier bound to it [routes/oauth.rs]
 //! - `pkce_missing_verifier_cookie_is_refused`: verifier cookie required [routes/oauth.rs]
 //! - `nonce_other_than_the_cookies_is_refused`: id_token nonce equals the cookie's [oauth/id_token.rs]
 //! - `nonce_missing_cookie_is_refused`: nonce cookie required [routes/oauth.rs]
@@ -199,8 +199,9 @@ fn serve(mut stream: TcpStream, state: &Mutex<SimState>, issuer: &str) {
     let reply = reply.to_string();
     let _ = write!(
         stream,
-        "HTTP/1.1 {status} X\r\ncontent-type: application/json\r\ncontent-length: {}\r\nconnection: close\r\n\r\n{reply}",
-        reply.len()
+        "HTTP/1.1 {status} X\r\ncontent-type: application/json\r\ncontent-length: {}\r\n{}{reply}",
+        reply.len(),
+        "connection: close\r\n\r\n"
     );
 }
 
