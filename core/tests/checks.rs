@@ -197,12 +197,8 @@ fn serve(mut stream: TcpStream, state: &Mutex<SimState>, issuer: &str) {
         _ => (404, json!({ "error": "not_found" })),
     };
     let reply = reply.to_string();
-    let _ = write!(
-        stream,
-        "HTTP/1.1 {status} X\r\ncontent-type: application/json\r\ncontent-length: {}\r\n{}{reply}",
-        reply.len(),
-        "connection: close\r\n\r\n"
-    );
+    let head = format!("HTTP/1.1 {status} X\r\ncontent-type: application/json\r\ncontent-length: {}\r\n", reply.len());
+    let _ = write!(stream, "{head}connection: close\r\n\r\n{reply}");
 }
 
 /// The token endpoint: client authentication, the code (single use), its
