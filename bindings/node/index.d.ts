@@ -520,7 +520,8 @@ export type ErrorType =
   | "UnknownAction"
   | "UnsupportedStrategy"
   | "UntrustedHost"
-  | "Verification";
+  | "Verification"
+  | "Overloaded";
 
 /** Base class of libauth's errors. */
 export declare class AuthError extends Error {
@@ -537,10 +538,15 @@ export declare class CredentialsSignin extends AuthError {
   constructor(message?: string, errorOptions?: ErrorOptions);
 }
 
-/** A configuration the engine refused; `option` names the option. */
+/**
+ * A configuration the engine refused: `option` names the option (or the
+ * misspelt hook, e.g. `callbacks.sesion`), `type` says what is wrong
+ * (`MissingSecret`, `MissingAuthorize`, `MissingAdapter`, …, or
+ * `Configuration`).
+ */
 export declare class InvalidConfig extends AuthError {
   option: string;
-  constructor(option: string, message: string);
+  constructor(option: string, message: string, type?: ErrorType);
 }
 
 /** Worker threads the addon has started (0 until a request needs one). */

@@ -257,8 +257,8 @@ impl ConfigError {
         self
     }
 
-    /// The error's type name for bindings: the kind, or `InvalidConfig`.
+    /// The error's type name for bindings: the kind, or `Configuration`.
     pub fn type_name(&self) -> &'static str {
-        self.kind.map(ErrorType::as_str).unwrap_or("InvalidConfig")
+        self.kind.map(ErrorType::as_str).unwrap_or("Configuration")
     }
 }

@@ -89,7 +89,7 @@ fn unknown_and_misplaced_hooks_are_refused_by_name() {
             .on(name, noop);
         let err = build(config, hooks).err().unwrap_or_else(|| panic!("{name} accepted"));
         assert_eq!(err.option, name, "{err}");
-        assert_eq!(err.type_name(), "InvalidConfig");
+        assert_eq!(err.type_name(), "Configuration");
     }
 }
 
@@ -98,7 +98,7 @@ fn config_errors_carry_their_kind_as_a_field() {
     let secret = "0123456789abcdef0123456789abcdef";
     let cases = [
         (json!({}), "secret", "MissingSecret"),
-        (json!({ "secret": "short" }), "secret", "InvalidConfig"),
+        (json!({ "secret": "short" }), "secret", "Configuration"),
         (
             json!({ "secret": secret, "providers": [{ "type": "credentials" }] }),
             "providers[0].authorize",
@@ -119,6 +119,6 @@ fn config_errors_carry_their_kind_as_a_field() {
         }
         let err = build(config.clone(), hooks).err().unwrap_or_else(|| panic!("{config} accepted"));
         assert_eq!((err.option.as_str(), err.type_name()), (option, kind), "{config}: {err}");
-        assert!(!err.message.contains(kind) || kind == "InvalidConfig", "the kind is a field, not text: {err}");
+        assert!(!err.message.contains(kind) || kind == "Configuration", "the kind is a field, not text: {err}");
     }
 }

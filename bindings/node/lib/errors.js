@@ -29,14 +29,17 @@ class CredentialsSignin extends AuthError {
   code = "credentials";
 }
 
-/** A configuration the engine refuses; `option` names the option. */
+/**
+ * A configuration the engine refuses; `option` names the option, `type`
+ * the error (`MissingSecret`, `MissingAuthorize`, `MissingAdapter`, …, or
+ * `Configuration`), both as the engine reported them.
+ */
 class InvalidConfig extends AuthError {
   static type = "Configuration";
-  constructor(option, message) {
+  constructor(option, message, type = InvalidConfig.type) {
     super(message);
     this.option = option;
-    if (option === "secret" && /^missing/.test(message)) this.type = "MissingSecret";
-    else if (/\bMissingAuthorize\b/.test(message)) this.type = "MissingAuthorize";
+    this.type = type;
   }
 }
 

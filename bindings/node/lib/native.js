@@ -65,11 +65,11 @@ class Instance {
     this.hooks = hooks;
     this.pending = new Map();
     this.nextId = 1;
-    try {
-      this.native = new (native().NativeAuth)(this.key, JSON.stringify(json), [...hooks.keys()], onHook, onDone);
-    } catch (e) {
-      throw configError(e);
+    const built = native().createAuth(this.key, JSON.stringify(json), [...hooks.keys()], onHook, onDone);
+    if (!(built instanceof native().NativeAuth)) {
+      throw new InvalidConfig(built.option, `libauth: invalid option \`${built.option}\`: ${built.message}`, built.type);
     }
+    this.native = built;
     this.basePath = this.native.basePath;
     this.inlineSession = this.native.inlineSession;
   }
@@ -242,13 +242,6 @@ function toWebRequest(req) {
   }
 }
 
-function configError(e) {
-  const m = /^LIBAUTH_CONFIG(\{.*\})$/s.exec(e?.message ?? "");
-  if (!m) return e;
-  const { option, display } = JSON.parse(m[1]);
-  const err = new InvalidConfig(option, `libauth: ${display}`);
-  return err;
-}
 
 /** Engines by config object, so `getSession(req, config)` reuses the one `ServerAuth(config)` built. */
 const byConfig = new WeakMap();

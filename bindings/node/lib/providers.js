@@ -8,8 +8,9 @@
  * `CredentialsSignin`.
  */
 function Credentials(options = {}) {
-  const { id, name, credentials = {}, authorize } = options;
-  return { type: "credentials", id, name, credentials, authorize };
+  // Every option goes through: the engine refuses one it does not know (a
+  // misspelt `authorise` is an error, not silently dropped).
+  return { type: "credentials", ...options, credentials: options.credentials ?? {} };
 }
 
 /**

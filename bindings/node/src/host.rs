@@ -79,6 +79,10 @@ impl Host for JsHost {
         self.hooks.contains(hook.name())
     }
 
+    fn hook_names(&self) -> Option<Vec<String>> {
+        Some(self.hooks.iter().cloned().collect())
+    }
+
     fn call(&self, hook: &Hook, args: Value) -> Result<Value, HostError> {
         self.call_until(hook, args, None)
     }

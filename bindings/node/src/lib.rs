@@ -23,6 +23,7 @@ mod pool;
 use std::sync::Arc;
 
 use libauth_core::{Auth, AuthRequest, AuthResponse, Config};
+use napi::bindgen_prelude::Either;
 use napi::bindgen_prelude::{BufferSlice, FnArgs, Function};
 use napi::threadsafe_function::{ThreadsafeFunction, ThreadsafeFunctionCallMode};
 use napi::{Error, Result, Status};
@@ -68,50 +69,69 @@ pub struct NativeAuth {
     inline_session: bool,
 }
 
+/// A configuration the engine refused, as fields: the option, the message,
+/// and the error type (`MissingSecret`, `MissingAuthorize`, …, or
+/// `Configuration`).
+#[napi(object)]
+pub struct NativeConfigError {
+    pub option: String,
+    pub message: String,
+    #[napi(js_name = "type")]
+    pub kind: String,
+}
+
+/// Build an engine, or say why the config is refused (as a value, so the
+/// error's fields cross as fields). `config_json`: the config without
+/// functions. `hooks`: the names of the functions lifted out of it.
+/// `on_hook(key, id, hook, argsJson)` runs a hook and answers with
+/// `hookDone`; `on_done(key, id, error, response, session)` receives a
+/// finished engine call. `key` names this instance in both.
+#[napi(catch_unwind)]
+pub fn create_auth(
+    key: u32,
+    config_json: String,
+    hooks: Vec<String>,
+    on_hook: Function<FnArgs<(u32, u32, String, String)>, ()>,
+    on_done: Function<DoneArgs, ()>,
+) -> Result<Either<NativeAuth, NativeConfigError>> {
+    let refused = |e: libauth_core::ConfigError| {
+        Either::B(NativeConfigError { kind: e.type_name().to_owned(), option: e.option, message: e.message })
+    };
+    let config = match Config::from_json(&config_json) {
+        Ok(config) => config,
+        Err(e) => return Ok(refused(e)),
+    };
+    let hook_tsfn = on_hook.build_threadsafe_function::<HookCall>().weak::<true>().build_callback(move |ctx| {
+        let HookCall { id, hook, args } = ctx.value;
+        Ok(FnArgs::from((key, id, hook, args)))
+    })?;
+    let done: DoneTsfn = on_done.build_threadsafe_function::<Done>().weak::<true>().build_callback(|ctx| {
+        let Done { key, id, outcome } = ctx.value;
+        Ok(FnArgs::from(match outcome {
+            Outcome::Response(res) => (key, id, None, Some(to_native(res)), None),
+            Outcome::Session(session) => (key, id, None, None, session),
+            Outcome::Failed(message) => (key, id, Some(message), None, None),
+        }))
+    })?;
+    let host = Arc::new(JsHost::new(hooks, hook_tsfn));
+    let auth = match Auth::new(config, host.clone()) {
+        Ok(auth) => auth,
+        Err(e) => return Ok(refused(e)),
+    };
+    // The engine knows which paths can reach host code or a database.
+    let inline_session = auth.session_is_hookless();
+    Ok(Either::A(NativeAuth {
+        key,
+        base_path: auth.settings().base_path.clone(),
+        auth: Arc::new(auth),
+        host,
+        done: Arc::new(done),
+        inline_session,
+    }))
+}
+
 #[napi]
 impl NativeAuth {
-    /// `config_json`: the config without functions. `hooks`: the names of
-    /// the functions lifted out of it. `on_hook(key, id, hook, argsJson)`
-    /// runs a hook and answers with `hookDone`; `on_done(key, id, error,
-    /// response, session)` receives a finished engine call. `key` names this
-    /// instance in both.
-    #[napi(constructor, catch_unwind)]
-    pub fn new(
-        key: u32,
-        config_json: String,
-        hooks: Vec<String>,
-        on_hook: Function<FnArgs<(u32, u32, String, String)>, ()>,
-        on_done: Function<DoneArgs, ()>,
-    ) -> Result<Self> {
-        let hook_tsfn = on_hook.build_threadsafe_function::<HookCall>().weak::<true>().build_callback(move |ctx| {
-            let HookCall { id, hook, args } = ctx.value;
-            Ok(FnArgs::from((key, id, hook, args)))
-        })?;
-        let done: DoneTsfn = on_done.build_threadsafe_function::<Done>().weak::<true>().build_callback(|ctx| {
-            let Done { key, id, outcome } = ctx.value;
-            Ok(FnArgs::from(match outcome {
-                Outcome::Response(res) => (key, id, None, Some(to_native(res)), None),
-                Outcome::Session(session) => (key, id, None, None, session),
-                Outcome::Failed(message) => (key, id, Some(message), None, None),
-            }))
-        })?;
-        // The hook TSFN forwards `key` itself; see `build_callback` above.
-        let host = Arc::new(JsHost::new(hooks, hook_tsfn));
-        let config = Config::from_json(&config_json).map_err(config_error)?;
-        let auth = Auth::new(config, host.clone()).map_err(config_error)?;
-        let settings = auth.settings();
-        // The engine knows which paths can reach host code or a database.
-        let inline_session = auth.session_is_hookless();
-        Ok(NativeAuth {
-            key,
-            base_path: settings.base_path.clone(),
-            auth: Arc::new(auth),
-            host,
-            done: Arc::new(done),
-            inline_session,
-        })
-    }
-
     /// The normalised base path (e.g. `/auth`).
     #[napi(getter)]
     pub fn base_path(&self) -> String {
@@ -250,9 +270,8 @@ fn to_native(res: AuthResponse) -> NativeResponse {
     NativeResponse { status: res.status as u32, headers, body }
 }
 
-/// A config error crosses as JSON `{ option, message }` in the message, so
-/// the JavaScript side can build an `AuthError` naming the option.
-fn config_error(e: libauth_core::ConfigError) -> Error {
-    let json = serde_json::json!({ "option": e.option, "message": e.message, "display": e.to_string() });
-    Error::new(Status::InvalidArg, format!("LIBAUTH_CONFIG{json}"))
+/// Every error type the engine reports (`error.type` in JavaScript).
+#[napi]
+pub fn error_types() -> Vec<String> {
+    libauth_core::ErrorType::ALL.iter().map(|t| t.as_str().to_owned()).chain(["Configuration".to_owned()]).collect()
 }

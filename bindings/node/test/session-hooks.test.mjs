@@ -156,8 +156,8 @@ describe("session.generateSessionToken (database strategy, memory adapter)", () 
     }
   });
 
-  it("an async generator works; one returning a short token falls back to a random UUID with a warning", async () => {
-    const warned = [];
+  it("an async generator works; one returning a short token fails the sign-in with SessionTokenError", async () => {
+    const logged = [];
     const asyncConfig = baseConfig({
       adapter: { type: "memory" },
       session: { strategy: "database", generateSessionToken: async () => (await sleep(1), "async-generated-token-0001") },
@@ -165,7 +165,7 @@ describe("session.generateSessionToken (database strategy, memory adapter)", () 
     const shortConfig = baseConfig({
       adapter: { type: "memory" },
       session: { strategy: "database", generateSessionToken: () => "short" },
-      logger: { warn: (code, message) => warned.push([code, message]) },
+      logger: { error: (e) => logged.push(e) },
     });
     const [a, b] = [await serve(asyncConfig), await serve(shortConfig)];
     try {
@@ -174,11 +174,16 @@ describe("session.generateSessionToken (database strategy, memory adapter)", () 
       assert.equal(br.sessionCookie(), "async-generated-token-0001");
       assert.equal((await br.session()).user.email, "ada@example.com");
 
+      // No silent UUID behind the host's back: the sign-in fails, named.
       const br2 = new Browser(b.url);
-      await br2.signIn("ada", "lovelace");
-      assert.match(br2.sessionCookie(), /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
-      assert.equal((await br2.session()).user.email, "ada@example.com");
-      assert.ok(warned.some(([code]) => code === "session-token"), JSON.stringify(warned));
+      const res = await br2.signIn("ada", "lovelace");
+      assert.equal(res.status, 302);
+      assert.equal(res.headers.get("location"), `${b.url}/auth/error?error=Configuration`);
+      assert.equal(br2.sessionCookie(), undefined);
+      assert.ok(
+        logged.some((e) => e.type === "SessionTokenError" && /generateSessionToken/.test(e.message)),
+        logged.map((e) => `${e.type}: ${e.message}`).join("\n"),
+      );
     } finally {
       await Promise.all([a.close(), b.close()]);
     }
