@@ -59,6 +59,7 @@ pub use config::{Config, Env, ProcessEnv, SessionStrategy, Settings};
 pub use error::{AuthError, ConfigError, ErrorType, HostError};
 pub use host::{Hook, HookMap, Host, NoHooks};
 pub use http::{AuthRequest, AuthResponse};
+pub use routes::Action;
 pub use session::Session;
 
 use callbacks::Callbacks;
@@ -85,6 +86,8 @@ pub struct Auth {
     last_purge: std::sync::atomic::AtomicU64,
     /// Requests admitted (see [`Auth::admit`]) and not yet finished.
     in_flight: Arc<AtomicUsize>,
+    /// See [`Auth::session_is_hookless`].
+    session_hookless: bool,
 }
 
 /// A place among the requests in flight that may call host code, taken by
@@ -139,7 +142,10 @@ impl Auth {
                 "experimental.enableWebAuthn is set, but libauth has no WebAuthn provider; the option has no effect",
             );
         }
+        let session_hookless =
+            settings.strategy == SessionStrategy::Jwt && adapter.is_none() && !session_reaches_host(host.as_ref());
         Ok(Auth {
+            session_hookless,
             adapter,
             custom_session_token: host.has(&Hook::GENERATE_SESSION_TOKEN),
             custom_jwt_encode: host.has(&Hook::JWT_ENCODE),
@@ -185,33 +191,39 @@ impl Auth {
     }
 
     /// Whether reading the session can neither call host code nor block on
-    /// I/O: the JWT strategy with no adapter, no jwt/session callback, no
-    /// session event, no custom jwt encode/decode and no logger hook. A
-    /// binding may then run `get_session` (and [`Auth::is_hookless`]
-    /// requests) on its event-loop thread, with no thread hop.
+    /// I/O: the JWT strategy with no adapter and no hook that a session
+    /// read reaches ([`host::HookKind::reached_by_session_reads`]: jwt and
+    /// session callbacks, the session event, custom jwt encode/decode, a
+    /// logger). A binding may then run `get_session` (and
+    /// [`Auth::is_hookless`] requests) on its event-loop thread, with no
+    /// thread hop. Decided once, at construction.
     pub fn session_is_hookless(&self) -> bool {
-        self.settings.strategy == SessionStrategy::Jwt
-            && self.adapter.is_none()
-            && !self.callbacks.has_jwt
-            && !self.callbacks.has_session
-            && !self.callbacks.has_event_session
-            && !self.custom_jwt_encode
-            && !self.custom_jwt_decode
-            && !self.callbacks.logger.has_hooks()
+        self.session_hookless
     }
 
     /// Whether answering `req` can neither call host code nor block on I/O
     /// (see [`Auth::session_is_hookless`]): `GET session`, `csrf` and
     /// `providers` under a hookless session configuration.
     pub fn is_hookless(&self, req: &AuthRequest) -> bool {
-        if !self.session_is_hookless() || !req.method.eq_ignore_ascii_case("GET") {
+        if !self.session_hookless || !req.method.eq_ignore_ascii_case("GET") {
             return false;
         }
-        let path_start = req.url.find("://").map(|i| i + 3).and_then(|i| req.url[i..].find('/').map(|j| i + j));
-        let Some(start) = path_start else { return false };
-        let path = req.url[start..].split(['?', '#']).next().unwrap_or_default();
-        let Some(rest) = path.strip_prefix(self.settings.base_path.as_str()) else { return false };
-        matches!(rest.trim_end_matches('/'), "/session" | "/csrf" | "/providers")
+        matches!(
+            self.route(&req.url),
+            Some((routes::Action::Session | routes::Action::Csrf | routes::Action::Providers, None))
+        )
+    }
+
+    /// The auth route `url` names under basePath (`/auth/signin/github` is
+    /// `(SignIn, Some("github"))`), or `None` when it names none: the one
+    /// route parser, for bindings that must know before calling
+    /// [`Auth::handle`].
+    pub fn route(&self, url: &str) -> Option<(routes::Action, Option<String>)> {
+        // A cheap path split: this runs on every request a binding sees.
+        let after_scheme = url.find("://").map(|i| i + 3)?;
+        let path_start = url[after_scheme..].find('/').map(|j| after_scheme + j)?;
+        let path = url[path_start..].split(['?', '#']).next().unwrap_or_default();
+        routes::parse_action(path, &self.settings.base_path)
     }
 
     /// Admission for a request that may call host code (one that is not
@@ -316,6 +328,28 @@ impl Auth {
             .map_err(|e| AuthError::new(ErrorType::OAuthCallbackError, e.to_string()).with_source(e))?;
         let account_id = tokens.get("open_id").and_then(serde_json::Value::as_str).unwrap_or_default().to_owned();
         Ok(oauth::account_from_tokens(provider_id, provider.provider_type().as_str(), &account_id, &tokens))
+    }
+}
+
+/// Whether some hook the host registered can run during a session read.
+fn session_reaches_host(host: &dyn Host) -> bool {
+    match host.hook_names() {
+        Some(names) => {
+            names.iter().filter_map(|n| host::HookKind::parse(n)).any(|kind| kind.reached_by_session_reads())
+        }
+        // A host that cannot list its hooks: ask for each that could.
+        None => [
+            Hook::JWT,
+            Hook::SESSION,
+            Hook::EVENT_SESSION,
+            Hook::JWT_ENCODE,
+            Hook::JWT_DECODE,
+            Hook::LOGGER_ERROR,
+            Hook::LOGGER_WARN,
+            Hook::LOGGER_DEBUG,
+        ]
+        .iter()
+        .any(|hook| host.has(hook)),
     }
 }
 

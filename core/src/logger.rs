@@ -20,11 +20,6 @@ pub struct Logger {
 }
 
 impl Logger {
-    /// Whether any level goes to host code.
-    pub fn has_hooks(&self) -> bool {
-        self.error_hook || self.warn_hook || self.debug_hook
-    }
-
     pub fn new(host: &dyn Host, debug_enabled: bool) -> Logger {
         Logger {
             debug_enabled,

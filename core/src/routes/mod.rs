@@ -20,7 +20,7 @@ use crate::http::{AuthRequest, AuthResponse};
 use crate::Auth;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Action {
+pub enum Action {
     Providers,
     Session,
     Csrf,
@@ -219,7 +219,9 @@ fn dispatch_post(ctx: &mut Ctx) -> Result<Reply, AuthError> {
 }
 
 /// `{basePath}/<action>[/<providerId>]`; `None` for anything else.
-fn parse_action(path: &str, base_path: &str) -> Option<(Action, Option<String>)> {
+/// The one parser of auth routes: `{basePath}/<action>[/<providerId>]`,
+/// as Auth.js routes them. Bindings use it through [`crate::Auth::route`].
+pub(crate) fn parse_action(path: &str, base_path: &str) -> Option<(Action, Option<String>)> {
     let rest = path.strip_prefix(base_path)?;
     if !rest.is_empty() && !rest.starts_with('/') {
         return None;
