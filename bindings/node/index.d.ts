@@ -145,6 +145,23 @@ export interface TikTokProfile {
   [key: string]: any;
 }
 
+/** GitHub's `/user` response (the fields used; see GitHub's REST API). */
+export interface GitHubProfile {
+  login: string;
+  id: number;
+  node_id?: string;
+  avatar_url: string;
+  html_url?: string;
+  name: string | null;
+  company?: string | null;
+  blog?: string | null;
+  location?: string | null;
+  /** The public email, else the primary verified one from `/user/emails`, else null. */
+  email: string | null;
+  bio?: string | null;
+  [key: string]: any;
+}
+
 // ---------------------------------------------------------------- providers
 
 export interface CredentialInput {
@@ -217,6 +234,11 @@ export interface TikTokConfig extends OAuthUserConfig<TikTokProfile> {
   builtin: "tiktok";
 }
 
+/** The built-in GitHub provider as configuration. */
+export interface GitHubConfig extends OAuthUserConfig<GitHubProfile> {
+  builtin: "github";
+}
+
 /** The SMTP server the engine sends the sign-in link through. */
 export interface SmtpServerOptions {
   host: string;
@@ -263,7 +285,7 @@ export interface EmailConfig extends EmailOptions {
   [option: string]: unknown;
 }
 
-export type Provider = CredentialsConfig<any> | OAuthConfig<any> | TikTokConfig | EmailConfig;
+export type Provider = CredentialsConfig<any> | OAuthConfig<any> | TikTokConfig | GitHubConfig | EmailConfig;
 
 /** Sign in with credentials checked by `authorize`. */
 export declare function Credentials<C extends Record<string, CredentialInput>>(options: {
@@ -275,6 +297,9 @@ export declare function Credentials<C extends Record<string, CredentialInput>>(o
 
 /** TikTok Login Kit (built into the engine, id `tiktok`); `clientId` is the Client Key. */
 export declare function TikTok(options?: OAuthUserConfig<TikTokProfile>): TikTokConfig;
+
+/** GitHub (built into the engine, id `github`): name is `name ?? login`, image `avatar_url`. */
+export declare function GitHub(options?: OAuthUserConfig<GitHubProfile>): GitHubConfig;
 
 /** Magic-link sign-in by email (an adapter is required): `server` or `sendVerificationRequest`. */
 export declare function Email(options: EmailOptions): EmailConfig;

@@ -10,7 +10,7 @@
 
 const express = require("./lib/express");
 const reactive = require("./lib/reactive");
-const { Credentials, TikTok, Email } = require("./lib/providers");
+const { Credentials, TikTok, GitHub, Email } = require("./lib/providers");
 const { AuthError, CredentialsSignin, InvalidConfig } = require("./lib/errors");
 const { workerThreads } = require("./lib/native");
 
@@ -31,6 +31,7 @@ exports.ReactiveAuth = reactive.ReactiveAuth;
 exports.getSession = getSession;
 exports.Credentials = Credentials;
 exports.TikTok = TikTok;
+exports.GitHub = GitHub;
 exports.Email = Email;
 exports.AuthError = AuthError;
 exports.CredentialsSignin = CredentialsSignin;

@@ -310,10 +310,18 @@ impl Auth {
     /// new tokens as an Account-shaped object (`expires_at` computed,
     /// `token_type` lowercased). Providers that rotate refresh tokens
     /// (TikTok) return a new one: store it.
+    ///
+    /// `providerAccountId`: a provider whose token responses name the
+    /// account (TikTok's `open_id`) is believed; a standard token response
+    /// does not, so the caller's `provider_account_id` (the stored
+    /// account's) is used. If both are known and differ, the refresh token
+    /// belongs to another account than the caller said: that is an error.
+    /// When neither is known the key is left out, never set to `""`.
     pub fn refresh_access_token(
         &self,
         provider_id: &str,
         refresh_token: &str,
+        provider_account_id: Option<&str>,
     ) -> Result<serde_json::Map<String, serde_json::Value>, AuthError> {
         let provider = self.providers.get(provider_id).ok_or_else(|| {
             AuthError::new(ErrorType::InvalidProviderType, format!("no provider with id {provider_id:?}"))
@@ -326,8 +334,27 @@ impl Auth {
         };
         let tokens = oauth::refresh_tokens(p, refresh_token)
             .map_err(|e| AuthError::new(ErrorType::OAuthCallbackError, e.to_string()).with_source(e))?;
-        let account_id = tokens.get("open_id").and_then(serde_json::Value::as_str).unwrap_or_default().to_owned();
-        Ok(oauth::account_from_tokens(provider_id, provider.provider_type().as_str(), &account_id, &tokens))
+        let given = provider_account_id.filter(|id| !id.is_empty());
+        let account_id = match (p.behaviour.account_id_from_tokens(&tokens), given) {
+            (Some(said), Some(given)) if said != given => {
+                return Err(AuthError::new(
+                    ErrorType::OAuthCallbackError,
+                    format!("the refreshed tokens are for another {provider_id} account than the one given"),
+                ))
+            }
+            (Some(said), _) => Some(said),
+            (None, given) => given.map(str::to_owned),
+        };
+        let mut account = oauth::account_from_tokens(
+            provider_id,
+            provider.provider_type().as_str(),
+            account_id.as_deref().unwrap_or_default(),
+            &tokens,
+        );
+        if account_id.is_none() {
+            account.remove("providerAccountId");
+        }
+        Ok(account)
     }
 }
 

@@ -277,24 +277,36 @@ fn hex_pkce_challenge_option() {
 #[test]
 fn refresh_helper_rotates_the_refresh_token() {
     let s = setup(SimConfig::default(), json!({}));
-    let mut b = Browser::new(&s.auth);
-    sign_in(&mut b, "");
-    let refresh = {
+    // The refresh token of the latest sign-in.
+    let signed_in_refresh_token = || {
+        let mut b = Browser::new(&s.auth);
+        sign_in(&mut b, "");
         let calls = s.log.lock().unwrap();
-        calls.iter().find(|(n, a)| n == "callbacks.jwt" && a["trigger"] == "signIn").unwrap().1["account"]
+        calls.iter().rev().find(|(n, a)| n == "callbacks.jwt" && a["trigger"] == "signIn").unwrap().1["account"]
             ["refresh_token"]
             .as_str()
             .unwrap()
             .to_owned()
     };
-    let fresh = s.auth.refresh_access_token("tiktok", &refresh).unwrap();
+    let open_id = s.sim.user().open_id.clone();
+    // TikTok names the account (`open_id`): a caller naming another is refused.
+    let err = s.auth.refresh_access_token("tiktok", &signed_in_refresh_token(), Some("someone-else")).unwrap_err();
+    assert_eq!(err.error_type, libauth_core::ErrorType::OAuthCallbackError);
+
+    let refresh = signed_in_refresh_token();
+    // Without the caller's id, TikTok's `open_id` is the account id.
+    let fresh = s.auth.refresh_access_token("tiktok", &refresh, None).unwrap();
+    assert_eq!(fresh["providerAccountId"], open_id.as_str());
     assert!(fresh["access_token"].is_string());
     assert_ne!(fresh["refresh_token"].as_str().unwrap(), refresh);
     assert_eq!(fresh["token_type"], "bearer");
     assert!(fresh["expires_at"].as_u64().unwrap() > libauth_core::time::now_seconds());
     // The rotated-out token no longer works.
-    let err = s.auth.refresh_access_token("tiktok", &refresh).unwrap_err();
+    let err = s.auth.refresh_access_token("tiktok", &refresh, Some(&open_id)).unwrap_err();
     assert_eq!(err.error_type, libauth_core::ErrorType::OAuthCallbackError);
+    // The rotated-in one does, with the caller's (matching) id.
+    let again = s.auth.refresh_access_token("tiktok", fresh["refresh_token"].as_str().unwrap(), Some(&open_id));
+    assert_eq!(again.unwrap()["providerAccountId"], open_id.as_str());
 }
 
 #[test]

@@ -23,9 +23,20 @@ function TikTok(options = {}) {
   return { builtin: "tiktok", ...options };
 }
 
+/**
+ * GitHub (the engine's built-in provider `github`): an OAuth App's or a
+ * GitHub App's client id and secret. Scope `read:user user:email`; a user
+ * without a public email gets the primary verified one. Every endpoint and
+ * option of the built-in configuration may be overridden here. Without
+ * `clientId`/`clientSecret`, `AUTH_GITHUB_ID` / `AUTH_GITHUB_SECRET` are read.
+ */
+function GitHub(options = {}) {
+  return { builtin: "github", ...options };
+}
+
 /** Magic-link sign-in by email (`sendVerificationRequest` sends the link). */
 function Email(options = {}) {
   return { type: "email", id: "email", name: "Email", ...options };
 }
 
-module.exports = { Credentials, TikTok, Email };
+module.exports = { Credentials, TikTok, GitHub, Email };

@@ -13,8 +13,7 @@ use sha2::{Digest, Sha256};
 use url::Url;
 
 use crate::outbound::OutboundError;
-use crate::providers::oauth::{Builtin, ClientAuth, Metadata, OAuthProvider, PkceEncoding};
-use crate::providers::tiktok;
+use crate::providers::oauth::{ClientAuth, Metadata, OAuthProvider, PkceEncoding};
 use crate::time::now_seconds;
 
 pub use id_token::verify_id_token;
@@ -124,15 +123,14 @@ pub fn authorization_url(
 ) -> Result<String, OAuthError> {
     let mut url = Url::parse(endpoint).map_err(|_| OAuthError::MissingEndpoint("authorization"))?;
     {
-        let tiktok = provider.builtin == Some(Builtin::TikTok);
+        let behaviour = provider.behaviour;
         let mut q = url.query_pairs_mut();
         q.append_pair("response_type", "code");
-        // TikTok names the client `client_key`, and `client_id` makes it fail.
-        q.append_pair(if tiktok { "client_key" } else { "client_id" }, &provider.client_id);
+        q.append_pair(behaviour.client_id_param(), &provider.client_id);
         q.append_pair("redirect_uri", redirect_uri);
         for (k, v) in &provider.authorization.params {
-            if k == "scope" && tiktok {
-                q.append_pair(k, &tiktok::normalise_scope(v));
+            if k == "scope" {
+                q.append_pair(k, &behaviour.scope(v));
             } else {
                 q.append_pair(k, v);
             }
@@ -151,9 +149,9 @@ pub fn authorization_url(
     Ok(url.into())
 }
 
-/// Exchange the code at the token endpoint. Any body with an `error`, or
-/// without `access_token`, is a failure whatever the HTTP status (TikTok
-/// answers errors with 200).
+/// Exchange the code at the token endpoint. The provider's behaviour reads
+/// the answer (by default any body with an `error`, or without
+/// `access_token`, is a failure whatever the HTTP status).
 pub fn exchange_code<'a>(
     provider: &'a OAuthProvider,
     token_url: &str,
@@ -169,8 +167,8 @@ pub fn exchange_code<'a>(
     token_request(provider, token_url, form)
 }
 
-/// Use a refresh token for a new access token (TikTok rotates refresh
-/// tokens: keep the one returned).
+/// Use a refresh token for a new access token (providers that rotate
+/// refresh tokens return a new one: keep it).
 pub fn refresh_tokens(provider: &OAuthProvider, refresh_token: &str) -> Result<Map<String, Value>, OAuthError> {
     let token_url = endpoints(provider)?.token;
     token_request(provider, &token_url, vec![("grant_type", "refresh_token"), ("refresh_token", refresh_token)])
@@ -184,50 +182,26 @@ fn token_request<'a>(
     let secret = provider.client_secret.as_deref().unwrap_or("");
     let extra: Vec<(&str, &str)> = provider.token.params.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
     form.extend(extra);
+    let client_id_param = provider.behaviour.client_id_param();
     let basic = match provider.client_auth {
         ClientAuth::Basic => Some((provider.client_id.as_str(), secret)),
         ClientAuth::Post => {
-            form.push(("client_id", &provider.client_id));
-            form.push(("client_secret", secret));
-            None
-        }
-        ClientAuth::TikTokBody => {
-            form.push(("client_key", &provider.client_id));
+            form.push((client_id_param, &provider.client_id));
             form.push(("client_secret", secret));
             None
         }
         ClientAuth::None => {
-            form.push(("client_id", &provider.client_id));
+            form.push((client_id_param, &provider.client_id));
             None
         }
     };
     let res = provider.http.post_form(token_url, &form, basic)?;
-    let Value::Object(body) = res.body else {
-        return Err(OAuthError::Token {
-            status: res.status,
-            error: "invalid_response".into(),
-            description: "not a JSON object".into(),
-            log_id: None,
-        });
-    };
-    let error = body.get("error").and_then(Value::as_str).filter(|e| !e.is_empty());
-    if error.is_some() || !body.get("access_token").is_some_and(Value::is_string) || res.status >= 400 {
-        return Err(OAuthError::Token {
-            status: res.status,
-            error: error.unwrap_or("invalid_response").to_owned(),
-            description: body
-                .get("error_description")
-                .and_then(Value::as_str)
-                .unwrap_or("no access_token in the response")
-                .to_owned(),
-            log_id: body.get("log_id").and_then(Value::as_str).map(str::to_owned),
-        });
-    }
-    Ok(body)
+    provider.behaviour.token_response(res.status, res.body)
 }
 
-/// Fetch the profile from the userinfo endpoint. For TikTok the `fields`
-/// follow the granted scopes, and its `{data, error}` envelope is checked.
+/// Fetch the profile from the userinfo endpoint, with the query parameters
+/// configured and those the provider's behaviour adds for the granted
+/// scopes; the behaviour reads the answer.
 pub fn fetch_userinfo(
     provider: &OAuthProvider,
     userinfo_url: &str,
@@ -240,8 +214,8 @@ pub fn fetch_userinfo(
         for (k, v) in &provider.userinfo.params {
             q.append_pair(k, v);
         }
-        if provider.builtin == Some(Builtin::TikTok) && !provider.userinfo.params.iter().any(|(k, _)| k == "fields") {
-            q.append_pair("fields", &tiktok::fields_for_scopes(granted_scopes));
+        for (k, v) in provider.behaviour.userinfo_params(&provider.userinfo.params, granted_scopes) {
+            q.append_pair(&k, &v);
         }
     }
     let mut url: String = url.into();
@@ -249,34 +223,7 @@ pub fn fetch_userinfo(
         url.pop();
     }
     let res = provider.http.get_json(&url, Some(access_token))?;
-    // The v2 envelope: `error.code` is "ok" on success.
-    if let Some(err) = res.body.get("error").filter(|e| e.is_object()) {
-        let code = err.get("code").and_then(Value::as_str).unwrap_or("");
-        if code != "ok" || res.status >= 400 {
-            return Err(OAuthError::UserInfo {
-                status: res.status,
-                code: if code.is_empty() { "unknown".into() } else { code.into() },
-                message: err.get("message").and_then(Value::as_str).unwrap_or("").into(),
-                log_id: err.get("log_id").and_then(Value::as_str).map(str::to_owned),
-            });
-        }
-    } else if let Some(err) = res.body.get("error").and_then(Value::as_str) {
-        return Err(OAuthError::UserInfo {
-            status: res.status,
-            code: err.into(),
-            message: String::new(),
-            log_id: None,
-        });
-    }
-    if res.status >= 400 || !res.body.is_object() {
-        return Err(OAuthError::UserInfo {
-            status: res.status,
-            code: "http_error".into(),
-            message: String::new(),
-            log_id: None,
-        });
-    }
-    Ok(res.body)
+    provider.behaviour.userinfo_response(res.status, res.body)
 }
 
 /// The Account (Auth.js's shape) from a token response: every field the
@@ -298,7 +245,11 @@ pub fn account_from_tokens(
         account.insert("token_type".into(), t.to_ascii_lowercase().into());
     }
     if let Some(expires_in) = tokens.get("expires_in").and_then(|v| v.as_f64().or_else(|| v.as_str()?.parse().ok())) {
-        account.insert("expires_at".into(), (now_seconds() + expires_in.max(0.0) as u64).into());
+        // A provider's number may be anything (1e300, negative, NaN):
+        // saturate, and keep expires_at a real time.
+        let lifetime = if expires_in.is_finite() { expires_in.max(0.0) as u64 } else { 0 };
+        let expires_at = now_seconds().saturating_add(lifetime).min(crate::jwt::MAX_TIME_CLAIM);
+        account.insert("expires_at".into(), expires_at.into());
     }
     account
 }
@@ -306,6 +257,7 @@ pub fn account_from_tokens(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::json;
 
     #[test]
     fn pkce_challenges() {
@@ -326,5 +278,16 @@ mod tests {
         let at = account["expires_at"].as_u64().unwrap();
         assert!((now_seconds() + 7199..=now_seconds() + 7201).contains(&at));
         assert_eq!(account["providerAccountId"], "u1");
+    }
+
+    #[test]
+    fn any_expires_in_gives_a_sane_expires_at() {
+        let now = now_seconds();
+        for expires_in in [json!(1e300), json!(f64::MAX), json!(-5), json!(u64::MAX), json!("1e400"), json!("NaN")] {
+            let tokens = json!({ "access_token": "a", "expires_in": expires_in });
+            let account = account_from_tokens("p", "oauth", "u", tokens.as_object().unwrap());
+            let at = account["expires_at"].as_u64().unwrap();
+            assert!((now..=crate::jwt::MAX_TIME_CLAIM).contains(&at), "{expires_in} -> {at}");
+        }
     }
 }

@@ -1,8 +1,10 @@
 //! The provider registry: each configured provider parsed by its type's
 //! module, looked up by id.
 
+pub mod behaviour;
 pub mod credentials;
 pub mod email;
+pub mod github;
 pub mod oauth;
 pub mod tiktok;
 
@@ -12,6 +14,7 @@ use crate::config::Env;
 use crate::error::ConfigError;
 use crate::host::Host;
 
+pub use behaviour::ProviderBehaviour;
 pub use credentials::{CredentialField, CredentialsProvider};
 pub use email::EmailProvider;
 pub use oauth::OAuthProvider;

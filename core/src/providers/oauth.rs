@@ -8,7 +8,7 @@ use serde::Deserialize;
 use serde_json::{Map, Value};
 use url::Url;
 
-use super::tiktok;
+use super::behaviour::{ProviderBehaviour, Standard, BUILTINS};
 use super::{Provider, ProviderKind};
 use crate::config::Env;
 use crate::error::ConfigError;
@@ -29,8 +29,8 @@ pub struct Checks {
     pub nonce: bool,
 }
 
-/// How the PKCE challenge is encoded: RFC 7636 base64url, or the hex form
-/// TikTok documents for desktop apps.
+/// How the PKCE challenge is encoded: RFC 7636 base64url, or a hex form
+/// some providers document (TikTok, for desktop apps).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum PkceEncoding {
     Base64Url,
@@ -42,10 +42,9 @@ pub enum PkceEncoding {
 pub enum ClientAuth {
     /// HTTP Basic (the OAuth default).
     Basic,
-    /// `client_id` and `client_secret` in the form body.
+    /// The client id (under the provider's name for it) and
+    /// `client_secret` in the form body.
     Post,
-    /// TikTok: `client_key` and `client_secret` in the form body.
-    TikTokBody,
     /// Public client: `client_id` only.
     None,
 }
@@ -82,12 +81,6 @@ pub struct ButtonStyle {
     pub brand_color: Option<String>,
 }
 
-/// Built-in providers with defaults of their own.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Builtin {
-    TikTok,
-}
-
 /// OIDC discovery result (the fields we use).
 #[derive(Debug, Clone, Deserialize)]
 pub struct Metadata {
@@ -100,7 +93,10 @@ pub struct Metadata {
 
 pub struct OAuthProvider {
     pub oidc: bool,
-    pub builtin: Option<Builtin>,
+    /// The `builtin` name, if the provider is a built-in one.
+    pub builtin: Option<&'static str>,
+    /// Where this provider differs from the standard protocol.
+    pub behaviour: &'static dyn ProviderBehaviour,
     pub client_id: String,
     pub client_secret: Option<String>,
     pub issuer: Option<String>,
@@ -132,6 +128,7 @@ impl std::fmt::Debug for OAuthProvider {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("OAuthProvider")
             .field("oidc", &self.oidc)
+            .field("builtin", &self.builtin)
             .field("client_id", &self.client_id)
             .field("client_secret", &self.client_secret.as_ref().map(|_| "[redacted]"))
             .field("issuer", &self.issuer)
@@ -170,7 +167,7 @@ struct OAuthConfig {
     userinfo: Option<EndpointConfig>,
     jwks_uri: Option<String>,
     checks: Option<Value>,
-    /// `"S256"` (standard) or `"hex"` (TikTok's desktop form).
+    /// `"S256"` (standard) or `"hex"` (the form TikTok documents for desktop).
     pkce_challenge: Option<String>,
     client: Option<ClientConfig>,
     profile_map: Option<Map<String, Value>>,
@@ -196,20 +193,20 @@ struct ClientConfig {
 pub fn parse(option: &str, value: &Value, host: &dyn Host, env: &dyn Env) -> Result<Provider, ConfigError> {
     let c: OAuthConfig = serde_json::from_value(value.clone()).map_err(|e| ConfigError::new(option, e.to_string()))?;
     let _ = c.profile;
-    let builtin = match c.builtin.as_deref() {
-        None => None,
-        Some("tiktok") => Some(Builtin::TikTok),
-        Some(other) => {
-            return Err(ConfigError::new(
-                format!("{option}.builtin"),
-                format!("unknown built-in provider {other:?}; known: tiktok"),
-            ))
-        }
+    let (builtin, behaviour): (Option<&'static str>, &'static dyn ProviderBehaviour) = match c.builtin.as_deref() {
+        None => (None, &Standard),
+        Some(name) => match BUILTINS.iter().find(|(n, _)| *n == name) {
+            Some((name, b)) => (Some(*name), *b),
+            None => {
+                let known: Vec<&str> = BUILTINS.iter().map(|(n, _)| *n).collect();
+                return Err(ConfigError::new(
+                    format!("{option}.builtin"),
+                    format!("unknown built-in provider {name:?}; known: {}", known.join(", ")),
+                ));
+            }
+        },
     };
-    let defaults = match builtin {
-        Some(Builtin::TikTok) => tiktok::defaults(),
-        None => BuiltinDefaults::default(),
-    };
+    let defaults = behaviour.defaults();
     let oidc = match c.kind.as_deref().or(defaults.kind) {
         Some("oidc") => true,
         Some("oauth") => false,
@@ -323,18 +320,19 @@ pub fn parse(option: &str, value: &Value, host: &dyn Host, env: &dyn Env) -> Res
             ))
         }
     };
-    let client_auth = match (builtin, c.client.as_ref().and_then(|c| c.token_endpoint_auth_method.as_deref())) {
-        (Some(Builtin::TikTok), _) => ClientAuth::TikTokBody,
-        (_, None | Some("client_secret_basic")) => ClientAuth::Basic,
-        (_, Some("client_secret_post")) => ClientAuth::Post,
-        (_, Some("none")) => ClientAuth::None,
-        (_, Some(other)) => {
+    let configured_auth = match c.client.as_ref().and_then(|c| c.token_endpoint_auth_method.as_deref()) {
+        None => None,
+        Some("client_secret_basic") => Some(ClientAuth::Basic),
+        Some("client_secret_post") => Some(ClientAuth::Post),
+        Some("none") => Some(ClientAuth::None),
+        Some(other) => {
             return Err(ConfigError::new(
                 format!("{option}.client.token_endpoint_auth_method"),
                 format!("supported: client_secret_basic, client_secret_post, none; got {other:?}"),
             ))
         }
     };
+    let client_auth = behaviour.client_auth(configured_auth);
     if client_secret.is_none() && client_auth != ClientAuth::None {
         return Err(ConfigError::new(
             format!("{option}.clientSecret"),
@@ -349,6 +347,7 @@ pub fn parse(option: &str, value: &Value, host: &dyn Host, env: &dyn Env) -> Res
     let provider = OAuthProvider {
         oidc,
         builtin,
+        behaviour,
         client_id,
         client_secret,
         issuer,

@@ -1,15 +1,81 @@
-//! The built-in TikTok provider (Login Kit for Web, API v2). Facts:
-//! `shared/reference/tiktok-login-kit.md`. TikTok differs from plain OAuth:
-//! `client_key` instead of `client_id`, comma-separated scopes, client
-//! credentials in the token form body, errors in the body whatever the HTTP
-//! status, and user info fields chosen with `fields` by granted scope.
+//! The built-in TikTok provider (Login Kit for Web, API v2). TikTok differs
+//! from plain OAuth: `client_key` instead of `client_id`, comma-separated
+//! scopes, client credentials in the token form body, errors in the body
+//! whatever the HTTP status (with a `log_id`), user info fields chosen with
+//! `fields` by granted scope inside a `{data, error}` envelope, and the
+//! account id (`open_id`) in every token response.
 
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
-use super::oauth::{BuiltinDefaults, ButtonStyle, Checks, Endpoint, ProfileMap};
+use super::behaviour::{standard_token_response, ProviderBehaviour};
+use super::oauth::{BuiltinDefaults, ButtonStyle, Checks, ClientAuth, Endpoint, ProfileMap};
+use crate::oauth::OAuthError;
 
-/// TikTok's user-info answer (spec §2.8 `VideoProviderProfile`): what the
+/// TikTok's behaviour (`{ "builtin": "tiktok" }`).
+pub struct TikTok;
+
+impl ProviderBehaviour for TikTok {
+    fn defaults(&self) -> BuiltinDefaults {
+        defaults()
+    }
+
+    /// Always the client key and secret in the form body: TikTok accepts
+    /// nothing else.
+    fn client_auth(&self, _configured: Option<ClientAuth>) -> ClientAuth {
+        ClientAuth::Post
+    }
+
+    /// TikTok names the client `client_key`, and `client_id` makes it fail.
+    fn client_id_param(&self) -> &'static str {
+        "client_key"
+    }
+
+    fn scope(&self, configured: &str) -> String {
+        normalise_scope(configured)
+    }
+
+    /// Errors come with HTTP 200 too, and carry a `log_id`.
+    fn token_response(&self, status: u16, body: Value) -> Result<Map<String, Value>, OAuthError> {
+        standard_token_response(status, body, Some("log_id"))
+    }
+
+    /// `fields` follows the granted scopes, unless configured.
+    fn userinfo_params(&self, configured: &[(String, String)], granted_scopes: &str) -> Vec<(String, String)> {
+        if configured.iter().any(|(k, _)| k == "fields") {
+            return Vec::new();
+        }
+        vec![("fields".into(), fields_for_scopes(granted_scopes))]
+    }
+
+    /// The v2 envelope: `error.code` is "ok" on success.
+    fn userinfo_response(&self, status: u16, body: Value) -> Result<Value, OAuthError> {
+        if let Some(err) = body.get("error").filter(|e| e.is_object()) {
+            let code = err.get("code").and_then(Value::as_str).unwrap_or("");
+            if code != "ok" || status >= 400 {
+                return Err(OAuthError::UserInfo {
+                    status,
+                    code: if code.is_empty() { "unknown".into() } else { code.into() },
+                    message: err.get("message").and_then(Value::as_str).unwrap_or("").into(),
+                    log_id: err.get("log_id").and_then(Value::as_str).map(str::to_owned),
+                });
+            }
+            return Ok(body);
+        }
+        super::behaviour::standard_userinfo_response(status, body)
+    }
+
+    fn check_profile(&self, profile: &Value) -> Result<(), String> {
+        parse_profile(profile).map(|_| ())
+    }
+
+    /// Every token response names the user: `open_id`.
+    fn account_id_from_tokens(&self, tokens: &Map<String, Value>) -> Option<String> {
+        tokens.get("open_id").and_then(Value::as_str).filter(|id| !id.is_empty()).map(str::to_owned)
+    }
+}
+
+/// TikTok's user-info answer (`VideoProviderProfile`): what the
 /// callbacks receive as `profile`. Optional fields come only when their
 /// scope was granted.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -42,7 +108,7 @@ pub struct VideoProviderUser {
     pub following_count: Option<i64>,
     pub likes_count: Option<i64>,
     pub video_count: Option<i64>,
-    /// Never provided by TikTok; kept for the spec's shape.
+    /// Never provided by TikTok; kept for the profile type's shape.
     pub email: Option<String>,
     #[serde(flatten)]
     pub extra: Map<String, Value>,
@@ -67,7 +133,7 @@ pub const TOKEN_URL: &str = "https://open.tiktokapis.com/v2/oauth/token/";
 pub const USERINFO_URL: &str = "https://open.tiktokapis.com/v2/user/info/";
 pub const DEFAULT_SCOPE: &str = "user.info.basic";
 
-/// The user fields each scope unlocks (reference §9.2).
+/// The user fields each scope unlocks.
 const FIELDS_BY_SCOPE: &[(&str, &[&str])] = &[
     ("user.info.basic", &["open_id", "union_id", "avatar_url", "avatar_url_100", "avatar_large_url", "display_name"]),
     ("user.info.profile", &["bio_description", "profile_deep_link", "is_verified", "username"]),
@@ -137,6 +203,13 @@ mod tests {
         );
         let all = fields_for_scopes("user.info.profile,user.info.stats");
         assert!(all.contains("open_id") && all.contains("likes_count"));
+    }
+
+    #[test]
+    fn open_id_is_the_account_id() {
+        let tokens = serde_json::json!({"access_token": "a", "open_id": "u-1"});
+        assert_eq!(TikTok.account_id_from_tokens(tokens.as_object().unwrap()).as_deref(), Some("u-1"));
+        assert_eq!(TikTok.account_id_from_tokens(&Map::new()), None);
     }
 
     #[test]

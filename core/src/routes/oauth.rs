@@ -261,7 +261,8 @@ fn verify_checks(
     Ok((verifier, nonce))
 }
 
-/// The profile: verified id_token claims (OIDC), and/or user info.
+/// The profile: verified id_token claims (OIDC), and/or user info, then
+/// whatever the provider's behaviour adds and checks.
 fn load_profile(
     p: &OAuthProvider,
     endpoints: &oauth::Endpoints,
@@ -270,6 +271,7 @@ fn load_profile(
     granted_scopes: &str,
 ) -> Result<Value, AuthError> {
     let mut profile = Value::Null;
+    let access_token = tokens.get("access_token").and_then(Value::as_str).unwrap_or_default();
     if p.oidc && p.id_token {
         let id_token = tokens
             .get("id_token")
@@ -279,15 +281,12 @@ fn load_profile(
     }
     if profile.is_null() || p.userinfo_configured {
         if let Some(userinfo_url) = &endpoints.userinfo {
-            let access_token = tokens.get("access_token").and_then(Value::as_str).unwrap_or_default();
             let info = oauth::fetch_userinfo(p, userinfo_url, access_token, granted_scopes).map_err(from_oauth)?;
             profile = merge_userinfo(profile, info)?;
         }
     }
-    if p.builtin == Some(crate::providers::oauth::Builtin::TikTok) {
-        crate::providers::tiktok::parse_profile(&profile)
-            .map_err(|m| AuthError::new(ErrorType::OAuthProfileParseError, m))?;
-    }
+    let profile = p.behaviour.complete_profile(p, endpoints, access_token, profile).map_err(from_oauth)?;
+    p.behaviour.check_profile(&profile).map_err(|m| AuthError::new(ErrorType::OAuthProfileParseError, m))?;
     Ok(profile)
 }
 

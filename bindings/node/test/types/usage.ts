@@ -7,6 +7,7 @@ import {
   getSession,
   Credentials,
   TikTok,
+  GitHub,
   Email,
   AuthError,
   CredentialsSignin,
@@ -20,6 +21,7 @@ import {
   type Profile,
   type JWT,
   type TikTokProfile,
+  type GitHubProfile,
   type Adapter,
   type AdapterUser,
   type ErrorType,
@@ -62,6 +64,13 @@ export const config: AuthConfig = {
       authorization: { url: "http://127.0.0.1:4010/v2/auth/authorize/", params: { scope: "user.info.basic,user.info.profile" } },
       profile(profile: TikTokProfile) {
         return { id: profile.data.user.open_id, name: profile.data.user.display_name, image: profile.data.user.avatar_url, email: null };
+      },
+    }),
+    GitHub({ clientId: process.env.AUTH_GITHUB_ID, clientSecret: process.env.AUTH_GITHUB_SECRET }),
+    GitHub({
+      userinfo: "http://127.0.0.1:4012/user",
+      profile(profile: GitHubProfile) {
+        return { id: String(profile.id), name: profile.name ?? profile.login, email: profile.email, image: profile.avatar_url };
       },
     }),
     { type: "oidc", id: "op", issuer: "http://127.0.0.1:4011", clientId: "c", clientSecret: "s" },
