@@ -88,6 +88,11 @@ fn read(url: &str, result: Result<ureq::Response, ureq::Error>) -> Result<JsonRe
     Ok(JsonResponse { status, body })
 }
 
+/// URLs in errors lose their query: it may carry codes or tokens.
+fn strip_query(url: &str) -> String {
+    url.split('?').next().unwrap_or(url).to_owned()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -137,9 +142,4 @@ mod tests {
         let err = HttpClient::new(Duration::from_secs(2)).get_json(&url, None).unwrap_err().to_string();
         assert!(!err.contains("secret-token"), "{err}");
     }
-}
-
-/// URLs in errors lose their query: it may carry codes or tokens.
-fn strip_query(url: &str) -> String {
-    url.split('?').next().unwrap_or(url).to_owned()
 }
