@@ -513,6 +513,41 @@ export declare function ReactiveAuth(config: ReactiveAuthConfig): { GET: Reactiv
 export declare function getSession(req: ServerRequest | IncomingMessage, config: Omit<AuthConfig, "raw">): GetSessionResult;
 export declare function getSession(req: Request | RequestEvent, options: Omit<ReactiveAuthConfig, "raw">): GetSessionResult;
 
+/** What `signIn` / `signOut` resolve to: set each cookie on the response, then redirect to `url`. */
+export interface ActionResult {
+  /** The callback URL, the provider's authorization URL, or the verify-request page. */
+  url: string;
+  /** `Set-Cookie` header values, in order. */
+  cookies: string[];
+}
+
+/**
+ * Sign in from a form action handled on the server (an Express route, a
+ * SolidStart `action`): `fields` are what the form submitted (`callbackUrl`
+ * or `redirectTo` names where to go after). No CSRF token is asked for: the
+ * host's own form protection applies. A refusal is thrown, never redirected:
+ * `CredentialsSignin` with its `code`, or an `AuthError` with its `type`
+ * (`AccessDenied`, …). `request` is the host's request, read for its URL
+ * and cookies.
+ */
+export declare function signIn(
+  provider: string | undefined,
+  fields: FormData | URLSearchParams | Record<string, unknown> | null | undefined,
+  request: ServerRequest | IncomingMessage | Request | RequestEvent,
+  config: Omit<ReactiveAuthConfig, "raw">,
+): Promise<ActionResult>;
+
+/**
+ * End the session of `request` (its database row too); resolves to the
+ * cookies that clear it and where to go: as the sign-out route, the
+ * request's `callbackUrl` query parameter, else the callback-url cookie,
+ * else the origin.
+ */
+export declare function signOut(
+  request: ServerRequest | IncomingMessage | Request | RequestEvent,
+  config: Omit<ReactiveAuthConfig, "raw">,
+): Promise<ActionResult>;
+
 // ---------------------------------------------------------------- errors
 
 export type ErrorType =

@@ -6,13 +6,15 @@
 //
 // The reactive adapter (SolidStart-style `{ GET, POST }`) is
 // `ReactiveAuth(config)`; `getSession` takes an Express request or a Web
-// `Request` (or an event carrying one).
+// `Request` (or an event carrying one). `signIn` / `signOut` serve form
+// actions handled on the server: they resolve to `{ url, cookies }` or throw.
 
 const express = require("./lib/express");
 const reactive = require("./lib/reactive");
 const { Credentials, TikTok, GitHub, Email } = require("./lib/providers");
 const { AuthError, CredentialsSignin, InvalidConfig } = require("./lib/errors");
 const { workerThreads } = require("./lib/native");
+const actions = require("./lib/actions");
 
 /**
  * The current session, or null: `getSession(req, config)` with an Express
@@ -29,6 +31,8 @@ function getSession(req, config) {
 exports.ServerAuth = express.ServerAuth;
 exports.ReactiveAuth = reactive.ReactiveAuth;
 exports.getSession = getSession;
+exports.signIn = actions.signIn;
+exports.signOut = actions.signOut;
 exports.Credentials = Credentials;
 exports.TikTok = TikTok;
 exports.GitHub = GitHub;

@@ -26,6 +26,19 @@ pub struct AuthResponse {
     pub body: Vec<u8>,
 }
 
+/// What a sign-in or sign-out called from host code (a form action, see
+/// [`crate::Auth::sign_in`]) asks the host to do: set these cookies on its
+/// response and send the user to `redirect`.
+#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq, Eq)]
+pub struct ActionOutcome {
+    /// Where to send the user: the callback URL (credentials), the
+    /// provider's authorization URL (OAuth), the verify-request page
+    /// (email), or wherever the signIn callback redirected.
+    pub redirect: String,
+    /// `Set-Cookie` header values, in order.
+    pub set_cookies: Vec<String>,
+}
+
 impl AuthRequest {
     pub fn get(url: impl Into<String>) -> Self {
         AuthRequest { method: "GET".into(), url: url.into(), headers: Vec::new(), body: None }

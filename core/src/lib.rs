@@ -58,7 +58,7 @@ pub use adapter::{Adapter, AdapterError, Purged};
 pub use config::{Config, Env, ProcessEnv, SessionStrategy, Settings};
 pub use error::{AuthError, ConfigError, ErrorType, HostError};
 pub use host::{Hook, HookMap, Host, NoHooks};
-pub use http::{AuthRequest, AuthResponse};
+pub use http::{ActionOutcome, AuthRequest, AuthResponse};
 pub use routes::Action;
 pub use session::Session;
 
@@ -173,6 +173,42 @@ impl Auth {
                 routes::server_error_json()
             }
         }
+    }
+
+    /// Sign in from host code, as a form action does: `fields` are what
+    /// the form submitted (`username`, `password`, `email`, `callbackUrl`
+    /// or `redirectTo`, …), `request` the host's own request (its URL gives
+    /// the origin unless `AUTH_URL` is set; its cookies are read). No CSRF
+    /// token: the host's form protection stands in for the route's check.
+    ///
+    /// Credentials run `authorize`, the signIn callback and the jwt callback
+    /// (or create the database session) and return the session cookies and
+    /// the callback URL; OAuth and OIDC return the provider's authorization
+    /// URL and the state, PKCE and nonce cookies; email sends its link and
+    /// returns the verify-request page. A refusal is an error, never a
+    /// redirect: `CredentialsSignin` with its `code`, `AccessDenied` when
+    /// the signIn callback says no, and so on. An empty `provider_id` sends
+    /// the user to the sign-in page.
+    pub fn sign_in(
+        &self,
+        provider_id: &str,
+        fields: serde_json::Map<String, serde_json::Value>,
+        request: &AuthRequest,
+    ) -> Result<ActionOutcome, AuthError> {
+        std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            routes::sign_in_action(self, provider_id, fields, request)
+        }))
+        .unwrap_or_else(|_| Err(AuthError::new(ErrorType::CallbackRouteError, "internal error while signing in")))
+    }
+
+    /// Sign out from host code: ends the session of `request`'s cookie (the
+    /// database row is deleted), and returns the cookies that clear it and
+    /// where to go (the `callbackUrl` of the request's query, else the
+    /// callback-url cookie, else the origin). No CSRF token, as
+    /// [`Auth::sign_in`].
+    pub fn sign_out(&self, request: &AuthRequest) -> Result<ActionOutcome, AuthError> {
+        std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| routes::sign_out_action(self, request)))
+            .unwrap_or_else(|_| Err(AuthError::new(ErrorType::SignOutError, "internal error while signing out")))
     }
 
     /// The current session, or `None` for a missing, expired or tampered

@@ -92,6 +92,19 @@ async function getSession(req, config) {
   return auth.getSession(absoluteUrl(req), req.headers.cookie);
 }
 
+/**
+ * The engine for `signIn` / `signOut` called from a route: the one
+ * `ServerAuth(config)` answers with (its base path names the OAuth callback
+ * and the email link). Without `basePath` in the config that is its single
+ * mount once it has served a request, else the default base path: set
+ * `basePath` when mounting elsewhere and using OAuth or email from a form.
+ */
+function engineFor(config) {
+  const fallback = instanceFor(config);
+  if (typeof config.basePath !== "string" && fallback.mounts?.size === 1) return fallback.mounts.values().next().value;
+  return fallback;
+}
+
 function pathOf(url) {
   const q = url.indexOf("?");
   return q === -1 ? url : url.slice(0, q);
@@ -153,4 +166,4 @@ function send(res, { status, headers, body }) {
   res.end(body);
 }
 
-module.exports = { ServerAuth, getSession, absoluteUrl };
+module.exports = { ServerAuth, getSession, absoluteUrl, engineFor };

@@ -15,7 +15,7 @@
 
 const path = require("node:path");
 const { compile } = require("./config");
-const { AuthError, InvalidConfig, toHostError } = require("./errors");
+const { AuthError, CredentialsSignin, InvalidConfig, toHostError } = require("./errors");
 
 let addon;
 function native() {
@@ -53,9 +53,9 @@ function onHook(key, id, hook, argsJson) {
   if (instance) instance.runHook(id, hook, argsJson);
 }
 
-function onDone(key, id, error, response, session) {
+function onDone(key, id, error, response, json) {
   const instance = busy.get(key);
-  if (instance) instance.settle(id, error, response, session);
+  if (instance) instance.settle(id, error, response, json);
 }
 
 class Instance {
@@ -96,6 +96,35 @@ class Instance {
     return this.defer(id);
   }
 
+  /**
+   * Sign in from host code (a form action): `fields` as a JSON object
+   * string; the host's request as method, absolute URL and a flat header
+   * list. Always on a worker thread.
+   * @returns {Promise<{url: string, cookies: string[]}>}
+   */
+  signIn(provider, fieldsJson, method, url, headers) {
+    const id = this.callId();
+    const promise = this.defer(id);
+    try {
+      this.native.signIn(id, provider, fieldsJson, method, url, headers);
+    } catch (e) {
+      this.settle(id, String(e?.message ?? e));
+    }
+    return promise;
+  }
+
+  /** @returns {Promise<{url: string, cookies: string[]}>} */
+  signOut(method, url, headers) {
+    const id = this.callId();
+    const promise = this.defer(id);
+    try {
+      this.native.signOut(id, method, url, headers);
+    } catch (e) {
+      this.settle(id, String(e?.message ?? e));
+    }
+    return promise;
+  }
+
   callId() {
     const id = this.nextId;
     this.nextId = id >= 0xffffffff ? 1 : id + 1;
@@ -110,7 +139,8 @@ class Instance {
     });
   }
 
-  settle(id, error, response, session) {
+  // `json`: a session (or null), or a sign-in/out outcome.
+  settle(id, error, response, json) {
     const p = this.pending.get(id);
     if (!p) return;
     this.pending.delete(id);
@@ -118,7 +148,7 @@ class Instance {
     release();
     if (error != null) p.reject(engineError(error));
     else if (response != null) p.resolve(response);
-    else p.resolve(session == null ? null : JSON.parse(session));
+    else p.resolve(json == null ? null : JSON.parse(json));
   }
 
   runHook(id, hook, argsJson) {
@@ -153,7 +183,11 @@ class Instance {
   }
 }
 
-/** An engine failure (`{ type, message }` as JSON, or plain text) as an AuthError with its `type`. */
+/**
+ * An engine failure (`{ type, message, code? }` as JSON, or plain text) as
+ * an AuthError with its `type`; `CredentialsSignin` as that class, with its
+ * `code`.
+ */
 function engineError(error) {
   let parsed = null;
   try {
@@ -161,7 +195,13 @@ function engineError(error) {
   } catch {
     /* plain text: an internal error */
   }
-  const e = new AuthError(typeof parsed?.message === "string" ? parsed.message : error);
+  const message = typeof parsed?.message === "string" ? parsed.message : error;
+  if (parsed?.type === "CredentialsSignin") {
+    const e = new CredentialsSignin(message);
+    if (typeof parsed.code === "string") e.code = parsed.code;
+    return e;
+  }
+  const e = new AuthError(message);
   if (typeof parsed?.type === "string") e.type = parsed.type;
   return e;
 }

@@ -15,7 +15,7 @@ const DEFAULT_PREFIX = "/api/auth";
 function ReactiveAuth(config) {
   if (config === null || typeof config !== "object") throw new TypeError("ReactiveAuth(config): config must be an object");
   const prefix = normalise(config.prefix ?? config.basePath ?? DEFAULT_PREFIX);
-  const auth = instanceFor(config, { basePath: prefix });
+  const auth = engineFor(config);
 
   async function handler(event) {
     const request = event?.request ?? event;
@@ -50,6 +50,11 @@ async function getSession(request, options) {
   return auth.getSession(req.url, req.headers.get("cookie"));
 }
 
+/** The engine `ReactiveAuth(config)` answers with (built once per config). */
+function engineFor(config) {
+  return instanceFor(config, { basePath: normalise(config.prefix ?? config.basePath ?? DEFAULT_PREFIX) });
+}
+
 function toResponse({ status, headers, body }) {
   const h = new Headers();
   for (let i = 0; i < headers.length; i += 2) h.append(headers[i], headers[i + 1]);
@@ -68,4 +73,4 @@ function normalise(prefix) {
   return p.startsWith("/") ? p : `/${p}`;
 }
 
-module.exports = { ReactiveAuth, getSession };
+module.exports = { ReactiveAuth, getSession, engineFor };

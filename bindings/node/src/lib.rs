@@ -22,7 +22,7 @@ mod pool;
 
 use std::sync::Arc;
 
-use libauth_core::{Auth, AuthRequest, AuthResponse, Config};
+use libauth_core::{ActionOutcome, Auth, AuthRequest, AuthResponse, Config};
 use napi::bindgen_prelude::Either;
 use napi::bindgen_prelude::{BufferSlice, FnArgs, Function};
 use napi::threadsafe_function::{ThreadsafeFunction, ThreadsafeFunctionCallMode};
@@ -49,11 +49,12 @@ pub struct Done {
 
 enum Outcome {
     Response(AuthResponse),
-    Session(Option<String>),
+    /// A JSON result: a session (or `null`), or a sign-in/out outcome.
+    Json(Option<String>),
     Failed(String),
 }
 
-/// The arguments of `on_done`: `(key, id, error, response, sessionJson)`.
+/// The arguments of `on_done`: `(key, id, error, response, json)`.
 type DoneArgs = FnArgs<(u32, u32, Option<String>, Option<NativeResponse>, Option<String>)>;
 
 /// `(key, id, error, response, sessionJson) => void`; weak.
@@ -109,7 +110,7 @@ pub fn create_auth(
         let Done { key, id, outcome } = ctx.value;
         Ok(FnArgs::from(match outcome {
             Outcome::Response(res) => (key, id, None, Some(to_native(res)), None),
-            Outcome::Session(session) => (key, id, None, None, session),
+            Outcome::Json(json) => (key, id, None, None, json),
             Outcome::Failed(message) => (key, id, Some(message), None, None),
         }))
     })?;
@@ -208,7 +209,7 @@ impl NativeAuth {
         pool::spawn(move || {
             let _permit = permit;
             let outcome = match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| auth.get_session(&req))) {
-                Ok(Ok(session)) => Outcome::Session(session.map(|s| s.to_json())),
+                Ok(Ok(session)) => Outcome::Json(session.map(|s| s.to_json())),
                 Ok(Err(e)) => Outcome::Failed(error_json(&e)),
                 Err(_) => Outcome::Failed("libauth: internal error while reading the session".into()),
             };
@@ -216,11 +217,76 @@ impl NativeAuth {
         });
     }
 
+    /// Sign in from host code (a form action) on a worker thread:
+    /// `fields_json` is the submitted form as a JSON object; the request is
+    /// the host's own (its body is not read). `{ url, cookies }` as JSON, or
+    /// the engine's error, arrives through `on_done` with this `id`.
+    #[napi(catch_unwind)]
+    pub fn sign_in(
+        &self,
+        id: u32,
+        provider: String,
+        fields_json: String,
+        method: String,
+        url: String,
+        headers: Vec<String>,
+    ) {
+        let req = AuthRequest { method, url, headers: pair_up(headers), body: None };
+        let fields = match serde_json::from_str::<serde_json::Value>(&fields_json) {
+            Ok(serde_json::Value::Object(fields)) => fields,
+            _ => {
+                let e = libauth_core::AuthError::new(
+                    libauth_core::ErrorType::CallbackRouteError,
+                    "signIn: the fields must be an object, FormData or URLSearchParams",
+                );
+                return self.finish_now(id, Outcome::Failed(error_json(&e)));
+            }
+        };
+        self.run_action(id, move |auth| auth.sign_in(&provider, fields, &req));
+    }
+
+    /// Sign out from host code on a worker thread; as `sign_in`.
+    #[napi(catch_unwind)]
+    pub fn sign_out(&self, id: u32, method: String, url: String, headers: Vec<String>) {
+        let req = AuthRequest { method, url, headers: pair_up(headers), body: None };
+        self.run_action(id, move |auth| auth.sign_out(&req));
+    }
+
     /// The outcome of hook call `id`: `ok` with the result as JSON (empty
     /// for `undefined`), or not `ok` with `{ message, type?, code? }`.
     #[napi]
     pub fn hook_done(&self, id: u32, ok: bool, json: String) {
         self.host.complete(id, ok, &json);
+    }
+}
+
+impl NativeAuth {
+    /// Hand a result to `on_done` from this (the JavaScript) thread.
+    fn finish_now(&self, id: u32, outcome: Outcome) {
+        self.done.call(Done { key: self.key, id, outcome }, ThreadsafeFunctionCallMode::NonBlocking);
+    }
+
+    /// A form action: admitted like any request that may reach host code,
+    /// then run on the worker pool.
+    fn run_action<F>(&self, id: u32, action: F)
+    where
+        F: FnOnce(&Auth) -> std::result::Result<ActionOutcome, libauth_core::AuthError> + Send + 'static,
+    {
+        let Some(permit) = self.auth.admit() else {
+            return self.finish_now(id, Outcome::Failed(error_json(&libauth_core::AuthError::overloaded())));
+        };
+        let (auth, done, key) = (self.auth.clone(), self.done.clone(), self.key);
+        pool::spawn(move || {
+            let _permit = permit;
+            let outcome = match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| action(&auth))) {
+                Ok(Ok(out)) => Outcome::Json(Some(
+                    serde_json::json!({ "url": out.redirect, "cookies": out.set_cookies }).to_string(),
+                )),
+                Ok(Err(e)) => Outcome::Failed(error_json(&e)),
+                Err(_) => Outcome::Failed("libauth: internal error while signing in or out".into()),
+            };
+            done.call(Done { key, id, outcome }, ThreadsafeFunctionCallMode::NonBlocking);
+        });
     }
 }
 
@@ -237,10 +303,15 @@ pub fn worker_threads() -> u32 {
     pool::thread_count() as u32
 }
 
-/// An engine error for JavaScript: `{ type, message }` as JSON, so the
-/// JavaScript side builds an `AuthError` with that `type`.
+/// An engine error for JavaScript: `{ type, message, code? }` as JSON, so
+/// the JavaScript side builds an `AuthError` with that `type` (a
+/// `CredentialsSignin` with its `code`).
 fn error_json(e: &libauth_core::AuthError) -> String {
-    serde_json::json!({ "type": e.error_type.as_str(), "message": e.message }).to_string()
+    let mut json = serde_json::json!({ "type": e.error_type.as_str(), "message": e.message });
+    if let Some(code) = &e.code {
+        json["code"] = code.clone().into();
+    }
+    json.to_string()
 }
 
 fn session_request(url: String, cookie: Option<String>) -> AuthRequest {

@@ -1,6 +1,8 @@
 // The SolidStart 2 example (examples/solid-start), built (`vite build`) and
 // served by its own Nitro node server: the auth routes, the loader-protected
-// page, the middleware-protected paths, and a sign-in in Chromium.
+// page, the middleware-protected paths, a sign-in in Chromium, and the login
+// page whose server action calls libauth's signIn (posted without
+// JavaScript, and driven in Chromium).
 import { describe, it, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { existsSync } from "node:fs";
@@ -83,6 +85,59 @@ describe("SolidStart example (built server)", { skip }, () => {
     await br.post("/api/auth/signout", { csrfToken });
     assert.equal(await br.session(), null);
     assert.equal((await br.fetch("/dashboard")).status, 302);
+  });
+
+  /** The login page's form actions (SolidStart renders them as plain forms). */
+  const loginForms = async (br) => {
+    const html = await (await br.fetch("/login")).text();
+    const actions = [...html.matchAll(/<form action="([^"]+)" method="post"/g)].map((m) => m[1].replaceAll("&amp;", "&"));
+    assert.equal(actions.length, 2, html);
+    return { login: actions[0], logout: actions[1] };
+  };
+
+  it("the login form's server action (no JavaScript): a wrong password returns the code, the right one a session", async () => {
+    const br = new Browser(origin, { basePath: "/api/auth" });
+    const { login, logout } = await loginForms(br);
+    const referer = { referer: `${origin}/login` };
+    let res = await br.post(login, { callbackUrl: "/dashboard", username: "demo", password: "nope" }, referer);
+    // Back to the page, the action's result in SolidStart's flash cookie.
+    assert.equal(res.status, 302);
+    assert.equal(res.headers.get("location"), `${origin}/login`);
+    const flash = JSON.parse(decodeURIComponent(br.jar.get("flash")));
+    assert.deepEqual(flash.result, { error: "credentials" });
+    assert.equal(br.sessionCookie(), undefined);
+    br.jar.delete("flash");
+
+    res = await br.post(login, { callbackUrl: "/dashboard", username: "demo", password: "demo" }, referer);
+    assert.equal(res.status, 302);
+    assert.equal(res.headers.get("location"), `${origin}/dashboard`);
+    assert.ok(br.sessionCookie(), res.headers.getSetCookie().join("\n"));
+    assert.equal((await br.session()).user.name, "Demo User");
+    assert.equal((await br.fetch("/dashboard")).status, 200);
+
+    res = await br.post(logout, {}, referer);
+    assert.equal(res.status, 302);
+    assert.equal(br.sessionCookie(), undefined);
+    assert.equal(await br.session(), null);
+  });
+
+  it("the login form's server action in headless Chromium: the code on the page, then a session", { skip: skipUnless(existsSync(CHROMIUM), "Debian chromium is not installed (apt-get install chromium)") }, async () => {
+    const browser = await launch();
+    try {
+      const page = await browser.newPage();
+      await page.goto(`${origin}/login`);
+      await page.fill("#username", "demo");
+      await page.fill("#password", "wrong");
+      await page.click("#sign-in");
+      await page.waitForSelector("#login-error");
+      assert.equal(await page.textContent("#login-error"), "Sign-in failed: credentials");
+      assert.equal(new URL(page.url()).pathname, "/login");
+      await page.fill("#password", "demo");
+      await Promise.all([page.waitForURL(`${origin}/dashboard`), page.click("#sign-in")]);
+      assert.match(await page.textContent("#secret"), /Hello\s*Demo User, this page is protected by its loader\./);
+    } finally {
+      await browser.close();
+    }
   });
 
   it("signs in through the built-in page in headless Chromium", { skip: skipUnless(existsSync(CHROMIUM), "Debian chromium is not installed (apt-get install chromium)") }, async () => {

@@ -32,8 +32,9 @@ pub fn handle(ctx: &mut Ctx) -> Result<Reply, AuthError> {
     }
 }
 
-/// The credentials flow: `authorize` -> signIn callback -> session.
-fn credentials(ctx: &mut Ctx, provider: &Provider) -> Result<Reply, AuthError> {
+/// The credentials flow: `authorize` -> signIn callback -> session. The
+/// submitted fields are the body (less `csrfToken`).
+pub(super) fn credentials(ctx: &mut Ctx, provider: &Provider) -> Result<Reply, AuthError> {
     let mut credentials = ctx.body().clone();
     credentials.remove("csrfToken");
     let request = json!({

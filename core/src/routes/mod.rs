@@ -16,7 +16,7 @@ use url::Url;
 
 use crate::cookies::{CookieSet, SetCookie};
 use crate::error::{AuthError, ErrorPage, ErrorType};
-use crate::http::{AuthRequest, AuthResponse};
+use crate::http::{ActionOutcome, AuthRequest, AuthResponse};
 use crate::Auth;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -149,6 +149,105 @@ impl<'a> Ctx<'a> {
     }
 }
 
+impl<'a> Ctx<'a> {
+    fn new(
+        auth: &'a Auth,
+        req: &'a AuthRequest,
+        url: Url,
+        action: Action,
+        provider_id: Option<String>,
+        body: Option<Map<String, Value>>,
+    ) -> Ctx<'a> {
+        let origin = match &auth.settings.canonical_url {
+            Some(canonical) => canonical.origin().ascii_serialization(),
+            None => url.origin().ascii_serialization(),
+        };
+        let cookies = auth.cookies_for_url(&req.url);
+        Ctx { auth, req, url, origin, action, provider_id, cookies, set_cookies: Vec::new(), body }
+    }
+}
+
+/// With neither `trustHost` nor a canonical URL, the request's own host
+/// can't be the deployment's origin.
+fn untrusted_host(ctx: &Ctx) -> Option<AuthError> {
+    if ctx.auth.settings.canonical_url.is_some() || ctx.auth.settings.trust_host {
+        return None;
+    }
+    let host = ctx.url.host_str().unwrap_or_default();
+    Some(AuthError::new(
+        ErrorType::UntrustedHost,
+        format!(
+            "Host must be trusted. URL was: {}://{host}. Set `trustHost: true`, AUTH_TRUST_HOST=true or AUTH_URL",
+            ctx.url.scheme()
+        ),
+    ))
+}
+
+/// A sign-in called from host code (a form action): the route's work after
+/// its CSRF check (the host's own form protection stands in for it), with
+/// `fields` as the submitted body. A refusal is the typed error the route
+/// would have put in its redirect URL.
+pub(crate) fn sign_in_action(
+    auth: &Auth,
+    provider_id: &str,
+    mut fields: Map<String, Value>,
+    req: &AuthRequest,
+) -> Result<ActionOutcome, AuthError> {
+    // Auth.js's server-side signIn names the target `redirectTo`.
+    if !fields.contains_key("callbackUrl") {
+        if let Some(target) = fields.get("redirectTo").cloned() {
+            fields.insert("callbackUrl".into(), target);
+        }
+    }
+    let provider_id = (!provider_id.is_empty()).then(|| provider_id.to_owned());
+    let mut ctx = action_ctx(auth, req, Action::SignIn, provider_id, fields)?;
+    let result = match ctx.provider_id {
+        None => Ok(Reply::Redirect(format!("{}/signin", ctx.base_url()))),
+        Some(_) => ctx.provider().and_then(|provider| signin::begin(&mut ctx, provider)),
+    };
+    action_outcome(&ctx, result)
+}
+
+/// A sign-out called from host code: the route's work after its CSRF check.
+pub(crate) fn sign_out_action(auth: &Auth, req: &AuthRequest) -> Result<ActionOutcome, AuthError> {
+    let mut ctx = action_ctx(auth, req, Action::SignOut, None, Map::new())?;
+    let result = signout::end_session(&mut ctx);
+    action_outcome(&ctx, result)
+}
+
+fn action_ctx<'a>(
+    auth: &'a Auth,
+    req: &'a AuthRequest,
+    action: Action,
+    provider_id: Option<String>,
+    fields: Map<String, Value>,
+) -> Result<Ctx<'a>, AuthError> {
+    let url = Url::parse(&req.url).map_err(|e| {
+        let error = AuthError::new(ErrorType::InvalidCallbackUrl, format!("the request URL is not absolute: {e}"));
+        auth.callbacks.log(&error);
+        error
+    })?;
+    let ctx = Ctx::new(auth, req, url, action, provider_id, Some(fields));
+    if let Some(error) = untrusted_host(&ctx) {
+        auth.callbacks.log(&error);
+        return Err(error);
+    }
+    Ok(ctx)
+}
+
+fn action_outcome(ctx: &Ctx, result: Result<Reply, AuthError>) -> Result<ActionOutcome, AuthError> {
+    match result {
+        Ok(Reply::Redirect(redirect)) => {
+            Ok(ActionOutcome { redirect, set_cookies: ctx.set_cookies.iter().map(SetCookie::to_header).collect() })
+        }
+        Ok(_) => Err(AuthError::new(ErrorType::UnknownAction, "the action answered with a page, not a redirect")),
+        Err(error) => {
+            ctx.auth.callbacks.log(&error);
+            Err(error)
+        }
+    }
+}
+
 pub(crate) fn handle(auth: &Auth, req: &AuthRequest) -> AuthResponse {
     let is_post = req.method.eq_ignore_ascii_case("POST");
     if !is_post && !req.method.eq_ignore_ascii_case("GET") {
@@ -162,22 +261,8 @@ pub(crate) fn handle(auth: &Auth, req: &AuthRequest) -> AuthResponse {
         return bad_request();
     };
 
-    let origin = match &auth.settings.canonical_url {
-        Some(canonical) => canonical.origin().ascii_serialization(),
-        None => url.origin().ascii_serialization(),
-    };
-    let cookies = auth.cookies_for_url(&req.url);
-    let mut ctx = Ctx { auth, req, url, origin, action, provider_id, cookies, set_cookies: Vec::new(), body: None };
-
-    if auth.settings.canonical_url.is_none() && !auth.settings.trust_host {
-        let host = ctx.url.host_str().unwrap_or_default().to_owned();
-        let error = AuthError::new(
-            ErrorType::UntrustedHost,
-            format!(
-                "Host must be trusted. URL was: {}://{host}. Set `trustHost: true`, AUTH_TRUST_HOST=true or AUTH_URL",
-                ctx.url.scheme()
-            ),
-        );
+    let mut ctx = Ctx::new(auth, req, url, action, provider_id, None);
+    if let Some(error) = untrusted_host(&ctx) {
         auth.callbacks.log(&error);
         return configuration_error(&mut ctx, is_post);
     }

@@ -3,7 +3,7 @@
 
 use super::{Ctx, Reply};
 use crate::error::AuthError;
-use crate::providers::ProviderKind;
+use crate::providers::{Provider, ProviderKind};
 
 pub fn start(ctx: &mut Ctx) -> Result<Reply, AuthError> {
     ctx.require_csrf()?;
@@ -14,6 +14,16 @@ pub fn start(ctx: &mut Ctx) -> Result<Reply, AuthError> {
     let provider = ctx.provider()?;
     match &provider.kind {
         ProviderKind::Credentials(_) => Ok(Reply::Redirect(signin_page)),
+        _ => begin(ctx, provider),
+    }
+}
+
+/// A sign-in whose request is already trusted (the route checked its CSRF
+/// token, or host code called [`crate::Auth::sign_in`]): credentials sign
+/// in at once, OAuth goes to the provider, email sends its link.
+pub fn begin(ctx: &mut Ctx, provider: &Provider) -> Result<Reply, AuthError> {
+    match &provider.kind {
+        ProviderKind::Credentials(_) => super::callback::credentials(ctx, provider),
         ProviderKind::OAuth(p) => super::oauth::start(ctx, provider, p),
         ProviderKind::Email(p) => super::email::send_link(ctx, provider, p),
     }

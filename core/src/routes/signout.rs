@@ -10,6 +10,12 @@ use crate::host::Hook;
 
 pub fn handle(ctx: &mut Ctx) -> Result<Reply, AuthError> {
     ctx.require_csrf()?;
+    end_session(ctx)
+}
+
+/// A sign-out whose request is already trusted (the route checked its CSRF
+/// token, or host code called [`crate::Auth::sign_out`]).
+pub fn end_session(ctx: &mut Ctx) -> Result<Reply, AuthError> {
     let redirect = ctx.callback_url();
     let jar = ChunkedCookie::read(&ctx.cookies.session_token, ctx.req);
     if let (Some(raw), SessionStrategy::Database, Some(adapter)) =

@@ -5,6 +5,8 @@ import {
   ServerAuth,
   ReactiveAuth,
   getSession,
+  signIn,
+  signOut,
   Credentials,
   TikTok,
   GitHub,
@@ -13,6 +15,7 @@ import {
   CredentialsSignin,
   InvalidConfig,
   workerThreads,
+  type ActionResult,
   type AuthConfig,
   type ReactiveAuthConfig,
   type Session,
@@ -147,10 +150,27 @@ app.get("/dashboard", async (req, res) => {
   res.json({ name: session.user.name, expires: session.expires });
 });
 
+app.post("/login", async (req, res) => {
+  try {
+    const { url, cookies }: ActionResult = await signIn("credentials", req.body, req, config);
+    res.setHeader("set-cookie", cookies);
+    res.redirect(303, url);
+  } catch (e) {
+    if (e instanceof CredentialsSignin) res.status(401).send(e.code);
+    else throw e;
+  }
+});
+app.post("/logout", async (req, res) => {
+  const out = await signOut(req, config);
+  res.setHeader("set-cookie", out.cookies).redirect(303, out.url);
+});
+
 const reactiveConfig: ReactiveAuthConfig = { ...config, prefix: "/api/auth", adapter: { type: "sqlite", path: "auth.db" } };
 export const { GET, POST } = ReactiveAuth(reactiveConfig);
 export async function loader(request: Request): Promise<Response | undefined> {
   const session = await getSession(request, reactiveConfig);
+  const form = await request.formData();
+  if (form.has("password")) await signIn("credentials", form, { request }, reactiveConfig);
   if (!session) return new Response(null, { status: 302, headers: { location: "/" } });
   const res = await GET({ request });
   return res ?? (await POST({ request, params: {} }));

@@ -1,0 +1,82 @@
+"use strict";
+// Sign-in and sign-out from host code, for form actions handled on the
+// server (an Express route, a SolidStart `action`). As in Auth.js, a
+// refusal is thrown to the caller instead of redirecting: `CredentialsSignin`
+// with its `code`, or an `AuthError` with its `type`. No CSRF token is asked
+// for: the host's own form protection applies.
+
+const express = require("./express");
+const reactive = require("./reactive");
+
+/**
+ * Sign in with `provider` and the submitted `fields` (FormData,
+ * URLSearchParams or a plain object; `callbackUrl` or `redirectTo` names
+ * where to go after). `request` is the host's request: an Express request,
+ * a Web `Request`, or an event carrying one. Resolves to `{ url, cookies }`:
+ * the caller sets each Set-Cookie string on its response and redirects to
+ * `url` (the callback URL, the provider's authorization URL, or the
+ * verify-request page).
+ * @returns {Promise<{ url: string, cookies: string[] }>}
+ */
+async function signIn(provider, fields, request, config) {
+  const { auth, method, url, headers } = target(request, config, "signIn");
+  const json = JSON.stringify(plainFields(fields));
+  return auth.signIn(provider == null ? "" : String(provider), json, method, url, headers);
+}
+
+/**
+ * End the session of `request` (the database row too) and resolve to
+ * `{ url, cookies }`: cookies that clear it, and where to go.
+ * @returns {Promise<{ url: string, cookies: string[] }>}
+ */
+async function signOut(request, config) {
+  const { auth, method, url, headers } = target(request, config, "signOut");
+  return auth.signOut(method, url, headers);
+}
+
+/** The engine and the request as the engine reads it. */
+function target(request, config, name) {
+  if (config === null || typeof config !== "object") throw new TypeError(`${name}: config must be an object`);
+  const web = webRequest(request);
+  if (web) {
+    const headers = [];
+    for (const [k, v] of web.headers) headers.push(k, v);
+    return { auth: reactive.engineFor(config), method: web.method, url: web.url, headers };
+  }
+  if (!request || typeof request.headers !== "object") {
+    throw new TypeError(`${name}: request must be an Express request, a Web Request, or an event with one`);
+  }
+  const headers = Array.isArray(request.rawHeaders) ? request.rawHeaders : flatten(request.headers);
+  return { auth: express.engineFor(config), method: request.method ?? "POST", url: express.absoluteUrl(request), headers };
+}
+
+function webRequest(request) {
+  if (request && typeof request.headers?.get === "function" && typeof request.url === "string") return request;
+  const inner = request?.request;
+  if (inner && typeof inner.headers?.get === "function" && typeof inner.url === "string") return inner;
+  return null;
+}
+
+function flatten(headers) {
+  const out = [];
+  for (const [k, v] of Object.entries(headers ?? {})) {
+    for (const value of Array.isArray(v) ? v : [v]) if (value != null) out.push(k, String(value));
+  }
+  return out;
+}
+
+/** FormData / URLSearchParams / object as a plain object (files are left out). */
+function plainFields(fields) {
+  if (fields == null) return {};
+  if (typeof fields.entries === "function" && typeof fields.get === "function") {
+    const out = {};
+    for (const [k, v] of fields.entries()) if (typeof v === "string") out[k] = v;
+    return out;
+  }
+  if (typeof fields !== "object" || Array.isArray(fields)) {
+    throw new TypeError("signIn: fields must be FormData, URLSearchParams or an object");
+  }
+  return { ...fields };
+}
+
+module.exports = { signIn, signOut };
