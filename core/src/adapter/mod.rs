@@ -262,7 +262,7 @@ impl AccountType {
 pub struct AdapterAccount {
     /// The owner. Ignored by [`Adapter::create_user_and_link_account`],
     /// which fills it in.
-    #[serde(rename = "userId", default)]
+    #[serde(rename = "userId", default, skip_serializing_if = "String::is_empty")]
     pub user_id: String,
     #[serde(rename = "type")]
     pub account_type: AccountType,

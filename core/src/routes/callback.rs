@@ -2,9 +2,9 @@
 
 use serde_json::{json, Map, Value};
 
-use super::register::{self, SignInKind};
+use super::register::{self, SignInKind, SignInUser};
 use super::{Ctx, Reply};
-use crate::adapter::AdapterSession;
+use crate::adapter::{AccountType, AdapterAccount, AdapterSession};
 use crate::callbacks::SignInDecision;
 use crate::config::SessionStrategy;
 use crate::cookies::ChunkedCookie;
@@ -46,7 +46,7 @@ pub(super) fn credentials(ctx: &mut Ctx, provider: &Provider) -> Result<Reply, A
     let authorized = host
         .call(&Hook::provider(&provider.id, "authorize"), json!({ "credentials": credentials, "request": request }))
         .map_err(|e| AuthError::from_host(e, ErrorType::CallbackRouteError))?;
-    let mut user = match authorized {
+    let user = match authorized {
         Value::Object(user) => user,
         Value::Null | Value::Bool(false) => {
             return Err(AuthError::credentials_signin(None, "authorize returned no user"));
@@ -56,13 +56,13 @@ pub(super) fn credentials(ctx: &mut Ctx, provider: &Provider) -> Result<Reply, A
             return Err(AuthError::new(ErrorType::CallbackRouteError, "authorize must return a user object or null"));
         }
     };
-    let id = match user.get("id") {
-        Some(Value::String(s)) => s.clone(),
-        Some(Value::Number(n)) => n.to_string(),
-        _ => uuid::Uuid::new_v4().to_string(),
-    };
-    user.insert("id".into(), Value::String(id.clone()));
-    let account = json!({ "providerAccountId": id, "type": "credentials", "provider": provider.id });
+    // A user without an id gets one (as Auth.js does): the account needs it.
+    let mut user = user;
+    if SignInUser::from_provider(user.clone()).is_none() {
+        user.insert("id".into(), Value::String(uuid::Uuid::new_v4().to_string()));
+    }
+    let user = SignInUser::from_provider(user).expect("the id was just set");
+    let account = AdapterAccount::new(AccountType::Credentials, &provider.id, &user.id);
 
     let mut extra = Map::new();
     extra.insert("credentials".into(), Value::Object(credentials));
@@ -75,9 +75,9 @@ pub(super) fn credentials(ctx: &mut Ctx, provider: &Provider) -> Result<Reply, A
 pub(super) fn complete_sign_in(
     ctx: &mut Ctx,
     kind: SignInKind,
-    user: Map<String, Value>,
-    account: Value,
-    profile: Option<Value>,
+    signed_in: SignInUser,
+    mut account: AdapterAccount,
+    profile: Option<Map<String, Value>>,
     extra_sign_in_args: Map<String, Value>,
 ) -> Result<Reply, AuthError> {
     let callback_url = ctx.callback_url();
@@ -86,18 +86,19 @@ pub(super) fn complete_sign_in(
     // Credentials users are the app's own: stored only when a database
     // session must reference them.
     let use_adapter = adapter.is_some() && (kind != SignInKind::Credentials || strategy == SessionStrategy::Database);
-    let account_map = account.as_object().cloned().unwrap_or_default();
 
     let known = match (&adapter, use_adapter) {
-        (Some(a), true) => register::known_user(a.as_ref(), kind, &account_map)?,
+        (Some(a), true) => register::known_user(a.as_ref(), kind, &account)?,
         _ => None,
     };
     let mut sign_in_args = Map::new();
-    sign_in_args
-        .insert("user".into(), known.as_ref().map_or_else(|| Value::Object(user.clone()), register::user_value));
-    sign_in_args.insert("account".into(), account.clone());
+    sign_in_args.insert(
+        "user".into(),
+        known.as_ref().map_or_else(|| Value::Object(signed_in.raw.clone()), register::user_value),
+    );
+    sign_in_args.insert("account".into(), account_json(&account));
     if let Some(profile) = &profile {
-        sign_in_args.insert("profile".into(), profile.clone());
+        sign_in_args.insert("profile".into(), Value::Object(profile.clone()));
     }
     sign_in_args.extend(extra_sign_in_args);
     let decision = ctx.auth.callbacks.sign_in(Value::Object(sign_in_args), &ctx.origin)?;
@@ -107,17 +108,18 @@ pub(super) fn complete_sign_in(
 
     let (user, is_new_user) = match (&adapter, use_adapter) {
         (Some(a), true) => {
-            let r = register::login_or_register(ctx, a.as_ref(), kind, known, &user, &account_map, profile.as_ref())?;
+            let r = register::login_or_register(ctx, a.as_ref(), kind, known, &signed_in, &account, profile.as_ref())?;
             (r.user, r.is_new_user)
         }
-        _ => (user, false),
+        _ => (signed_in.raw, false),
     };
-    let mut account = account;
-    if let (Some(obj), Some(id)) = (account.as_object_mut(), user.get("id")) {
-        if use_adapter {
-            obj.insert("userId".into(), id.clone());
+    if use_adapter {
+        if let Some(id) = user.get("id").and_then(Value::as_str) {
+            account.user_id = id.to_owned();
         }
     }
+    let account = account_json(&account);
+    let profile = profile.map(Value::Object);
 
     let jar = ChunkedCookie::read(&ctx.cookies.session_token, ctx.req);
     match (strategy, &adapter) {
@@ -182,4 +184,9 @@ pub(super) fn complete_sign_in(
         }
     }
     Ok(Reply::Redirect(callback_url))
+}
+
+/// The account as callbacks and events see it (Auth.js's `Account`).
+pub(super) fn account_json(account: &AdapterAccount) -> Value {
+    serde_json::to_value(account).unwrap_or(Value::Null)
 }

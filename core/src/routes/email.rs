@@ -4,9 +4,9 @@
 use serde_json::{json, Map, Value};
 use sha2::{Digest, Sha256};
 
-use super::register::SignInKind;
+use super::register::{SignInKind, SignInUser};
 use super::{Ctx, Reply};
-use crate::adapter::VerificationToken;
+use crate::adapter::{AccountType, AdapterAccount, VerificationToken};
 use crate::callbacks::SignInDecision;
 use crate::error::{AuthError, ErrorType};
 use crate::host::Hook;
@@ -40,8 +40,8 @@ fn normalise_email(raw: &str) -> Option<String> {
     valid.then_some(email)
 }
 
-fn email_account(provider: &Provider, email: &str) -> Value {
-    json!({ "providerAccountId": email, "type": "email", "provider": provider.id })
+fn email_account(provider: &Provider, email: &str) -> AdapterAccount {
+    AdapterAccount::new(AccountType::Email, &provider.id, email)
 }
 
 pub fn send_link(ctx: &mut Ctx, provider: &Provider, p: &EmailProvider) -> Result<Reply, AuthError> {
@@ -59,8 +59,7 @@ pub fn send_link(ctx: &mut Ctx, provider: &Provider, p: &EmailProvider) -> Resul
         Some(u) => serde_json::to_value(u).unwrap_or(Value::Null),
         None => json!({ "id": uuid::Uuid::new_v4().to_string(), "email": email, "emailVerified": null }),
     };
-    let args =
-        json!({ "user": user, "account": email_account(provider, &email), "email": { "verificationRequest": true } });
+    let args = json!({ "user": user, "account": super::callback::account_json(&email_account(provider, &email)), "email": { "verificationRequest": true } });
     if let SignInDecision::Redirect(url) = ctx.auth.callbacks.sign_in(args, &ctx.origin)? {
         return Ok(Reply::Redirect(url));
     }
@@ -139,6 +138,7 @@ pub fn callback(ctx: &mut Ctx, provider: &Provider, _p: &EmailProvider) -> Resul
     // The stored user, if any, is looked up once by complete_sign_in.
     let user =
         json!({ "id": uuid::Uuid::new_v4().to_string(), "email": email }).as_object().cloned().unwrap_or_default();
+    let user = SignInUser::from_provider(user).expect("the id is set");
     super::callback::complete_sign_in(ctx, SignInKind::Email, user, email_account(provider, &email), None, Map::new())
 }
 

@@ -155,23 +155,28 @@ pub fn callback(ctx: &mut Ctx, provider: &Provider, p: &OAuthProvider) -> Result
         param("scopes").or_else(|| tokens.get("scope").and_then(Value::as_str).map(str::to_owned)).unwrap_or_default();
     let profile = load_profile(p, &endpoints, &tokens, nonce.as_deref(), &granted)?;
 
-    let mut user = map_user(ctx, provider, p, &profile, &tokens)?;
-    let id = match user.get("id") {
-        Some(Value::String(s)) if !s.is_empty() => s.clone(),
-        Some(Value::Number(n)) => n.to_string(),
-        _ => {
-            return Err(AuthError::new(
+    let user = super::register::SignInUser::from_provider(map_user(ctx, provider, p, &profile, &tokens)?).ok_or_else(
+        || {
+            AuthError::new(
                 ErrorType::OAuthProfileParseError,
                 format!("the {} profile has no user id (check profileMap.id)", provider.id),
-            ))
-        }
-    };
-    user.insert("id".into(), Value::String(id.clone()));
-    let account = oauth::account_from_tokens(&provider.id, provider.provider_type().as_str(), &id, &tokens);
+            )
+        },
+    )?;
+    let account = oauth::account_from_tokens(&provider.id, provider.provider_type().as_str(), &user.id, &tokens);
+    // Typed once here: a token response whose standard fields have the
+    // wrong JSON types is a provider error, not something to store.
+    let account: crate::adapter::AdapterAccount = serde_json::from_value(Value::Object(account)).map_err(|e| {
+        AuthError::new(ErrorType::OAuthCallbackError, format!("the token response has unexpected field types: {e}"))
+    })?;
     let kind = super::register::SignInKind::OAuth {
         allow_dangerous_email_account_linking: p.allow_dangerous_email_account_linking,
     };
-    super::callback::complete_sign_in(ctx, kind, user, Value::Object(account), Some(profile), Map::new())
+    let profile = match profile {
+        Value::Object(map) => Some(map),
+        _ => None,
+    };
+    super::callback::complete_sign_in(ctx, kind, user, account, profile, Map::new())
 }
 
 /// Redirect proxy: a callback for another deployment (its origin sealed in

@@ -5,7 +5,7 @@
 use serde_json::{Map, Value};
 
 use super::Ctx;
-use crate::adapter::{AccountType, Adapter, AdapterAccount, AdapterUser, NewUser, UserUpdate};
+use crate::adapter::{Adapter, AdapterAccount, AdapterUser, NewUser, UserUpdate};
 use crate::config::SessionStrategy;
 use crate::cookies::ChunkedCookie;
 use crate::error::{AuthError, ErrorType};
@@ -18,6 +18,34 @@ pub enum SignInKind {
     OAuth { allow_dangerous_email_account_linking: bool },
     Email,
     Credentials,
+}
+
+/// Who a provider (or the host's `authorize`) says signed in: Auth.js's
+/// `User` fields, typed once where the provider's answer arrives, plus that
+/// answer as given, which is what the callbacks and events see.
+#[derive(Debug, Clone)]
+pub struct SignInUser {
+    /// The provider's id for the user (a number becomes its decimal string).
+    pub id: String,
+    pub name: Option<String>,
+    pub email: Option<String>,
+    pub image: Option<String>,
+    /// The answer as given, with `id` as a string.
+    pub raw: Map<String, Value>,
+}
+
+impl SignInUser {
+    /// `None` when the answer has no usable id.
+    pub fn from_provider(mut raw: Map<String, Value>) -> Option<SignInUser> {
+        let id = match raw.get("id") {
+            Some(Value::String(s)) if !s.is_empty() => s.clone(),
+            Some(Value::Number(n)) => n.to_string(),
+            _ => return None,
+        };
+        raw.insert("id".into(), Value::String(id.clone()));
+        let text = |key: &str| raw.get(key).and_then(Value::as_str).map(str::to_owned);
+        Some(SignInUser { name: text("name"), email: text("email"), image: text("image"), id, raw })
+    }
 }
 
 pub struct Registered {
@@ -42,13 +70,11 @@ fn str_field(map: &Map<String, Value>, key: &str) -> Option<String> {
 pub fn known_user(
     adapter: &dyn Adapter,
     kind: SignInKind,
-    account: &Map<String, Value>,
+    account: &AdapterAccount,
 ) -> Result<Option<AdapterUser>, AuthError> {
-    let provider = str_field(account, "provider").unwrap_or_default();
-    let provider_account_id = str_field(account, "providerAccountId").unwrap_or_default();
     Ok(match kind {
-        SignInKind::OAuth { .. } => adapter.get_user_by_account(&provider, &provider_account_id)?,
-        SignInKind::Email => adapter.get_user_by_email(&provider_account_id)?,
+        SignInKind::OAuth { .. } => adapter.get_user_by_account(&account.provider, &account.provider_account_id)?,
+        SignInKind::Email => adapter.get_user_by_email(&account.provider_account_id)?,
         SignInKind::Credentials => None,
     })
 }
@@ -77,33 +103,29 @@ fn current_user_id(ctx: &Ctx, adapter: &dyn Adapter) -> Result<Option<String>, A
     }
 }
 
-fn adapter_account(account: &Map<String, Value>, user_id: &str) -> Result<AdapterAccount, AuthError> {
-    let mut value = Value::Object(account.clone());
-    value["userId"] = Value::String(user_id.to_owned());
-    serde_json::from_value(value).map_err(|e| AuthError::new(ErrorType::AdapterError, format!("account: {e}")))
-}
-
 /// `known` is what [`known_user`] found for this sign-in.
 pub fn login_or_register(
     ctx: &Ctx,
     adapter: &dyn Adapter,
     kind: SignInKind,
     known: Option<AdapterUser>,
-    profile_user: &Map<String, Value>,
-    account: &Map<String, Value>,
-    profile: Option<&Value>,
+    signed_in: &SignInUser,
+    account: &AdapterAccount,
+    profile: Option<&Map<String, Value>>,
 ) -> Result<Registered, AuthError> {
     let events = &ctx.auth.callbacks;
     let new_user = |email_verified: Option<i64>| NewUser {
         id: None,
-        name: str_field(profile_user, "name"),
-        email: str_field(profile_user, "email").map(|e| e.to_lowercase()),
+        name: signed_in.name.clone(),
+        email: signed_in.email.as_ref().map(|e| e.to_lowercase()),
         email_verified,
-        image: str_field(profile_user, "image"),
+        image: signed_in.image.clone(),
     };
+    let account_json = || serde_json::to_value(account).unwrap_or(Value::Null);
+    let profile_json = || profile.cloned().map(Value::Object).unwrap_or(Value::Null);
     match kind {
         SignInKind::Email => {
-            let email = str_field(account, "providerAccountId").unwrap_or_default();
+            let email = account.provider_account_id.clone();
             let now = now_millis() as i64;
             if let Some(user) = known {
                 if user.email_verified.is_some() {
@@ -127,7 +149,7 @@ pub fn login_or_register(
         }
         SignInKind::Credentials => {
             // The app's own user id: keep it, so sessions reference it.
-            let id = str_field(profile_user, "id").unwrap_or_default();
+            let id = signed_in.id.clone();
             if let Some(user) = adapter.get_user(&id)? {
                 return Ok(Registered { user: user_json(&user), is_new_user: false });
             }
@@ -139,10 +161,9 @@ pub fn login_or_register(
         SignInKind::OAuth { allow_dangerous_email_account_linking } => {
             let current = current_user_id(ctx, adapter)?;
             let link = |user: &AdapterUser| -> Result<(), AuthError> {
-                let linked = adapter_account(account, &user.id)?;
+                let linked = AdapterAccount { user_id: user.id.clone(), ..account.clone() };
                 adapter.link_account(&linked)?;
-                let (u, a) = (user_json(user), Value::Object(account.clone()));
-                let p = profile.cloned().unwrap_or(Value::Null);
+                let (u, a, p) = (user_json(user), account_json(), profile_json());
                 events
                     .event(&Hook::EVENT_LINK_ACCOUNT, || serde_json::json!({ "user": u, "account": a, "profile": p }));
                 Ok(())
@@ -163,7 +184,7 @@ pub fn login_or_register(
                     return Ok(Registered { user: user_json(&user), is_new_user: false });
                 }
             }
-            if let Some(email) = str_field(profile_user, "email").filter(|e| !e.is_empty()) {
+            if let Some(email) = signed_in.email.as_ref().filter(|e| !e.is_empty()) {
                 if let Some(user) = adapter.get_user_by_email(&email.to_lowercase())? {
                     if !allow_dangerous_email_account_linking {
                         return Err(AuthError::new(
@@ -176,16 +197,10 @@ pub fn login_or_register(
                 }
             }
             // A new user and their account, atomically.
-            let mut linked = adapter_account(account, "")?;
-            linked.account_type = match str_field(account, "type").as_deref() {
-                Some("oidc") => AccountType::Oidc,
-                _ => AccountType::OAuth,
-            };
-            let user = adapter.create_user_and_link_account(&new_user(None), &linked)?;
+            let user = adapter.create_user_and_link_account(&new_user(None), account)?;
             let json = user_json(&user);
             events.event(&Hook::EVENT_CREATE_USER, || serde_json::json!({ "user": json }));
-            let (u, a) = (user_json(&user), Value::Object(account.clone()));
-            let p = profile.cloned().unwrap_or(Value::Null);
+            let (u, a, p) = (user_json(&user), account_json(), profile_json());
             events.event(&Hook::EVENT_LINK_ACCOUNT, || serde_json::json!({ "user": u, "account": a, "profile": p }));
             Ok(Registered { user: user_json(&user), is_new_user: true })
         }
