@@ -303,3 +303,24 @@ fn users_without_id_get_a_random_one() {
     let session = b.session();
     assert_eq!(session["user"], json!({"email": "x@example.com"}));
 }
+
+/// A refused password is logged once, as a warning a deployer can filter,
+/// with its code; never as an (empty) error line.
+#[test]
+fn a_refused_sign_in_is_one_warning() {
+    let log: CallLog = Arc::new(Mutex::new(Vec::new()));
+    let hooks = recording(hooks(), &log, &["logger.error", "logger.warn"], Value::Null);
+    let auth = auth(json!({}), hooks);
+    for (username, code) in [("nobody", "credentials"), ("throw", "wrong_password")] {
+        log.lock().unwrap().clear();
+        let mut b = Browser::new(&auth);
+        b.sign_in(username, "x");
+        let calls = log.lock().unwrap();
+        assert!(calls.iter().all(|(name, _)| name != "logger.error"), "{calls:?}");
+        let warnings: Vec<_> = calls.iter().filter(|(name, _)| name == "logger.warn").collect();
+        assert_eq!(warnings.len(), 1, "{calls:?}");
+        assert_eq!(warnings[0].1["code"], "CredentialsSignin");
+        let message = warnings[0].1["message"].as_str().unwrap();
+        assert!(message.contains(&format!("(code {code})")) && !message.contains('\n'), "{message}");
+    }
+}

@@ -50,7 +50,7 @@ let middleware;
 try {
   middleware = ServerAuth(config);
 } catch (e) {
-  console.error(`libauth example: ${e.message}`);
+  console.error(e.message); // one line, naming the option (e.g. "libauth: invalid option `secret`: …")
   process.exit(1);
 }
 

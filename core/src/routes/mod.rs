@@ -328,7 +328,23 @@ pub(crate) fn parse_action(path: &str, base_path: &str) -> Option<(Action, Optio
 /// client-safe types; others read `Configuration`) and `code` for
 /// `CredentialsSignin`. A failed session update answers 400 `null`.
 fn error_reply(ctx: &mut Ctx, error: AuthError, is_post: bool) -> Reply {
-    ctx.auth.callbacks.log(&error);
+    if error.error_type == ErrorType::CredentialsSignin {
+        // A refused password is an everyday event, not a server error: one
+        // warning a deployer can filter, never an empty error line.
+        let detail = if error.message.is_empty() || error.message == "CredentialsSignin" {
+            String::new()
+        } else {
+            format!(": {}", error.message)
+        };
+        let code = error.code.as_deref().unwrap_or("credentials");
+        ctx.auth.callbacks.logger.warn(
+            ctx.auth.callbacks.host.as_ref(),
+            "CredentialsSignin",
+            &format!("a credentials sign-in was refused (code {code}){detail}"),
+        );
+    } else {
+        ctx.auth.callbacks.log(&error);
+    }
     if is_post && ctx.action == Action::Session {
         return Reply::Json { status: 400, body: Value::Null, no_store: false };
     }

@@ -199,6 +199,12 @@ fn run() -> Result<(), String> {
     let bind_host = if host.contains(':') && !host.starts_with('[') { format!("[{host}]") } else { host.clone() };
     let sim = Simulator::bind(format!("{bind_host}:{port}"), cfg.clone()).map_err(|e| e.to_string())?;
     let u = sim.urls();
+    if !cfg.log_requests {
+        // --quiet: one line, no banner.
+        println!("TikTok Login Kit simulator listening on {}", sim.base_url());
+        sim.wait();
+        return Ok(());
+    }
     println!("TikTok Login Kit simulator listening on {}", sim.base_url());
     println!("  client_key      {}", cfg.client_key);
     println!("  client_secret   {}", cfg.client_secret);
