@@ -686,16 +686,8 @@ fn redirect_sign_in_callback_url_in_query_body_or_cookie_stays_on_our_origin() {
         for carrier in ["query", "body", "cookie"] {
             let mut b = Browser::new(&s.auth);
             let csrf = b.csrf();
-            let mut path = "/auth/callback/credentials".to_owned();
-            let mut pairs = vec![("csrfToken", csrf.as_str()), ("username", "ada"), ("password", "secret")];
-            match carrier {
-                "query" => path = format!("{path}?callbackUrl={}", encode(target)),
-                "body" => pairs.push(("callbackUrl", target)),
-                _ => {
-                    b.jar.insert("authjs.callback-url".into(), encode(target));
-                }
-            }
-            let res = b.post(&path, &pairs);
+            let pairs = [("csrfToken", csrf.as_str()), ("username", "ada"), ("password", "secret")];
+            let res = post_with_callback_url(&mut b, "/auth/callback/credentials", &pairs, target, carrier);
             if location(&res) != "http://localhost:3000" {
                 escaped.push(format!("{target} in {carrier} -> {}", location(&res)));
             }
@@ -708,6 +700,30 @@ fn redirect_sign_in_callback_url_in_query_body_or_cookie_stays_on_our_origin() {
     assert!(escaped.is_empty(), "{escaped:#?}");
 }
 
+/// POST `path` with `target` as the callback URL, carried in the query, the
+/// body or the callback-url cookie.
+fn post_with_callback_url(
+    b: &mut Browser,
+    path: &str,
+    pairs: &[(&str, &str)],
+    target: &str,
+    carrier: &str,
+) -> libauth_core::AuthResponse {
+    let mut pairs = pairs.to_vec();
+    let path = match carrier {
+        "query" => format!("{path}?callbackUrl={}", encode(target)),
+        "body" => {
+            pairs.push(("callbackUrl", target));
+            path.to_owned()
+        }
+        _ => {
+            b.jar.insert("authjs.callback-url".into(), encode(target));
+            path.to_owned()
+        }
+    };
+    b.post(&path, &pairs)
+}
+
 #[test]
 fn redirect_sign_out_callback_url_in_query_body_or_cookie_stays_on_our_origin() {
     let s = setup();
@@ -717,16 +733,7 @@ fn redirect_sign_out_callback_url_in_query_body_or_cookie_stays_on_our_origin() 
             let mut b = Browser::new(&s.auth);
             b.sign_in("ada", "secret");
             let csrf = b.csrf();
-            let mut path = "/auth/signout".to_owned();
-            let mut pairs = vec![("csrfToken", csrf.as_str())];
-            match carrier {
-                "query" => path = format!("{path}?callbackUrl={}", encode(target)),
-                "body" => pairs.push(("callbackUrl", target)),
-                _ => {
-                    b.jar.insert("authjs.callback-url".into(), encode(target));
-                }
-            }
-            let res = b.post(&path, &pairs);
+            let res = post_with_callback_url(&mut b, "/auth/signout", &[("csrfToken", csrf.as_str())], target, carrier);
             if location(&res) != "http://localhost:3000" {
                 escaped.push(format!("{target} in {carrier} -> {}", location(&res)));
             }
