@@ -1,5 +1,5 @@
 //! Configuration of the simulated TikTok app, its test user and every behaviour that the
-//! reference (`shared/reference/tiktok-login-kit.md`) marks as unconfirmed.
+//! reference (`docs/tiktok-login-kit.md`) marks as unconfirmed.
 //!
 //! Everything here is `Serialize`/`Deserialize`, so the same settings can be read and changed at
 //! run time through `GET`/`POST /__sim/config`. Durations are (fractional) seconds in JSON and

@@ -1,5 +1,5 @@
 //! A local simulator of TikTok Login Kit for Web (OAuth 2.0, API v2) and `/v2/user/info/`, written
-//! from `shared/reference/tiktok-login-kit.md` (the "reference"; section numbers in the docs below
+//! from `docs/tiktok-login-kit.md` (the "reference"; section numbers in the docs below
 //! are its sections).
 //!
 //! ```no_run
