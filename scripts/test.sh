@@ -137,6 +137,42 @@ if [ "$addon_built" = 1 ]; then
     record_node "node/$name" "$LOG_DIR/node-$name.log" "$code"
   done
 fi
+echo "== Python binding: pytest bindings/python/tests"
+# A venv under the checkout with pinned tools; `pip install ./bindings/python`
+# builds the package from source (a debug build here: the tests need no
+# release build). A skipped test counts as failed, as for Node: this script
+# installs and starts everything the tests need.
+PY_VENV=$ROOT/.venv
+py_ok=1
+[ -x "$PY_VENV/bin/python" ] || python3 -m venv "$PY_VENV" || py_ok=0
+if [ "$py_ok" = 1 ]; then
+  "$PY_VENV/bin/pip" install -q --disable-pip-version-check 'maturin==1.9.4' 'pytest==8.3.5' 'waitress==3.0.2' \
+    'uvicorn==0.34.2' 'starlette==0.46.2' 'mypy==1.15.0' 'requests==2.32.3' 'psycopg[binary]==3.2.9' || py_ok=0
+fi
+if [ "$py_ok" = 1 ]; then
+  MATURIN_PEP517_ARGS="--profile dev" "$PY_VENV/bin/pip" install -q --disable-pip-version-check --force-reinstall --no-deps ./bindings/python \
+    >"$LOG_DIR/python-build.log" 2>&1 || { echo "building the Python package failed (see $LOG_DIR/python-build.log)"; py_ok=0; }
+fi
+if [ "$py_ok" = 1 ]; then
+  (cd bindings/python && timeout 600 "$PY_VENV/bin/python" -m pytest -q -rs tests) 2>&1 | tee "$LOG_DIR/python.log"
+  code=${PIPESTATUS[0]}
+  # pytest's summary line: "N passed, N failed, N skipped, N errors in …".
+  read -r p f s e < <(awk '/ in [0-9.]+s/ && /(passed|failed|error)/ {
+      for (i = 1; i <= NF; i++) { w = $(i); gsub(/[,=]/, "", w);
+        if (w == "passed") p = $(i-1); if (w == "failed") f = $(i-1); if (w == "skipped") s = $(i-1); if (w ~ /^errors?$/) e = $(i-1) } }
+      END { print p+0, f+0, s+0, e+0 }' "$LOG_DIR/python.log")
+  if [ "$s" -gt 0 ]; then echo "== python: $s test(s) skipped"; fi
+  f=$((f + s + e))
+  SEEN_SUITES+=("python")
+  min=$(awk '$1 == "python" { print $2 }' "$EXPECTED_COUNTS")
+  if [ -n "$min" ] && [ $((p + f)) -lt "$min" ]; then
+    echo "== python: ran $((p + f)) tests, expected at least $min (tests/expected-counts.txt)"
+    STEP_ERRORS+=("python (ran $((p + f)) of at least $min tests)"); f=$((f + 1))
+  fi
+  record "python" "$code" "$p" "$f"
+else
+  record "python (set-up)" 1 0 1
+fi
 check_all_suites_ran
 
 echo

@@ -1,0 +1,111 @@
+"""libauth: sign-in and sessions for Python web apps, Auth.js v5
+wire-compatible, on libauth's Rust engine.
+
+    auth = libauth.Auth({"secret": ..., "trustHost": True, "providers": [libauth.Credentials(authorize=check)]})
+    app = libauth.WSGIMiddleware(app, auth)        # Flask, Django (WSGI)
+    app = libauth.ASGIMiddleware(app, auth)        # Starlette, FastAPI (ASGI)
+    session = libauth.get_session(request)         # in a view
+"""
+
+from __future__ import annotations
+
+from typing import Any, Dict, Optional
+
+from . import _native
+from ._auth import Auth, Response
+from ._errors import (
+    AccessDenied,
+    AccountNotLinked,
+    AdapterError,
+    AuthError,
+    CallbackRouteError,
+    CredentialsSignin,
+    EmailSignInError,
+    ErrorPageLoop,
+    EventError,
+    InvalidCallbackUrl,
+    InvalidCheck,
+    InvalidConfig,
+    InvalidEndpoints,
+    InvalidProviderType,
+    JWTSessionError,
+    MissingAdapter,
+    MissingAdapterMethods,
+    MissingAuthorize,
+    MissingCSRF,
+    MissingSecret,
+    OAuthAccountNotLinked,
+    OAuthCallbackError,
+    OAuthProfileParseError,
+    OAuthSignInError,
+    Overloaded,
+    SessionTokenError,
+    SignOutError,
+    UnknownAction,
+    UnsupportedStrategy,
+    UntrustedHost,
+    Verification,
+)
+from .asgi import ASGIMiddleware
+from .providers import OIDC, Credentials, Email, GitHub, OAuth, TikTok
+from .wsgi import WSGIMiddleware, session_from_environ
+
+
+def get_session(request: Any, auth: Optional[Auth] = None) -> Optional[Dict[str, Any]]:
+    """The session of a request, or ``None``: a WSGI ``environ``, an ASGI
+    ``scope``, or a framework request carrying one (Flask/Werkzeug and
+    Django ``request.environ``; Starlette/FastAPI ``request.scope``).
+
+    WSGI: read on first use (on this thread) and kept in
+    ``environ["libauth.session"]``. ASGI: ``scope["state"]["session"]`` as
+    ``ASGIMiddleware`` set it; without the middleware, ``auth`` is needed,
+    and a configuration whose session reads reach hooks must use
+    ``await auth.get_session_async(...)`` instead (hooks are awaited on the
+    event loop, which this call would block)."""
+    scope = getattr(request, "scope", None)
+    environ = getattr(request, "environ", None)
+    if scope is None and environ is None and isinstance(request, dict):
+        if "asgi" in request or (request.get("type") in ("http", "websocket") and "headers" in request):
+            scope = request
+        else:
+            environ = request
+    if scope is not None:
+        state = scope.get("state")
+        if state is not None:
+            try:
+                return state["session"]  # type: ignore[no-any-return]
+            except KeyError:
+                pass
+        auth = auth or scope.get("libauth.auth")
+        if auth is None:
+            raise RuntimeError("libauth: no Auth for this request; wrap the app in ASGIMiddleware or pass `auth`")
+        if not auth.session_is_hookless:
+            raise RuntimeError(
+                "libauth: this configuration's session reads call hooks; use ASGIMiddleware "
+                "(request.state.session) or `await auth.get_session_async(url, cookie)`"
+            )
+        from .asgi import scope_header, scope_url
+
+        session = auth.get_session(scope_url(scope), scope_header(scope, b"cookie"))
+        scope.setdefault("state", {})["session"] = session
+        return session
+    if environ is None:
+        raise TypeError("libauth.get_session: expected a WSGI environ, an ASGI scope, or a request carrying one")
+    return session_from_environ(environ, auth)
+
+
+#: Every engine error type (``AuthError.type`` values).
+ERROR_TYPES = tuple(_native.error_types())
+
+__all__ = [
+    "Auth", "Response", "WSGIMiddleware", "ASGIMiddleware", "get_session",
+    "Credentials", "TikTok", "GitHub", "OAuth", "OIDC", "Email",
+    "AuthError", "InvalidConfig", "ERROR_TYPES",
+    "AccessDenied", "AccountNotLinked", "AdapterError", "CallbackRouteError", "CredentialsSignin",
+    "EmailSignInError", "ErrorPageLoop", "EventError", "InvalidCallbackUrl", "InvalidCheck",
+    "InvalidEndpoints", "InvalidProviderType", "JWTSessionError", "MissingAdapter",
+    "MissingAdapterMethods", "MissingAuthorize", "MissingCSRF", "MissingSecret",
+    "OAuthAccountNotLinked", "OAuthCallbackError", "OAuthProfileParseError", "OAuthSignInError",
+    "Overloaded", "SessionTokenError", "SignOutError", "UnknownAction", "UnsupportedStrategy",
+    "UntrustedHost", "Verification",
+]

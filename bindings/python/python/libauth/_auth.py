@@ -1,0 +1,166 @@
+"""``Auth``: one engine per configuration, built once and shared by every
+thread and every request."""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import json
+import threading
+from typing import Any, Dict, List, Mapping, Optional, Tuple
+
+from . import _native
+from ._errors import AuthError, CallbackRouteError, InvalidConfig, Overloaded, from_engine
+from ._host import Dispatcher, compile_config, set_loop
+
+Headers = List[Tuple[str, str]]
+
+
+class Response:
+    """An engine response: ``status``, ``headers`` (several ``set-cookie``
+    allowed) and ``body`` (bytes: JSON or HTML)."""
+
+    __slots__ = ("status", "headers", "body")
+
+    def __init__(self, status: int, headers: Headers, body: bytes) -> None:
+        self.status = status
+        self.headers = headers
+        self.body = body
+
+    def __repr__(self) -> str:
+        return f"Response(status={self.status}, headers={self.headers!r}, body=<{len(self.body)} bytes>)"
+
+
+def _engine_call(fn: Any, *args: Any) -> Any:
+    """Call the native module; engine errors (and a panic, should one slip
+    through) become ``AuthError`` subclasses."""
+    try:
+        return fn(*args)
+    except _native.EngineError as e:
+        raise from_engine(str(e.args[0]) if e.args else "") from None
+    except BaseException as e:
+        if type(e).__name__ == "PanicException":
+            raise CallbackRouteError(f"libauth: internal error: {e}") from None
+        raise
+
+
+class Auth:
+    """The engine for one configuration (a dict with the spec's field names:
+    ``secret``, ``trustHost``, ``providers``, ``session``, ``callbacks``, …).
+    Functions in it (callbacks, events, ``authorize``, a logger, an adapter
+    object) become hooks and may be plain functions or ``async def``.
+
+    Raises ``InvalidConfig`` (a ``ValueError``) naming the refused option."""
+
+    def __init__(self, config: Mapping[str, Any]) -> None:
+        data, hooks = compile_config(config, list(_native.adapter_methods()))
+        built = _engine_call(_native.create_auth, json.dumps(data), sorted(hooks), Dispatcher(hooks))
+        if isinstance(built, tuple):
+            option, message, kind = built
+            raise InvalidConfig(option, message, kind)
+        self._native: Any = built
+        self.base_path: str = built.base_path
+        self.max_in_flight: int = built.max_in_flight
+        self.session_is_hookless: bool = built.session_is_hookless
+        self._executor: Optional[concurrent.futures.ThreadPoolExecutor] = None
+        self._executor_lock = threading.Lock()
+
+    # -- routes ------------------------------------------------------------
+
+    def is_auth_path(self, path: str) -> bool:
+        """Whether ``path`` is under basePath (the engine answers it)."""
+        base = self.base_path
+        return path == base or path.startswith(base + "/")
+
+    def is_hookless(self, method: str, url: str) -> bool:
+        """Whether answering this request can reach no host code."""
+        return bool(self._native.is_hookless(method, url))
+
+    def handle(self, method: str, url: str, headers: Headers, body: Optional[bytes] = None) -> Response:
+        """Answer a request under basePath on this thread (the GIL is
+        released while the engine works). ``url`` is absolute, as the client
+        saw it. A request that may reach host code is admitted first
+        (``hooks.maxInFlight``); past the bound the answer is 503."""
+        if self._native.is_hookless(method, url):
+            return Response(*_engine_call(self._native.handle, method, url, headers, body))
+        permit = self._native.admit()
+        if permit is None:
+            return Response(*self._native.overloaded_response())
+        try:
+            return Response(*_engine_call(self._native.handle, method, url, headers, body))
+        finally:
+            permit.release()
+
+    def get_session(self, url: str, cookie: Optional[str] = None) -> Optional[Dict[str, Any]]:
+        """The session for this request URL and ``Cookie`` header, or ``None``
+        for a missing, expired or tampered cookie; on this thread. Raises
+        ``AdapterError`` when the database fails, ``Overloaded`` past
+        ``hooks.maxInFlight``."""
+        if self.session_is_hookless:
+            raw = _engine_call(self._native.get_session, url, cookie)
+        else:
+            permit = self._native.admit()
+            if permit is None:
+                raise Overloaded("hooks.maxInFlight requests that need host code are in flight")
+            try:
+                raw = _engine_call(self._native.get_session, url, cookie)
+            finally:
+                permit.release()
+        return None if raw is None else json.loads(raw)
+
+    # -- asyncio -------------------------------------------------------------
+
+    def executor(self) -> concurrent.futures.ThreadPoolExecutor:
+        """The worker threads for engine work off the event loop, sized by
+        ``hooks.maxInFlight`` (threads start on demand)."""
+        if self._executor is None:
+            with self._executor_lock:
+                if self._executor is None:
+                    self._executor = concurrent.futures.ThreadPoolExecutor(
+                        max_workers=self.max_in_flight, thread_name_prefix="libauth"
+                    )
+        return self._executor
+
+    async def run_admitted(self, fn: Any, *args: Any) -> Any:
+        """Run engine work that may reach host code on a worker thread;
+        ``async`` hooks are scheduled back on this loop. Raises
+        ``Overloaded`` when admission is refused."""
+        permit = self._native.admit()
+        if permit is None:
+            raise Overloaded("hooks.maxInFlight requests that need host code are in flight")
+        loop = asyncio.get_running_loop()
+
+        def work() -> Any:
+            set_loop(loop)
+            try:
+                return _engine_call(fn, *args)
+            finally:
+                set_loop(None)
+                permit.release()
+
+        return await loop.run_in_executor(self.executor(), work)
+
+    async def handle_async(self, method: str, url: str, headers: Headers, body: Optional[bytes] = None) -> Response:
+        """``handle`` for asyncio: hookless requests inline (no thread hop),
+        the rest on a worker thread; 503 past ``hooks.maxInFlight``."""
+        if self._native.is_hookless(method, url):
+            return Response(*_engine_call(self._native.handle, method, url, headers, body))
+        try:
+            return Response(*await self.run_admitted(self._native.handle, method, url, headers, body))
+        except Overloaded:
+            return Response(*self._native.overloaded_response())
+
+    async def get_session_async(self, url: str, cookie: Optional[str] = None) -> Optional[Dict[str, Any]]:
+        """``get_session`` for asyncio: inline when hookless, else on a worker thread."""
+        if self.session_is_hookless:
+            raw = _engine_call(self._native.get_session, url, cookie)
+        else:
+            raw = await self.run_admitted(self._native.get_session, url, cookie)
+        return None if raw is None else json.loads(raw)
+
+    def close(self) -> None:
+        """Stop the worker threads (they also stop with the process)."""
+        if self._executor is not None:
+            self._executor.shutdown(wait=False)
+
+

@@ -1,0 +1,202 @@
+"""libauth's exception classes. ``type`` names the error (Auth.js v5's
+``AuthError.type`` values); ``CredentialsSignin.code`` goes into the redirect
+URL, so it must not reveal anything sensitive."""
+
+from __future__ import annotations
+
+import json
+from typing import Any, Dict, Optional, Type
+
+
+class AuthError(Exception):
+    """Base class of every libauth error; ``type`` is the engine's error type."""
+
+    type: str = "AuthError"
+
+    def __init__(self, message: str = "", *, type: Optional[str] = None) -> None:
+        super().__init__(message)
+        self.message = message
+        if type is not None:
+            self.type = type
+
+
+class AccessDenied(AuthError):
+    type = "AccessDenied"
+
+
+class AccountNotLinked(AuthError):
+    type = "AccountNotLinked"
+
+
+class AdapterError(AuthError):
+    type = "AdapterError"
+
+
+class CallbackRouteError(AuthError):
+    type = "CallbackRouteError"
+
+
+class CredentialsSignin(AuthError):
+    """Raise from a credentials provider's ``authorize`` to refuse a sign-in.
+    ``code`` is placed in the ``code`` query parameter of the redirect: keep
+    it generic."""
+
+    type = "CredentialsSignin"
+
+    def __init__(self, message: str = "", *, code: str = "credentials") -> None:
+        super().__init__(message)
+        self.code = code
+
+
+class EmailSignInError(AuthError):
+    type = "EmailSignInError"
+
+
+class ErrorPageLoop(AuthError):
+    type = "ErrorPageLoop"
+
+
+class EventError(AuthError):
+    type = "EventError"
+
+
+class InvalidCallbackUrl(AuthError):
+    type = "InvalidCallbackUrl"
+
+
+class InvalidCheck(AuthError):
+    type = "InvalidCheck"
+
+
+class InvalidEndpoints(AuthError):
+    type = "InvalidEndpoints"
+
+
+class InvalidProviderType(AuthError):
+    type = "InvalidProviderType"
+
+
+class JWTSessionError(AuthError):
+    type = "JWTSessionError"
+
+
+class MissingAdapter(AuthError):
+    type = "MissingAdapter"
+
+
+class MissingAdapterMethods(AuthError):
+    type = "MissingAdapterMethods"
+
+
+class MissingAuthorize(AuthError):
+    type = "MissingAuthorize"
+
+
+class MissingCSRF(AuthError):
+    type = "MissingCSRF"
+
+
+class MissingSecret(AuthError):
+    type = "MissingSecret"
+
+
+class OAuthAccountNotLinked(AuthError):
+    type = "OAuthAccountNotLinked"
+
+
+class OAuthCallbackError(AuthError):
+    type = "OAuthCallbackError"
+
+
+class OAuthProfileParseError(AuthError):
+    type = "OAuthProfileParseError"
+
+
+class OAuthSignInError(AuthError):
+    type = "OAuthSignInError"
+
+
+class SessionTokenError(AuthError):
+    type = "SessionTokenError"
+
+
+class SignOutError(AuthError):
+    type = "SignOutError"
+
+
+class UnknownAction(AuthError):
+    type = "UnknownAction"
+
+
+class UnsupportedStrategy(AuthError):
+    type = "UnsupportedStrategy"
+
+
+class UntrustedHost(AuthError):
+    type = "UntrustedHost"
+
+
+class Verification(AuthError):
+    type = "Verification"
+
+
+class Overloaded(AuthError):
+    """``hooks.maxInFlight`` requests that need host code are in flight."""
+
+    type = "Overloaded"
+
+
+class InvalidConfig(AuthError, ValueError):
+    """A configuration the engine refuses. ``option`` names the option in the
+    spec's spelling (``secret``, ``providers[1].type``); ``type`` is the error
+    type (``MissingSecret``, ``MissingAuthorize``, …, or ``Configuration``)."""
+
+    type = "Configuration"
+
+    def __init__(self, option: str, message: str, type: str = "Configuration") -> None:
+        super().__init__(f"libauth: invalid option `{option}`: {message}", type=type)
+        self.option = option
+
+
+#: Exception class by engine error type.
+ERROR_CLASSES: Dict[str, Type[AuthError]] = {
+    cls.type: cls
+    for cls in [
+        AccessDenied, AccountNotLinked, AdapterError, CallbackRouteError, CredentialsSignin,
+        EmailSignInError, ErrorPageLoop, EventError, InvalidCallbackUrl, InvalidCheck,
+        InvalidEndpoints, InvalidProviderType, JWTSessionError, MissingAdapter,
+        MissingAdapterMethods, MissingAuthorize, MissingCSRF, MissingSecret,
+        OAuthAccountNotLinked, OAuthCallbackError, OAuthProfileParseError, OAuthSignInError,
+        SessionTokenError, SignOutError, UnknownAction, UnsupportedStrategy, UntrustedHost,
+        Verification, Overloaded, InvalidConfig,
+    ]
+}
+
+
+def from_engine(payload: str) -> AuthError:
+    """The engine's ``{type, message, code?}`` as an exception of that class."""
+    try:
+        data: Any = json.loads(payload)
+    except ValueError:
+        data = None
+    if not isinstance(data, dict):
+        return CallbackRouteError(str(payload))
+    kind = str(data.get("type") or "AuthError")
+    message = str(data.get("message") or kind)
+    if kind == "CredentialsSignin":
+        return CredentialsSignin(message, code=str(data.get("code") or "credentials"))
+    cls = ERROR_CLASSES.get(kind)
+    if cls is None or cls is InvalidConfig:
+        return AuthError(message, type=kind)
+    return cls(message)
+
+
+def to_host_error(error: BaseException) -> Dict[str, str]:
+    """An exception a hook raised, as the engine's ``{message, type?, code?}``."""
+    out = {"message": str(error) or type(error).__name__}
+    kind = getattr(error, "type", None)
+    if isinstance(error, AuthError) and isinstance(kind, str):
+        out["type"] = kind
+        if isinstance(error, CredentialsSignin) and isinstance(error.code, str):
+            out["code"] = error.code
+    return out

@@ -1,0 +1,137 @@
+"""``ASGIMiddleware``: libauth in front of any ASGI application (Starlette,
+FastAPI, Django's ASGI handler, …).
+
+Engine work that may reach host code runs off the event loop, on the
+engine's worker threads (``Auth.executor()``, sized by
+``hooks.maxInFlight``; past the bound the answer is 503). ``async`` hooks
+are scheduled back on this loop and awaited there, each up to its deadline.
+Requests that can reach no hook run inline, with no thread hop."""
+
+from __future__ import annotations
+
+from typing import Any, Awaitable, Callable, Dict, List, MutableMapping, Optional, Tuple
+
+from . import _native
+from ._auth import Auth
+from ._errors import AuthError
+
+MAX_BODY = _native.max_body_bytes()
+
+Scope = MutableMapping[str, Any]
+Receive = Callable[[], Awaitable[Dict[str, Any]]]
+Send = Callable[[Dict[str, Any]], Awaitable[None]]
+ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
+
+
+def scope_path(scope: Scope) -> str:
+    path = scope.get("path") or "/"
+    root = scope.get("root_path") or ""
+    if root and not path.startswith(root):
+        path = root + path
+    return str(path)
+
+
+def scope_headers(scope: Scope) -> List[Tuple[str, str]]:
+    return [(k.decode("latin-1"), v.decode("latin-1")) for k, v in scope.get("headers") or []]
+
+
+def scope_header(scope: Scope, name: bytes) -> Optional[str]:
+    for k, v in scope.get("headers") or []:
+        if k.lower() == name:
+            return str(v.decode("latin-1"))
+    return None
+
+
+def scope_url(scope: Scope) -> str:
+    """The absolute URL the client asked for."""
+    scheme = scope.get("scheme") or "http"
+    host = scope_header(scope, b"host")
+    if host is None:
+        server = scope.get("server") or ("localhost", None)
+        host = server[0] if server[1] in (None, 80, 443) else f"{server[0]}:{server[1]}"
+    raw = scope.get("raw_path")
+    path = raw.decode("latin-1") if raw else scope_path(scope)
+    root = scope.get("root_path") or ""
+    if root and not path.startswith(root):
+        path = root + path
+    query = (scope.get("query_string") or b"").decode("latin-1")
+    return f"{scheme}://{host}{path}" + (f"?{query}" if query else "")
+
+
+class _LazyState(dict):  # type: ignore[type-arg]
+    """``scope["state"]`` whose ``session`` is read on first use (hookless
+    configurations only: no hook can be reached, so it runs inline)."""
+
+    def __init__(self, initial: Any, auth: Auth, scope: Scope) -> None:
+        super().__init__(initial or {})
+        self._auth = auth
+        self._scope = scope
+
+    def __missing__(self, key: str) -> Any:
+        if key != "session":
+            raise KeyError(key)
+        session = self._auth.get_session(scope_url(self._scope), scope_header(self._scope, b"cookie"))
+        self["session"] = session
+        return session
+
+
+async def _read_body(receive: Receive) -> bytes:
+    chunks: List[bytes] = []
+    size = 0
+    while True:
+        message = await receive()
+        if message["type"] == "http.disconnect":
+            break
+        chunk = message.get("body") or b""
+        if size <= MAX_BODY:
+            chunks.append(chunk)
+            size += len(chunk)
+        if not message.get("more_body"):
+            break
+    # One byte past the limit is enough for the engine to answer 413.
+    return b"".join(chunks)[: MAX_BODY + 1]
+
+
+async def session_from_scope(scope: Scope, auth: Auth) -> Optional[Dict[str, Any]]:
+    """Read the session of an ASGI request (inline when hookless, else on a
+    worker thread)."""
+    return await auth.get_session_async(scope_url(scope), scope_header(scope, b"cookie"))
+
+
+class ASGIMiddleware:
+    """Answers every route under the engine's basePath and passes every other
+    HTTP request to ``app`` with ``scope["state"]["session"]`` set (so
+    ``request.state.session`` in Starlette and FastAPI): read on first use
+    when no hook can be reached, else read before the app runs (with the
+    error, if any, in ``scope["state"]["session_error"]``)."""
+
+    def __init__(self, app: ASGIApp, auth: Auth) -> None:
+        self.app = app
+        self.auth = auth
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        auth = self.auth
+        scope["libauth.auth"] = auth
+        if not auth.is_auth_path(scope_path(scope)):
+            if auth.session_is_hookless:
+                scope["state"] = _LazyState(scope.get("state"), auth, scope)
+            else:
+                state = scope.setdefault("state", {})
+                try:
+                    state["session"] = await session_from_scope(scope, auth)
+                except AuthError as e:
+                    state["session"] = None
+                    state["session_error"] = e
+            await self.app(scope, receive, send)
+            return
+        method = scope.get("method", "GET")
+        body = None if method in ("GET", "HEAD") else await _read_body(receive)
+        res = await auth.handle_async(method, scope_url(scope), scope_headers(scope), body)
+        headers = [(k.lower().encode("latin-1"), v.encode("latin-1")) for k, v in res.headers]
+        if not any(k == b"content-length" for k, _ in headers):
+            headers.append((b"content-length", str(len(res.body)).encode()))
+        await send({"type": "http.response.start", "status": res.status, "headers": headers})
+        await send({"type": "http.response.body", "body": b"" if method == "HEAD" else res.body})

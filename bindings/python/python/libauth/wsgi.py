@@ -1,0 +1,100 @@
+"""``WSGIMiddleware``: libauth in front of any WSGI application (Flask,
+Django, Pyramid, Bottle, …)."""
+
+from __future__ import annotations
+
+from http import HTTPStatus
+from typing import Any, Callable, Dict, Iterable, List, Optional, Tuple
+from wsgiref.util import request_uri
+
+from . import _native
+from ._auth import Auth
+
+MAX_BODY = _native.max_body_bytes()
+
+Environ = Dict[str, Any]
+StartResponse = Callable[..., Any]
+WSGIApp = Callable[[Environ, StartResponse], Iterable[bytes]]
+
+#: ``environ`` keys: the engine serving this request, and the session once read.
+AUTH_KEY = "libauth.auth"
+SESSION_KEY = "libauth.session"
+
+
+def environ_url(environ: Environ) -> str:
+    """The absolute URL the client asked for."""
+    return request_uri(environ, include_query=True)
+
+
+def environ_headers(environ: Environ) -> List[Tuple[str, str]]:
+    headers = []
+    for key, value in environ.items():
+        if key.startswith("HTTP_"):
+            headers.append((key[5:].replace("_", "-").lower(), value))
+        elif key in ("CONTENT_TYPE", "CONTENT_LENGTH") and value:
+            headers.append((key.replace("_", "-").lower(), value))
+    return headers
+
+
+def environ_path(environ: Environ) -> str:
+    return (environ.get("SCRIPT_NAME") or "") + (environ.get("PATH_INFO") or "")
+
+
+def _read_body(environ: Environ) -> Optional[bytes]:
+    if environ.get("REQUEST_METHOD", "GET").upper() in ("GET", "HEAD"):
+        return None
+    stream = environ.get("wsgi.input")
+    if stream is None:
+        return None
+    try:
+        length = int(environ.get("CONTENT_LENGTH") or -1)
+    except ValueError:
+        length = -1
+    # One byte past the limit is enough for the engine to answer 413.
+    limit = MAX_BODY + 1 if length < 0 else min(length, MAX_BODY + 1)
+    return stream.read(limit) if limit > 0 else b""
+
+
+def session_from_environ(environ: Environ, auth: Optional[Auth] = None) -> Optional[Dict[str, Any]]:
+    """The session of this WSGI request, read on first use and kept in
+    ``environ["libauth.session"]``."""
+    if SESSION_KEY in environ:
+        return environ[SESSION_KEY]  # type: ignore[no-any-return]
+    auth = auth or environ.get(AUTH_KEY)
+    if auth is None:
+        raise RuntimeError("libauth: no Auth for this request; wrap the app in WSGIMiddleware or pass `auth`")
+    session = auth.get_session(environ_url(environ), environ.get("HTTP_COOKIE"))
+    environ[SESSION_KEY] = session
+    return session
+
+
+class WSGIMiddleware:
+    """Answers every route under the engine's basePath and passes every other
+    request to ``app``, with ``environ["libauth.auth"]`` set: the session is
+    read on first use by ``libauth.get_session(request_or_environ)`` and then
+    kept in ``environ["libauth.session"]``. Engine work releases the GIL, so
+    a threaded server serves sessions in parallel."""
+
+    def __init__(self, app: WSGIApp, auth: Auth) -> None:
+        self.app = app
+        self.auth = auth
+
+    def __call__(self, environ: Environ, start_response: StartResponse) -> Iterable[bytes]:
+        environ[AUTH_KEY] = self.auth
+        if not self.auth.is_auth_path(environ_path(environ)):
+            return self.app(environ, start_response)
+        res = self.auth.handle(
+            environ.get("REQUEST_METHOD", "GET"),
+            environ_url(environ),
+            environ_headers(environ),
+            _read_body(environ),
+        )
+        try:
+            reason = HTTPStatus(res.status).phrase
+        except ValueError:
+            reason = "Unknown"
+        headers = list(res.headers)
+        if not any(k.lower() == "content-length" for k, _ in headers):
+            headers.append(("Content-Length", str(len(res.body))))
+        start_response(f"{res.status} {reason}", headers)
+        return [res.body]

@@ -1,0 +1,39 @@
+"""The package is typed (py.typed, inline annotations, ``_native.pyi``): mypy
+accepts a usage file, and the native stub names what the module has."""
+
+from __future__ import annotations
+
+import ast
+import subprocess
+import sys
+from pathlib import Path
+
+import libauth
+from libauth import _native
+
+HERE = Path(__file__).parent
+STUB = Path(libauth.__file__).parent / "_native.pyi"
+
+
+def test_mypy_accepts_the_usage_file() -> None:
+    out = subprocess.run(
+        [sys.executable, "-m", "mypy", "--strict", "--no-incremental", str(HERE / "usage_typed.py")],
+        capture_output=True, text=True,
+    )
+    assert out.returncode == 0, out.stdout + out.stderr
+
+
+def test_native_stub_names_equal_the_runtime() -> None:
+    tree = ast.parse(STUB.read_text())
+    stub = {n.name for n in tree.body if isinstance(n, (ast.FunctionDef, ast.ClassDef))}
+    runtime = {n for n in dir(_native) if not n.startswith("_")}
+    assert stub == runtime
+    for cls in ("NativeAuth", "NativePermit"):
+        node = next(n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == cls)
+        members = {m.name for m in node.body if isinstance(m, ast.FunctionDef)}
+        assert members == {m for m in dir(getattr(_native, cls)) if not m.startswith("_")}, cls
+
+
+def test_package_all_is_importable() -> None:
+    for name in libauth.__all__:
+        assert hasattr(libauth, name), name
