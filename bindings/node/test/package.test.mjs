@@ -1,0 +1,89 @@
+// As npm users install it: `npm pack` gives a tarball with the addon for
+// this platform inside; a new app installs it where no Rust toolchain is
+// (no cargo on PATH, a HOME without ~/.cargo), signs in and reads the
+// session over HTTP.
+import { it } from "node:test";
+import assert from "node:assert/strict";
+import { execFileSync, spawn } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync, readdirSync } from "node:fs";
+import { once } from "node:events";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { Browser } from "./helpers.mjs";
+
+const pkgDir = fileURLToPath(new URL("..", import.meta.url));
+
+// The app: node:http around ReactiveAuth (no other dependency to install).
+const APP = `
+import http from "node:http";
+import { ReactiveAuth, Credentials } from "libauth";
+const auth = ReactiveAuth({
+  secret: "packaged-app-secret-0123456789abcdef0123",
+  trustHost: true,
+  prefix: "/auth",
+  providers: [Credentials({ credentials: { username: {} }, authorize: ({ username }) => username === "ada" ? { id: "1", name: "Ada" } : null })],
+});
+const server = http.createServer(async (req, res) => {
+  const chunks = [];
+  for await (const c of req) chunks.push(c);
+  const headers = new Headers();
+  for (let i = 0; i < req.rawHeaders.length; i += 2) headers.append(req.rawHeaders[i], req.rawHeaders[i + 1]);
+  const body = chunks.length && req.method !== "GET" ? Buffer.concat(chunks) : undefined;
+  const request = new Request("http://" + req.headers.host + req.url, { method: req.method, headers, body });
+  const response = await (req.method === "POST" ? auth.POST : auth.GET)({ request });
+  if (!response) { res.statusCode = 404; return res.end(); }
+  res.statusCode = response.status;
+  for (const [k, v] of response.headers) if (k !== "set-cookie") res.setHeader(k, v);
+  res.setHeader("set-cookie", response.headers.getSetCookie());
+  res.end(Buffer.from(await response.arrayBuffer()));
+});
+server.listen(0, "127.0.0.1", () => console.log("PORT " + server.address().port));
+`;
+
+it("the packed tarball installs and runs with no Rust toolchain", async () => {
+  const work = mkdtempSync(path.join(os.tmpdir(), "libauth-pack-"));
+  try {
+    // Debug build for the test's speed; a real pack builds release.
+    execFileSync("npm", ["pack", "--pack-destination", work, "--loglevel=error"], {
+      cwd: pkgDir,
+      env: { ...process.env, LIBAUTH_PROFILE: "debug" },
+      stdio: "pipe",
+    });
+    const tarball = readdirSync(work).find((f) => f.endsWith(".tgz"));
+    assert.ok(tarball, "npm pack wrote a tarball");
+    const listing = execFileSync("tar", ["-tzf", path.join(work, tarball)], { encoding: "utf8" });
+    assert.match(listing, /package\/libauth\.node/);
+    assert.match(listing, /package\/prebuilt\.json/);
+    assert.doesNotMatch(listing, /package\/src\//, "no Rust source in the package");
+
+    const app = path.join(work, "app");
+    const home = path.join(work, "home");
+    execFileSync("mkdir", ["-p", app, home]);
+    writeFileSync(path.join(app, "package.json"), JSON.stringify({ name: "app", private: true, type: "module" }));
+    writeFileSync(path.join(app, "server.mjs"), APP);
+    const noRust = { PATH: "/usr/bin:/bin", HOME: home, npm_config_cache: path.join(home, ".npm") };
+    assert.throws(() => execFileSync("cargo", ["--version"], { env: noRust, stdio: "pipe" }), "cargo is not reachable");
+    execFileSync("npm", ["install", "--no-audit", "--no-fund", "--loglevel=error", path.join(work, tarball)], {
+      cwd: app,
+      env: noRust,
+      stdio: "pipe",
+    });
+
+    const server = spawn(process.execPath, ["server.mjs"], { cwd: app, env: noRust, stdio: ["ignore", "pipe", "inherit"] });
+    try {
+      let out = "";
+      server.stdout.on("data", (d) => (out += d));
+      while (!/PORT \d+/.test(out)) await once(server.stdout, "data");
+      const url = `http://127.0.0.1:${/PORT (\d+)/.exec(out)[1]}`;
+      const b = new Browser(url);
+      const res = await b.signIn("ada", "x");
+      assert.equal(res.status, 302);
+      assert.equal((await b.session()).user.name, "Ada");
+    } finally {
+      server.kill();
+    }
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+});
