@@ -133,3 +133,15 @@ fn get_signin_with_a_provider_is_not_an_action() {
     let res = Browser::new(&auth).get("/auth/callback/credentials");
     assert_eq!(location(&res), "http://localhost:3000/auth/error?error=Configuration");
 }
+
+/// The error and verify-request pages name the site by host and port, as
+/// Auth.js's do (the canonical URL's when one is set).
+#[test]
+fn pages_show_the_host_with_its_port() {
+    let auth = auth(json!({}), hooks());
+    let mut b = Browser::new(&auth);
+    let html = b.get("/auth/verify-request").body_str().to_owned();
+    assert!(html.contains(">localhost:3000</a>"), "{html}");
+    let html = b.get("/auth/error?error=Verification").body_str().to_owned();
+    assert!(!html.contains(">localhost</a>"), "{html}");
+}

@@ -99,7 +99,7 @@ pub fn render_error(ctx: &Ctx, error: &str) -> Reply {
         message: category.message,
         signin_url: category.offers_signin.then(|| format!("{}/signin", ctx.base_url())),
         site_url: (!category.offers_signin && category.status != 500).then(|| ctx.origin.clone()),
-        site_host: ctx.url.host_str().unwrap_or_default().to_owned(),
+        site_host: site_host(&ctx.origin),
     };
     Reply::Html { status: category.status, html: render(&page) }
 }
@@ -112,9 +112,15 @@ pub fn verify_request(ctx: &mut Ctx) -> Reply {
     let page = VerifyRequestPage {
         layout: Layout::new("Verify Request", &ctx.auth.settings.theme),
         site_url: ctx.origin.clone(),
-        site_host: ctx.url.host_str().unwrap_or_default().to_owned(),
+        site_host: site_host(&ctx.origin),
     };
     Reply::Html { status: 200, html: render(&page) }
+}
+
+/// The site as Auth.js's pages show it: host and port of the origin (the
+/// canonical URL's when one is configured).
+fn site_host(origin: &str) -> String {
+    origin.split_once("://").map_or(origin, |(_, host)| host).to_owned()
 }
 
 /// The inline style of a provider's button, from its `style` colours
