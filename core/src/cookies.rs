@@ -332,6 +332,29 @@ mod tests {
     }
 
     #[test]
+    fn same_site_is_written_as_configured() {
+        let set = CookieSet::new(true, &CookiesConfig::default());
+        let header = |same_site: &str| {
+            let options = CookieOptions { same_site: same_site.into(), ..set.state.options.clone() };
+            SetCookie::expired("c", &options).to_header()
+        };
+        assert!(header("strict").ends_with("; Secure; SameSite=Strict"), "{}", header("strict"));
+        assert!(header("none").ends_with("; Secure; SameSite=None"), "{}", header("none"));
+        assert!(header("lax").ends_with("; Secure; SameSite=Lax"), "{}", header("lax"));
+    }
+
+    #[test]
+    fn a_whole_cookie_over_the_size_bound_is_not_read() {
+        let set = CookieSet::new(false, &CookiesConfig::default());
+        let at_bound = "v".repeat(MAX_COOKIE_VALUE);
+        let req = AuthRequest::get("http://x/").with_header("cookie", format!("authjs.session-token={at_bound}"));
+        assert_eq!(ChunkedCookie::read(&set.session_token, &req).value(), Some(at_bound.as_str()));
+        let over = "v".repeat(MAX_COOKIE_VALUE + 1);
+        let req = AuthRequest::get("http://x/").with_header("cookie", format!("authjs.session-token={over}"));
+        assert_eq!(ChunkedCookie::read(&set.session_token, &req).value(), None);
+    }
+
+    #[test]
     fn unrelated_cookies_with_the_same_prefix_are_ignored() {
         let set = CookieSet::new(false, &CookiesConfig::default());
         let req =

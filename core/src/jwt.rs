@@ -209,7 +209,10 @@ struct Header<'a> {
 /// "A256CBC-HS512","kid":…}` in that order (the same bytes), a random
 /// 16-byte IV, PKCS#7 padding, and the 32-byte truncated HMAC tag.
 fn encrypt_cbc(payload: &[u8], key: &DerivedKey) -> Result<String, JwtError> {
-    let header = format!(r#"{{"alg":"dir","enc":"{CBC}","kid":"{}"}}"#, key.kid);
+    encrypt_cbc_with_header(payload, key, &format!(r#"{{"alg":"dir","enc":"{CBC}","kid":"{}"}}"#, key.kid))
+}
+
+fn encrypt_cbc_with_header(payload: &[u8], key: &DerivedKey, header: &str) -> Result<String, JwtError> {
     let protected = URL_SAFE_NO_PAD.encode(header);
     let iv = crate::random::bytes(16);
     let ciphertext = cbc::Encryptor::<aes::Aes256>::new_from_slices(&key.raw[32..], &iv)
@@ -347,6 +350,78 @@ mod tests {
         let back = codec.decode(&token, SALT).unwrap();
         assert_eq!(back["name"], "Ada");
         assert_eq!(back["exp"].as_u64().unwrap() - back["iat"].as_u64().unwrap(), 60);
+    }
+
+    #[test]
+    fn an_authentic_token_over_the_length_bound_is_refused_before_decryption() {
+        let codec = JwtCodec::new(vec!["a".repeat(32)], &[SALT]);
+        let mut big = claims();
+        big.insert("pad".into(), Value::String("p".repeat(MAX_TOKEN_LEN)));
+        let token = codec.encode(&big, SALT, 60).unwrap();
+        assert!(token.len() > MAX_TOKEN_LEN);
+        assert!(matches!(codec.decode(&token, SALT), Err(JwtError::Malformed(m)) if m == "too long"));
+        // The bound itself is still read (and refused for what it is).
+        let at_bound = "a".repeat(MAX_TOKEN_LEN);
+        assert!(matches!(codec.decode(&at_bound, SALT), Err(JwtError::Malformed(m)) if m != "too long"));
+    }
+
+    /// A token made with the real key but a header of the test's choosing.
+    fn sealed_with_header(codec: &JwtCodec, header: &str) -> String {
+        let keys = codec.keys(SALT);
+        let mut claims = claims();
+        claims.insert("exp".into(), json!(now_seconds() + 60));
+        encrypt_cbc_with_header(&serde_json::to_vec(&claims).unwrap(), &keys.cbc[0], header).unwrap()
+    }
+
+    #[test]
+    fn authentic_tokens_with_zip_or_crit_are_refused() {
+        let codec = JwtCodec::new(vec!["a".repeat(32)], &[SALT]);
+        let kid = codec.keys(SALT).cbc[0].kid.clone();
+        let plain = sealed_with_header(&codec, &format!(r#"{{"alg":"dir","enc":"{CBC}","kid":"{kid}"}}"#));
+        assert!(codec.decode(&plain, SALT).is_ok(), "the control token decodes");
+        for extra in [r#""zip":"DEF""#, r#""crit":["exp"]"#] {
+            let token = sealed_with_header(&codec, &format!(r#"{{"alg":"dir","enc":"{CBC}","kid":"{kid}",{extra}}}"#));
+            assert!(
+                matches!(codec.decode(&token, SALT), Err(JwtError::Malformed(m)) if m.contains("zip and crit")),
+                "{extra}"
+            );
+        }
+    }
+
+    #[test]
+    fn cbc_tag_and_iv_lengths_are_exact_before_any_crypto() {
+        let codec = JwtCodec::new(vec!["a".repeat(32)], &[SALT]);
+        let token = codec.encode(&claims(), SALT, 60).unwrap();
+        let parts: Vec<&str> = token.split('.').collect();
+        let short_tag = URL_SAFE_NO_PAD.encode(&URL_SAFE_NO_PAD.decode(parts[4]).unwrap()[..31]);
+        let short_iv = URL_SAFE_NO_PAD.encode(&URL_SAFE_NO_PAD.decode(parts[2]).unwrap()[..15]);
+        for (iv, tag) in [(parts[2], short_tag.as_str()), (short_iv.as_str(), parts[4])] {
+            let changed = [parts[0], parts[1], iv, parts[3], tag].join(".");
+            assert!(matches!(codec.decode(&changed, SALT), Err(JwtError::Malformed(m)) if m == "iv or tag length"));
+        }
+    }
+
+    #[test]
+    fn time_claims_at_their_bounds() {
+        let now = 1_700_000_000;
+        let check = |v: Value, require_exp: bool| check_time_claims(v.as_object().unwrap(), require_exp, now);
+        let far = now + 3600;
+        // The range ends are included: 0 and 9999-12-31T23:59:59Z are times.
+        assert!(check(json!({"exp": far, "iat": 0}), true).is_ok());
+        assert!(check(json!({"exp": MAX_TIME_CLAIM}), true).is_ok());
+        assert!(matches!(check(json!({"exp": MAX_TIME_CLAIM + 1}), true), Err(JwtError::BadTimeClaim("exp"))));
+        assert!(matches!(check(json!({"exp": far, "iat": -1}), true), Err(JwtError::BadTimeClaim("iat"))));
+        // `exp` is required only when asked for.
+        assert!(check(json!({}), false).is_ok());
+        assert!(matches!(check(json!({}), true), Err(JwtError::BadTimeClaim("exp"))));
+        // `iat` and `nbf` may lead the clock by the tolerance, not a second more.
+        let edge = now + CLOCK_TOLERANCE;
+        assert!(check(json!({"exp": far, "iat": edge, "nbf": edge}), true).is_ok());
+        assert!(matches!(check(json!({"exp": far, "iat": edge + 1}), true), Err(JwtError::BadTimeClaim("iat"))));
+        assert!(matches!(check(json!({"exp": far, "nbf": edge + 1}), true), Err(JwtError::Expired)));
+        // `exp` may lag the clock by less than the tolerance.
+        assert!(check(json!({"exp": now - CLOCK_TOLERANCE + 1}), true).is_ok());
+        assert!(matches!(check(json!({"exp": now - CLOCK_TOLERANCE}), true), Err(JwtError::Expired)));
     }
 
     #[test]

@@ -277,6 +277,32 @@ impl Auth {
         admitted.then(|| Permit { in_flight: self.in_flight.clone() })
     }
 
+    /// [`Auth::handle`] on the calling thread, admitted: a request that may
+    /// reach host code runs under a [`Permit`], or gets the 503 at once past
+    /// `hooks.maxInFlight`; a hookless one runs directly. For bindings that
+    /// run the engine where they are called (C, Python under WSGI); one that
+    /// hands the work to another thread admits with [`Auth::admit`] first.
+    pub fn handle_admitted(&self, req: &AuthRequest) -> AuthResponse {
+        if self.is_hookless(req) {
+            return self.handle(req);
+        }
+        match self.admit() {
+            Some(_permit) => self.handle(req),
+            None => self.overloaded_response(),
+        }
+    }
+
+    /// [`Auth::get_session`] on the calling thread, admitted as
+    /// [`Auth::handle_admitted`] is: past `hooks.maxInFlight` the error is
+    /// [`AuthError::overloaded`].
+    pub fn get_session_admitted(&self, req: &AuthRequest) -> Result<Option<Session>, AuthError> {
+        if self.session_is_hookless() {
+            return self.get_session(req);
+        }
+        let _permit = self.admit().ok_or_else(AuthError::overloaded)?;
+        self.get_session(req)
+    }
+
     /// Requests admitted and not yet finished.
     pub fn in_flight(&self) -> usize {
         self.in_flight.load(Ordering::Acquire)
@@ -340,6 +366,78 @@ impl Auth {
         if let Err(e) = self.purge_expired() {
             self.callbacks.log(&e);
         }
+    }
+
+    /// The account `user_id` linked with provider `provider_id`, tokens
+    /// included, read through the adapter (`None` when not linked). For
+    /// server code that calls the provider's API with the stored access
+    /// token; the tokens must stay on the server. Needs an adapter
+    /// (`MissingAdapter` otherwise) that can read accounts (the built-in
+    /// ones; a host adapter cannot).
+    pub fn get_account(&self, user_id: &str, provider_id: &str) -> Result<Option<adapter::AdapterAccount>, AuthError> {
+        let adapter = self
+            .adapter
+            .as_ref()
+            .ok_or_else(|| AuthError::new(ErrorType::MissingAdapter, "reading a stored account needs an adapter"))?;
+        adapter.get_account(user_id, provider_id).map_err(AuthError::from)
+    }
+
+    /// Refresh the stored account of `user_id` with `provider_id`: use its
+    /// refresh token at the provider's token endpoint
+    /// ([`Auth::refresh_access_token`]), store the new tokens (a rotated
+    /// refresh token replaces the old one; fields the provider did not send
+    /// again, such as `scope`, are kept) and return the updated account.
+    /// `None` when the user has no such account; an error when it has no
+    /// refresh token or the provider refuses it.
+    pub fn refresh_account(
+        &self,
+        user_id: &str,
+        provider_id: &str,
+    ) -> Result<Option<adapter::AdapterAccount>, AuthError> {
+        let Some(mut account) = self.get_account(user_id, provider_id)? else { return Ok(None) };
+        let refresh_token = account.refresh_token.clone().filter(|t| !t.is_empty()).ok_or_else(|| {
+            AuthError::new(ErrorType::OAuthCallbackError, format!("the {provider_id} account has no refresh token"))
+        })?;
+        let fresh = self.refresh_access_token(provider_id, &refresh_token, Some(&account.provider_account_id))?;
+        let text = |key: &str| fresh.get(key).and_then(serde_json::Value::as_str).map(str::to_owned);
+        if let Some(token) = text("access_token") {
+            account.access_token = Some(token);
+        }
+        if let Some(token) = text("refresh_token") {
+            account.refresh_token = Some(token);
+        }
+        if let Some(kind) = text("token_type") {
+            account.token_type = Some(kind);
+        }
+        if let Some(scope) = text("scope") {
+            account.scope = Some(scope);
+        }
+        if let Some(token) = text("id_token") {
+            account.id_token = Some(token);
+        }
+        account.expires_at = fresh.get("expires_at").and_then(serde_json::Value::as_i64).or(account.expires_at);
+        // TikTok also says how long the refresh token lives: keep what the
+        // provider sent beside the standard fields, as a sign-in does.
+        for (key, value) in &fresh {
+            let standard = matches!(
+                key.as_str(),
+                "provider"
+                    | "type"
+                    | "providerAccountId"
+                    | "access_token"
+                    | "refresh_token"
+                    | "token_type"
+                    | "scope"
+                    | "id_token"
+                    | "expires_at"
+            );
+            if !standard {
+                account.extra.insert(key.clone(), value.clone());
+            }
+        }
+        let adapter = self.adapter.as_ref().expect("get_account succeeded, so there is an adapter");
+        adapter.update_account(&account).map_err(AuthError::from)?;
+        Ok(Some(account))
     }
 
     /// Use a refresh token at an OAuth provider's token endpoint. Returns the

@@ -516,6 +516,51 @@ mod suite {
     }
 }
 
+/// Reading and updating a linked account's tokens (the built-in adapters;
+/// not part of Auth.js's interface).
+mod account_tokens {
+    use super::suite::oauth_account;
+    use super::*;
+
+    fn check(f: &Fixture) {
+        let a = &f.adapter;
+        let user = a.create_user(&super::suite::new_user(None)).unwrap();
+        let pid = libauth_core::random::hex(6);
+        let linked = oauth_account(&user.id, &pid);
+        a.link_account(&linked).unwrap();
+        assert_eq!(a.get_account(&user.id, "github").unwrap(), Some(linked.clone()));
+        assert_eq!(a.get_account(&user.id, "tiktok").unwrap(), None);
+        assert_eq!(a.get_account("no-such-user", "github").unwrap(), None);
+
+        let mut fresh = linked.clone();
+        fresh.access_token = Some("gho_new".to_owned());
+        fresh.refresh_token = Some("ghr_new".to_owned());
+        fresh.expires_at = Some(NOW / 1000 + 7200);
+        fresh.extra.insert("expires_in".to_owned(), json!(7200));
+        // The owner is not changed by an update.
+        a.update_account(&AdapterAccount { user_id: "someone-else".to_owned(), ..fresh.clone() }).unwrap();
+        assert_eq!(a.get_account(&user.id, "github").unwrap(), Some(fresh));
+
+        let unknown = oauth_account(&user.id, "not-linked");
+        assert!(matches!(a.update_account(&unknown), Err(AdapterError::NotFound { .. })));
+    }
+
+    #[test]
+    fn memory_adapter() {
+        check(&super::memory());
+    }
+
+    #[test]
+    fn sqlite_adapter() {
+        check(&super::sqlite());
+    }
+
+    #[test]
+    fn postgres_adapter() {
+        check(&super::postgres());
+    }
+}
+
 /// One `#[test]` per check, per adapter, so a failure names both.
 macro_rules! conformance {
     ($adapter:ident) => {

@@ -17,6 +17,13 @@
 //! - `session_cookie_changed_in_any_jwe_part_is_no_session`: JWE tag, tag over the header, empty
 //!   encrypted key [jwt.rs]
 //! - `control_oauth_and_oidc_sign_in_when_nothing_is_changed`: the unchanged flow succeeds
+//! - `the_providers_keys_are_fetched_once_and_then_cached`: the JWKS cache [oauth/id_token.rs]
+//! - `the_sealed_state_lives_fifteen_minutes`: the check cookies' lifetime [routes/oauth.rs]
+//! - `state_is_sent_only_when_checked_or_proxied`, `check_cookies_are_cross_site_only_for_form_post`:
+//!   which checks a provider gets, and its check cookies' SameSite [routes/oauth.rs]
+//! - `nonce_is_sent_and_checked_only_when_configured`, `the_id_token_is_used_only_when_the_provider_says_so`:
+//!   the OIDC profile's sources [routes/oauth.rs]
+//! - `a_discovery_that_fails_during_the_callback_is_logged_as_invalid_endpoints`: the logged cause [routes/oauth.rs]
 //!
 //! Where a second layer also refuses (PKCE with no verifier cookie: the
 //! provider; alg none/HS256: no matching key; a changed ciphertext: not
@@ -120,6 +127,8 @@ struct SimState {
     grants: HashMap<String, Grant>,
     /// Every token request, and why the provider refused it (if it did).
     token_requests: Vec<Result<(), String>>,
+    /// How often the JWKS was fetched.
+    jwks_fetches: usize,
 }
 
 struct Sim {
@@ -188,7 +197,16 @@ fn serve(mut stream: TcpStream, state: &Mutex<SimState>, issuer: &str) {
     let _ = reader.read_exact(&mut body);
     let path = request_line.split_whitespace().nth(1).unwrap_or("/").split('?').next().unwrap_or("/").to_owned();
     let (status, reply) = match path.as_str() {
-        "/jwks" => (200, json!({ "keys": [keys().public_jwk.as_ref()] })),
+        "/.well-known/openid-configuration" => (
+            200,
+            json!({ "issuer": issuer, "authorization_endpoint": format!("{issuer}/authorize"),
+                "token_endpoint": format!("{issuer}/token"), "jwks_uri": format!("{issuer}/jwks"),
+                "userinfo_endpoint": format!("{issuer}/userinfo") }),
+        ),
+        "/jwks" => {
+            state.lock().unwrap().jwks_fetches += 1;
+            (200, json!({ "keys": [keys().public_jwk.as_ref()] }))
+        }
         "/token" => token(state, issuer, &headers, &body),
         "/userinfo" => match headers.get("authorization").and_then(|a| a.strip_prefix("Bearer at-")) {
             Some(_) => (200, json!({ "sub": "user-1", "name": "Sim User", "email": "user@example.com" })),
@@ -325,6 +343,13 @@ fn errors(log: &CallLog) -> Vec<String> {
         .collect()
 }
 
+/// The first cause of the last error logged.
+fn last_cause(log: &CallLog) -> String {
+    let log = log.lock().unwrap();
+    let (_, args) = log.iter().rev().find(|(n, _)| n == "logger.error").expect("an error was logged");
+    args["cause"][0].as_str().unwrap_or_default().to_owned()
+}
+
 fn authorize_calls(log: &CallLog) -> usize {
     log.lock().unwrap().iter().filter(|(n, _)| n == "authorize").count()
 }
@@ -375,6 +400,163 @@ fn control_oauth_and_oidc_sign_in_when_nothing_is_changed() {
     }
     assert_eq!(s.sim.token_requests(), vec![Ok(()), Ok(())]);
     assert!(errors(&s.log).is_empty(), "{:?}", errors(&s.log));
+}
+
+/// An engine with one `oauth` provider (PKCE only) against `sim`, plus `extra` options.
+fn pkce_only_provider(sim: &Sim, extra: Value) -> Auth {
+    let base = &sim.base;
+    let mut p = json!({ "type": "oauth", "id": "oauth", "clientId": CLIENT_ID, "clientSecret": CLIENT_SECRET,
+        "authorization": format!("{base}/authorize"), "token": format!("{base}/token"),
+        "userinfo": format!("{base}/userinfo"), "checks": ["pkce"] });
+    for (k, v) in extra.as_object().unwrap() {
+        p[k] = v.clone();
+    }
+    auth(json!({ "providers": [p] }), libauth_core::HookMap::new())
+}
+
+/// An engine with one `oidc` provider against `sim`, plus `extra` options.
+fn oidc_provider(sim: &Sim, extra: Value) -> Auth {
+    let base = &sim.base;
+    let mut p = json!({ "type": "oidc", "id": "oidc", "clientId": CLIENT_ID, "clientSecret": CLIENT_SECRET,
+        "issuer": base, "authorization": format!("{base}/authorize"), "token": format!("{base}/token"),
+        "jwksUri": format!("{base}/jwks") });
+    for (k, v) in extra.as_object().unwrap() {
+        p[k] = v.clone();
+    }
+    auth(json!({ "providers": [p] }), libauth_core::HookMap::new())
+}
+
+/// Sign in through `auth`'s `oidc` provider; the session's user.
+fn oidc_sign_in(sim: &Sim, auth: &Auth, id_token: IdToken) -> (HashMap<String, String>, Value) {
+    let mut b = Browser::new(auth);
+    let q = begin(&mut b, "oidc");
+    let code = sim.approve(&q, id_token);
+    callback(&mut b, "oidc", &code, q.get("state").map(String::as_str));
+    (q, b.session()["user"].clone())
+}
+
+#[test]
+fn endpoints_not_configured_are_discovered() {
+    let sim = Sim::start();
+    let base = sim.base.clone();
+    let oidc = |p: Value| {
+        let mut provider = json!({ "type": "oidc", "id": "oidc", "clientId": CLIENT_ID, "clientSecret": CLIENT_SECRET,
+            "issuer": base });
+        for (k, v) in p.as_object().unwrap() {
+            provider[k] = v.clone();
+        }
+        auth(json!({ "providers": [provider] }), libauth_core::HookMap::new())
+    };
+    // Only the token endpoint is missing; then only the keys.
+    for configured in [
+        json!({ "authorization": format!("{base}/authorize"), "jwksUri": format!("{base}/jwks") }),
+        json!({ "authorization": format!("{base}/authorize"), "token": format!("{base}/token") }),
+    ] {
+        let (_, user) = oidc_sign_in(&sim, &oidc(configured.clone()), IdToken::valid());
+        assert_eq!(user["email"], "user@example.com", "{configured}");
+    }
+}
+
+#[test]
+fn a_discovery_that_fails_during_the_callback_is_logged_as_invalid_endpoints() {
+    let sim = Sim::start();
+    // The flow starts on a deployment whose provider has every endpoint
+    // configured, and comes back to one (same secret, say after a redeploy)
+    // that must discover them, from an issuer that serves no discovery.
+    let start = oidc_provider(&sim, json!({}));
+    let log: CallLog = Arc::new(Mutex::new(Vec::new()));
+    let discovering = auth(
+        json!({ "providers": [{ "type": "oidc", "id": "oidc", "clientId": CLIENT_ID,
+            "clientSecret": CLIENT_SECRET, "issuer": format!("{}/elsewhere", sim.base) }] }),
+        recording(libauth_core::HookMap::new(), &log, &["logger.error"], Value::Null),
+    );
+    let mut b = Browser::new(&start);
+    let q = begin(&mut b, "oidc");
+    let code = sim.approve(&q, IdToken::valid());
+    let mut back = Browser::new(&discovering);
+    back.jar = b.jar.clone();
+    let res = callback(&mut back, "oidc", &code, Some(&q["state"]));
+    assert_eq!(location(&res), REFUSED);
+    let cause = last_cause(&log);
+    assert!(cause.starts_with("InvalidEndpoints: "), "{cause}");
+}
+
+#[test]
+fn nonce_is_sent_and_checked_only_when_configured() {
+    let sim = Sim::start();
+    let without = oidc_provider(&sim, json!({ "checks": ["state", "pkce"] }));
+    let (q, user) = oidc_sign_in(&sim, &without, IdToken::with(json!({ "nonce": null })));
+    assert!(!q.contains_key("nonce"), "{q:?}");
+    assert_eq!(user["email"], "user@example.com", "no nonce cookie is asked for");
+}
+
+#[test]
+fn the_id_token_is_used_only_when_the_provider_says_so() {
+    let sim = Sim::start();
+    // idToken: false: the profile comes from user info; the id_token is not read.
+    let base = sim.base.clone();
+    let userinfo_only = oidc_provider(&sim, json!({ "idToken": false, "userinfo": format!("{base}/userinfo") }));
+    let (_, user) = oidc_sign_in(&sim, &userinfo_only, IdToken::signed(Signing::OtherKey));
+    assert_eq!(user["email"], "user@example.com");
+    // A configured user-info endpoint is read even when the id_token has a profile.
+    let both = oidc_provider(&sim, json!({ "userinfo": format!("{base}/userinfo") }));
+    let (_, user) = oidc_sign_in(&sim, &both, IdToken::with(json!({ "name": "Name In The Id Token" })));
+    assert_eq!(user["name"], "Sim User", "user info completes the id_token's claims");
+}
+
+#[test]
+fn state_is_sent_only_when_checked_or_proxied() {
+    let sim = Sim::start();
+    let pkce_only = pkce_only_provider(&sim, json!({}));
+    let q = begin(&mut Browser::new(&pkce_only), "oauth");
+    assert!(!q.contains_key("state"), "{q:?}");
+    assert!(q.contains_key("code_challenge"));
+    // Behind a redirect proxy the state carries the origin, so it is always sent.
+    let proxied = pkce_only_provider(&sim, json!({ "redirectProxyUrl": "https://proxy.example/auth" }));
+    let q = begin(&mut Browser::new(&proxied), "oauth");
+    assert!(q.contains_key("state"), "{q:?}");
+}
+
+#[test]
+fn check_cookies_are_cross_site_only_for_form_post() {
+    let sim = Sim::start();
+    let verifier_cookie = |response_mode: &str| {
+        let authorization =
+            json!({ "url": format!("{}/authorize", sim.base), "params": { "response_mode": response_mode } });
+        let auth = pkce_only_provider(&sim, json!({ "authorization": authorization }));
+        let mut b = Browser::new(&auth);
+        let csrf = b.csrf();
+        let res = b.post("/auth/signin/oauth", &[("csrfToken", &csrf)]);
+        let cookie = res.set_cookies().find(|c| c.starts_with("authjs.pkce.code_verifier=")).unwrap().to_owned();
+        cookie
+    };
+    let lax = verifier_cookie("query");
+    assert!(lax.ends_with("; SameSite=Lax") && !lax.contains("Secure"), "{lax}");
+    let cross = verifier_cookie("form_post");
+    assert!(cross.ends_with("; Secure; SameSite=None"), "{cross}");
+}
+
+#[test]
+fn the_sealed_state_lives_fifteen_minutes() {
+    let s = setup();
+    let mut b = Browser::new(&s.auth);
+    let q = begin(&mut b, "oauth");
+    let codec = libauth_core::jwt::JwtCodec::new(vec![SECRET.to_owned()], &["authjs.state"]);
+    let state = codec.decode(&q["state"], "authjs.state").expect("the state is sealed with the secret");
+    assert_eq!(state["exp"].as_u64().unwrap() - state["iat"].as_u64().unwrap(), 15 * 60);
+}
+
+#[test]
+fn the_providers_keys_are_fetched_once_and_then_cached() {
+    let s = setup();
+    for _ in 0..3 {
+        let mut b = Browser::new(&s.auth);
+        let q = begin(&mut b, "oidc");
+        let code = s.sim.approve(&q, IdToken::valid());
+        let res = callback(&mut b, "oidc", &code, Some(&q["state"]));
+        assert_signed_in(&s, &mut b, &res);
+    }
+    assert_eq!(s.sim.state.lock().unwrap().jwks_fetches, 1);
 }
 
 // ---------------------------------------------------------------------------
@@ -488,6 +670,9 @@ fn id_token_signature_by_another_key_with_the_same_kid_is_refused() {
     assert_eq!(location(&res), REFUSED);
     let last = errors(&s.log).pop().unwrap();
     assert!(last.starts_with("invalid id_token: signature:"), "{last}");
+    // The logged cause names the kind: a failed id_token check is InvalidCheck.
+    let cause = last_cause(&s.log);
+    assert!(cause.starts_with("InvalidCheck: invalid id_token"), "{cause}");
     assert!(!b.has_session_cookie());
     assert_eq!(b.session(), Value::Null);
 }

@@ -121,8 +121,29 @@ fn update_age_zero_extends_on_every_read_and_custom_tokens() {
     assert!(token.starts_with("sess_"));
     let before = db.get_session_and_user(&row(&token)).unwrap().unwrap().0.expires;
     std::thread::sleep(std::time::Duration::from_millis(20));
-    assert_eq!(b.get("/auth/session").set_cookies().count(), 1);
+    let res = b.get("/auth/session");
+    let cookies: Vec<&str> = res.set_cookies().collect();
+    assert_eq!(cookies.len(), 1);
+    // The cookie's Expires moves with the row's: 30 days from now.
+    let expected = libauth_core::time::http_date(now_millis() / 1000 + 30 * 86_400);
+    let expires = cookies[0].split("; ").find_map(|a| a.strip_prefix("Expires=")).unwrap();
+    assert_eq!(&expires[..16], &expected[..16], "{}", cookies[0]);
     assert!(db.get_session_and_user(&row(&token)).unwrap().unwrap().0.expires > before);
+}
+
+#[test]
+fn reads_within_update_age_do_not_extend_the_session() {
+    let file = temp_db_path();
+    let (auth, db) = engine(json!({ "type": "sqlite", "path": file.0 }), json!({}), hooks());
+    let mut b = Browser::new(&auth);
+    b.sign_in("ada", "secret");
+    let token = b.jar.get("authjs.session-token").unwrap().clone();
+    let before = db.get_session_and_user(&row(&token)).unwrap().unwrap().0.expires;
+    // Well past a millisecond count of updateAge's seconds (86 ms), well
+    // within the day updateAge is.
+    std::thread::sleep(std::time::Duration::from_millis(200));
+    assert_eq!(b.get("/auth/session").set_cookies().count(), 0);
+    assert_eq!(db.get_session_and_user(&row(&token)).unwrap().unwrap().0.expires, before);
 }
 
 #[test]

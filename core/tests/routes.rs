@@ -189,6 +189,74 @@ fn same_origin_callback_urls_are_kept_and_remembered() {
 }
 
 #[test]
+fn an_empty_callback_url_neither_overrides_nor_is_remembered() {
+    let auth = auth(json!({}), hooks());
+    let mut b = Browser::new(&auth);
+    b.get("/auth/signin?callbackUrl=%2Fdashboard");
+    let csrf = b.csrf();
+    let res = b.post(
+        "/auth/callback/credentials",
+        &[("csrfToken", &csrf), ("username", "ada"), ("password", "secret"), ("callbackUrl", "")],
+    );
+    assert_eq!(location(&res), "http://localhost:3000/dashboard", "the remembered URL, not the empty one");
+
+    // An empty remembered URL is no URL: the origin.
+    let mut b = Browser::new(&auth);
+    b.jar.insert("authjs.callback-url".into(), String::new());
+    let res = b.sign_in("ada", "secret");
+    assert_eq!(location(&res), ORIGIN);
+}
+
+#[test]
+fn only_paths_under_base_path_segments_are_routes() {
+    let auth = auth(json!({}), hooks());
+    let mut b = Browser::new(&auth);
+    assert_eq!(b.get("/auth/session").status, 200);
+    for path in ["/authsession", "/authx/session", "/auth2/csrf"] {
+        assert_eq!(b.get(path).status, 400, "{path}");
+        assert_eq!(auth.route(&format!("{ORIGIN}{path}")), None, "{path}");
+    }
+}
+
+#[test]
+fn a_body_at_the_size_bound_is_read_and_one_byte_more_is_413() {
+    use libauth_core::http::MAX_BODY_BYTES;
+    let auth = auth(json!({}), hooks());
+    let mut b = Browser::new(&auth);
+    let csrf = b.csrf();
+    let fill = |len: usize| {
+        let head = format!("csrfToken={csrf}&username=ada&password=secret&pad=");
+        format!("{head}{}", "p".repeat(len - head.len()))
+    };
+    let post = |b: &mut Browser, body: String| {
+        let mut req = libauth_core::AuthRequest::post_form(format!("{ORIGIN}/auth/callback/credentials"), &[]);
+        req.body = Some(body.into_bytes());
+        b.send(req)
+    };
+    let res = post(&mut b, fill(MAX_BODY_BYTES));
+    assert_eq!((res.status, location(&res)), (302, ORIGIN), "a body of exactly the bound signs in");
+    let res = post(&mut b, fill(MAX_BODY_BYTES + 1));
+    assert_eq!(res.status, 413);
+}
+
+#[test]
+fn admission_is_bounded_by_max_in_flight_and_past_it_the_answer_is_503() {
+    let auth = auth(json!({ "hooks": { "maxInFlight": 2 } }), hooks());
+    let first = auth.admit().expect("a place");
+    let second = auth.admit().expect("a second place");
+    assert!(auth.admit().is_none(), "the bound is reached");
+    drop(first);
+    let third = auth.admit().expect("a place freed by the first");
+    drop((second, third));
+
+    let res = auth.overloaded_response();
+    assert_eq!(res.status, 503);
+    assert_eq!(res.header("retry-after"), Some("1"));
+    assert_eq!(res.header("content-type"), Some("application/json"));
+    assert!(res.body_str().contains("busy"));
+}
+
+#[test]
 fn auth_url_sets_origin_and_base_path() {
     let auth = libauth_core::Auth::with_env(
         config(json!({})),
@@ -220,10 +288,15 @@ fn untrusted_host_is_a_configuration_error() {
         let mut b = Browser::new(&auth);
         let res = b.get("/auth/session");
         assert_eq!(res.status, 500, "{env:?}");
+        assert_eq!(res.header("content-type"), Some("application/json"), "the API answers JSON");
         assert!(res.body_str().contains("server configuration"));
         let res = b.get("/auth/signin");
         assert_eq!(res.status, 500);
+        assert!(res.header("content-type").is_some_and(|t| t.starts_with("text/html")), "a page answers a page");
         assert!(res.body_str().contains("Server error"));
+        // A POST to a page's route is the API: JSON.
+        let res = b.post("/auth/signin", &[("csrfToken", "x")]);
+        assert_eq!((res.status, res.header("content-type")), (500, Some("application/json")));
     }
     // trustHost: true, AUTH_TRUST_HOST or a canonical AUTH_URL opt in.
     let no_env = HashMap::new();

@@ -191,6 +191,82 @@ fn sessions_renew_only_when_update_age_has_passed() {
 }
 
 #[test]
+fn a_jwt_callback_renews_the_cookie_only_when_it_changes_the_token() {
+    let codec = JwtCodec::new(vec![SECRET.into()], &[SALT]);
+    let fresh = codec.encode(&claims(json!({"name": "A"})), SALT, 2_592_000).unwrap();
+    let same = common::auth(json!({}), hooks().on("callbacks.jwt", |args| Ok(args["token"].clone())));
+    let mut b = Browser::new(&same);
+    with_cookie(&mut b, &fresh);
+    assert_eq!(b.get("/auth/session").set_cookies().count(), 0, "unchanged token, updateAge not passed");
+
+    let changing = common::auth(
+        json!({}),
+        hooks().on("callbacks.jwt", |args| {
+            let mut token = args["token"].clone();
+            token["visits"] = json!(token["visits"].as_u64().unwrap_or(0) + 1);
+            Ok(token)
+        }),
+    );
+    let mut b = Browser::new(&changing);
+    with_cookie(&mut b, &fresh);
+    assert_eq!(b.get("/auth/session").set_cookies().count(), 1, "a changed token is written back");
+    assert_eq!(codec.decode(b.jar.get(SALT).unwrap(), SALT).unwrap()["visits"], 1);
+}
+
+#[test]
+fn expires_follows_an_exp_the_jwt_callback_sets_when_it_is_sane() {
+    let codec = JwtCodec::new(vec![SECRET.into()], &[SALT]);
+    let fresh = codec.encode(&claims(json!({"name": "A"})), SALT, 2_592_000).unwrap();
+    let cookie = format!("{SALT}={fresh}");
+    let expires_with = |exp: i64| {
+        let auth = common::auth(
+            json!({}),
+            hooks().on("callbacks.jwt", move |args| {
+                let mut token = args["token"].clone();
+                token["exp"] = json!(exp);
+                Ok(token)
+            }),
+        );
+        let req = AuthRequest::get("http://localhost:3000/").with_header("cookie", cookie.clone());
+        auth.get_session(&req).unwrap().expect("a session").expires().unwrap().to_owned()
+    };
+    let soon = now_seconds() as i64 + 100;
+    assert_eq!(expires_with(soon), libauth_core::time::iso_millis(soon as u64 * 1000));
+    // A negative exp is no time: the session gets a fresh expiry, not 1970.
+    let fresh_expiry = expires_with(-5);
+    assert!(fresh_expiry.as_str() > "2026", "{fresh_expiry}");
+}
+
+#[test]
+fn a_token_too_large_for_its_cookies_fails_the_sign_in() {
+    let auth = common::auth(
+        json!({}),
+        hooks().on("callbacks.jwt", |args| {
+            let mut token = args["token"].clone();
+            token["blob"] = json!("b".repeat(libauth_core::cookies::MAX_COOKIE_VALUE));
+            Ok(token)
+        }),
+    );
+    let mut b = Browser::new(&auth);
+    let res = b.sign_in("ada", "secret");
+    assert_eq!(location(&res), "http://localhost:3000/auth/error?error=Configuration");
+    assert!(!b.has_session_cookie());
+}
+
+#[test]
+fn a_token_exactly_as_large_as_its_cookies_hold_is_written() {
+    use libauth_core::cookies::MAX_COOKIE_VALUE;
+    let sign_in_with_token_of = |len: usize| {
+        let auth = common::auth(json!({}), hooks().on("jwt.encode", move |_| Ok(json!("t".repeat(len)))));
+        let mut b = Browser::new(&auth);
+        let res = b.sign_in("ada", "secret");
+        (location(&res).to_owned(), b.jar.keys().filter(|k| k.starts_with(SALT)).count())
+    };
+    assert_eq!(sign_in_with_token_of(MAX_COOKIE_VALUE), ("http://localhost:3000".to_owned(), 8), "8 full chunks");
+    assert_eq!(sign_in_with_token_of(MAX_COOKIE_VALUE + 1).0, "http://localhost:3000/auth/error?error=Configuration");
+}
+
+#[test]
 fn large_sessions_are_chunked_and_read_back() {
     let big = "x".repeat(4000);
     let auth = auth(
@@ -228,6 +304,10 @@ fn get_session_reads_without_writing() {
     let session = auth.get_session(&req).unwrap().expect("signed in");
     assert_eq!(session.user().unwrap()["email"], "ada@example.com");
     assert!(session.expires().unwrap().ends_with('Z'));
+    // What the bindings hand their hosts: the same session as JSON text.
+    let json: serde_json::Value = serde_json::from_str(&session.to_json()).unwrap();
+    assert_eq!(json, session.clone().into_value());
+    assert_eq!(json["user"]["email"], "ada@example.com");
     assert_eq!(auth.get_session(&AuthRequest::get("http://localhost:3000/")).unwrap(), None);
     // The https cookie name is not read over http, and the reverse.
     let https = AuthRequest::get("https://localhost:3000/").with_header("cookie", b.cookie_header());

@@ -138,6 +138,20 @@ fn successful_sign_in_maps_the_profile_and_builds_the_account() {
 }
 
 #[test]
+fn configured_scopes_reach_tiktok_comma_separated() {
+    let s = setup(
+        SimConfig::default(),
+        json!({ "authorization": { "params": { "scope": "user.info.basic user.info.profile" } } }),
+    );
+    let mut b = Browser::new(&s.auth);
+    let csrf = b.csrf();
+    let res = b.post("/auth/signin/tiktok", &[("csrfToken", &csrf)]);
+    let url = url::Url::parse(location(&res)).unwrap();
+    let q: std::collections::HashMap<_, _> = url.query_pairs().into_owned().collect();
+    assert_eq!(q["scope"], "user.info.basic,user.info.profile");
+}
+
+#[test]
 fn granted_scopes_choose_the_user_info_fields() {
     let s = setup(
         SimConfig::default(),
@@ -472,4 +486,48 @@ fn jwt_strategy_with_an_adapter_signals_sign_up() {
     // The token's subject is the stored user's id, not TikTok's open_id.
     assert_ne!(calls[0].1["token"]["sub"], sim.user().open_id.as_str());
     assert_eq!(calls[0].1["token"]["sub"], calls[1].1["token"]["sub"]);
+}
+
+#[test]
+fn stored_account_is_read_and_refreshed_through_the_adapter() {
+    let sim = tiktok_sim::start(SimConfig::default());
+    let urls = sim.urls();
+    let db = temp_db_path();
+    let config = libauth_core::Config::from_value(json!({
+        "secret": SECRET, "trustHost": true, "adapter": { "type": "sqlite", "path": db.0 },
+        "providers": [{ "builtin": "tiktok", "clientId": "sim-client-key", "clientSecret": "sim-client-secret",
+            "authorization": { "url": urls.authorization }, "token": urls.token, "userinfo": urls.userinfo }]
+    }))
+    .unwrap();
+    let auth = Auth::with_env(config, Arc::new(HookMap::new()), &std::collections::HashMap::new()).unwrap();
+    let mut b = Browser::new(&auth);
+    sign_in(&mut b, "");
+    let open_id = s_open_id(&sim);
+    let adapter =
+        libauth_core::adapter::from_config(&json!({ "type": "sqlite", "path": db.0 }), Arc::new(libauth_core::NoHooks))
+            .unwrap();
+    let user = adapter.get_user_by_account("tiktok", &open_id).unwrap().unwrap();
+
+    assert!(auth.get_account(&user.id, "github").unwrap().is_none(), "no such account");
+    assert!(auth.get_account("nobody", "tiktok").unwrap().is_none());
+    let stored = auth.get_account(&user.id, "tiktok").unwrap().expect("the linked account");
+    assert_eq!((stored.provider_account_id.as_str(), stored.user_id.as_str()), (open_id.as_str(), user.id.as_str()));
+    let (access, refresh) = (stored.access_token.clone().unwrap(), stored.refresh_token.clone().unwrap());
+    assert!(stored.scope.as_deref().unwrap_or_default().contains("user.info.basic"), "{:?}", stored.scope);
+    assert!(stored.expires_at.unwrap() > 0);
+
+    let fresh = auth.refresh_account(&user.id, "tiktok").unwrap().expect("refreshed");
+    assert_ne!(fresh.access_token.as_deref(), Some(access.as_str()), "a new access token");
+    assert_ne!(fresh.refresh_token.as_deref(), Some(refresh.as_str()), "TikTok rotates the refresh token");
+    assert_eq!(fresh.scope, stored.scope, "scope kept");
+    // Stored: a second read sees the new tokens, and the old refresh token
+    // is spent at TikTok.
+    assert_eq!(auth.get_account(&user.id, "tiktok").unwrap().unwrap(), fresh);
+    assert!(auth.refresh_access_token("tiktok", &refresh, Some(&open_id)).is_err());
+    assert!(auth.refresh_account(&user.id, "tiktok").unwrap().is_some(), "the stored (rotated) token still works");
+
+    // Without an adapter there is nothing to read.
+    let bare = libauth_core::Config::from_value(json!({ "secret": SECRET, "providers": [{ "type": "credentials" }] }));
+    let bare = Auth::new(bare.unwrap(), Arc::new(HookMap::new()));
+    assert!(bare.is_err() || bare.unwrap().get_account("1", "tiktok").is_err());
 }

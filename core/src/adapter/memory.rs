@@ -135,6 +135,22 @@ impl Adapter for MemoryAdapter {
         self.store().insert_account(account)
     }
 
+    fn get_account(&self, user_id: &str, provider: &str) -> Result<Option<AdapterAccount>, AdapterError> {
+        let store = self.store();
+        Ok(store.accounts.values().find(|a| a.user_id == user_id && a.provider == provider).cloned())
+    }
+
+    fn update_account(&self, account: &AdapterAccount) -> Result<(), AdapterError> {
+        let mut store = self.store();
+        let key = (account.provider.clone(), account.provider_account_id.clone());
+        let stored = store
+            .accounts
+            .get_mut(&key)
+            .ok_or(AdapterError::NotFound { operation: "updateAccount", what: "account" })?;
+        *stored = AdapterAccount { user_id: stored.user_id.clone(), ..account.clone() };
+        Ok(())
+    }
+
     fn unlink_account(&self, provider: &str, provider_account_id: &str) -> Result<(), AdapterError> {
         self.store().accounts.remove(&(provider.to_owned(), provider_account_id.to_owned()));
         Ok(())

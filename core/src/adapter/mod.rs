@@ -479,6 +479,24 @@ pub trait Adapter: Send + Sync {
         Ok(Purged::default())
     }
 
+    /// The account `user_id` linked with `provider`, tokens included (one
+    /// of them if there are several). Not part of Auth.js's
+    /// adapter interface: the built-in adapters implement it, the default
+    /// says the adapter cannot.
+    fn get_account(&self, user_id: &str, provider: &str) -> Result<Option<AdapterAccount>, AdapterError> {
+        let _ = (user_id, provider);
+        Err(AdapterError::other("getAccount", "this adapter cannot read accounts"))
+    }
+
+    /// Store new tokens for a linked account (after a refresh): every field
+    /// but the keys (`provider`, `provider_account_id`) and `user_id` is
+    /// replaced. `NotFound` when the account is not linked. Built-in
+    /// adapters only, as [`Adapter::get_account`].
+    fn update_account(&self, account: &AdapterAccount) -> Result<(), AdapterError> {
+        let _ = account;
+        Err(AdapterError::other("updateAccount", "this adapter cannot update accounts"))
+    }
+
     /// Whether the method (by its Auth.js name, see [`METHODS`]) is
     /// implemented. Built-in adapters implement all of them; a host adapter
     /// may lack the optional ones (e.g. verification tokens when there is no

@@ -328,6 +328,8 @@ struct Statements {
     delete_user: String,
     insert_account: String,
     delete_account: String,
+    account_by_user: String,
+    update_account: String,
     insert_session: String,
     session_and_user: String,
     update_session: String,
@@ -370,6 +372,17 @@ impl Statements {
                  VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)"
             ),
             delete_account: format!("DELETE FROM {s}.accounts WHERE provider = $1 AND provider_account_id = $2"),
+            account_by_user: format!(
+                "SELECT type, provider_account_id, access_token, refresh_token, expires_at, token_type, scope,
+                    id_token, session_state, extra
+                 FROM {s}.accounts WHERE user_id = $1 AND provider = $2
+                 ORDER BY provider_account_id LIMIT 1"
+            ),
+            update_account: format!(
+                "UPDATE {s}.accounts SET type = $3, access_token = $4, refresh_token = $5, expires_at = $6,
+                    token_type = $7, scope = $8, id_token = $9, session_state = $10, extra = $11
+                 WHERE provider = $1 AND provider_account_id = $2"
+            ),
             insert_session: format!("INSERT INTO {s}.sessions (session_token, user_id, expires) VALUES ($1, $2, $3)"),
             session_and_user: format!(
                 "SELECT s.session_token, s.user_id, s.expires, u.id, u.name, u.email, u.email_verified, u.image
@@ -648,6 +661,71 @@ impl Adapter for PostgresAdapter {
     fn link_account(&self, account: &AdapterAccount) -> Result<(), AdapterError> {
         let mut conn = self.conn("linkAccount")?;
         self.insert_account(&mut *conn, account)
+    }
+
+    fn get_account(&self, user_id: &str, provider: &str) -> Result<Option<AdapterAccount>, AdapterError> {
+        let op = "getAccount";
+        let row = self
+            .conn(op)?
+            .query_opt(&self.sql.account_by_user, &[&user_id, &provider])
+            .map_err(|e| map_error(op, e))?;
+        let Some(row) = row else { return Ok(None) };
+        let read = |row: &postgres::Row| -> Result<(String, AdapterAccount, serde_json::Value), postgres::Error> {
+            Ok((
+                row.try_get(0)?,
+                AdapterAccount {
+                    user_id: user_id.to_owned(),
+                    account_type: super::AccountType::OAuth,
+                    provider: provider.to_owned(),
+                    provider_account_id: row.try_get(1)?,
+                    access_token: row.try_get(2)?,
+                    refresh_token: row.try_get(3)?,
+                    expires_at: row.try_get(4)?,
+                    token_type: row.try_get(5)?,
+                    scope: row.try_get(6)?,
+                    id_token: row.try_get(7)?,
+                    session_state: row.try_get(8)?,
+                    extra: serde_json::Map::new(),
+                },
+                row.try_get(9)?,
+            ))
+        };
+        let (kind, mut account, extra) = read(&row).map_err(|e| map_error(op, e))?;
+        account.account_type = super::AccountType::parse(&kind)
+            .ok_or_else(|| AdapterError::other(op, format!("stored account type {kind:?} is unknown")))?;
+        let serde_json::Value::Object(extra) = extra else {
+            return Err(AdapterError::other(op, "stored account extra is not an object"));
+        };
+        account.extra = extra;
+        Ok(Some(account))
+    }
+
+    fn update_account(&self, account: &AdapterAccount) -> Result<(), AdapterError> {
+        let op = "updateAccount";
+        let extra = serde_json::Value::Object(account.extra.clone());
+        let changed = self
+            .conn(op)?
+            .execute(
+                &self.sql.update_account,
+                &[
+                    &account.provider,
+                    &account.provider_account_id,
+                    &account.account_type.as_str(),
+                    &account.access_token,
+                    &account.refresh_token,
+                    &account.expires_at,
+                    &account.token_type,
+                    &account.scope,
+                    &account.id_token,
+                    &account.session_state,
+                    &extra,
+                ],
+            )
+            .map_err(|e| map_error(op, e))?;
+        if changed == 0 {
+            return Err(AdapterError::NotFound { operation: op, what: "account" });
+        }
+        Ok(())
     }
 
     fn unlink_account(&self, provider: &str, provider_account_id: &str) -> Result<(), AdapterError> {

@@ -308,6 +308,78 @@ impl Adapter for SqliteAdapter {
         insert_account(&self.conn(), account)
     }
 
+    fn get_account(&self, user_id: &str, provider: &str) -> Result<Option<AdapterAccount>, AdapterError> {
+        let op = "getAccount";
+        let conn = self.conn();
+        let row = conn
+            .prepare_cached(
+                "SELECT type, provider_account_id, access_token, refresh_token, expires_at, token_type, scope,
+                    id_token, session_state, extra
+                 FROM accounts WHERE user_id = ?1 AND provider = ?2 ORDER BY rowid DESC LIMIT 1",
+            )
+            .and_then(|mut stmt| {
+                stmt.query_row([user_id, provider], |row| {
+                    Ok((
+                        row.get::<_, String>(0)?,
+                        AdapterAccount {
+                            user_id: user_id.to_owned(),
+                            account_type: super::AccountType::OAuth,
+                            provider: provider.to_owned(),
+                            provider_account_id: row.get(1)?,
+                            access_token: row.get(2)?,
+                            refresh_token: row.get(3)?,
+                            expires_at: row.get(4)?,
+                            token_type: row.get(5)?,
+                            scope: row.get(6)?,
+                            id_token: row.get(7)?,
+                            session_state: row.get(8)?,
+                            extra: serde_json::Map::new(),
+                        },
+                        row.get::<_, String>(9)?,
+                    ))
+                })
+                .optional()
+            })
+            .map_err(map_error(op, None))?;
+        let Some((kind, mut account, extra)) = row else { return Ok(None) };
+        account.account_type = super::AccountType::parse(&kind)
+            .ok_or_else(|| AdapterError::other(op, format!("stored account type {kind:?} is unknown")))?;
+        account.extra = serde_json::from_str(&extra).map_err(|e| AdapterError::other(op, e.to_string()))?;
+        Ok(Some(account))
+    }
+
+    fn update_account(&self, account: &AdapterAccount) -> Result<(), AdapterError> {
+        let op = "updateAccount";
+        let extra = serde_json::to_string(&account.extra).map_err(|e| AdapterError::other(op, e.to_string()))?;
+        let conn = self.conn();
+        let changed = conn
+            .prepare_cached(
+                "UPDATE accounts SET type = ?3, access_token = ?4, refresh_token = ?5, expires_at = ?6,
+                    token_type = ?7, scope = ?8, id_token = ?9, session_state = ?10, extra = ?11
+                 WHERE provider = ?1 AND provider_account_id = ?2",
+            )
+            .and_then(|mut stmt| {
+                stmt.execute(params![
+                    account.provider,
+                    account.provider_account_id,
+                    account.account_type.as_str(),
+                    account.access_token,
+                    account.refresh_token,
+                    account.expires_at,
+                    account.token_type,
+                    account.scope,
+                    account.id_token,
+                    account.session_state,
+                    extra,
+                ])
+            })
+            .map_err(map_error(op, None))?;
+        if changed == 0 {
+            return Err(AdapterError::NotFound { operation: op, what: "account" });
+        }
+        Ok(())
+    }
+
     fn unlink_account(&self, provider: &str, provider_account_id: &str) -> Result<(), AdapterError> {
         let conn = self.conn();
         conn.prepare_cached("DELETE FROM accounts WHERE provider = ?1 AND provider_account_id = ?2")

@@ -45,7 +45,7 @@ pub fn verify_id_token(
     let (payload, _) = josekit::jwt::decode_with_verifier(id_token, verifier.as_ref())
         .map_err(|e| OAuthError::IdToken(format!("signature: {e}")))?;
     let claims = payload.claims_set().clone();
-    check_claims(&claims, provider, endpoints, expected_nonce)?;
+    check_claims(&claims, provider, endpoints, expected_nonce, now_seconds())?;
     Ok(claims)
 }
 
@@ -54,8 +54,9 @@ fn check_claims(
     provider: &OAuthProvider,
     endpoints: &Endpoints,
     expected_nonce: Option<&str>,
+    now: u64,
 ) -> Result<(), OAuthError> {
-    let now = now_seconds() as f64;
+    let now = now as f64;
     // An OIDC provider always has an issuer (configuration requires one);
     // without it no token is accepted, rather than any `iss` at all.
     let issuer =
@@ -189,8 +190,8 @@ mod tests {
         let p = provider();
         let ProviderKind::OAuth(p) = &p.kind else { panic!() };
         let e = endpoints();
-        assert!(check_claims(&claims(json!({})), p, &e, Some("n1")).is_ok());
         let now = now_seconds();
+        assert!(check_claims(&claims(json!({})), p, &e, Some("n1"), now).is_ok());
         for (bad, why) in [
             (json!({ "iss": "https://evil.example" }), "iss"),
             (json!({ "aud": "other-app" }), "aud"),
@@ -200,14 +201,14 @@ mod tests {
             (json!({ "sub": "" }), "sub"),
             (json!({ "nonce": "n2" }), "nonce"),
         ] {
-            let err = check_claims(&claims(bad.clone()), p, &e, Some("n1")).unwrap_err();
+            let err = check_claims(&claims(bad.clone()), p, &e, Some("n1"), now).unwrap_err();
             assert!(err.to_string().contains(why), "{bad}: {err}");
         }
         // Within the clock tolerance, and several audiences with our azp.
-        assert!(check_claims(&claims(json!({ "exp": now - 5 })), p, &e, Some("n1")).is_ok());
-        assert!(check_claims(&claims(json!({ "aud": ["other", "app"], "azp": "app" })), p, &e, Some("n1")).is_ok());
+        assert!(check_claims(&claims(json!({ "exp": now - 5 })), p, &e, Some("n1"), now).is_ok());
+        assert!(check_claims(&claims(json!({ "aud": ["other", "app"], "azp": "app" })), p, &e, Some("n1"), now).is_ok());
         // No nonce expected (nonce check off): none required.
-        assert!(check_claims(&claims(json!({ "nonce": null })), p, &e, None).is_ok());
+        assert!(check_claims(&claims(json!({ "nonce": null })), p, &e, None, now).is_ok());
     }
 
     #[test]
@@ -216,5 +217,43 @@ mod tests {
         assert_eq!(find_key(&set, Some("a"), "RS256").unwrap().key_id(), Some("a"));
         assert!(find_key(&set, Some("zzz"), "RS256").is_none());
         assert_eq!(find_key(&set, None, "ES256").unwrap().key_id(), Some("b"));
+    }
+
+    #[test]
+    fn a_key_is_used_only_for_signatures_and_its_own_alg() {
+        let set = JwkSet::from_bytes(
+            br#"{"keys":[{"kty":"RSA","kid":"enc","use":"enc","n":"AQAB","e":"AQAB"},
+                         {"kty":"RSA","kid":"ps","alg":"PS256","n":"AQAB","e":"AQAB"}]}"#,
+        )
+        .unwrap();
+        assert!(find_key(&set, Some("enc"), "RS256").is_none(), "an encryption key never verifies");
+        assert!(find_key(&set, Some("ps"), "RS256").is_none(), "a key pinned to PS256 is not used for RS256");
+        assert_eq!(find_key(&set, Some("ps"), "PS256").unwrap().key_id(), Some("ps"));
+    }
+
+    #[test]
+    fn without_a_kid_the_key_type_must_fit_the_alg() {
+        let one = |jwk: &str| JwkSet::from_bytes(format!(r#"{{"keys":[{jwk}]}}"#).as_bytes()).unwrap();
+        let rsa = one(r#"{"kty":"RSA","n":"AQAB","e":"AQAB"}"#);
+        for alg in ["RS256", "PS384"] {
+            assert!(find_key(&rsa, None, alg).is_some(), "RSA fits {alg}");
+        }
+        assert!(find_key(&rsa, None, "ES256").is_none());
+        let okp = one(r#"{"kty":"OKP","crv":"Ed25519","x":"AQAB"}"#);
+        assert!(find_key(&okp, None, "EdDSA").is_some());
+        assert!(find_key(&okp, None, "ES256").is_none());
+        let ec = one(r#"{"kty":"EC","crv":"P-256","x":"AQAB","y":"AQAB"}"#);
+        assert!(find_key(&ec, None, "EdDSA").is_none());
+    }
+
+    #[test]
+    fn iat_may_lead_the_clock_by_the_tolerance_only() {
+        let p = provider();
+        let ProviderKind::OAuth(p) = &p.kind else { panic!() };
+        let e = endpoints();
+        let now = now_seconds();
+        let ahead = |secs: u64| claims(json!({ "iat": now + secs }));
+        assert!(check_claims(&ahead(CLOCK_TOLERANCE), p, &e, Some("n1"), now).is_ok());
+        assert!(check_claims(&ahead(CLOCK_TOLERANCE + 1), p, &e, Some("n1"), now).is_err());
     }
 }

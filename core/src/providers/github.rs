@@ -10,6 +10,10 @@ use super::behaviour::ProviderBehaviour;
 use super::oauth::{BuiltinDefaults, ButtonStyle, Endpoint, OAuthProvider, ProfileMap};
 use crate::oauth::{Endpoints, OAuthError};
 
+/// The sign-in button's logo: GitHub's mark (Octicons, MIT), white, as an inline SVG data
+/// URL (the page loads nothing from the network).
+const LOGO: &str = "data:image/svg+xml;base64,PHN2ZyB4bWxucz0iaHR0cDovL3d3dy53My5vcmcvMjAwMC9zdmciIHZpZXdCb3g9IjAgMCAxNiAxNiI+PHBhdGggZmlsbD0iI2ZmZiIgZD0iTTggMEMzLjU4IDAgMCAzLjU4IDAgOGMwIDMuNTQgMi4yOSA2LjUzIDUuNDcgNy41OS40LjA3LjU1LS4xNy41NS0uMzggMC0uMTktLjAxLS44Mi0uMDEtMS40OS0yLjAxLjM3LTIuNTMtLjQ5LTIuNjktLjk0LS4wOS0uMjMtLjQ4LS45NC0uODItMS4xMy0uMjgtLjE1LS42OC0uNTItLjAxLS41My42My0uMDEgMS4wOC41OCAxLjIzLjgyLjcyIDEuMjEgMS44Ny44NyAyLjMzLjY2LjA3LS41Mi4yOC0uODcuNTEtMS4wNy0xLjc4LS4yLTMuNjQtLjg5LTMuNjQtMy45NSAwLS44Ny4zMS0xLjU5LjgyLTIuMTUtLjA4LS4yLS4zNi0xLjAyLjA4LTIuMTIgMCAwIC42Ny0uMjEgMi4yLjgyLjY0LS4xOCAxLjMyLS4yNyAyLS4yNy42OCAwIDEuMzYuMDkgMiAuMjcgMS41My0xLjA0IDIuMi0uODIgMi4yLS44Mi40NCAxLjEuMTYgMS45Mi4wOCAyLjEyLjUxLjU2LjgyIDEuMjcuODIgMi4xNSAwIDMuMDctMS44NyAzLjc1LTMuNjUgMy45NS4yOS4yNS41NC43My41NCAxLjQ4IDAgMS4wNy0uMDEgMS45My0uMDEgMi4yIDAgLjIxLjE1LjQ2LjU1LjM4QTguMDEzIDguMDEzIDAgMCAwIDE2IDhjMC00LjQyLTMuNTgtOC04LTh6Ii8+PC9zdmc+";
+
 pub const AUTHORIZATION_URL: &str = "https://github.com/login/oauth/authorize";
 /// Answers JSON only when asked with `Accept: application/json` (every
 /// token request asks so).
@@ -44,7 +48,7 @@ impl ProviderBehaviour for GitHub {
                 image: v(&["avatar_url"]),
             }),
             style: Some(ButtonStyle {
-                logo: None,
+                logo: Some(LOGO.into()),
                 bg: Some("#24292f".into()),
                 text: Some("#fff".into()),
                 brand_color: None,
