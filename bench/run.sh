@@ -1,12 +1,77 @@
 #!/usr/bin/env bash
-# Build the addon in release and run the benchmark (by hand; results go in the README).
+# Build the addon and the engine benchmark in release and run a benchmark
+# (by hand, never in tests).
+#
+#   ./bench/run.sh          bench.mjs: getSession in-process, HTTP req/s vs bare
+#                           routes (Express and node:http), RSS; writes
+#                           results/http.md and copies it into the README
+#   ./bench/run.sh profile  profile.mjs for every HTTP row: server CPU per
+#                           request split by layer; writes results/profile.md
+#   ./bench/run.sh instructions
+#                           instructions.mjs: instructions per request under
+#                           callgrind (repeatable); writes results/instructions.md
+#   ./bench/run.sh hooks    hooks.mjs: sign-ins with an authorize awaiting I/O,
+#                           libauth vs Auth.js; writes results/hooks.md
+#
+# Servers run on CPU $SERVER_CPU (default 0), the load generator on
+# $LOAD_CPU (default 1). As root, both run at nice -20, so that other work on
+# the machine (builds) disturbs them less; BENCH_NICE=0 turns that off.
 set -euo pipefail
 cd "$(dirname "$0")"
 source ../scripts/lib.sh
 ensure_rust
 ensure_node
+command -v taskset >/dev/null || apt_install util-linux || exit 1
+[ "$(nproc)" -ge 2 ] || { echo "bench: needs 2 CPUs (server and load generator on different cores)" >&2; exit 1; }
 [ -d node_modules ] || npm install --no-audit --no-fund --loglevel=error
 LIBAUTH_PROFILE=release LIBAUTH_OUT="$PWD/.libauth-release.node" node ../bindings/node/scripts/build.js
-# `./bench/run.sh` runs bench.mjs; `./bench/run.sh hooks` runs hooks.mjs
-# (sign-ins with an authorize that awaits I/O, libauth vs Auth.js).
-LIBAUTH_NATIVE="$PWD/.libauth-release.node" node "${1:-bench}.mjs"
+export LIBAUTH_NATIVE="$PWD/.libauth-release.node"
+# The README quotes results/<name>.md between its markers, as written.
+quote() {
+  node -e '
+    const fs = require("fs");
+    const name = process.argv[1];
+    const readme = fs.readFileSync("../README.md", "utf8");
+    const begin = `<!-- bench/results/${name}.md: begin -->\n`, end = `<!-- bench/results/${name}.md: end -->`;
+    const i = readme.indexOf(begin), j = readme.indexOf(end);
+    if (i < 0 || j < i) { console.error(`README.md: no bench/results/${name}.md markers`); process.exit(1); }
+    fs.writeFileSync("../README.md", readme.slice(0, i + begin.length) + fs.readFileSync(`results/${name}.md`, "utf8") + readme.slice(j));
+    console.log(`README.md: quotes bench/results/${name}.md`);' "$1"
+}
+
+case "${1:-bench}" in
+  bench)
+    (cd .. && cargo build -q --release -p libauth-bench)
+    nice=${BENCH_NICE:--20}
+    nice -n "$nice" true 2>/dev/null || nice=0
+    BENCH_NICE=$nice ENGINE_BENCH="$(cd .. && pwd)/target/release/libauth-bench" nice -n "$nice" taskset -c "${LOAD_CPU:-1}" node bench.mjs
+    quote http
+    ;;
+  profile)
+    # Where a request's server CPU goes, per layer, for each HTTP row.
+    nice=${BENCH_NICE:--20}
+    nice -n "$nice" true 2>/dev/null || nice=0
+    {
+      echo "Server CPU per request split by layer (\`bench/profile.mjs\`: \`node --cpu-prof\` on the server pinned to CPU ${SERVER_CPU:-0}, autocannon on CPU ${LOAD_CPU:-1}, nice $nice, 8 s per route after a 2 s warm-up; $(date -u '+%Y-%m-%d %H:%M') UTC, load average $(cut -d' ' -f1-3 /proc/loadavg))."
+      echo
+      echo '```text'
+      for route in "bare /bare" "libauth /auth/session" "libauth /protected" "http-bare /bare" "http-libauth /auth/session" "http-libauth /protected"; do
+        # shellcheck disable=SC2086
+        nice -n "$nice" taskset -c "${LOAD_CPU:-1}" node profile.mjs $route 8
+      done
+      echo '```'
+    } > results/profile.md
+    cat results/profile.md
+    quote profile
+    ;;
+  instructions)
+    command -v valgrind >/dev/null || apt_install valgrind || exit 1
+    node instructions.mjs
+    quote instructions
+    ;;
+  hooks)
+    node hooks.mjs
+    quote hooks
+    ;;
+  *) echo "usage: $0 [bench|profile|instructions|hooks]" >&2; exit 1 ;;
+esac

@@ -548,6 +548,24 @@ export declare function signOut(
   config: Omit<ReactiveAuthConfig, "raw">,
 ): Promise<ActionResult>;
 
+/**
+ * The account `userId` linked with `provider` as the adapter stored it,
+ * tokens included (`access_token`, `refresh_token`, `expires_at` in unix
+ * seconds, `scope`), or null. For server code calling the provider's API:
+ * never send the tokens to the browser. Needs the SQLite or the memory adapter
+ * (not yet PostgreSQL, nor a JS adapter object).
+ */
+export declare function getAccount(userId: string, provider: string, config: Omit<AuthConfig, "raw">): Promise<AdapterAccount | null>;
+
+/**
+ * Refresh that account's access token with its refresh token at the
+ * provider, store the new tokens (a rotated refresh token replaces the old
+ * one) and resolve to the updated account (null when there is no such
+ * account). Rejects with an `AuthError` when there is no refresh token or
+ * the provider refuses it.
+ */
+export declare function refreshAccount(userId: string, provider: string, config: Omit<AuthConfig, "raw">): Promise<AdapterAccount | null>;
+
 // ---------------------------------------------------------------- errors
 
 export type ErrorType =

@@ -4,7 +4,9 @@
 //!
 //! Measures the hot paths in-process, without HTTP: `get_session` on the JWT
 //! strategy, `handle(GET session)` with and without renewal, and a
-//! credentials sign-in. Prints ops/s and µs/op; record results in README.md.
+//! credentials sign-in. Prints ops/s and µs/op. With an argument, runs only
+//! the benchmarks whose name starts with it (`bench/bench.mjs` runs
+//! `libauth-bench get_session` between its own rounds).
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -15,20 +17,26 @@ use serde_json::json;
 const SECRET: &str = "bench-secret-bench-secret-bench-secret!";
 
 fn main() {
+    let only = std::env::args().nth(1);
+    let report = |name: &str, f: &mut dyn FnMut()| {
+        if only.as_deref().is_none_or(|o| name.starts_with(o)) {
+            report(name, f);
+        }
+    };
     let auth = engine(json!({}));
     let cookie = sign_in(&auth);
     let session_req = AuthRequest::get("http://localhost:3000/dashboard").with_header("cookie", cookie.clone());
     assert!(auth.get_session(&session_req).unwrap().is_some(), "bench setup: signed in");
 
-    report("get_session (JWT, no callbacks)", || {
+    report("get_session (JWT, no callbacks)", &mut || {
         std::hint::black_box(auth.get_session(&session_req).unwrap());
     });
     let route_req = AuthRequest::get("http://localhost:3000/auth/session").with_header("cookie", cookie.clone());
-    report("handle GET /auth/session (no renewal due)", || {
+    report("handle GET /auth/session (no renewal due)", &mut || {
         std::hint::black_box(auth.handle(&route_req));
     });
     let always = engine(json!({ "session": { "updateAge": 0 } }));
-    report("handle GET /auth/session (updateAge 0: re-encrypts)", || {
+    report("handle GET /auth/session (updateAge 0: re-encrypts)", &mut || {
         std::hint::black_box(always.handle(&route_req));
     });
     let with_callbacks = Auth::new(
@@ -40,13 +48,16 @@ fn main() {
         ),
     )
     .unwrap();
-    report("get_session (JWT, Rust jwt+session callbacks)", || {
+    report("get_session (JWT, Rust jwt+session callbacks)", &mut || {
         std::hint::black_box(with_callbacks.get_session(&session_req).unwrap());
     });
-    report("credentials sign-in (csrf + callback)", || {
+    report("credentials sign-in (csrf + callback)", &mut || {
         std::hint::black_box(sign_in(&auth));
     });
 
+    if only.is_some() {
+        return;
+    }
     // Both cores: Auth is shared by threads with no lock on the read path.
     let threads = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(2);
     let auth = Arc::new(auth);
@@ -70,7 +81,7 @@ fn main() {
 }
 
 fn config(extra: serde_json::Value) -> Config {
-    let mut c = json!({ "secret": SECRET, "providers": [{ "type": "credentials", "credentials": { "username": {}, "password": {} } }] });
+    let mut c = json!({ "secret": SECRET, "trustHost": true, "providers": [{ "type": "credentials", "credentials": { "username": {}, "password": {} } }] });
     for (k, v) in extra.as_object().unwrap() {
         c[k] = v.clone();
     }
@@ -102,19 +113,27 @@ fn sign_in(auth: &Auth) -> String {
     cookie.split(';').next().unwrap().to_owned()
 }
 
-/// Run `f` for about a second after a warm-up; print ops/s and µs/op.
-fn report(name: &str, mut f: impl FnMut()) {
+/// Run `f` in 5 rounds of about 0.4 s each after a warm-up; print the
+/// median ops/s and µs/op, and the spread (slowest and fastest round) of
+/// µs/op. `bench/bench.mjs` reads these lines.
+fn report(name: &str, f: &mut dyn FnMut()) {
     for _ in 0..1000 {
         f();
     }
-    let mut n = 0u64;
-    let start = Instant::now();
-    while start.elapsed() < Duration::from_secs(1) {
-        for _ in 0..100 {
-            f();
-        }
-        n += 100;
-    }
-    let secs = start.elapsed().as_secs_f64();
-    println!("{name:<52} {:>12.0} ops/s  {:>8.2} µs/op", n as f64 / secs, secs * 1e6 / n as f64);
+    let mut rounds: Vec<f64> = (0..5)
+        .map(|_| {
+            let mut n = 0u64;
+            let start = Instant::now();
+            while start.elapsed() < Duration::from_millis(400) {
+                for _ in 0..100 {
+                    f();
+                }
+                n += 100;
+            }
+            start.elapsed().as_secs_f64() * 1e6 / n as f64
+        })
+        .collect();
+    rounds.sort_by(f64::total_cmp);
+    let median = rounds[2];
+    println!("{name:<52} {:>12.0} ops/s  {median:>8.2} µs/op  ({:.2}–{:.2})", 1e6 / median, rounds[0], rounds[4]);
 }

@@ -34,6 +34,37 @@ async function signOut(request, config) {
   return auth.signOut(method, url, headers);
 }
 
+/**
+ * The account `userId` linked with `provider`, as stored by the adapter,
+ * tokens included (`access_token`, `refresh_token`, `expires_at` in unix
+ * seconds, `scope`, …), or null. For server code calling the provider's API:
+ * never send the tokens to the browser. Needs the SQLite or the memory
+ * adapter (not yet PostgreSQL, nor a JS adapter object).
+ * @returns {Promise<object | null>}
+ */
+async function getAccount(userId, provider, config) {
+  return accountCall(userId, provider, config, "getAccount", false);
+}
+
+/**
+ * Refresh the access token of that account with its refresh token (the
+ * provider's token endpoint), store the new tokens (a rotated refresh token
+ * replaces the old one) and resolve to the updated account, or null when
+ * there is no such account. Rejects with an `AuthError` when the account
+ * has no refresh token or the provider refuses it.
+ * @returns {Promise<object | null>}
+ */
+async function refreshAccount(userId, provider, config) {
+  return accountCall(userId, provider, config, "refreshAccount", true);
+}
+
+function accountCall(userId, provider, config, name, refresh) {
+  if (config === null || typeof config !== "object") throw new TypeError(`${name}: config must be an object`);
+  if (typeof userId !== "string" || !userId) throw new TypeError(`${name}: userId must be a non-empty string`);
+  if (typeof provider !== "string" || !provider) throw new TypeError(`${name}: provider must be a provider id`);
+  return express.engineFor(config).account(userId, provider, refresh);
+}
+
 /** The engine and the request as the engine reads it. */
 function target(request, config, name) {
   if (config === null || typeof config !== "object") throw new TypeError(`${name}: config must be an object`);
@@ -79,4 +110,4 @@ function plainFields(fields) {
   return { ...fields };
 }
 
-module.exports = { signIn, signOut };
+module.exports = { signIn, signOut, getAccount, refreshAccount };

@@ -20,21 +20,34 @@ function ServerAuth(config) {
   // Build now, so a bad config fails at start-up, not on the first request.
   const fallback = instanceFor(config);
 
-  return async function libauth(req, res, next) {
+  // The hot path (a GET the engine answers inline: session, csrf,
+  // providers) runs synchronously, start to finish: no Promise, no
+  // microtask, no closure per request.
+  return function libauth(req, res, next) {
+    let auth;
     try {
-      const auth = explicit ? fallback : engineForMount(config, fallback, mountPath(req));
+      auth = explicit ? fallback : engineForMount(config, fallback, mountPath(req));
       const pathname = pathOf(req.originalUrl ?? req.url);
       const base = auth.basePath;
       if (pathname !== base && !pathname.startsWith(base + "/")) return next();
-      const url = absoluteUrl(req);
-      const body = await readBody(req);
-      let out = auth.handle(req.method, url, req.rawHeaders, body);
-      if (typeof out.then === "function") out = await out;
-      send(res, out);
+      const method = req.method;
+      if (method === "GET" || method === "HEAD") {
+        const out = auth.handle(method, absoluteUrl(req), req.rawHeaders, undefined);
+        if (typeof out.then === "function") return out.then((o) => send(res, o)).catch(next);
+        return send(res, out);
+      }
     } catch (e) {
-      next(e);
+      return next(e);
     }
+    handleWithBody(auth, req, res).catch(next);
   };
+}
+
+async function handleWithBody(auth, req, res) {
+  const body = await readBody(req);
+  let out = auth.handle(req.method, absoluteUrl(req), req.rawHeaders, body);
+  if (typeof out.then === "function") out = await out;
+  send(res, out);
 }
 
 /**
@@ -46,7 +59,29 @@ function ServerAuth(config) {
  * configured (or default) base path applies.
  */
 function mountPath(req) {
-  let path = req.baseUrl ?? "";
+  const baseUrl = req.baseUrl ?? "";
+  // The common case (`app.use("/auth", …)`: no route, no captures) depends
+  // on baseUrl alone: remember it.
+  const simple = req.route === undefined && (req.params === undefined || isEmpty(req.params));
+  if (simple) {
+    const known = simpleMounts.get(baseUrl);
+    if (known !== undefined) return known;
+  }
+  const path = mountPathOf(req, baseUrl);
+  if (simple && simpleMounts.size < MAX_MOUNTS) simpleMounts.set(baseUrl, path);
+  return path;
+}
+
+/** Mount paths by `req.baseUrl`, for requests with no route and no captures. */
+const simpleMounts = new Map();
+
+function isEmpty(object) {
+  for (const _ in object) return false;
+  return true;
+}
+
+function mountPathOf(req, baseUrl) {
+  let path = baseUrl;
   const route = typeof req.route?.path === "string" ? req.route.path : "";
   if (route) {
     const literal = [];

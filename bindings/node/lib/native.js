@@ -125,6 +125,24 @@ class Instance {
     return promise;
   }
 
+  /**
+   * The stored account of a user with a provider (tokens included), or
+   * null; `refresh` first refreshes its access token at the provider and
+   * stores the new tokens. On a worker thread (database, network).
+   * @returns {Promise<object | null>}
+   */
+  account(userId, provider, refresh) {
+    const id = this.callId();
+    const promise = this.defer(id);
+    try {
+      if (refresh) this.native.refreshAccount(id, userId, provider);
+      else this.native.getAccount(id, userId, provider);
+    } catch (e) {
+      this.settle(id, String(e?.message ?? e));
+    }
+    return promise;
+  }
+
   callId() {
     const id = this.nextId;
     this.nextId = id >= 0xffffffff ? 1 : id + 1;
@@ -302,11 +320,18 @@ function instanceFor(config, overrides) {
   return instance;
 }
 
+/** The engine `getSession` uses for a config object, remembered (a hot path). */
+const sessionByConfig = new WeakMap();
+
 /** Any engine already built for this config (for `getSession`, where basePath does not matter). */
 function sessionInstanceFor(config) {
+  let instance = sessionByConfig.get(config);
+  if (instance) return instance;
   const slot = byConfig.get(config);
-  if (slot) for (const instance of slot.values()) return instance;
-  return instanceFor(config);
+  if (slot) for (const built of slot.values()) instance ??= built;
+  instance ??= instanceFor(config);
+  sessionByConfig.set(config, instance);
+  return instance;
 }
 
 /** Worker threads the addon has started (0 until needed: the pool is lazy). */

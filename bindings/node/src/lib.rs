@@ -252,6 +252,21 @@ impl NativeAuth {
         self.run_action(id, move |auth| auth.sign_out(&req));
     }
 
+    /// The stored account of `user_id` with `provider` (tokens included) as
+    /// JSON, or `null` when not linked; arrives through `on_done` with this
+    /// `id`. On a worker thread: it reads the database.
+    #[napi(catch_unwind)]
+    pub fn get_account(&self, id: u32, user_id: String, provider: String) {
+        self.run_json(id, move |auth| auth.get_account(&user_id, &provider));
+    }
+
+    /// Refresh the stored account's access token at the provider, store the
+    /// new tokens and answer the updated account as `get_account` does.
+    #[napi(catch_unwind)]
+    pub fn refresh_account(&self, id: u32, user_id: String, provider: String) {
+        self.run_json(id, move |auth| auth.refresh_account(&user_id, &provider));
+    }
+
     /// The outcome of hook call `id`: `ok` with the result as JSON (empty
     /// for `undefined`), or not `ok` with `{ message, type?, code? }`.
     #[napi]
@@ -284,6 +299,33 @@ impl NativeAuth {
                 )),
                 Ok(Err(e)) => Outcome::Failed(error_json(&e)),
                 Err(_) => Outcome::Failed("libauth: internal error while signing in or out".into()),
+            };
+            done.call(Done { key, id, outcome }, ThreadsafeFunctionCallMode::NonBlocking);
+        });
+    }
+}
+
+impl NativeAuth {
+    /// An account call (database, maybe the provider's token endpoint):
+    /// admitted, run on the worker pool, answered as JSON (`null` for none).
+    fn run_json<F>(&self, id: u32, call: F)
+    where
+        F: FnOnce(&Auth) -> std::result::Result<Option<libauth_core::adapter::AdapterAccount>, libauth_core::AuthError>
+            + Send
+            + 'static,
+    {
+        let Some(permit) = self.auth.admit() else {
+            return self.finish_now(id, Outcome::Failed(error_json(&libauth_core::AuthError::overloaded())));
+        };
+        let (auth, done, key) = (self.auth.clone(), self.done.clone(), self.key);
+        pool::spawn(move || {
+            let _permit = permit;
+            let outcome = match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| call(&auth))) {
+                Ok(Ok(account)) => {
+                    Outcome::Json(Some(serde_json::to_string(&account).unwrap_or_else(|_| "null".into())))
+                }
+                Ok(Err(e)) => Outcome::Failed(error_json(&e)),
+                Err(_) => Outcome::Failed("libauth: internal error while reading the account".into()),
             };
             done.call(Done { key, id, outcome }, ThreadsafeFunctionCallMode::NonBlocking);
         });

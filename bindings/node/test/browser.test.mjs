@@ -53,7 +53,10 @@ describe("headless Chromium", { skip }, () => {
     const [port, simPort] = [await freePort(), await freePort()];
     const origin = `http://127.0.0.1:${port}`;
     const { spawn } = await import("node:child_process");
-    const sim = spawn(simBin, ["--quiet", "--port", String(simPort), "--redirect-uri", `${origin}/auth/callback/tiktok`], { stdio: "ignore" });
+    // Access tokens live 3 s, so the TikTok page has to refresh one.
+    const sim = spawn(simBin, ["--quiet", "--port", String(simPort), "--access-ttl", "3", "--redirect-uri", `${origin}/auth/callback/tiktok`], {
+      stdio: "ignore",
+    });
     let app;
     const context = await browser.newContext();
     try {
@@ -70,8 +73,40 @@ describe("headless Chromium", { skip }, () => {
       assert.match(app.output(), /providers: credentials, tiktok/);
       const page = await context.newPage();
       await page.goto(`${origin}/login`);
+      // The built-in page's TikTok button carries TikTok's logo, inline.
+      assert.match(await page.getAttribute("button:has-text('Sign in with TikTok') img", "src"), /^data:image\/svg\+xml;base64,/);
       await Promise.all([page.waitForURL(`${origin}/dashboard`), page.click("text=Sign in with TikTok")]);
       assert.match(await page.textContent("#secret"), /^Hello .+, this page is protected\.$/);
+      // The dashboard: who is signed in, the session, the account's scopes
+      // and expiry; never a token.
+      assert.match(await page.textContent("#who"), /Signed in as .+/);
+      assert.ok(await page.isVisible("#signout"));
+      assert.ok(JSON.parse(await page.textContent("#session")).user.id);
+      assert.match(await page.textContent("#scopes"), /user\.info\.basic/);
+      assert.match(await page.textContent("#expiry"), /^\d{4}-\d\d-\d\dT.*\(valid for \d+ s more\)$/);
+      const noTokens = async () => {
+        const html = await page.content();
+        assert.doesNotMatch(html, /act\.|rft\./, "no access or refresh token in the page");
+      };
+      await noTokens();
+      // TikTok's user info with the stored token...
+      await page.click("text=Call TikTok's user-info API");
+      await page.waitForURL(`${origin}/tiktok`);
+      assert.ok(await page.isVisible("#fresh"), await page.content());
+      const name = await page.textContent("#display-name");
+      assert.ok(name.length > 0);
+      const firstExpiry = await page.textContent("#expiry");
+      // ...and, once it has expired, refreshed by libauth first.
+      await new Promise((r) => setTimeout(r, 3500));
+      await page.goto(`${origin}/tiktok`);
+      assert.ok(await page.isVisible("#refreshed"), await page.content());
+      assert.equal(await page.textContent("#display-name"), name);
+      assert.notEqual(await page.textContent("#expiry"), firstExpiry);
+      assert.match(await page.textContent("#expiry"), /valid for \d+ s more/);
+      await noTokens();
+      // The refreshed (rotated) tokens were stored: the next call uses them.
+      await page.goto(`${origin}/tiktok`);
+      assert.ok(await page.isVisible("#fresh"));
     } finally {
       await context.close();
       await app?.stop();

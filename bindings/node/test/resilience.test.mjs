@@ -6,9 +6,28 @@ import { describe, it, after } from "node:test";
 import assert from "node:assert/strict";
 import { randomUUID } from "node:crypto";
 import { Credentials, workerThreads } from "libauth";
-import { serveProtected, Browser, SECRET, users, sleep } from "./helpers.mjs";
+import { serveProtected, listen, Browser, SECRET, users, sleep } from "./helpers.mjs";
 
 const never = () => new Promise(() => {});
+
+/** How many `hang` authorize calls have started, across this file. */
+let hangsStarted = 0;
+
+/**
+ * Waits until `cond()` holds (polling; 20 s at most). Tests wait on the event
+ * they need (a hook has started, a request has arrived) rather than on a
+ * fixed sleep, which a loaded machine can outlast.
+ */
+async function until(what, cond) {
+  const deadline = performance.now() + 20_000;
+  while (!cond()) {
+    if (performance.now() > deadline) throw new Error(`timed out waiting until ${what}`);
+    await sleep(5);
+  }
+}
+
+/** Waits until `n` `hang` authorize calls have started since `since`: each holds a hook place. */
+const hangsRunning = (since, n) => until(`${n} hanging hooks run`, () => hangsStarted - since >= n);
 
 /** Credentials: `hang` never settles, `slow` awaits `slowMs`, `ada` signs in. */
 function config({ slowMs = 1000, hooks, extra = {} } = {}) {
@@ -19,7 +38,11 @@ function config({ slowMs = 1000, hooks, extra = {} } = {}) {
       Credentials({
         credentials: { username: {}, password: {} },
         async authorize({ username }) {
-          if (username === "hang") return never();
+          if (username === "hang") {
+            hangsStarted++;
+            return never();
+          }
+          if (username === "boom") throw new Error("database down");
           if (username === "slow") {
             await sleep(slowMs);
             return users().ada;
@@ -50,13 +73,22 @@ async function serve(cfg) {
 describe("hanging and slow hooks affect only their own requests", () => {
   it("with 100 authorize calls hanging, ordinary sign-ins and session reads (with a session callback) complete", async () => {
     const cfg = config({
-      hooks: { timeout: 3 },
+      hooks: { timeout: 8 },
       extra: { callbacks: { session: async ({ session }) => ({ ...session, checked: true }) } },
     });
     const s = await serve(cfg);
     const hanging = [];
-    for (let i = 0; i < 100; i++) hanging.push(new Browser(s.url).signIn("hang", "x").then((r) => r.status));
-    await sleep(300); // all 100 are in flight, each holding a hook call
+    const since = hangsStarted;
+    let hangingEnded = 0;
+    for (let i = 0; i < 100; i++) {
+      hanging.push(
+        new Browser(s.url)
+          .signIn("hang", "x")
+          .then((r) => r.status)
+          .finally(() => hangingEnded++),
+      );
+    }
+    await hangsRunning(since, 100); // all 100 are in flight, each holding a hook call
 
     const started = performance.now();
     const ordinary = await Promise.all(
@@ -73,6 +105,9 @@ describe("hanging and slow hooks affect only their own requests", () => {
     );
     const took = performance.now() - started;
     assert.equal(ordinary.length, 20);
+    // Not a timing threshold: an order. Had the ordinary requests queued
+    // behind the hanging hooks, they could only finish after those ended.
+    assert.equal(hangingEnded, 0, "the ordinary requests finished while all 100 hooks still hung");
     console.log(`# 20 sign-ins + session reads beside 100 hanging hooks: ${took.toFixed(0)} ms`);
     // The hanging ones end at their deadline, each on the error page.
     assert.deepEqual(new Set(await Promise.all(hanging)), new Set([302]));
@@ -96,30 +131,31 @@ describe("hanging and slow hooks affect only their own requests", () => {
   });
 });
 
-describe("every hook call has a deadline", () => {
-  // Each case: the config's hook that never settles, the request that
-  // reaches it, and what that request must end with (the spec's error for
-  // a failing hook of that kind).
-  const cases = [
+// Each case: a config whose hook (`impl`: never settles, or throws), the
+// request that reaches it, and what that request must end with (the spec's
+// error for a failing hook of that kind). The credentials case's
+// `authorize` hangs for "hang" and throws for "boom".
+function hookCases(impl) {
+  return [
     {
       hook: "providers.credentials.authorize",
       extra: {},
-      username: "hang",
+      username: impl === never ? "hang" : "boom",
       expect: (s, res) => assert.equal(res.headers.get("location"), `${s.url}/auth/error?error=Configuration`),
     },
     {
       hook: "callbacks.signIn",
-      extra: { callbacks: { signIn: never } },
+      extra: { callbacks: { signIn: impl } },
       expect: (s, res) => assert.equal(res.headers.get("location"), `${s.url}/auth/error?error=AccessDenied`),
     },
     {
       hook: "callbacks.jwt",
-      extra: { callbacks: { jwt: never } },
+      extra: { callbacks: { jwt: impl } },
       expect: (s, res) => assert.equal(res.headers.get("location"), `${s.url}/auth/error?error=Configuration`),
     },
     {
       hook: "callbacks.session",
-      extra: { callbacks: { session: never } },
+      extra: { callbacks: { session: impl } },
       // Sign-in does not call it; the session read does, and gives no session.
       expect: async (s, res, b) => {
         assert.equal(res.headers.get("location"), s.url);
@@ -128,7 +164,7 @@ describe("every hook call has a deadline", () => {
     },
     {
       hook: "events.signIn",
-      extra: { events: { signIn: never } },
+      extra: { events: { signIn: impl } },
       // Events are for logging: a hanging one costs its deadline, never the sign-in.
       expect: async (s, res, b) => {
         assert.equal(res.headers.get("location"), s.url);
@@ -137,12 +173,114 @@ describe("every hook call has a deadline", () => {
     },
     {
       hook: "adapter.createSession",
-      extra: { adapter: hangingAdapter("createSession"), session: { strategy: "database" } },
+      extra: { adapter: adapterWith("createSession", impl), session: { strategy: "database" } },
       expect: (s, res) => assert.equal(res.headers.get("location"), `${s.url}/auth/error?error=Configuration`),
     },
   ];
+}
 
-  for (const c of cases) {
+const boom = () => {
+  throw new Error("hook failed on purpose");
+};
+
+describe("a hook that throws fails only its own request, as the spec says for that hook", () => {
+  for (const c of hookCases(boom)) {
+    it(`${c.hook}: throws`, async () => {
+      const s = await serve(config({ extra: c.extra }));
+      const b = new Browser(s.url);
+      const res = await b.signIn(c.username ?? "ada", "lovelace");
+      assert.equal(res.status, 302);
+      await c.expect(s, res, b);
+      // The server is still there for everyone else.
+      assert.equal((await new Browser(s.url).fetch("/auth/csrf")).status, 200);
+    });
+  }
+});
+
+describe("a slow provider affects only the sign-ins that wait for it", () => {
+  it("while 40 OAuth callbacks wait on a token endpoint that answers after 4 s, 20 credentials sign-ins complete", async () => {
+    // A provider whose token endpoint is slow (as a struggling provider
+    // is); its authorization and user-info steps answer at once.
+    let tokenRequests = 0;
+    const provider = await listen(async (req, res) => {
+      const url = new URL(req.url, "http://x");
+      if (url.pathname === "/token") {
+        tokenRequests++;
+        for await (const _ of req);
+        await sleep(4000);
+        res.setHeader("content-type", "application/json");
+        return res.end(JSON.stringify({ access_token: "at-" + randomUUID(), token_type: "Bearer", expires_in: 3600 }));
+      }
+      if (url.pathname === "/userinfo") {
+        res.setHeader("content-type", "application/json");
+        return res.end(JSON.stringify({ id: "slow-user", name: "Slow Provider User" }));
+      }
+      res.statusCode = 404;
+      res.end();
+    });
+    servers.push(provider);
+    const cfg = config({
+      extra: {
+        providers: [
+          config().providers[0],
+          {
+            id: "slowprov",
+            name: "Slow",
+            type: "oauth",
+            clientId: "slow-client",
+            clientSecret: "slow-secret",
+            authorization: { url: `${provider.url}/authorize` },
+            token: `${provider.url}/token`,
+            userinfo: `${provider.url}/userinfo`,
+            checks: ["state"],
+          },
+        ],
+      },
+    });
+    const s = await serve(cfg);
+
+    // 40 browsers start the OAuth flow and come back with a code.
+    const waiting = await Promise.all(
+      Array.from({ length: 40 }, async () => {
+        const b = new Browser(s.url);
+        const csrfToken = await b.csrf();
+        const res = await b.post("/auth/signin/slowprov", { csrfToken });
+        assert.equal(res.status, 302);
+        const state = new URL(res.headers.get("location")).searchParams.get("state");
+        return { b, state };
+      }),
+    );
+    let slowEnded = 0;
+    const slow = waiting.map(({ b, state }) =>
+      b
+        .fetch(`/auth/callback/slowprov?code=c-${randomUUID()}&state=${encodeURIComponent(state)}`)
+        .then(async (res) => ({ res, session: await b.session() }))
+        .finally(() => slowEnded++),
+    );
+    // Every callback is now waiting on the token endpoint.
+    await until("40 token requests wait", () => tokenRequests >= 40);
+
+    const ordinary = await Promise.all(
+      Array.from({ length: 20 }, async () => {
+        const b = new Browser(s.url);
+        const res = await b.signIn("ada", "lovelace");
+        assert.equal(res.headers.get("location"), s.url);
+        return (await b.session()).user.name;
+      }),
+    );
+    assert.deepEqual(new Set(ordinary), new Set(["Ada Lovelace"]));
+    assert.equal(slowEnded, 0, "the credentials sign-ins finished while every token request still waited");
+
+    // And the slow ones sign in once their provider answers.
+    for (const { res, session } of await Promise.all(slow)) {
+      assert.equal(res.headers.get("location"), s.url);
+      assert.equal(session.user.name, "Slow Provider User");
+    }
+  });
+});
+
+describe("every hook call has a deadline", () => {
+  for (const c of hookCases(never)) {
     it(`${c.hook}: past hooks.timeout the request ends as for a failing hook, logged once by name`, async () => {
       const { messages, logger } = errorLog();
       const s = await serve(config({ hooks: { timeout: 0.5 }, extra: { ...c.extra, logger } }));
@@ -188,8 +326,9 @@ describe("every hook call has a deadline", () => {
 describe("saturation is explicit", () => {
   it("past hooks.maxInFlight a request that needs a hook gets 503 + Retry-After at once; hookless ones are unaffected", async () => {
     const s = await serve(config({ hooks: { maxInFlight: 5, timeout: 5 } }));
+    const since = hangsStarted;
     const hanging = Array.from({ length: 5 }, () => new Browser(s.url).signIn("hang", "x"));
-    await sleep(300);
+    await hangsRunning(since, 5);
 
     const b = new Browser(s.url);
     const csrfToken = await b.csrf();
@@ -223,16 +362,17 @@ describe("saturation is explicit", () => {
     });
     ServerAuth(cfg);
     const s = await serve(cfg);
+    const since = hangsStarted;
     const hanging = new Browser(s.url).signIn("hang", "x");
-    await sleep(300);
+    await hangsRunning(since, 1);
     const req = { protocol: "http", headers: { host: "127.0.0.1" }, originalUrl: "/me", url: "/me" };
     await assert.rejects(getSession(req, cfg), (e) => e.type === "Overloaded");
     await hanging;
   });
 });
 
-/** An Auth.js-shaped adapter in memory whose `method` never settles. */
-function hangingAdapter(method) {
+/** An Auth.js-shaped adapter in memory whose `method` is `impl`. */
+function adapterWith(method, impl) {
   const users = new Map();
   const sessions = new Map();
   const adapter = {
@@ -262,6 +402,6 @@ function hangingAdapter(method) {
       return s;
     },
   };
-  adapter[method] = never;
+  adapter[method] = impl;
   return adapter;
 }

@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { createRequire } from "node:module";
-import { ServerAuth, getSession, TikTok } from "libauth";
+import { ServerAuth, getSession, getAccount, refreshAccount, TikTok } from "libauth";
 import { Browser, SECRET, freePort, skipUnless } from "./helpers.mjs";
 
 const require = createRequire(import.meta.url);
@@ -18,6 +18,7 @@ describe("TikTok through the Express adapter (simulator)", { skip }, () => {
   let sim;
   let server;
   let origin;
+  let dbConfig;
   const seen = {};
   before(async () => {
     const [simPort, appPort] = [await freePort(), await freePort()];
@@ -26,7 +27,17 @@ describe("TikTok through the Express adapter (simulator)", { skip }, () => {
     const { spawn } = await import("node:child_process");
     sim = spawn(
       simBin,
-      ["--quiet", "--port", String(simPort), "--redirect-uri", `${origin}/auth/callback/tiktok`, "--redirect-uri", `${origin}/mapped/callback/tiktok`],
+      [
+        "--quiet",
+        "--port",
+        String(simPort),
+        "--redirect-uri",
+        `${origin}/auth/callback/tiktok`,
+        "--redirect-uri",
+        `${origin}/mapped/callback/tiktok`,
+        "--redirect-uri",
+        `${origin}/db/callback/tiktok`,
+      ],
       { stdio: "ignore" },
     );
     for (let i = 0; i < 100; i++) {
@@ -98,7 +109,31 @@ describe("TikTok through the Express adapter (simulator)", { skip }, () => {
         },
       },
     };
+    // Database sessions in SQLite: the account and its tokens are stored,
+    // and read back with getAccount / refreshed with refreshAccount.
+    dbConfig = {
+      secret: SECRET,
+      basePath: "/db",
+      adapter: { type: "sqlite", path: `/tmp/libauth-tiktok-${process.pid}.db` },
+      providers: [
+        TikTok({
+          clientId: "sim-client-key",
+          clientSecret: "sim-client-secret",
+          authorization: { url: `${simUrl}/v2/auth/authorize/` },
+          token: `${simUrl}/v2/oauth/token/`,
+          userinfo: `${simUrl}/v2/user/info/`,
+        }),
+      ],
+      callbacks: {
+        session({ session, user }) {
+          session.user.id = user.id;
+          return session;
+        },
+      },
+    };
     const app = express();
+    app.use("/db", ServerAuth(dbConfig));
+    app.get("/db-me", async (req, res) => res.json(await getSession(req, dbConfig)));
     app.use("/auth", ServerAuth(config));
     app.use("/mapped", ServerAuth(mappedConfig));
     app.get("/me", async (req, res) => res.json(await getSession(req, config)));
@@ -108,6 +143,8 @@ describe("TikTok through the Express adapter (simulator)", { skip }, () => {
     });
   });
   after(async () => {
+    const { rmSync } = await import("node:fs");
+    for (const suffix of ["", "-wal", "-shm"]) rmSync(`/tmp/libauth-tiktok-${process.pid}.db${suffix}`, { force: true });
     sim?.kill();
     server?.closeAllConnections?.();
     await new Promise((r) => (server ? server.close(r) : r()));
@@ -180,5 +217,36 @@ describe("TikTok through the Express adapter (simulator)", { skip }, () => {
     const me = await (await br.fetch("/mapped-me")).json();
     assert.equal(me.user.name, "Sim Creator (mapped)");
     assert.equal(me.user.avatarLarge, session.user.avatarLarge);
+  });
+
+  it("database sessions: getAccount reads the stored tokens, refreshAccount rotates and stores them", async () => {
+    const br = new Browser(origin, { basePath: "/db" });
+    const csrfToken = await br.csrf();
+    let res = await br.post("/db/signin/tiktok", { csrfToken, callbackUrl: "/after" });
+    res = await fetch(new URL(res.headers.get("location")), { redirect: "manual" });
+    res = await br.fetch(res.headers.get("location"));
+    assert.equal(res.status, 302);
+    const me = await (await br.fetch("/db-me")).json();
+    const userId = me.user.id;
+    assert.ok(userId, JSON.stringify(me));
+
+    assert.equal(await getAccount(userId, "github", dbConfig), null);
+    assert.equal(await getAccount("nobody", "tiktok", dbConfig), null);
+    const stored = await getAccount(userId, "tiktok", dbConfig);
+    assert.equal(stored.provider, "tiktok");
+    assert.equal(stored.userId, userId);
+    assert.match(stored.access_token, /^act\./);
+    assert.match(stored.refresh_token, /^rft\./);
+    assert.match(stored.scope, /user\.info\.basic/);
+    assert.ok(stored.expires_at > Date.now() / 1000);
+
+    const fresh = await refreshAccount(userId, "tiktok", dbConfig);
+    assert.notEqual(fresh.access_token, stored.access_token);
+    assert.notEqual(fresh.refresh_token, stored.refresh_token, "TikTok rotates the refresh token");
+    assert.equal(fresh.scope, stored.scope);
+    assert.deepEqual(await getAccount(userId, "tiktok", dbConfig), fresh, "the new tokens are stored");
+    assert.equal(await refreshAccount(userId, "github", dbConfig), null, "no such account");
+    await assert.rejects(getAccount(userId, "tiktok", { secret: SECRET, providers: [] }), (e) => e.type === "MissingAdapter");
+    await assert.rejects(getAccount("", "tiktok", dbConfig), TypeError);
   });
 });

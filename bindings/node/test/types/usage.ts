@@ -7,6 +7,8 @@ import {
   getSession,
   signIn,
   signOut,
+  getAccount,
+  refreshAccount,
   Credentials,
   TikTok,
   GitHub,
@@ -163,6 +165,17 @@ app.post("/login", async (req, res) => {
 app.post("/logout", async (req, res) => {
   const out = await signOut(req, config);
   res.setHeader("set-cookie", out.cookies).redirect(303, out.url);
+});
+
+// Stored accounts: the tokens stay on the server.
+app.get("/tiktok", async (req, res) => {
+  const session = await getSession(req, config);
+  if (!session?.user?.id) return res.redirect("/login");
+  let account = await getAccount(session.user.id, "tiktok", config);
+  if (account?.expires_at && account.expires_at <= Date.now() / 1000) account = await refreshAccount(session.user.id, "tiktok", config);
+  const token: string | undefined = account?.access_token;
+  const scope: string | undefined = account?.scope;
+  res.json({ linked: Boolean(token), scope });
 });
 
 const reactiveConfig: ReactiveAuthConfig = { ...config, prefix: "/api/auth", adapter: { type: "sqlite", path: "auth.db" } };
