@@ -20,7 +20,7 @@ use std::sync::Arc;
 use libauth_core::{Auth, AuthError, AuthRequest, AuthResponse, Config, ErrorType, Permit};
 use pyo3::exceptions::PyException;
 use pyo3::prelude::*;
-use pyo3::types::PyBytes;
+use pyo3::types::{PyBool, PyBytes, PyDict, PyList, PyString};
 
 use host::PyHost;
 
@@ -131,7 +131,9 @@ impl NativeAuth {
     }
 
     /// Answer a request under basePath; the GIL is released meanwhile.
-    #[pyo3(signature = (method, url, headers, body=None))]
+    /// With `admit`, the engine admits it on this thread (503 past
+    /// `hooks.maxInFlight`); without, the caller holds a permit already.
+    #[pyo3(signature = (method, url, headers, body=None, admit=false))]
     fn handle(
         &self,
         py: Python<'_>,
@@ -139,24 +141,44 @@ impl NativeAuth {
         url: String,
         headers: Vec<(String, String)>,
         body: Option<Vec<u8>>,
+        admit: bool,
     ) -> PyResult<NativeResponse> {
         let req = AuthRequest { method, url, headers, body };
         let auth = &self.auth;
-        let res = py.allow_threads(|| catch_unwind(AssertUnwindSafe(|| auth.handle(&req))));
+        let run = || if admit { auth.handle_admitted(&req) } else { auth.handle(&req) };
+        let res = py.allow_threads(|| catch_unwind(AssertUnwindSafe(run)));
         res.map(|r| to_py(py, r)).map_err(|_| internal("handling the request"))
     }
 
-    /// The session as JSON, or `None`; the GIL is released meanwhile.
-    #[pyo3(signature = (url, cookie=None))]
-    fn get_session(&self, py: Python<'_>, url: String, cookie: Option<String>) -> PyResult<Option<String>> {
+    /// The session as a dict, or `None`; the GIL is released while the
+    /// engine reads it (the dict is built after, with the GIL: no JSON
+    /// round trip through Python).
+    /// With `admit`, admitted on this thread as `handle` is (`Overloaded`
+    /// past `hooks.maxInFlight`).
+    #[pyo3(signature = (url, cookie=None, admit=false))]
+    fn get_session<'py>(
+        &self,
+        py: Python<'py>,
+        url: String,
+        cookie: Option<String>,
+        admit: bool,
+    ) -> PyResult<Option<Bound<'py, PyAny>>> {
         let headers = match cookie {
             Some(c) if !c.is_empty() => vec![("cookie".to_owned(), c)],
             _ => Vec::new(),
         };
         let req = AuthRequest { method: "GET".into(), url, headers, body: None };
         let auth = &self.auth;
-        match py.allow_threads(|| catch_unwind(AssertUnwindSafe(|| auth.get_session(&req)))) {
-            Ok(Ok(session)) => Ok(session.map(|s| s.to_json())),
+        let read = || if admit { auth.get_session_admitted(&req) } else { auth.get_session(&req) };
+        match py.allow_threads(|| catch_unwind(AssertUnwindSafe(read))) {
+            Ok(Ok(Some(session))) => {
+                let dict = PyDict::new(py);
+                for (key, value) in &session.0 {
+                    dict.set_item(key, value_to_py(py, value)?)?;
+                }
+                Ok(Some(dict.into_any()))
+            }
+            Ok(Ok(None)) => Ok(None),
             Ok(Err(e)) => Err(engine_error(&e)),
             Err(_) => Err(internal("reading the session")),
         }
@@ -253,4 +275,33 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(max_body_bytes, m)?)?;
     m.add("EngineError", m.py().get_type::<EngineError>())?;
     Ok(())
+}
+
+/// A JSON value as the Python object `json.loads` would give.
+fn value_to_py<'py>(py: Python<'py>, value: &serde_json::Value) -> PyResult<Bound<'py, PyAny>> {
+    use serde_json::Value;
+    Ok(match value {
+        Value::Null => py.None().into_bound(py),
+        Value::Bool(b) => PyBool::new(py, *b).to_owned().into_any(),
+        Value::Number(n) => match (n.as_i64(), n.as_u64()) {
+            (Some(i), _) => i.into_pyobject(py)?.into_any(),
+            (None, Some(u)) => u.into_pyobject(py)?.into_any(),
+            (None, None) => n.as_f64().unwrap_or(f64::NAN).into_pyobject(py)?.into_any(),
+        },
+        Value::String(s) => PyString::new(py, s).into_any(),
+        Value::Array(items) => {
+            let list = PyList::empty(py);
+            for item in items {
+                list.append(value_to_py(py, item)?)?;
+            }
+            list.into_any()
+        }
+        Value::Object(map) => {
+            let dict = PyDict::new(py);
+            for (key, item) in map {
+                dict.set_item(key, value_to_py(py, item)?)?;
+            }
+            dict.into_any()
+        }
+    })
 }

@@ -83,6 +83,7 @@ def wsgi_app(environ: Dict[str, Any], start_response: Callable[..., Any]) -> Any
     path = environ.get("PATH_INFO", "")
     if path == "/me":
         session = libauth.get_session(environ)
+        assert libauth.get_session(environ) is session, "read once, then kept"
         if session is None:
             start_response("302 Found", [("Location", "/login"), ("Content-Length", "0")])
             return [b""]
@@ -121,12 +122,12 @@ class Server:
         self.auth = auth
 
 
-def start_wsgi(config: Dict[str, Any], threads: int = 8) -> Server:
+def start_wsgi(config: Dict[str, Any], threads: int = 8, port: Optional[int] = None) -> Server:
     import waitress.server
 
     auth = libauth.Auth(config)
     app = libauth.WSGIMiddleware(wsgi_app, auth)
-    port = free_port()
+    port = port or free_port()
     server = waitress.server.create_server(app, host="127.0.0.1", port=port, threads=threads)
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
@@ -138,12 +139,12 @@ def start_wsgi(config: Dict[str, Any], threads: int = 8) -> Server:
     return Server(f"http://127.0.0.1:{port}", stop, auth)
 
 
-def start_asgi(config: Dict[str, Any], app: Any = None) -> Server:
+def start_asgi(config: Dict[str, Any], app: Any = None, port: Optional[int] = None) -> Server:
     import uvicorn
 
     auth = libauth.Auth(config)
     asgi = libauth.ASGIMiddleware(app or starlette_app(), auth)
-    port = free_port()
+    port = port or free_port()
     server = uvicorn.Server(uvicorn.Config(asgi, host="127.0.0.1", port=port, log_level="warning", lifespan="off"))
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
@@ -168,8 +169,8 @@ def kind(request: Any) -> str:
 def serve(kind: str) -> Iterator[Callable[..., Server]]:
     started = []
 
-    def start(config: Dict[str, Any]) -> Server:
-        s = SERVERS[kind](config)
+    def start(config: Dict[str, Any], port: Optional[int] = None) -> Server:
+        s = SERVERS[kind](config, port=port)
         started.append(s)
         return s
 

@@ -181,3 +181,35 @@ def test_async_hooks(serve: Any) -> None:
     assert br.session()["user"]["role"] == "admin"
     assert br.get("/me").json()["user"]["role"] == "admin"
     assert seen == [("events.signIn", "ada@example.com")]
+
+
+def test_chunked_session_cookie(serve: Any) -> None:
+    """A session too big for one cookie is split into authjs.session-token.0,
+    .1, …; it reads back whole, and sign-out clears every chunk."""
+    notes = "".join(f"{i:05d}" for i in range(1200))  # 6,000 characters, incompressible enough
+
+    def jwt(args: Dict[str, Any]) -> Dict[str, Any]:
+        if args.get("trigger") == "signIn":
+            args["token"]["notes"] = notes
+        return args["token"]  # type: ignore[no-any-return]
+
+    def session(args: Dict[str, Any]) -> Dict[str, Any]:
+        args["session"]["notes"] = args["token"]["notes"]
+        return args["session"]  # type: ignore[no-any-return]
+
+    s = serve(base_config(sync_authorize, callbacks={"jwt": jwt, "session": session}))
+    br = Browser(s)
+    res = br.sign_in("ada", "lovelace")
+    assert res.status_code == 302
+    names = sorted(c.name for c in br.http.cookies if c.name.startswith("authjs.session-token"))
+    assert names[:2] == ["authjs.session-token.0", "authjs.session-token.1"], names
+    assert "authjs.session-token" not in names
+    for c in br.http.cookies:
+        if c.name.startswith("authjs.session-token."):
+            assert len(c.name) + len(c.value or "") < 4096, (c.name, len(c.value or ""))
+    assert br.session()["notes"] == notes
+    assert br.get("/me").json()["notes"] == notes, "get_session reads the chunks too"
+    res = br.post("/auth/signout", {"csrfToken": br.csrf()})
+    assert res.status_code == 302
+    assert not [c.name for c in br.http.cookies if c.name.startswith("authjs.session-token")]
+    assert br.session() is None

@@ -37,3 +37,14 @@ def test_native_stub_names_equal_the_runtime() -> None:
 def test_package_all_is_importable() -> None:
     for name in libauth.__all__:
         assert hasattr(libauth, name), name
+
+
+def test_stubtest_finds_stubs_and_runtime_in_agreement() -> None:
+    """mypy's stubtest: every name, signature and class in the package and
+    in ``_native.pyi`` matches the imported runtime module."""
+    out = subprocess.run(
+        [sys.executable, "-m", "mypy.stubtest", "libauth"],
+        capture_output=True, text=True, cwd=HERE.parent.parent,
+    )
+    assert out.returncode == 0, out.stdout + out.stderr
+    assert "Success" in out.stdout

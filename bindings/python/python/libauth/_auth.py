@@ -7,7 +7,8 @@ import asyncio
 import concurrent.futures
 import json
 import threading
-from typing import Any, Dict, List, Mapping, Optional, Tuple
+import collections.abc
+from typing import Any, Dict, List, Optional, Tuple
 
 from . import _native
 from ._errors import AuthError, CallbackRouteError, InvalidConfig, Overloaded, from_engine
@@ -52,7 +53,7 @@ class Auth:
 
     Raises ``InvalidConfig`` (a ``ValueError``) naming the refused option."""
 
-    def __init__(self, config: Mapping[str, Any]) -> None:
+    def __init__(self, config: collections.abc.Mapping[str, Any]) -> None:
         data, hooks = compile_config(config, list(_native.adapter_methods()))
         built = _engine_call(_native.create_auth, json.dumps(data), sorted(hooks), Dispatcher(hooks))
         if isinstance(built, tuple):
@@ -81,32 +82,14 @@ class Auth:
         released while the engine works). ``url`` is absolute, as the client
         saw it. A request that may reach host code is admitted first
         (``hooks.maxInFlight``); past the bound the answer is 503."""
-        if self._native.is_hookless(method, url):
-            return Response(*_engine_call(self._native.handle, method, url, headers, body))
-        permit = self._native.admit()
-        if permit is None:
-            return Response(*self._native.overloaded_response())
-        try:
-            return Response(*_engine_call(self._native.handle, method, url, headers, body))
-        finally:
-            permit.release()
+        return Response(*_engine_call(self._native.handle, method, url, headers, body, True))
 
     def get_session(self, url: str, cookie: Optional[str] = None) -> Optional[Dict[str, Any]]:
         """The session for this request URL and ``Cookie`` header, or ``None``
         for a missing, expired or tampered cookie; on this thread. Raises
         ``AdapterError`` when the database fails, ``Overloaded`` past
         ``hooks.maxInFlight``."""
-        if self.session_is_hookless:
-            raw = _engine_call(self._native.get_session, url, cookie)
-        else:
-            permit = self._native.admit()
-            if permit is None:
-                raise Overloaded("hooks.maxInFlight requests that need host code are in flight")
-            try:
-                raw = _engine_call(self._native.get_session, url, cookie)
-            finally:
-                permit.release()
-        return None if raw is None else json.loads(raw)
+        return _engine_call(self._native.get_session, url, cookie, True)  # type: ignore[no-any-return]
 
     # -- asyncio -------------------------------------------------------------
 
@@ -153,10 +136,8 @@ class Auth:
     async def get_session_async(self, url: str, cookie: Optional[str] = None) -> Optional[Dict[str, Any]]:
         """``get_session`` for asyncio: inline when hookless, else on a worker thread."""
         if self.session_is_hookless:
-            raw = _engine_call(self._native.get_session, url, cookie)
-        else:
-            raw = await self.run_admitted(self._native.get_session, url, cookie)
-        return None if raw is None else json.loads(raw)
+            return _engine_call(self._native.get_session, url, cookie)  # type: ignore[no-any-return]
+        return await self.run_admitted(self._native.get_session, url, cookie)  # type: ignore[no-any-return]
 
     def close(self) -> None:
         """Stop the worker threads (they also stop with the process)."""

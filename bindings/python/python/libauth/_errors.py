@@ -5,7 +5,7 @@ URL, so it must not reveal anything sensitive."""
 from __future__ import annotations
 
 import json
-from typing import Any, Dict, Optional, Type
+from typing import Any, Dict, List, Optional, Type
 
 
 class AuthError(Exception):
@@ -158,19 +158,18 @@ class InvalidConfig(AuthError, ValueError):
         self.option = option
 
 
+_CLASSES: List[Type[AuthError]] = [
+    AccessDenied, AccountNotLinked, AdapterError, CallbackRouteError, CredentialsSignin,
+    EmailSignInError, ErrorPageLoop, EventError, InvalidCallbackUrl, InvalidCheck,
+    InvalidEndpoints, InvalidProviderType, JWTSessionError, MissingAdapter,
+    MissingAdapterMethods, MissingAuthorize, MissingCSRF, MissingSecret,
+    OAuthAccountNotLinked, OAuthCallbackError, OAuthProfileParseError, OAuthSignInError,
+    SessionTokenError, SignOutError, UnknownAction, UnsupportedStrategy, UntrustedHost,
+    Verification, Overloaded, InvalidConfig,
+]
+
 #: Exception class by engine error type.
-ERROR_CLASSES: Dict[str, Type[AuthError]] = {
-    cls.type: cls
-    for cls in [
-        AccessDenied, AccountNotLinked, AdapterError, CallbackRouteError, CredentialsSignin,
-        EmailSignInError, ErrorPageLoop, EventError, InvalidCallbackUrl, InvalidCheck,
-        InvalidEndpoints, InvalidProviderType, JWTSessionError, MissingAdapter,
-        MissingAdapterMethods, MissingAuthorize, MissingCSRF, MissingSecret,
-        OAuthAccountNotLinked, OAuthCallbackError, OAuthProfileParseError, OAuthSignInError,
-        SessionTokenError, SignOutError, UnknownAction, UnsupportedStrategy, UntrustedHost,
-        Verification, Overloaded, InvalidConfig,
-    ]
-}
+ERROR_CLASSES: Dict[str, Type[AuthError]] = {cls.type: cls for cls in _CLASSES}
 
 
 def from_engine(payload: str) -> AuthError:

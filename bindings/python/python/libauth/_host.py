@@ -24,7 +24,8 @@ import inspect
 import json
 import re
 import threading
-from typing import Any, Callable, Dict, List, Mapping, Optional, Tuple
+import collections.abc
+from typing import Any, Callable, Dict, List, Optional, Tuple
 
 from ._errors import AuthError, to_host_error
 
@@ -46,8 +47,8 @@ def _snake(name: str) -> str:
 Hooks = Dict[str, Tuple[Callable[..., Any], str]]
 
 
-def compile_config(config: Mapping[str, Any], adapter_methods: List[str]) -> Tuple[Dict[str, Any], Hooks]:
-    if not isinstance(config, Mapping):
+def compile_config(config: collections.abc.Mapping[str, Any], adapter_methods: List[str]) -> Tuple[Dict[str, Any], Hooks]:
+    if not isinstance(config, collections.abc.Mapping):
         raise TypeError("libauth: the configuration must be a dict")
     hooks: Hooks = {}
     out: Dict[str, Any] = {}
@@ -59,7 +60,7 @@ def compile_config(config: Mapping[str, Any], adapter_methods: List[str]) -> Tup
         if value is None and key != "adapter":
             continue
         if key in ("callbacks", "events", "logger"):
-            items = value.items() if isinstance(value, Mapping) else (
+            items = value.items() if isinstance(value, collections.abc.Mapping) else (
                 (n, getattr(value, n)) for n in dir(value) if not n.startswith("_"))
             for name, fn in items:
                 if callable(fn):
@@ -92,9 +93,9 @@ def compile_config(config: Mapping[str, Any], adapter_methods: List[str]) -> Tup
 
 
 def _lift_provider(provider: Any, index: int, add: Callable[..., None]) -> Dict[str, Any]:
-    if callable(provider) and not isinstance(provider, Mapping):
+    if callable(provider) and not isinstance(provider, collections.abc.Mapping):
         provider = provider()
-    if not isinstance(provider, Mapping):
+    if not isinstance(provider, collections.abc.Mapping):
         raise TypeError(f"libauth: providers[{index}] must be a provider dict (see libauth.Credentials, libauth.OAuth, …)")
     pid = provider.get("id") or provider.get("builtin") or provider.get("type")
     out: Dict[str, Any] = {}
@@ -113,11 +114,11 @@ def _lift_provider(provider: Any, index: int, add: Callable[..., None]) -> Dict[
 def _lift_adapter(adapter: Any, add: Callable[..., None], adapter_methods: List[str]) -> Any:
     if adapter is None:
         return None
-    if isinstance(adapter, Mapping) and adapter.get("type") in BUILTIN_ADAPTERS:
+    if isinstance(adapter, collections.abc.Mapping) and adapter.get("type") in BUILTIN_ADAPTERS:
         return dict(adapter)
     count = 0
     for name in adapter_methods:
-        if isinstance(adapter, Mapping):
+        if isinstance(adapter, collections.abc.Mapping):
             fn = adapter.get(name) or adapter.get(_snake(name))
         else:
             fn = getattr(adapter, name, None) or getattr(adapter, _snake(name), None)

@@ -1,10 +1,14 @@
-from typing import Callable, List, Optional, Tuple, Union
+from typing import Any, Callable, Dict, List, Optional, Tuple, Union, final
+
+__all__ = ["NativeAuth", "NativePermit", "create_auth", "adapter_methods", "error_types", "max_body_bytes", "EngineError"]
 
 class EngineError(Exception): ...
 
+@final
 class NativePermit:
     def release(self) -> None: ...
 
+@final
 class NativeAuth:
     @property
     def base_path(self) -> str: ...
@@ -18,9 +22,16 @@ class NativeAuth:
     def admit(self) -> Optional[NativePermit]: ...
     def overloaded_response(self) -> Tuple[int, List[Tuple[str, str]], bytes]: ...
     def handle(
-        self, method: str, url: str, headers: List[Tuple[str, str]], body: Optional[bytes] = None
+        self,
+        method: str,
+        url: str,
+        headers: List[Tuple[str, str]],
+        body: Optional[bytes] = None,
+        admit: bool = False,
     ) -> Tuple[int, List[Tuple[str, str]], bytes]: ...
-    def get_session(self, url: str, cookie: Optional[str] = None) -> Optional[str]: ...
+    def get_session(
+        self, url: str, cookie: Optional[str] = None, admit: bool = False
+    ) -> Optional[Dict[str, Any]]: ...
     def sign_in(
         self, provider: str, fields_json: str, method: str, url: str, headers: List[Tuple[str, str]]
     ) -> Tuple[str, List[str]]: ...

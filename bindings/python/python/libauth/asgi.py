@@ -9,7 +9,8 @@ Requests that can reach no hook run inline, with no thread hop."""
 
 from __future__ import annotations
 
-from typing import Any, Awaitable, Callable, Dict, List, MutableMapping, Optional, Tuple
+import collections.abc
+from typing import Any, Callable, Dict, List, Optional, Tuple
 
 from . import _native
 from ._auth import Auth
@@ -17,10 +18,10 @@ from ._errors import AuthError
 
 MAX_BODY = _native.max_body_bytes()
 
-Scope = MutableMapping[str, Any]
-Receive = Callable[[], Awaitable[Dict[str, Any]]]
-Send = Callable[[Dict[str, Any]], Awaitable[None]]
-ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
+Scope = collections.abc.MutableMapping[str, Any]
+Receive = Callable[[], collections.abc.Awaitable[Dict[str, Any]]]
+Send = Callable[[Dict[str, Any]], collections.abc.Awaitable[None]]
+ASGIApp = Callable[[Scope, Receive, Send], collections.abc.Awaitable[None]]
 
 
 def scope_path(scope: Scope) -> str:

@@ -10,7 +10,8 @@ from typing import Any, Dict
 
 
 def _camel(name: str) -> str:
-    head, *rest = name.split("_")
+    # A trailing underscore escapes a keyword: ``from_`` -> ``from``.
+    head, *rest = name.rstrip("_").split("_")
     return head + "".join(part[:1].upper() + part[1:] for part in rest)
 
 
@@ -56,7 +57,7 @@ def OIDC(**options: Any) -> Dict[str, Any]:
 
 def Email(**options: Any) -> Dict[str, Any]:
     """Magic-link sign-in by email: ``send_verification_request(params)``
-    sends the link (or ``server``/``from`` for the engine's SMTP sender).
+    sends the link (or ``server`` and ``from_`` for the engine's SMTP sender).
     Needs an adapter to store its tokens."""
     out = {"type": "email", "id": "email", "name": "Email", **_options(options)}
     return out

@@ -3,8 +3,9 @@ Django, Pyramid, Bottle, …)."""
 
 from __future__ import annotations
 
-from http import HTTPStatus
-from typing import Any, Callable, Dict, Iterable, List, Optional, Tuple
+import http
+import collections.abc
+from typing import Any, Callable, Dict, List, Optional, Tuple
 from wsgiref.util import request_uri
 
 from . import _native
@@ -14,7 +15,7 @@ MAX_BODY = _native.max_body_bytes()
 
 Environ = Dict[str, Any]
 StartResponse = Callable[..., Any]
-WSGIApp = Callable[[Environ, StartResponse], Iterable[bytes]]
+WSGIApp = Callable[[Environ, StartResponse], collections.abc.Iterable[bytes]]
 
 #: ``environ`` keys: the engine serving this request, and the session once read.
 AUTH_KEY = "libauth.auth"
@@ -79,7 +80,7 @@ class WSGIMiddleware:
         self.app = app
         self.auth = auth
 
-    def __call__(self, environ: Environ, start_response: StartResponse) -> Iterable[bytes]:
+    def __call__(self, environ: Environ, start_response: StartResponse) -> collections.abc.Iterable[bytes]:
         environ[AUTH_KEY] = self.auth
         if not self.auth.is_auth_path(environ_path(environ)):
             return self.app(environ, start_response)
@@ -90,7 +91,7 @@ class WSGIMiddleware:
             _read_body(environ),
         )
         try:
-            reason = HTTPStatus(res.status).phrase
+            reason = http.HTTPStatus(res.status).phrase
         except ValueError:
             reason = "Unknown"
         headers = list(res.headers)
