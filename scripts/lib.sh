@@ -57,3 +57,17 @@ ensure_pip_package() { # module requirement
 ensure_chromium() {
   [ -x /usr/bin/chromium ] || apt_install chromium
 }
+
+# The C toolchain and libraries of the C ABI's tests and example: a C and
+# C++ compiler, pkg-config, valgrind, libmicrohttpd and cJSON (Debian).
+ensure_c_tools() {
+  local missing=()
+  command -v cc >/dev/null 2>&1 || missing+=(gcc)
+  command -v c++ >/dev/null 2>&1 || missing+=(g++)
+  command -v pkg-config >/dev/null 2>&1 || missing+=(pkg-config)
+  command -v valgrind >/dev/null 2>&1 || missing+=(valgrind)
+  pkg-config --exists libmicrohttpd 2>/dev/null || missing+=(libmicrohttpd-dev)
+  pkg-config --exists libcjson 2>/dev/null || missing+=(libcjson-dev)
+  pkg-config --exists openssl 2>/dev/null || missing+=(libssl-dev)
+  [ ${#missing[@]} -eq 0 ] || apt_install "${missing[@]}"
+}

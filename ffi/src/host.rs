@@ -1,0 +1,135 @@
+//! The engine's `Host` over one C function, `auth_hook_fn`.
+//!
+//! The engine calls a hook synchronously on the thread that called
+//! `auth_handle` / `auth_get_session`; so does this host: it calls the C
+//! function right there, with the hook name and the arguments as
+//! NUL-terminated JSON, and a result slot (`auth_hook_result`) the function
+//! fills through the setters, which copy. Deadlines: the engine's default
+//! `Host::call_with_timeout` applies (a C function cannot be interrupted; a
+//! result that comes too late is dropped and the call fails as if the hook
+//! had failed).
+
+use std::collections::HashSet;
+use std::ffi::{c_char, c_void, CString};
+
+use libauth_core::{Hook, Host, HostError};
+use serde_json::Value;
+
+/// The hook answered; its result (if any) is in the `auth_hook_result`.
+pub const AUTH_HOOK_OK: i32 = 0;
+/// The hook failed; the `auth_hook_result` may say how
+/// (`auth_hook_result_error`, or `{"message", "type", "code"}` JSON).
+pub const AUTH_HOOK_ERROR: i32 = 1;
+
+/// The host's one hook function. `hook_name` and `args_json` (NUL-terminated,
+/// `args_len` bytes without the NUL) are valid only during the call.
+/// Answer with `auth_hook_result_set(result, json, len)` (the JSON result;
+/// none means `null`) and return `AUTH_HOOK_OK`, or report a failure with
+/// `auth_hook_result_error(result, type, message, code)` and return
+/// `AUTH_HOOK_ERROR`. `result` is valid only during the call.
+#[allow(non_camel_case_types)]
+pub type auth_hook_fn = Option<
+    unsafe extern "C" fn(
+        user_data: *mut c_void,
+        hook_name: *const c_char,
+        args_json: *const c_char,
+        args_len: usize,
+        result: *mut auth_hook_result,
+    ) -> i32,
+>;
+
+/// Where a hook puts its answer. Opaque; filled by `auth_hook_result_set` or
+/// `auth_hook_result_error`, owned by libauth.
+#[derive(Default)]
+pub struct auth_hook_result {
+    pub(crate) json: Option<Vec<u8>>,
+    pub(crate) error: Option<HostError>,
+}
+
+pub struct CHost {
+    hook_fn: auth_hook_fn,
+    user_data: *mut c_void,
+    hooks: HashSet<String>,
+}
+
+// SAFETY: the header's contract: `hook_fn` is called from any thread that
+// calls into the engine, so the host makes `user_data` (and what the
+// function touches) thread-safe. The pointer itself is only passed back.
+unsafe impl Send for CHost {}
+// SAFETY: as for `Send`; `CHost` itself is never mutated after construction.
+unsafe impl Sync for CHost {}
+
+impl CHost {
+    pub fn new(hook_fn: auth_hook_fn, user_data: *mut c_void, hooks: Vec<String>) -> CHost {
+        CHost { hook_fn, user_data, hooks: hooks.into_iter().collect() }
+    }
+}
+
+impl Host for CHost {
+    fn has(&self, hook: &Hook) -> bool {
+        self.hooks.contains(hook.name())
+    }
+
+    fn hook_names(&self) -> Option<Vec<String>> {
+        Some(self.hooks.iter().cloned().collect())
+    }
+
+    fn call(&self, hook: &Hook, args: Value) -> Result<Value, HostError> {
+        let (Some(f), true) = (self.hook_fn, self.hooks.contains(hook.name())) else {
+            return Err(HostError::new(format!("hook {hook} is not registered by the host")));
+        };
+        let name = CString::new(hook.name())
+            .map_err(|_| HostError::new(format!("the hook name {hook:?} holds a NUL byte")))?;
+        let mut args = serde_json::to_vec(&args).map_err(|e| HostError::new(e.to_string()))?;
+        let args_len = args.len();
+        args.push(0);
+        let mut result = auth_hook_result::default();
+        // SAFETY: `f` is the host's function, called as the header documents:
+        // every pointer is valid (NUL-terminated name and arguments, a live
+        // result slot) until it returns, and none is kept afterwards.
+        let status = unsafe { f(self.user_data, name.as_ptr(), args.as_ptr().cast(), args_len, &mut result) };
+        answer(hook, status, result)
+    }
+}
+
+/// What the hook's status and result slot mean.
+pub(crate) fn answer(hook: &Hook, status: i32, result: auth_hook_result) -> Result<Value, HostError> {
+    if let Some(error) = result.error {
+        return Err(error);
+    }
+    match status {
+        AUTH_HOOK_OK => match result.json {
+            None => Ok(Value::Null),
+            Some(json) => serde_json::from_slice(&json)
+                .map_err(|e| HostError::new(format!("{hook} returned a result that is not JSON: {e}"))),
+        },
+        AUTH_HOOK_ERROR => Err(match result.json {
+            Some(json) => serde_json::from_slice::<HostError>(&json)
+                .unwrap_or_else(|_| HostError::new(format!("{hook} failed: {}", String::from_utf8_lossy(&json)))),
+            None => HostError::new(format!("{hook} failed")),
+        }),
+        other => Err(HostError::new(format!("{hook} returned the unknown status {other}"))),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn slot(json: Option<&str>) -> auth_hook_result {
+        auth_hook_result { json: json.map(|j| j.as_bytes().to_vec()), error: None }
+    }
+
+    #[test]
+    fn statuses() {
+        let hook = Hook::JWT;
+        assert_eq!(answer(&hook, AUTH_HOOK_OK, slot(None)).unwrap(), Value::Null);
+        assert_eq!(answer(&hook, AUTH_HOOK_OK, slot(Some("{\"a\":1}"))).unwrap()["a"], 1);
+        let e = answer(&hook, AUTH_HOOK_OK, slot(Some("{nope"))).unwrap_err();
+        assert!(e.message.contains("not JSON"), "{e}");
+        let e = answer(&hook, AUTH_HOOK_ERROR, slot(Some(r#"{"message":"m","type":"CredentialsSignin","code":"c"}"#)))
+            .unwrap_err();
+        assert_eq!((e.error_type.as_deref(), e.code.as_deref()), (Some("CredentialsSignin"), Some("c")));
+        assert!(answer(&hook, 7, slot(None)).unwrap_err().message.contains("unknown status 7"));
+    }
+}

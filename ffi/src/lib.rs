@@ -1,0 +1,440 @@
+//! The C ABI of libauth: `libauth.so` / `libauth.a`, declared by
+//! `include/auth.h` (generated from this crate by cbindgen; the contract —
+//! JSON shapes, ownership, threads, deadlines — is written there).
+//!
+//! Every exported function runs inside [`firewall`]: a panic becomes
+//! `AUTH_INTERNAL_ERROR`, never an unwind into C. Inputs are borrowed and
+//! copied; outputs are written only on success, last.
+
+#![deny(unsafe_op_in_unsafe_fn)]
+#![warn(clippy::undocumented_unsafe_blocks)]
+// The safety contract of every function is the header's, stated once there.
+#![allow(clippy::missing_safety_doc)]
+#![allow(non_camel_case_types)]
+
+mod error;
+mod host;
+
+use std::ffi::{c_char, c_void};
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::Arc;
+
+use libauth_core::{Auth, AuthRequest, Config, ConfigError};
+use serde_json::Value;
+
+pub use error::{auth_error, auth_result};
+pub use host::{auth_hook_fn, auth_hook_result, AUTH_HOOK_ERROR, AUTH_HOOK_OK};
+
+use error::Failure;
+use host::CHost;
+
+/// The version of libauth this header declares (`auth_version()` gives the
+/// library's).
+pub const AUTH_VERSION_MAJOR: u32 = 0;
+pub const AUTH_VERSION_MINOR: u32 = 1;
+pub const AUTH_VERSION_PATCH: u32 = 0;
+
+/// One engine for one configuration. Opaque; thread-safe: any number of
+/// threads may call `auth_handle` and `auth_get_session` on it at once.
+/// Built by `auth_new`, released by `auth_free`.
+pub struct auth_engine {
+    auth: Auth,
+}
+
+/// Bytes libauth returns: `data` points at `len` bytes of UTF-8 JSON followed
+/// by a NUL (so `data` is also a C string). Read-only; released by
+/// `auth_buffer_free`.
+#[repr(C)]
+pub struct auth_buffer {
+    pub data: *const c_char,
+    pub len: usize,
+}
+
+impl auth_buffer {
+    fn boxed(mut bytes: Vec<u8>) -> *mut auth_buffer {
+        let len = bytes.len();
+        bytes.push(0);
+        let data = Box::into_raw(bytes.into_boxed_slice()) as *const c_char;
+        Box::into_raw(Box::new(auth_buffer { data, len }))
+    }
+}
+
+/// Run an entry point: its failure (or a panic) becomes a code and, when
+/// `error_out` is not NULL, an `auth_error` written there.
+fn firewall(name: &str, error_out: *mut *mut auth_error, f: impl FnOnce() -> Result<(), Failure>) -> auth_result {
+    let failure = match catch_unwind(AssertUnwindSafe(f)) {
+        Ok(Ok(())) => return auth_result::AUTH_OK,
+        Ok(Err(failure)) => failure,
+        Err(_) => Failure::new(auth_result::AUTH_INTERNAL_ERROR, format!("libauth: internal error in {name}")),
+    };
+    let code = failure.code;
+    if !error_out.is_null() {
+        // Building the error allocates; should even that panic, the code
+        // still gets out.
+        if let Ok(error) = catch_unwind(AssertUnwindSafe(|| Box::into_raw(Box::new(failure.into_error())))) {
+            // SAFETY: `error_out` is not NULL and, by the header's contract,
+            // points at writable storage for one pointer.
+            unsafe { *error_out = error };
+        }
+    }
+    code
+}
+
+/// Borrow `len` bytes at `ptr` as UTF-8.
+///
+/// # Safety
+/// `ptr` is NULL or points at `len` readable bytes that stay unchanged for
+/// the lifetime `'a`.
+unsafe fn text<'a>(ptr: *const c_char, len: usize, what: &str) -> Result<&'a str, Failure> {
+    if ptr.is_null() {
+        return Err(Failure::new(auth_result::AUTH_NULL_ARGUMENT, format!("{what} is NULL")));
+    }
+    if len > isize::MAX as usize {
+        return Err(Failure::new(auth_result::AUTH_INVALID_LENGTH, format!("{what}: length {len} is impossible")));
+    }
+    // SAFETY: not NULL, length in range; readability is the caller's contract.
+    let bytes = unsafe { std::slice::from_raw_parts(ptr.cast::<u8>(), len) };
+    std::str::from_utf8(bytes)
+        .map_err(|e| Failure::new(auth_result::AUTH_INVALID_UTF8, format!("{what} is not UTF-8: {e}")))
+}
+
+/// The engine behind `auth`, or `AUTH_NULL_ARGUMENT`.
+///
+/// # Safety
+/// `auth` is NULL or a live engine from `auth_new`.
+unsafe fn engine<'a>(auth: *const auth_engine) -> Result<&'a Auth, Failure> {
+    // SAFETY: the caller's contract: NULL or live.
+    unsafe { auth.as_ref() }
+        .map(|e| &e.auth)
+        .ok_or_else(|| Failure::new(auth_result::AUTH_NULL_ARGUMENT, "auth is NULL"))
+}
+
+fn parse_request(json: &str) -> Result<AuthRequest, Failure> {
+    serde_json::from_str(json).map_err(|e| {
+        Failure::new(auth_result::AUTH_INVALID_JSON, format!("request_json is not a request ({e}); see auth.h"))
+    })
+}
+
+fn null_output(what: &str) -> Failure {
+    Failure::new(auth_result::AUTH_NULL_ARGUMENT, format!("{what} is NULL"))
+}
+
+/// Build an engine from a configuration: `config_json` (`config_len` bytes,
+/// UTF-8 JSON, Auth.js option names, see the top of this header) and the
+/// host's hook function (`hook_fn`, NULL when `hooks.implemented` is empty)
+/// with its `user_data`, passed back on every hook call.
+///
+/// On success writes the engine to `*auth_out`. On failure writes nothing
+/// there, and (when `error_out` is not NULL) an error to `*error_out`: a
+/// refused configuration names its option (`auth_error_option`) and has the
+/// engine's type (`AUTH_CONFIGURATION`, `AUTH_MISSING_SECRET`, …). An unknown
+/// or misspelt hook name in `hooks.implemented` is refused naming it.
+#[no_mangle]
+pub unsafe extern "C" fn auth_new(
+    config_json: *const c_char,
+    config_len: usize,
+    hook_fn: auth_hook_fn,
+    user_data: *mut c_void,
+    auth_out: *mut *mut auth_engine,
+    error_out: *mut *mut auth_error,
+) -> auth_result {
+    firewall("auth_new", error_out, || {
+        // SAFETY: the header's contract for `config_json`.
+        let json = unsafe { text(config_json, config_len, "config_json") }?;
+        if auth_out.is_null() {
+            return Err(null_output("auth_out"));
+        }
+        let mut value: Value = serde_json::from_str(json).map_err(|e| Failure {
+            code: auth_result::AUTH_INVALID_JSON,
+            message: format!("config_json is not JSON: {e}"),
+            option: Some("config".into()),
+        })?;
+        let hooks = take_implemented_hooks(&mut value)?;
+        if !hooks.is_empty() && hook_fn.is_none() {
+            return Err(ConfigError::new("hooks.implemented", "names hooks, but hook_fn is NULL").into());
+        }
+        let config = Config::from_value(value)?;
+        let auth = Auth::new(config, Arc::new(CHost::new(hook_fn, user_data, hooks)))?;
+        let engine = Box::into_raw(Box::new(auth_engine { auth }));
+        // SAFETY: `auth_out` is not NULL; the contract makes it writable.
+        unsafe { *auth_out = engine };
+        Ok(())
+    })
+}
+
+/// `hooks.implemented`: the hook names the host's function answers. Taken
+/// out of the config here: the engine learns them as the host's hook list,
+/// as every binding's hooks.
+fn take_implemented_hooks(config: &mut Value) -> Result<Vec<String>, ConfigError> {
+    let Some(hooks) = config.get_mut("hooks").and_then(Value::as_object_mut) else { return Ok(Vec::new()) };
+    let Some(implemented) = hooks.remove("implemented") else { return Ok(Vec::new()) };
+    let names: Option<Vec<String>> = implemented
+        .as_array()
+        .map(|list| list.iter().map(|n| n.as_str().map(str::to_owned)).collect::<Option<Vec<String>>>())
+        .unwrap_or(None);
+    names.ok_or_else(|| ConfigError::new("hooks.implemented", "must be an array of hook names"))
+}
+
+/// Answer one request under `basePath` (every Auth.js route: sign-in pages,
+/// csrf, providers, session, callbacks, sign-out, …). `request_json` is the
+/// request (`request_len` bytes, the shape at the top of this header). On
+/// success writes the response (status, headers with every Set-Cookie,
+/// body; shape at the top) to `*response_out`; release it with
+/// `auth_buffer_free`. Engine failures are responses (redirects to the error
+/// page, 4xx, 503 when overloaded), not errors: an error code means the call
+/// itself was wrong (NULL, bad length, not UTF-8, not a request).
+#[no_mangle]
+pub unsafe extern "C" fn auth_handle(
+    auth: *const auth_engine,
+    request_json: *const c_char,
+    request_len: usize,
+    response_out: *mut *mut auth_buffer,
+    error_out: *mut *mut auth_error,
+) -> auth_result {
+    firewall("auth_handle", error_out, || {
+        // SAFETY: the header's contract for `auth`.
+        let auth = unsafe { engine(auth) }?;
+        // SAFETY: the header's contract for `request_json`.
+        let json = unsafe { text(request_json, request_len, "request_json") }?;
+        if response_out.is_null() {
+            return Err(null_output("response_out"));
+        }
+        let req = parse_request(json)?;
+        // Admitted (hooks.maxInFlight), or answered 503 at once.
+        let res = auth.handle_admitted(&req);
+        let bytes =
+            serde_json::to_vec(&res).map_err(|e| Failure::new(auth_result::AUTH_INTERNAL_ERROR, e.to_string()))?;
+        let buffer = auth_buffer::boxed(bytes);
+        // SAFETY: not NULL; the contract makes it writable.
+        unsafe { *response_out = buffer };
+        Ok(())
+    })
+}
+
+/// The current session of a request (its cookies; usually a page of the
+/// app, not an auth route). On success writes the session JSON
+/// (`{"user": {...}, "expires": "..."}`, after the session callback) to
+/// `*session_out`, or NULL when there is no valid session. Fails with the
+/// engine's error: `AUTH_ADAPTER_ERROR` (database strategy, the database
+/// failed: the session may well exist), `AUTH_OVERLOADED` (`hooks.maxInFlight`
+/// reached), or a misuse code.
+#[no_mangle]
+pub unsafe extern "C" fn auth_get_session(
+    auth: *const auth_engine,
+    request_json: *const c_char,
+    request_len: usize,
+    session_out: *mut *mut auth_buffer,
+    error_out: *mut *mut auth_error,
+) -> auth_result {
+    firewall("auth_get_session", error_out, || {
+        // SAFETY: the header's contract for `auth`.
+        let auth = unsafe { engine(auth) }?;
+        // SAFETY: the header's contract for `request_json`.
+        let json = unsafe { text(request_json, request_len, "request_json") }?;
+        if session_out.is_null() {
+            return Err(null_output("session_out"));
+        }
+        let req = parse_request(json)?;
+        let session = auth.get_session_admitted(&req)?;
+        let buffer = match session {
+            Some(s) => auth_buffer::boxed(s.to_json().into_bytes()),
+            None => std::ptr::null_mut(),
+        };
+        // SAFETY: not NULL; the contract makes it writable.
+        unsafe { *session_out = buffer };
+        Ok(())
+    })
+}
+
+/// Release an engine. NULL is ignored. No call on it may be running or
+/// follow.
+#[no_mangle]
+pub unsafe extern "C" fn auth_free(auth: *mut auth_engine) {
+    if auth.is_null() {
+        return;
+    }
+    // SAFETY: from `auth_new`, released once (the header's contract).
+    let engine = unsafe { Box::from_raw(auth) };
+    let _ = catch_unwind(AssertUnwindSafe(move || drop(engine)));
+}
+
+/// Release a buffer libauth returned. NULL is ignored.
+#[no_mangle]
+pub unsafe extern "C" fn auth_buffer_free(buf: *mut auth_buffer) {
+    if buf.is_null() {
+        return;
+    }
+    // SAFETY: from `auth_buffer::boxed`, released once (the contract).
+    let buf = unsafe { Box::from_raw(buf) };
+    let slice = std::ptr::slice_from_raw_parts_mut(buf.data as *mut u8, buf.len + 1);
+    // SAFETY: `data` is the boxed slice of `len` bytes plus the NUL made by
+    // `auth_buffer::boxed`.
+    drop(unsafe { Box::from_raw(slice) });
+}
+
+/// Release an error. NULL is ignored.
+#[no_mangle]
+pub unsafe extern "C" fn auth_error_free(err: *mut auth_error) {
+    if !err.is_null() {
+        // SAFETY: from `firewall`, released once (the contract).
+        drop(unsafe { Box::from_raw(err) });
+    }
+}
+
+/// The error's code (`AUTH_NULL_ARGUMENT` for a NULL error).
+#[no_mangle]
+pub unsafe extern "C" fn auth_error_code(err: *const auth_error) -> auth_result {
+    // SAFETY: NULL or live (the contract).
+    unsafe { err.as_ref() }.map_or(auth_result::AUTH_NULL_ARGUMENT, |e| e.code)
+}
+
+/// The error's message, a NUL-terminated UTF-8 string owned by the error
+/// (valid until `auth_error_free`); "" for a NULL error.
+#[no_mangle]
+pub unsafe extern "C" fn auth_error_message(err: *const auth_error) -> *const c_char {
+    // SAFETY: NULL or live (the contract).
+    unsafe { err.as_ref() }.map_or(c"".as_ptr(), |e| e.message_ptr())
+}
+
+/// The error's type name: the engine's (`Configuration`, `MissingSecret`,
+/// `CredentialsSignin`, `Overloaded`, …) or the C API's (`NullArgument`,
+/// `InvalidLength`, `InvalidUtf8`, `InvalidJson`, `InternalError`). Owned by
+/// the error; "" for a NULL error.
+#[no_mangle]
+pub unsafe extern "C" fn auth_error_type(err: *const auth_error) -> *const c_char {
+    // SAFETY: NULL or live (the contract).
+    unsafe { err.as_ref() }.map_or(c"".as_ptr(), |e| e.type_ptr())
+}
+
+/// The configuration option a refused `auth_new` names (`secret`,
+/// `providers[1].type`, `callbacks.sesion`, …), owned by the error; NULL
+/// when the error is not about an option.
+#[no_mangle]
+pub unsafe extern "C" fn auth_error_option(err: *const auth_error) -> *const c_char {
+    // SAFETY: NULL or live (the contract).
+    unsafe { err.as_ref() }.map_or(std::ptr::null(), |e| e.option_ptr())
+}
+
+/// The type name of a result code (as `auth_error_type`), a static string;
+/// "Unknown" for a value that is no `auth_result`.
+#[no_mangle]
+pub extern "C" fn auth_result_name(code: i32) -> *const c_char {
+    auth_result::from_code(code).map_or(c"Unknown".as_ptr(), |c| c.c_name().as_ptr())
+}
+
+/// Answer a hook call: copy `len` bytes of UTF-8 JSON from `json` as the
+/// hook's result (the caller keeps its buffer). Call it at most once per hook
+/// call, from inside the hook, then return `AUTH_HOOK_OK`.
+#[no_mangle]
+pub unsafe extern "C" fn auth_hook_result_set(
+    result: *mut auth_hook_result,
+    json: *const c_char,
+    len: usize,
+) -> auth_result {
+    firewall("auth_hook_result_set", std::ptr::null_mut(), || {
+        // SAFETY: the contract for `json`.
+        let json = unsafe { text(json, len, "json") }?;
+        // SAFETY: NULL or the live slot of the current hook call.
+        let result = unsafe { result.as_mut() }.ok_or_else(|| null_output("result"))?;
+        result.json = Some(json.as_bytes().to_vec());
+        Ok(())
+    })
+}
+
+/// Report a hook failure: `message` (required), `type` (an engine error type
+/// such as `CredentialsSignin` or `AccessDenied`, or NULL) and `code` (the
+/// `CredentialsSignin` code shown in the redirect's `code` parameter, or
+/// NULL), all NUL-terminated UTF-8, copied. Then return `AUTH_HOOK_ERROR`.
+/// A `CredentialsSignin` from `authorize` sends the user back to the sign-in
+/// page with `error=CredentialsSignin&code=<code>`, as in Auth.js.
+#[no_mangle]
+pub unsafe extern "C" fn auth_hook_result_error(
+    result: *mut auth_hook_result,
+    error_type: *const c_char,
+    message: *const c_char,
+    code: *const c_char,
+) -> auth_result {
+    firewall("auth_hook_result_error", std::ptr::null_mut(), || {
+        // SAFETY: NULL or a NUL-terminated string (the contract).
+        let c_str = |p: *const c_char| unsafe { (!p.is_null()).then(|| std::ffi::CStr::from_ptr(p)) };
+        let utf8 = |s: &std::ffi::CStr, what: &str| {
+            s.to_str()
+                .map(str::to_owned)
+                .map_err(|_| Failure::new(auth_result::AUTH_INVALID_UTF8, format!("{what} is not UTF-8")))
+        };
+        let message = c_str(message).ok_or_else(|| null_output("message"))?;
+        let message = utf8(message, "message")?;
+        let error_type = c_str(error_type).map(|t| utf8(t, "type")).transpose()?;
+        let code = c_str(code).map(|c| utf8(c, "code")).transpose()?;
+        // SAFETY: NULL or the live slot of the current hook call.
+        let result = unsafe { result.as_mut() }.ok_or_else(|| null_output("result"))?;
+        result.error = Some(libauth_core::HostError { message, error_type, code });
+        Ok(())
+    })
+}
+
+/// The library's version, e.g. "0.1.0" (static; compare with
+/// `AUTH_VERSION_MAJOR` … to check the header matches the library).
+#[no_mangle]
+pub extern "C" fn auth_version() -> *const c_char {
+    const VERSION: &std::ffi::CStr =
+        match std::ffi::CStr::from_bytes_with_nul(concat!(env!("CARGO_PKG_VERSION"), "\0").as_bytes()) {
+            Ok(v) => v,
+            Err(_) => panic!("the version holds a NUL"),
+        };
+    VERSION.as_ptr()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use libauth_core::AuthError;
+
+    #[test]
+    fn the_firewall_turns_a_panic_into_a_code_and_an_error() {
+        let mut err: *mut auth_error = std::ptr::null_mut();
+        let code = firewall("test", &mut err, || panic!("boom"));
+        assert_eq!(code, auth_result::AUTH_INTERNAL_ERROR);
+        assert!(!err.is_null());
+        // SAFETY: just written by the firewall.
+        unsafe {
+            assert_eq!(auth_error_code(err), auth_result::AUTH_INTERNAL_ERROR);
+            let message = std::ffi::CStr::from_ptr(auth_error_message(err)).to_str().unwrap();
+            assert!(message.contains("internal error in test"), "{message}");
+            auth_error_free(err);
+        }
+        // No error slot: the code alone.
+        assert_eq!(firewall("test", std::ptr::null_mut(), || panic!("boom")), auth_result::AUTH_INTERNAL_ERROR);
+    }
+
+    #[test]
+    fn the_firewall_passes_failures_and_success() {
+        let mut err: *mut auth_error = std::ptr::null_mut();
+        assert_eq!(firewall("t", &mut err, || Ok(())), auth_result::AUTH_OK);
+        assert!(err.is_null(), "nothing written on success");
+        let code = firewall("t", &mut err, || Err(AuthError::overloaded().into()));
+        assert_eq!(code, auth_result::AUTH_OVERLOADED);
+        // SAFETY: written by the firewall.
+        unsafe {
+            assert_eq!(std::ffi::CStr::from_ptr(auth_error_type(err)).to_str().unwrap(), "Overloaded");
+            auth_error_free(err);
+        }
+    }
+
+    #[test]
+    fn versions_agree() {
+        let v = format!("{AUTH_VERSION_MAJOR}.{AUTH_VERSION_MINOR}.{AUTH_VERSION_PATCH}");
+        assert_eq!(v, env!("CARGO_PKG_VERSION"));
+        // SAFETY: a static C string.
+        assert_eq!(unsafe { std::ffi::CStr::from_ptr(auth_version()) }.to_str().unwrap(), v);
+    }
+
+    #[test]
+    fn implemented_hooks_must_be_a_list_of_names() {
+        let mut v = serde_json::json!({ "hooks": { "implemented": ["callbacks.jwt"], "timeout": 2 } });
+        assert_eq!(take_implemented_hooks(&mut v).unwrap(), vec!["callbacks.jwt"]);
+        assert_eq!(v, serde_json::json!({ "hooks": { "timeout": 2 } }));
+        let mut v = serde_json::json!({ "hooks": { "implemented": [1] } });
+        assert_eq!(take_implemented_hooks(&mut v).unwrap_err().option, "hooks.implemented");
+    }
+}

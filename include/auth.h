@@ -1,0 +1,314 @@
+/*
+ * libauth: sign-in and sessions (wire-compatible with Auth.js v5) for C and
+ * C++ web servers. One engine per configuration (`auth_engine`), fed the
+ * HTTP requests under `basePath` (default `/auth`) and asked for the
+ * session of any other request.
+ *
+ * Build and link:  cargo build -p libauth-ffi   (target/debug/libauth.{so,a})
+ *                  scripts/c-build.sh writes target/<profile>/pkgconfig/libauth.pc
+ *                  cc app.c $(pkg-config --cflags --libs libauth)
+ *
+ * CONFIGURATION (auth_new): JSON with Auth.js's option names, plus
+ * `hooks.implemented`, the hooks the host's `auth_hook_fn` answers:
+ *
+ *   {"secret": "at least 32 characters of random secret......",
+ *    "trustHost": true,
+ *    "providers": [{"id": "credentials", "type": "credentials"}],
+ *    "hooks": {"implemented": ["providers.credentials.authorize", "callbacks.jwt"],
+ *              "timeout": 5, "timeouts": {"callbacks.jwt": 1}, "maxInFlight": 64}}
+ *
+ * `trustHost: true` (or a canonical `url`) is needed to answer requests whose
+ * Host header is not the canonical URL's, e.g. local development.
+ *
+ * REQUEST (auth_handle, auth_get_session): the request as the client sent it;
+ * `url` absolute (as the client saw it: apply your proxy rules first), headers
+ * as [name, value] pairs (several of one name allowed), `body` the raw body as
+ * a UTF-8 string, or absent:
+ *
+ *   {"method": "POST",
+ *    "url": "http://localhost:8080/auth/callback/credentials",
+ *    "headers": [["content-type", "application/x-www-form-urlencoded"],
+ *                ["cookie", "authjs.csrf-token=..."]],
+ *    "body": "csrfToken=...&username=demo&password=demo"}
+ *
+ * RESPONSE (auth_handle): write it as is; several `set-cookie` headers may
+ * appear, each its own header line; `body` is UTF-8 (JSON or HTML):
+ *
+ *   {"status": 302,
+ *    "headers": [["location", "http://localhost:8080/"],
+ *                ["set-cookie", "authjs.session-token=...; Path=/; HttpOnly; SameSite=Lax"],
+ *                ["set-cookie", "authjs.callback-url=...; Path=/; HttpOnly; SameSite=Lax"]],
+ *    "body": ""}
+ *
+ * SESSION (auth_get_session): {"user": {"name": ..., "email": ..., "image": ...},
+ * "expires": "2026-01-01T00:00:00.000Z"} as the session callback shaped it, or
+ * no buffer at all (NULL) when the request carries no valid session.
+ *
+ * OWNERSHIP
+ * - Every buffer and object libauth returns (auth_engine, auth_buffer,
+ *   auth_error) is released by its own function: auth_free, auth_buffer_free,
+ *   auth_error_free. Each accepts NULL and does nothing.
+ * - libauth never frees nor keeps what the caller passes: inputs are read
+ *   during the call (copied when needed) and may be released right after.
+ * - Inputs are (pointer, length) pairs: exactly `len` bytes are read, no NUL
+ *   is needed. NULL, an impossible length, invalid UTF-8 and invalid JSON are
+ *   error codes with a message, never a crash; a length longer than the real
+ *   buffer cannot be detected (it is undefined behaviour, as for memcpy).
+ * - Outputs come last. On failure nothing is written to them, except the
+ *   error (when `error_out` is not NULL, which is always optional). On
+ *   success `*error_out` is left untouched.
+ * - Strings returned by auth_error_* belong to the error; auth_version and
+ *   auth_result_name return static strings.
+ * - No Rust panic crosses into C: a bug becomes AUTH_INTERNAL_ERROR.
+ *
+ * HOOKS (callbacks, events, credentials authorize, email sending, a host
+ * database adapter, a logger) reach the host through one `auth_hook_fn`, by
+ * name, as in the Node binding: `providers.<id>.authorize`,
+ * `providers.<id>.sendVerificationRequest`, `providers.<id>.profile`,
+ * `callbacks.signIn`, `callbacks.redirect`, `callbacks.jwt`,
+ * `callbacks.session`, `events.signIn`, `events.signOut`, `events.createUser`,
+ * `events.updateUser`, `events.linkAccount`, `events.session`, `adapter.<method>`
+ * (with `"adapter": {"type": "host"}`), `jwt.encode`, `jwt.decode`,
+ * `session.generateSessionToken`, `logger.error|warn|debug`. Arguments and
+ * results are JSON with Auth.js's field names (`callbacks.jwt` gets
+ * `{"token", "user", "account", "profile", "trigger", ...}` and returns the
+ * token). The function answers with auth_hook_result_set (copies the result
+ * JSON: the host keeps its buffer, nothing to free) or auth_hook_result_error
+ * (copies a message, an engine error type such as "CredentialsSignin", and a
+ * code), and returns AUTH_HOOK_OK or AUTH_HOOK_ERROR. A hook that fails, or
+ * returns what is not JSON, fails as a throwing hook does in Auth.js.
+ *
+ * THREADS AND DEADLINES
+ * - An auth_engine is thread-safe: any number of threads may call
+ *   auth_handle and auth_get_session on one engine at once. auth_free must
+ *   not race with them.
+ * - Hooks run synchronously, on the thread that called auth_handle or
+ *   auth_get_session, possibly on many threads at once: the hook function and
+ *   `user_data` must be thread-safe.
+ * - Every hook call has a deadline (`hooks.timeout`, default 30 s; per hook
+ *   `hooks.timeouts`). libauth cannot interrupt a C function: a result that
+ *   comes after the deadline is dropped and the call fails as if the hook had
+ *   failed. A host whose hooks do I/O (a database, a mail server) must bound
+ *   that I/O itself.
+ * - Requests that can reach host code are admitted first: past
+ *   `hooks.maxInFlight` (default 1024) of them at once, auth_handle answers
+ *   503 with Retry-After: 1, and auth_get_session fails with AUTH_OVERLOADED.
+ *   Requests that reach no hook (JWT sessions without session hooks) always
+ *   run directly.
+ */
+
+
+#ifndef LIBAUTH_AUTH_H
+#define LIBAUTH_AUTH_H
+
+/* Generated by cbindgen from ffi/src (scripts/c-header.sh); do not edit by hand. */
+
+#include <stddef.h>
+#include <stdint.h>
+
+// The version of libauth this header declares (`auth_version()` gives the
+// library's).
+#define AUTH_VERSION_MAJOR 0
+
+#define AUTH_VERSION_MINOR 1
+
+#define AUTH_VERSION_PATCH 0
+
+// The hook answered; its result (if any) is in the `auth_hook_result`.
+#define AUTH_HOOK_OK 0
+
+// The hook failed; the `auth_hook_result` may say how
+// (`auth_hook_result_error`, or `{"message", "type", "code"}` JSON).
+#define AUTH_HOOK_ERROR 1
+
+// What every `auth_*` function returns. `AUTH_OK` is success; codes below
+// 100 are misuse of the C API (checked before the engine runs); codes from
+// 100 are the engine's error types (`auth_error_type` gives the name, as
+// `error.type` in the other bindings). Values are stable.
+typedef enum auth_result {
+    AUTH_OK = 0,
+    // A required pointer argument was NULL.
+    AUTH_NULL_ARGUMENT = 1,
+    // A length no buffer can have (over `PTRDIFF_MAX`).
+    AUTH_INVALID_LENGTH = 2,
+    // The input is not UTF-8.
+    AUTH_INVALID_UTF8 = 3,
+    // The input is not JSON, or not JSON of the documented shape.
+    AUTH_INVALID_JSON = 4,
+    // A bug in libauth (a Rust panic, caught at the boundary).
+    AUTH_INTERNAL_ERROR = 5,
+    // An invalid configuration option (type `Configuration`).
+    AUTH_CONFIGURATION = 100,
+    AUTH_ACCESS_DENIED = 101,
+    AUTH_ACCOUNT_NOT_LINKED = 102,
+    AUTH_ADAPTER_ERROR = 103,
+    AUTH_CALLBACK_ROUTE_ERROR = 104,
+    AUTH_CREDENTIALS_SIGNIN = 105,
+    AUTH_EMAIL_SIGN_IN_ERROR = 106,
+    AUTH_ERROR_PAGE_LOOP = 107,
+    AUTH_EVENT_ERROR = 108,
+    AUTH_INVALID_CALLBACK_URL = 109,
+    AUTH_INVALID_CHECK = 110,
+    AUTH_INVALID_ENDPOINTS = 111,
+    AUTH_INVALID_PROVIDER_TYPE = 112,
+    AUTH_JWT_SESSION_ERROR = 113,
+    AUTH_MISSING_ADAPTER = 114,
+    AUTH_MISSING_ADAPTER_METHODS = 115,
+    AUTH_MISSING_AUTHORIZE = 116,
+    AUTH_MISSING_CSRF = 117,
+    AUTH_MISSING_SECRET = 118,
+    AUTH_OAUTH_ACCOUNT_NOT_LINKED = 119,
+    AUTH_OAUTH_CALLBACK_ERROR = 120,
+    AUTH_OAUTH_PROFILE_PARSE_ERROR = 121,
+    AUTH_OAUTH_SIGN_IN_ERROR = 122,
+    AUTH_SESSION_TOKEN_ERROR = 123,
+    AUTH_SIGN_OUT_ERROR = 124,
+    AUTH_UNKNOWN_ACTION = 125,
+    AUTH_UNSUPPORTED_STRATEGY = 126,
+    AUTH_UNTRUSTED_HOST = 127,
+    AUTH_VERIFICATION = 128,
+    // `hooks.maxInFlight` requests that may call host code are in flight.
+    AUTH_OVERLOADED = 129,
+} auth_result;
+
+// One engine for one configuration. Opaque; thread-safe: any number of
+// threads may call `auth_handle` and `auth_get_session` on it at once.
+// Built by `auth_new`, released by `auth_free`.
+typedef struct auth_engine auth_engine;
+
+// An error: a code, a message, the type name, and for a refused
+// configuration the option. Opaque; read it with `auth_error_*`, release it
+// with `auth_error_free`.
+typedef struct auth_error auth_error;
+
+// Where a hook puts its answer. Opaque; filled by `auth_hook_result_set` or
+// `auth_hook_result_error`, owned by libauth.
+typedef struct auth_hook_result auth_hook_result;
+
+// The host's one hook function. `hook_name` and `args_json` (NUL-terminated,
+// `args_len` bytes without the NUL) are valid only during the call.
+// Answer with `auth_hook_result_set(result, json, len)` (the JSON result;
+// none means `null`) and return `AUTH_HOOK_OK`, or report a failure with
+// `auth_hook_result_error(result, type, message, code)` and return
+// `AUTH_HOOK_ERROR`. `result` is valid only during the call.
+typedef int32_t (*auth_hook_fn)(void *user_data,
+                                const char *hook_name,
+                                const char *args_json,
+                                size_t args_len,
+                                struct auth_hook_result *result);
+
+// Bytes libauth returns: `data` points at `len` bytes of UTF-8 JSON followed
+// by a NUL (so `data` is also a C string). Read-only; released by
+// `auth_buffer_free`.
+typedef struct auth_buffer {
+    const char *data;
+    size_t len;
+} auth_buffer;
+
+#ifdef __cplusplus
+extern "C" {
+#endif // __cplusplus
+
+// Build an engine from a configuration: `config_json` (`config_len` bytes,
+// UTF-8 JSON, Auth.js option names, see the top of this header) and the
+// host's hook function (`hook_fn`, NULL when `hooks.implemented` is empty)
+// with its `user_data`, passed back on every hook call.
+//
+// On success writes the engine to `*auth_out`. On failure writes nothing
+// there, and (when `error_out` is not NULL) an error to `*error_out`: a
+// refused configuration names its option (`auth_error_option`) and has the
+// engine's type (`AUTH_CONFIGURATION`, `AUTH_MISSING_SECRET`, …). An unknown
+// or misspelt hook name in `hooks.implemented` is refused naming it.
+enum auth_result auth_new(const char *config_json,
+                          size_t config_len,
+                          auth_hook_fn hook_fn,
+                          void *user_data,
+                          struct auth_engine **auth_out,
+                          struct auth_error **error_out);
+
+// Answer one request under `basePath` (every Auth.js route: sign-in pages,
+// csrf, providers, session, callbacks, sign-out, …). `request_json` is the
+// request (`request_len` bytes, the shape at the top of this header). On
+// success writes the response (status, headers with every Set-Cookie,
+// body; shape at the top) to `*response_out`; release it with
+// `auth_buffer_free`. Engine failures are responses (redirects to the error
+// page, 4xx, 503 when overloaded), not errors: an error code means the call
+// itself was wrong (NULL, bad length, not UTF-8, not a request).
+enum auth_result auth_handle(const struct auth_engine *auth,
+                             const char *request_json,
+                             size_t request_len,
+                             struct auth_buffer **response_out,
+                             struct auth_error **error_out);
+
+// The current session of a request (its cookies; usually a page of the
+// app, not an auth route). On success writes the session JSON
+// (`{"user": {...}, "expires": "..."}`, after the session callback) to
+// `*session_out`, or NULL when there is no valid session. Fails with the
+// engine's error: `AUTH_ADAPTER_ERROR` (database strategy, the database
+// failed: the session may well exist), `AUTH_OVERLOADED` (`hooks.maxInFlight`
+// reached), or a misuse code.
+enum auth_result auth_get_session(const struct auth_engine *auth,
+                                  const char *request_json,
+                                  size_t request_len,
+                                  struct auth_buffer **session_out,
+                                  struct auth_error **error_out);
+
+// Release an engine. NULL is ignored. No call on it may be running or
+// follow.
+void auth_free(struct auth_engine *auth);
+
+// Release a buffer libauth returned. NULL is ignored.
+void auth_buffer_free(struct auth_buffer *buf);
+
+// Release an error. NULL is ignored.
+void auth_error_free(struct auth_error *err);
+
+// The error's code (`AUTH_NULL_ARGUMENT` for a NULL error).
+enum auth_result auth_error_code(const struct auth_error *err);
+
+// The error's message, a NUL-terminated UTF-8 string owned by the error
+// (valid until `auth_error_free`); "" for a NULL error.
+const char *auth_error_message(const struct auth_error *err);
+
+// The error's type name: the engine's (`Configuration`, `MissingSecret`,
+// `CredentialsSignin`, `Overloaded`, …) or the C API's (`NullArgument`,
+// `InvalidLength`, `InvalidUtf8`, `InvalidJson`, `InternalError`). Owned by
+// the error; "" for a NULL error.
+const char *auth_error_type(const struct auth_error *err);
+
+// The configuration option a refused `auth_new` names (`secret`,
+// `providers[1].type`, `callbacks.sesion`, …), owned by the error; NULL
+// when the error is not about an option.
+const char *auth_error_option(const struct auth_error *err);
+
+// The type name of a result code (as `auth_error_type`), a static string;
+// "Unknown" for a value that is no `auth_result`.
+const char *auth_result_name(int32_t code);
+
+// Answer a hook call: copy `len` bytes of UTF-8 JSON from `json` as the
+// hook's result (the caller keeps its buffer). Call it at most once per hook
+// call, from inside the hook, then return `AUTH_HOOK_OK`.
+enum auth_result auth_hook_result_set(struct auth_hook_result *result,
+                                      const char *json,
+                                      size_t len);
+
+// Report a hook failure: `message` (required), `type` (an engine error type
+// such as `CredentialsSignin` or `AccessDenied`, or NULL) and `code` (the
+// `CredentialsSignin` code shown in the redirect's `code` parameter, or
+// NULL), all NUL-terminated UTF-8, copied. Then return `AUTH_HOOK_ERROR`.
+// A `CredentialsSignin` from `authorize` sends the user back to the sign-in
+// page with `error=CredentialsSignin&code=<code>`, as in Auth.js.
+enum auth_result auth_hook_result_error(struct auth_hook_result *result,
+                                        const char *error_type,
+                                        const char *message,
+                                        const char *code);
+
+// The library's version, e.g. "0.1.0" (static; compare with
+// `AUTH_VERSION_MAJOR` … to check the header matches the library).
+const char *auth_version(void);
+
+#ifdef __cplusplus
+}  // extern "C"
+#endif  // __cplusplus
+
+#endif  /* LIBAUTH_AUTH_H */

@@ -1,0 +1,535 @@
+/* The C ABI from a real C program: round trips, every hook kind, every
+ * error path, ownership. Run by tests/c/run.sh, also under valgrind and
+ * with -fsanitize=address,undefined. Prints "test_auth: N passed, N failed". */
+#define _GNU_SOURCE
+#include <stdint.h>
+#include <strings.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "common.h"
+
+#define SECRET "a-test-secret-of-at-least-thirty-two-characters"
+#define ORIGIN "http://localhost:8080"
+
+enum {
+    MODE_JWT_FAILS = 1,
+    MODE_SESSION_BAD_JSON = 2,
+    MODE_BAD_STATUS = 4,
+    MODE_SLOW_SIGNIN = 8,
+    MODE_REENTER = 16,
+    MODE_ADAPTER_FAILS = 32,
+    MODE_SESSION_FOUND = 64,
+};
+
+static const char *const HOOK_NAMES[] = {
+    "providers.credentials.authorize", "callbacks.signIn", "callbacks.redirect", "callbacks.jwt",
+    "callbacks.session", "events.signIn", "events.signOut", "events.session",
+    "providers.email.sendVerificationRequest", "adapter.createVerificationToken", "adapter.getSessionAndUser",
+    "adapter.getUserByEmail", NULL,
+};
+#define N_HOOKS 13
+
+typedef struct {
+    const auth_engine *auth; /* for the re-entrancy test */
+    atomic_int mode;
+    atomic_int counts[N_HOOKS]; /* the last one: any other hook */
+    auth_result reentered_code;
+    int reentered_status;
+    char last_email_url[2048];
+} host_state;
+
+static int hook_index(const char *name) {
+    for (int i = 0; HOOK_NAMES[i]; i++)
+        if (strcmp(HOOK_NAMES[i], name) == 0) return i;
+    return N_HOOKS - 1;
+}
+
+static int count(host_state *h, const char *name) { return atomic_load(&h->counts[hook_index(name)]); }
+
+/* Answer with a cJSON value (consumed). */
+static int32_t answer(auth_hook_result *result, cJSON *value) {
+    char *json = cJSON_PrintUnformatted(value);
+    auth_hook_result_set(result, json, strlen(json));
+    free(json); /* libauth copied it */
+    cJSON_Delete(value);
+    return AUTH_HOOK_OK;
+}
+
+static int32_t hook(void *user_data, const char *name, const char *args_json, size_t args_len,
+                    auth_hook_result *result) {
+    host_state *h = user_data;
+    int mode = atomic_load(&h->mode);
+    atomic_fetch_add(&h->counts[hook_index(name)], 1);
+    cJSON *args = cJSON_ParseWithLength(args_json, args_len);
+    if (!args || args_json[args_len] != '\0') {
+        cJSON_Delete(args);
+        auth_hook_result_error(result, NULL, "the arguments are not NUL-terminated JSON", NULL);
+        return AUTH_HOOK_ERROR;
+    }
+    int32_t status = AUTH_HOOK_OK;
+    if (strcmp(name, "providers.credentials.authorize") == 0) {
+        cJSON *creds = cJSON_GetObjectItem(args, "credentials");
+        const char *user = cJSON_GetStringValue(cJSON_GetObjectItem(creds, "username"));
+        const char *pass = cJSON_GetStringValue(cJSON_GetObjectItem(creds, "password"));
+        if (mode & MODE_REENTER) {
+            char *req = request_json("GET", ORIGIN "/", NULL, NULL);
+            auth_buffer *buf = NULL;
+            auth_error *err = NULL;
+            h->reentered_code = auth_get_session(h->auth, req, strlen(req), &buf, &err);
+            auth_error_free(err);
+            auth_buffer_free(buf);
+            free(req);
+            response r;
+            if (call(h->auth, "GET", ORIGIN "/auth/session", NULL, NULL, &r) == AUTH_OK) {
+                h->reentered_status = r.status;
+                response_free(&r);
+            }
+        }
+        if (user && pass && strcmp(user, pass) == 0) {
+            cJSON *u = cJSON_CreateObject();
+            cJSON_AddStringToObject(u, "id", user);
+            cJSON_AddStringToObject(u, "name", user);
+            char email[300];
+            snprintf(email, sizeof email, "%s@example.com", user);
+            cJSON_AddStringToObject(u, "email", email);
+            status = answer(result, u);
+        } else {
+            auth_hook_result_error(result, "CredentialsSignin", "wrong password", "bad_password");
+            status = AUTH_HOOK_ERROR;
+        }
+    } else if (strcmp(name, "callbacks.signIn") == 0) {
+        if (mode & MODE_SLOW_SIGNIN) usleep(150 * 1000);
+        status = answer(result, cJSON_CreateTrue());
+    } else if (strcmp(name, "callbacks.redirect") == 0) {
+        status = answer(result, cJSON_Duplicate(cJSON_GetObjectItem(args, "url"), 1));
+    } else if (strcmp(name, "callbacks.jwt") == 0) {
+        if (mode & MODE_JWT_FAILS) {
+            auth_hook_result_error(result, NULL, "the jwt hook failed", NULL);
+            status = AUTH_HOOK_ERROR;
+        } else if (mode & MODE_BAD_STATUS) {
+            status = 42;
+        } else {
+            cJSON *token = cJSON_DetachItemFromObject(args, "token");
+            if (cJSON_GetObjectItem(args, "user") && !cJSON_IsNull(cJSON_GetObjectItem(args, "user")))
+                cJSON_AddStringToObject(token, "role", "admin");
+            status = answer(result, token);
+        }
+    } else if (strcmp(name, "callbacks.session") == 0) {
+        if (mode & MODE_SESSION_BAD_JSON) {
+            auth_hook_result_set(result, "{not json", 9);
+        } else {
+            cJSON *session = cJSON_DetachItemFromObject(args, "session");
+            cJSON *role = cJSON_GetObjectItem(cJSON_GetObjectItem(args, "token"), "role");
+            if (role) cJSON_AddItemToObject(session, "role", cJSON_Duplicate(role, 1));
+            status = answer(result, session);
+        }
+    } else if (strcmp(name, "providers.email.sendVerificationRequest") == 0) {
+        snprintf(h->last_email_url, sizeof h->last_email_url, "%s",
+                 cJSON_GetStringValue(cJSON_GetObjectItem(args, "url")) ?: "");
+    } else if (strcmp(name, "adapter.getSessionAndUser") == 0) {
+        if (mode & MODE_ADAPTER_FAILS) {
+            auth_hook_result_error(result, NULL, "database down", NULL);
+            status = AUTH_HOOK_ERROR;
+        } else if (mode & MODE_SESSION_FOUND) {
+            const char *found = "{\"session\":{\"sessionToken\":\"tok\",\"userId\":\"u1\","
+                                "\"expires\":\"2099-01-01T00:00:00.000Z\"},"
+                                "\"user\":{\"id\":\"u1\",\"email\":\"db@example.com\",\"emailVerified\":null}}";
+            auth_hook_result_set(result, found, strlen(found));
+        }
+    }
+    /* Everything else (events, other adapter methods): no result (null). */
+    cJSON_Delete(args);
+    return status;
+}
+
+static char *config_with(const char *extra) {
+    char *out = NULL;
+    if (asprintf(&out, "{\"secret\":\"" SECRET "\",\"trustHost\":true%s}", extra) < 0) abort();
+    return out;
+}
+
+/* auth_new on a config string; returns the engine or NULL (error checked by caller). */
+static auth_engine *engine(const char *config, host_state *h, auth_error **err) {
+    auth_engine *auth = NULL;
+    auth_result code = auth_new(config, strlen(config), hook, h, &auth, err);
+    if (code != AUTH_OK) return NULL;
+    if (h) h->auth = auth;
+    return auth;
+}
+
+#define CREDENTIALS_PROVIDER "{\"id\":\"credentials\",\"type\":\"credentials\"}"
+
+/* The csrf token and cookie: GET /auth/csrf. */
+static void csrf(const auth_engine *auth, char *token, size_t cap, char *jar, size_t jar_cap) {
+    response r;
+    call(auth, "GET", ORIGIN "/auth/csrf", NULL, NULL, &r);
+    cJSON *body = cJSON_Parse(r.body);
+    snprintf(token, cap, "%s", cJSON_GetStringValue(cJSON_GetObjectItem(body, "csrfToken")) ?: "");
+    cJSON_Delete(body);
+    update_jar(jar, jar_cap, &r);
+    response_free(&r);
+}
+
+/* POST a credentials sign-in; the response in `r`. */
+static void sign_in(const auth_engine *auth, const char *user, const char *pass, char *jar, size_t jar_cap,
+                    response *r) {
+    char token[256];
+    csrf(auth, token, sizeof token, jar, jar_cap);
+    char body[1024];
+    snprintf(body, sizeof body, "csrfToken=%s&username=%s&password=%s&callbackUrl=%%2Fdashboard", token, user,
+             pass);
+    const char *headers[] = {"content-type", "application/x-www-form-urlencoded", "cookie", jar, NULL};
+    call(auth, "POST", ORIGIN "/auth/callback/credentials", headers, body, r);
+    update_jar(jar, jar_cap, r);
+}
+
+/* get_session with a cookie header; returns the code, the session (or NULL) in *json. */
+static auth_result session_of(const auth_engine *auth, const char *jar, cJSON **json, auth_error **err) {
+    const char *headers[] = {"cookie", jar, NULL};
+    char *req = request_json("GET", ORIGIN "/dashboard", headers, NULL);
+    auth_buffer *buf = NULL;
+    auth_result code = auth_get_session(auth, req, strlen(req), &buf, err);
+    free(req);
+    *json = buf ? cJSON_ParseWithLength(buf->data, buf->len) : NULL;
+    auth_buffer_free(buf);
+    return code;
+}
+
+static void test_basics(void) {
+    char v[32];
+    snprintf(v, sizeof v, "%d.%d.%d", AUTH_VERSION_MAJOR, AUTH_VERSION_MINOR, AUTH_VERSION_PATCH);
+    CHECK(strcmp(auth_version(), v) == 0, "library %s, header %s", auth_version(), v);
+    CHECK(strcmp(auth_result_name(AUTH_CREDENTIALS_SIGNIN), "CredentialsSignin") == 0, "name");
+    CHECK(strcmp(auth_result_name(AUTH_OVERLOADED), "Overloaded") == 0, "name");
+    CHECK(strcmp(auth_result_name(AUTH_CONFIGURATION), "Configuration") == 0, "name");
+    CHECK(strcmp(auth_result_name(12345), "Unknown") == 0, "an unknown code has a name");
+    /* free(NULL) is harmless for every release function. */
+    auth_free(NULL);
+    auth_buffer_free(NULL);
+    auth_error_free(NULL);
+    CHECK(auth_error_code(NULL) == AUTH_NULL_ARGUMENT, "code of NULL");
+    CHECK(strcmp(auth_error_message(NULL), "") == 0, "message of NULL");
+    CHECK(auth_error_option(NULL) == NULL, "option of NULL");
+    CHECK(auth_hook_result_set(NULL, "1", 1) == AUTH_NULL_ARGUMENT, "setter on NULL");
+    CHECK(auth_hook_result_error(NULL, NULL, "m", NULL) == AUTH_NULL_ARGUMENT, "error setter on NULL");
+}
+
+/* auth_new failing: the code, the type, the option, and nothing written. */
+static void expect_refused(const char *config, size_t len, auth_hook_fn fn, auth_result code, const char *type,
+                           const char *option, const char *what) {
+    auth_engine *auth = (auth_engine *)(uintptr_t)0x1; /* a sentinel: must stay untouched */
+    auth_error *err = NULL;
+    auth_result got = auth_new(config, len, fn, NULL, &auth, &err);
+    CHECK(got == code, "%s: code %d (%s), want %d: %s", what, got, auth_result_name(got), code,
+          auth_error_message(err));
+    CHECK(auth == (auth_engine *)(uintptr_t)0x1, "%s: nothing written on failure", what);
+    CHECK(err && auth_error_code(err) == code, "%s: the error has the code", what);
+    CHECK(err && strlen(auth_error_message(err)) > 0, "%s: a message", what);
+    CHECK(err && strcmp(auth_error_type(err), type) == 0, "%s: type %s, want %s", what, auth_error_type(err), type);
+    if (option) {
+        CHECK(auth_error_option(err) && strcmp(auth_error_option(err), option) == 0, "%s: option %s, want %s", what,
+              auth_error_option(err) ? auth_error_option(err) : "(null)", option);
+    } else {
+        CHECK(auth_error_option(err) == NULL, "%s: no option", what);
+    }
+    auth_error_free(err);
+}
+
+static void test_config_errors(void) {
+    expect_refused(NULL, 10, hook, AUTH_NULL_ARGUMENT, "NullArgument", NULL, "NULL config");
+    expect_refused("{bad", 4, hook, AUTH_INVALID_JSON, "InvalidJson", "config", "bad JSON");
+    const char *good = "{\"secret\":\"" SECRET "\"}";
+    expect_refused(good, strlen(good) - 3, hook, AUTH_INVALID_JSON, "InvalidJson", "config", "a length too short");
+    expect_refused(good, SIZE_MAX, hook, AUTH_INVALID_LENGTH, "InvalidLength", NULL, "an impossible length");
+    const char bad_utf8[] = "{\"secret\":\"\xff\xfe\"}";
+    expect_refused(bad_utf8, sizeof bad_utf8 - 1, hook, AUTH_INVALID_UTF8, "InvalidUtf8", NULL, "invalid UTF-8");
+    char *c = config_with(",\"secert\":1");
+    expect_refused(c, strlen(c), hook, AUTH_CONFIGURATION, "Configuration", "secert", "unknown option");
+    free(c);
+    const char *short_secret = "{\"secret\":\"short\"}";
+    expect_refused(short_secret, strlen(short_secret), hook, AUTH_CONFIGURATION, "Configuration", "secret",
+                   "short secret");
+    expect_refused("{}", 2, hook, AUTH_MISSING_SECRET, "MissingSecret", "secret", "no secret");
+    c = config_with(",\"hooks\":{\"implemented\":[\"callbacks.sesion\"]}");
+    expect_refused(c, strlen(c), hook, AUTH_CONFIGURATION, "Configuration", "callbacks.sesion", "misspelt hook");
+    free(c);
+    c = config_with(",\"hooks\":{\"implemented\":\"callbacks.jwt\"}");
+    expect_refused(c, strlen(c), hook, AUTH_CONFIGURATION, "Configuration", "hooks.implemented", "hooks not a list");
+    free(c);
+    c = config_with(",\"hooks\":{\"implemented\":[\"callbacks.jwt\"]}");
+    expect_refused(c, strlen(c), NULL, AUTH_CONFIGURATION, "Configuration", "hooks.implemented", "no hook_fn");
+    free(c);
+    c = config_with(",\"providers\":[" CREDENTIALS_PROVIDER "]");
+    expect_refused(c, strlen(c), hook, AUTH_MISSING_AUTHORIZE, "MissingAuthorize", "providers[0].authorize",
+                   "credentials without authorize");
+    free(c);
+    /* No auth_out: an error, not a crash. */
+    auth_error *err = NULL;
+    CHECK(auth_new(good, strlen(good), NULL, NULL, NULL, &err) == AUTH_NULL_ARGUMENT, "NULL auth_out");
+    auth_error_free(err);
+    /* No error_out: the code alone. */
+    CHECK(auth_new("{", 1, NULL, NULL, NULL, NULL) == AUTH_NULL_ARGUMENT, "no error_out");
+    auth_engine *auth = NULL;
+    CHECK(auth_new("[1]", 3, NULL, NULL, &auth, NULL) == AUTH_CONFIGURATION && auth == NULL, "not an object");
+}
+
+/* Misuse of auth_handle / auth_get_session. */
+static void test_call_errors(const auth_engine *auth) {
+    const char *req = "{\"method\":\"GET\",\"url\":\"" ORIGIN "/auth/csrf\",\"headers\":[]}";
+    size_t len = strlen(req);
+    auth_buffer *sentinel = (auth_buffer *)(uintptr_t)0x1;
+    struct {
+        const auth_engine *auth;
+        const char *req;
+        size_t len;
+        int null_out;
+        auth_result code;
+        const char *what;
+    } cases[] = {
+        {NULL, req, len, 0, AUTH_NULL_ARGUMENT, "NULL engine"},
+        {auth, NULL, len, 0, AUTH_NULL_ARGUMENT, "NULL request"},
+        {auth, req, len, 1, AUTH_NULL_ARGUMENT, "NULL output"},
+        {auth, "{nope", 5, 0, AUTH_INVALID_JSON, "bad JSON"},
+        {auth, req, len - 1, 0, AUTH_INVALID_JSON, "a length too short"},
+        {auth, req, SIZE_MAX, 0, AUTH_INVALID_LENGTH, "an impossible length"},
+        {auth, "{\"method\":\"G\xc3\x28\"}", 15, 0, AUTH_INVALID_UTF8, "invalid UTF-8"},
+        {auth, "{\"method\":1,\"url\":\"x\"}", 22, 0, AUTH_INVALID_JSON, "not a request"},
+        {auth, "{\"method\":\"GET\"}", 16, 0, AUTH_INVALID_JSON, "no url"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        for (int which = 0; which < 2; which++) {
+            auth_buffer *out = sentinel;
+            auth_error *err = NULL;
+            auth_result code = which == 0 ? auth_handle(cases[i].auth, cases[i].req, cases[i].len,
+                                                        cases[i].null_out ? NULL : &out, &err)
+                                          : auth_get_session(cases[i].auth, cases[i].req, cases[i].len,
+                                                             cases[i].null_out ? NULL : &out, &err);
+            const char *fn = which == 0 ? "auth_handle" : "auth_get_session";
+            CHECK(code == cases[i].code, "%s, %s: code %d, want %d", fn, cases[i].what, code, cases[i].code);
+            CHECK(out == sentinel, "%s, %s: nothing written", fn, cases[i].what);
+            CHECK(err && strlen(auth_error_message(err)) > 0, "%s, %s: a message", fn, cases[i].what);
+            auth_error_free(err);
+            /* And without an error slot. */
+            code = which == 0 ? auth_handle(cases[i].auth, cases[i].req, cases[i].len, NULL, NULL)
+                              : auth_get_session(cases[i].auth, cases[i].req, cases[i].len, NULL, NULL);
+            CHECK(code != AUTH_OK, "%s, %s: fails without error_out", fn, cases[i].what);
+        }
+    }
+    /* The caller's buffer is only read: a request in read-only memory, reused. */
+    static const char ro[] = "{\"method\":\"GET\",\"url\":\"" ORIGIN "/auth/providers\"}";
+    for (int i = 0; i < 2; i++) {
+        auth_buffer *out = NULL;
+        CHECK(auth_handle(auth, ro, sizeof ro - 1, &out, NULL) == AUTH_OK, "read-only request %d", i);
+        CHECK(out && out->data[out->len] == '\0', "the response is NUL-terminated");
+        auth_buffer_free(out);
+    }
+}
+
+static void test_round_trip(void) {
+    host_state h = {0};
+    char *c = config_with(",\"providers\":[" CREDENTIALS_PROVIDER "],"
+                          "\"hooks\":{\"implemented\":[\"providers.credentials.authorize\",\"callbacks.signIn\","
+                          "\"callbacks.redirect\",\"callbacks.jwt\",\"callbacks.session\",\"events.signIn\","
+                          "\"events.signOut\",\"events.session\"]}");
+    auth_error *err = NULL;
+    auth_engine *auth = engine(c, &h, &err);
+    free(c);
+    CHECK(auth != NULL, "auth_new: %s", auth_error_message(err));
+    auth_error_free(err);
+    if (!auth) return;
+
+    test_call_errors(auth);
+
+    char jar[8192] = "";
+    response r;
+    sign_in(auth, "demo", "demo", jar, sizeof jar, &r);
+    CHECK(r.status == 302, "sign-in status %d", r.status);
+    CHECK(header(&r, "location", 0) && strcmp(header(&r, "location", 0), ORIGIN "/dashboard") == 0,
+          "sign-in location %s", header(&r, "location", 0));
+    CHECK(strstr(jar, "authjs.session-token=") != NULL, "a session cookie: %s", jar);
+    response_free(&r);
+    CHECK(count(&h, "providers.credentials.authorize") == 1, "authorize called");
+    CHECK(count(&h, "callbacks.signIn") == 1, "signIn called");
+    CHECK(count(&h, "callbacks.redirect") >= 1, "redirect called");
+    CHECK(count(&h, "callbacks.jwt") >= 1, "jwt called");
+    CHECK(count(&h, "events.signIn") == 1, "events.signIn called");
+
+    cJSON *s = NULL;
+    CHECK(session_of(auth, jar, &s, NULL) == AUTH_OK, "get_session");
+    cJSON *user = cJSON_GetObjectItem(s, "user");
+    CHECK(user && strcmp(cJSON_GetStringValue(cJSON_GetObjectItem(user, "name")), "demo") == 0, "session user");
+    CHECK(cJSON_GetStringValue(cJSON_GetObjectItem(s, "role")) &&
+              strcmp(cJSON_GetStringValue(cJSON_GetObjectItem(s, "role")), "admin") == 0,
+          "jwt and session callbacks shaped the session");
+    CHECK(cJSON_GetObjectItem(s, "expires") != NULL, "expires");
+    cJSON_Delete(s);
+    CHECK(count(&h, "callbacks.session") >= 1, "session called");
+
+    /* The session route. */
+    const char *cookie_headers[] = {"cookie", jar, NULL};
+    call(auth, "GET", ORIGIN "/auth/session", cookie_headers, NULL, &r);
+    CHECK(r.status == 200 && strstr(r.body, "\"demo\""), "GET /auth/session: %d %s", r.status, r.body);
+    response_free(&r);
+    CHECK(count(&h, "events.session") >= 1, "events.session called");
+
+    /* No cookie: no session, and a NULL buffer. */
+    s = (cJSON *)1;
+    CHECK(session_of(auth, "", &s, NULL) == AUTH_OK && s == NULL, "no session");
+    /* A tampered cookie: no session. */
+    CHECK(session_of(auth, "authjs.session-token=eyJhbGciOiJkaXIi.x.y.z.w", &s, NULL) == AUTH_OK && s == NULL,
+          "tampered cookie");
+
+    /* authorize refuses with CredentialsSignin and a code. */
+    char jar2[8192] = "";
+    sign_in(auth, "demo", "wrong", jar2, sizeof jar2, &r);
+    const char *loc = header(&r, "location", 0);
+    CHECK(r.status == 302 && loc && strstr(loc, "error=CredentialsSignin") && strstr(loc, "code=bad_password"),
+          "refused sign-in: %d %s", r.status, loc);
+    CHECK(strstr(jar2, "authjs.session-token=") == NULL, "no session cookie after a refusal");
+    response_free(&r);
+
+    /* A failing jwt hook: sign-in ends on the error page, no session. */
+    atomic_store(&h.mode, MODE_JWT_FAILS);
+    char jar3[8192] = "";
+    sign_in(auth, "demo", "demo", jar3, sizeof jar3, &r);
+    loc = header(&r, "location", 0);
+    CHECK(r.status == 302 && loc && strstr(loc, "/auth/error") && strstr(jar3, "session-token") == NULL,
+          "failing jwt hook: %d %s", r.status, loc);
+    response_free(&r);
+    /* ... and a hook returning an unknown status fails the same way. */
+    atomic_store(&h.mode, MODE_BAD_STATUS);
+    char jar4[8192] = "";
+    sign_in(auth, "demo", "demo", jar4, sizeof jar4, &r);
+    loc = header(&r, "location", 0);
+    CHECK(r.status == 302 && loc && strstr(loc, "/auth/error"), "unknown hook status: %d %s", r.status, loc);
+    response_free(&r);
+    /* A session hook returning bad JSON: no session (as a throwing session callback). */
+    atomic_store(&h.mode, MODE_SESSION_BAD_JSON);
+    s = (cJSON *)1;
+    auth_result code = session_of(auth, jar, &s, &err);
+    CHECK(code == AUTH_OK && s == NULL, "bad JSON from the session hook: code %d", code);
+    atomic_store(&h.mode, 0);
+
+    /* Sign out. */
+    char token[256];
+    csrf(auth, token, sizeof token, jar, sizeof jar);
+    char body[512];
+    snprintf(body, sizeof body, "csrfToken=%s", token);
+    const char *post[] = {"content-type", "application/x-www-form-urlencoded", "cookie", jar, NULL};
+    call(auth, "POST", ORIGIN "/auth/signout", post, body, &r);
+    CHECK(r.status == 302, "sign-out status %d", r.status);
+    update_jar(jar, sizeof jar, &r);
+    response_free(&r);
+    CHECK(count(&h, "events.signOut") == 1, "events.signOut called");
+    CHECK(strstr(jar, "session-token") == NULL, "sign-out cleared the cookie: %s", jar);
+
+    auth_free(auth);
+}
+
+static void test_deadline_and_admission(void) {
+    /* hooks.timeouts: a signIn hook slower than its deadline fails the sign-in. */
+    host_state h = {0};
+    char *c = config_with(",\"providers\":[" CREDENTIALS_PROVIDER "],\"hooks\":{\"implemented\":["
+                          "\"providers.credentials.authorize\",\"callbacks.signIn\"],"
+                          "\"timeouts\":{\"callbacks.signIn\":0.05}}");
+    auth_engine *auth = engine(c, &h, NULL);
+    free(c);
+    CHECK(auth != NULL, "deadline engine");
+    if (auth) {
+        atomic_store(&h.mode, MODE_SLOW_SIGNIN);
+        char jar[8192] = "";
+        response r;
+        sign_in(auth, "demo", "demo", jar, sizeof jar, &r);
+        const char *loc = header(&r, "location", 0);
+        CHECK(loc && strstr(loc, "error=AccessDenied") && !strstr(jar, "session-token"),
+              "a late signIn hook is a refusal: %s", loc);
+        response_free(&r);
+        auth_free(auth);
+    }
+
+    /* hooks.maxInFlight 1: while a sign-in is inside a hook, another request
+     * that may reach a hook is refused at once. */
+    host_state h2 = {0};
+    c = config_with(",\"providers\":[" CREDENTIALS_PROVIDER "],\"hooks\":{\"implemented\":["
+                    "\"providers.credentials.authorize\",\"callbacks.jwt\"],\"maxInFlight\":1}");
+    auth = engine(c, &h2, NULL);
+    free(c);
+    CHECK(auth != NULL, "admission engine");
+    if (auth) {
+        atomic_store(&h2.mode, MODE_REENTER);
+        char jar[8192] = "";
+        response r;
+        sign_in(auth, "demo", "demo", jar, sizeof jar, &r);
+        CHECK(r.status == 302 && strstr(jar, "session-token"), "the admitted sign-in completes");
+        response_free(&r);
+        CHECK(h2.reentered_code == AUTH_OVERLOADED, "get_session past maxInFlight: %d", h2.reentered_code);
+        CHECK(h2.reentered_status == 503, "handle past maxInFlight: %d", h2.reentered_status);
+        /* Once it finished, the place is free again. */
+        atomic_store(&h2.mode, 0);
+        cJSON *s = NULL;
+        CHECK(session_of(auth, jar, &s, NULL) == AUTH_OK && s != NULL, "admitted again afterwards");
+        cJSON_Delete(s);
+        auth_free(auth);
+    }
+}
+
+static void test_email_and_adapter(void) {
+    host_state h = {0};
+    char *c = config_with(
+        ",\"providers\":[{\"id\":\"email\",\"type\":\"email\",\"from\":\"auth@example.com\"}],"
+        "\"adapter\":{\"type\":\"host\"},"
+        "\"hooks\":{\"implemented\":[\"providers.email.sendVerificationRequest\","
+        "\"adapter.createUser\",\"adapter.getUser\",\"adapter.getUserByEmail\",\"adapter.getUserByAccount\","
+        "\"adapter.updateUser\",\"adapter.deleteUser\",\"adapter.linkAccount\",\"adapter.createSession\","
+        "\"adapter.getSessionAndUser\",\"adapter.updateSession\",\"adapter.deleteSession\","
+        "\"adapter.createVerificationToken\",\"adapter.useVerificationToken\"]}");
+    auth_error *err = NULL;
+    auth_engine *auth = engine(c, &h, &err);
+    free(c);
+    CHECK(auth != NULL, "email engine: %s", auth_error_message(err));
+    auth_error_free(err);
+    if (!auth) return;
+    char jar[8192] = "", token[256], body[512];
+    csrf(auth, token, sizeof token, jar, sizeof jar);
+    snprintf(body, sizeof body, "csrfToken=%s&email=someone%%40example.com", token);
+    const char *post[] = {"content-type", "application/x-www-form-urlencoded", "cookie", jar, NULL};
+    response r;
+    call(auth, "POST", ORIGIN "/auth/signin/email", post, body, &r);
+    CHECK(r.status == 302 && strstr(header(&r, "location", 0) ?: "", "verify-request"), "email sign-in: %d %s",
+          r.status, header(&r, "location", 0));
+    response_free(&r);
+    CHECK(count(&h, "adapter.createVerificationToken") == 1, "adapter.createVerificationToken called");
+    CHECK(count(&h, "providers.email.sendVerificationRequest") == 1, "sendVerificationRequest called");
+    CHECK(strstr(h.last_email_url, ORIGIN "/auth/callback/email?") != NULL, "the link: %s", h.last_email_url);
+
+    /* Database sessions through adapter hooks. */
+    cJSON *s = (cJSON *)1;
+    CHECK(session_of(auth, "authjs.session-token=tok", &s, NULL) == AUTH_OK && s == NULL, "no such session");
+    atomic_store(&h.mode, MODE_SESSION_FOUND);
+    CHECK(session_of(auth, "authjs.session-token=tok", &s, NULL) == AUTH_OK && s != NULL, "a database session");
+    cJSON *email = cJSON_GetObjectItem(cJSON_GetObjectItem(s, "user"), "email");
+    CHECK(email && strcmp(cJSON_GetStringValue(email), "db@example.com") == 0, "its user");
+    cJSON_Delete(s);
+    atomic_store(&h.mode, MODE_ADAPTER_FAILS);
+    s = NULL;
+    err = NULL;
+    auth_buffer *sentinel = NULL;
+    (void)sentinel;
+    auth_result code = session_of(auth, "authjs.session-token=tok", &s, &err);
+    CHECK(code == AUTH_ADAPTER_ERROR && s == NULL, "a failing adapter: code %d", code);
+    CHECK(err && strcmp(auth_error_type(err), "AdapterError") == 0, "type %s", auth_error_type(err));
+    auth_error_free(err);
+    CHECK(count(&h, "adapter.getSessionAndUser") == 3, "getSessionAndUser called");
+    auth_free(auth);
+}
+
+int main(void) {
+    unsetenv("AUTH_SECRET"); /* the "no secret" case */
+    test_basics();
+    test_config_errors();
+    test_round_trip();
+    test_deadline_and_admission();
+    test_email_and_adapter();
+    return report("test_auth");
+}
