@@ -1,6 +1,8 @@
 //! Cookie names and attributes (as Auth.js v5 names them), `Set-Cookie`
 //! serialisation, and the chunking of large session cookies.
 
+use std::borrow::Cow;
+
 use percent_encoding::{utf8_percent_encode, AsciiSet, NON_ALPHANUMERIC};
 
 use crate::config::{CookieOverride, CookiesConfig};
@@ -186,21 +188,22 @@ impl SetCookie {
 
 /// The session cookie as the browser holds it: one cookie, or chunks
 /// `name.0`, `name.1`, … when the value is over [`CHUNK_SIZE`].
-pub struct ChunkedCookie<'a> {
+pub struct ChunkedCookie<'a, 'r> {
     spec: &'a CookieSpec,
-    /// Names of the cookies present in the request (for clean-up).
-    present: Vec<String>,
-    value: Option<String>,
+    /// Names of the cookies present in the request (for clean-up), borrowed
+    /// from its headers: reading a session allocates nothing for them.
+    present: Vec<&'r str>,
+    value: Option<Cow<'r, str>>,
 }
 
-impl<'a> ChunkedCookie<'a> {
+impl<'a, 'r> ChunkedCookie<'a, 'r> {
     /// Read the session cookie. A whole cookie wins over chunks (a planted
     /// `name.0` cannot override it); chunks count only when they run
     /// `0..n` without gaps or repeats, `n` at most [`MAX_CHUNKS`], and the
     /// value is at most [`MAX_COOKIE_VALUE`] bytes. Chunk names past
     /// [`MAX_CHUNKS`] are ignored entirely, so a flood of them costs
     /// neither memory nor one `Set-Cookie` each.
-    pub fn read(spec: &'a CookieSpec, req: &AuthRequest) -> ChunkedCookie<'a> {
+    pub fn read(spec: &'a CookieSpec, req: &'r AuthRequest) -> ChunkedCookie<'a, 'r> {
         let mut whole: Option<&str> = None;
         let mut chunks: [Option<&str>; MAX_CHUNKS] = [None; MAX_CHUNKS];
         let mut valid_chunks = true;
@@ -221,7 +224,7 @@ impl<'a> ChunkedCookie<'a> {
                 }
                 *slot = Some(value);
             }
-            present.push(name.to_owned());
+            present.push(name);
         }
         let value = match whole {
             Some(whole) => Some(percent_decode(whole)),
@@ -229,8 +232,9 @@ impl<'a> ChunkedCookie<'a> {
                 let count = chunks.iter().take_while(|c| c.is_some()).count();
                 let contiguous = chunks[count..].iter().all(Option::is_none);
                 let size: usize = chunks[..count].iter().flatten().map(|c| c.len()).sum();
-                (valid_chunks && contiguous && size <= MAX_COOKIE_VALUE)
-                    .then(|| chunks[..count].iter().flatten().map(|c| percent_decode(c)).collect::<String>())
+                (valid_chunks && contiguous && size <= MAX_COOKIE_VALUE).then(|| {
+                    Cow::Owned(chunks[..count].iter().flatten().map(|c| percent_decode(c)).collect::<String>())
+                })
             }
             None => None,
         };
@@ -264,7 +268,7 @@ impl<'a> ChunkedCookie<'a> {
             }
         }
         for name in &self.present {
-            if !written.contains(name) {
+            if !written.iter().any(|w| w == name) {
                 out.push(SetCookie::expired(name, &self.spec.options));
             }
         }

@@ -79,7 +79,7 @@ impl AuthRequest {
         self.headers
             .iter()
             .filter(|(k, _)| k.eq_ignore_ascii_case("cookie"))
-            .flat_map(|(_, v)| v.split(';'))
+            .flat_map(|(_, v)| split_ascii(v, b';'))
             .filter_map(|pair| {
                 let (name, value) = pair.split_once('=')?;
                 let value = value.trim();
@@ -90,7 +90,7 @@ impl AuthRequest {
 
     /// The decoded value of one cookie.
     pub fn cookie(&self, name: &str) -> Option<String> {
-        self.cookies().find(|(n, _)| *n == name).map(|(_, v)| percent_decode(v))
+        self.cookies().find(|(n, _)| *n == name).map(|(_, v)| percent_decode(v).into_owned())
     }
 
     /// The body as a flat string map, parsed only by its declared type:
@@ -157,11 +157,27 @@ impl AuthResponse {
     }
 }
 
-pub(crate) fn percent_decode(value: &str) -> String {
-    if !value.contains('%') {
-        return value.to_owned();
+pub(crate) fn percent_decode(value: &str) -> std::borrow::Cow<'_, str> {
+    // Most values (session tokens are base64url) hold no escape: borrow them.
+    if memchr::memchr(b'%', value.as_bytes()).is_none() {
+        return std::borrow::Cow::Borrowed(value);
     }
-    percent_encoding::percent_decode_str(value).decode_utf8_lossy().into_owned()
+    std::borrow::Cow::Owned(percent_encoding::percent_decode_str(value).decode_utf8_lossy().into_owned())
+}
+
+/// `s` split at every `byte` (ASCII), as `str::split` does, with a SIMD
+/// search: Cookie headers and session tokens are long and split on every
+/// request.
+pub(crate) fn split_ascii(s: &str, byte: u8) -> impl Iterator<Item = &str> {
+    debug_assert!(byte.is_ascii(), "an ASCII byte never splits a UTF-8 character");
+    let mut start = 0;
+    let mut ends = memchr::memchr_iter(byte, s.as_bytes()).chain(std::iter::once(s.len()));
+    std::iter::from_fn(move || {
+        let end = ends.next()?;
+        let part = &s[start..end];
+        start = end + 1;
+        Some(part)
+    })
 }
 
 /// Bodies cross language boundaries as JSON strings: requests carry form or JSON text.

@@ -19,7 +19,7 @@
 use std::collections::HashMap;
 use std::sync::{Arc, RwLock};
 
-use aes::cipher::{block_padding::Pkcs7, BlockDecryptMut, BlockEncryptMut, KeyIvInit};
+use aes::cipher::{block_padding::Pkcs7, BlockDecryptMut, BlockEncryptMut, InnerIvInit, KeyIvInit};
 use aes_gcm::aead::{Aead, KeyInit, Payload};
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use base64::Engine as _;
@@ -69,6 +69,13 @@ struct DerivedKey {
     /// HMAC-SHA-512 keyed with the MAC half (CBC keys only), cloned per use
     /// (saves two SHA-512 blocks of key setup on every read).
     mac: Option<Hmac<Sha512>>,
+    /// CBC keys: the AES key schedule, expanded once.
+    aes: Option<aes::Aes256Dec>,
+    /// CBC keys: the protected-header segment this library writes with this
+    /// key (base64url of `{"alg":"dir","enc":"A256CBC-HS512","kid":…}`). A
+    /// token whose header segment is exactly this one needs no header
+    /// decoding or parsing; any other header takes the general path.
+    protected: String,
 }
 
 /// The keys of every secret for one salt (cookie name), in secret order.
@@ -84,9 +91,16 @@ impl SaltKeys {
                 .iter()
                 .map(|secret| {
                     let raw = derive_key(secret, salt, len);
-                    let mac =
-                        (len == 64).then(|| <Hmac<Sha512> as Mac>::new_from_slice(&raw[..32]).expect("any key length"));
-                    DerivedKey { kid: thumbprint(&raw), raw, mac }
+                    let kid = thumbprint(&raw);
+                    let (mac, aes, protected) = if len == 64 {
+                        let mac = <Hmac<Sha512> as Mac>::new_from_slice(&raw[..32]).expect("any key length");
+                        let aes = <aes::Aes256Dec as KeyInit>::new_from_slice(&raw[32..]).expect("a 32-byte key");
+                        let header = format!(r#"{{"alg":"dir","enc":"{CBC}","kid":"{kid}"}}"#);
+                        (Some(mac), Some(aes), URL_SAFE_NO_PAD.encode(header))
+                    } else {
+                        (None, None, String::new())
+                    };
+                    DerivedKey { kid, raw, mac, aes, protected }
                 })
                 .collect()
         };
@@ -98,22 +112,30 @@ impl SaltKeys {
 /// encrypts, any decrypts).
 pub struct JwtCodec {
     secrets: Vec<String>,
-    keys: RwLock<HashMap<String, Arc<SaltKeys>>>,
+    /// Keys for the salts known at start (the session cookie names): found
+    /// with a string comparison, no lock and no reference count, since
+    /// every session read needs them.
+    known: Vec<(String, Arc<SaltKeys>)>,
+    /// Keys for any other salt, derived on first use.
+    derived: RwLock<HashMap<String, Arc<SaltKeys>>>,
 }
 
 impl JwtCodec {
     /// Derive keys up front for the salts (cookie names) known at start.
     pub fn new(secrets: Vec<String>, salts: &[&str]) -> JwtCodec {
-        let keys = salts.iter().map(|s| (s.to_string(), Arc::new(SaltKeys::derive(&secrets, s)))).collect();
-        JwtCodec { secrets, keys: RwLock::new(keys) }
+        let known = salts.iter().map(|s| (s.to_string(), Arc::new(SaltKeys::derive(&secrets, s)))).collect();
+        JwtCodec { secrets, known, derived: RwLock::new(HashMap::new()) }
     }
 
     fn keys(&self, salt: &str) -> Arc<SaltKeys> {
-        if let Some(k) = self.keys.read().unwrap_or_else(|e| e.into_inner()).get(salt) {
+        if let Some((_, k)) = self.known.iter().find(|(s, _)| s == salt) {
+            return k.clone();
+        }
+        if let Some(k) = self.derived.read().unwrap_or_else(|e| e.into_inner()).get(salt) {
             return k.clone();
         }
         let derived = Arc::new(SaltKeys::derive(&self.secrets, salt));
-        self.keys.write().unwrap_or_else(|e| e.into_inner()).insert(salt.to_owned(), derived.clone());
+        self.derived.write().unwrap_or_else(|e| e.into_inner()).insert(salt.to_owned(), derived.clone());
         derived
     }
 
@@ -138,7 +160,7 @@ impl JwtCodec {
         payload.insert("exp".into(), now.saturating_add(max_age).min(MAX_TIME_CLAIM).into());
         payload.insert("jti".into(), uuid::Uuid::new_v4().to_string().into());
         let body = serde_json::to_vec(&payload).map_err(|e| JwtError::Encrypt(e.to_string()))?;
-        encrypt_cbc(&body, key)
+        encrypt_cbc_with_header(&body, key, &key.protected)
     }
 
     /// Decrypt and check the time claims. Any failure means "no session".
@@ -148,23 +170,38 @@ impl JwtCodec {
 
     /// [`JwtCodec::decode`] as if the clock read `now`.
     pub fn decode_at(&self, token: &str, salt: &str, now: u64) -> Result<Map<String, Value>, JwtError> {
+        parse_claims(&self.open(token, salt)?, now)
+    }
+
+    /// Decrypt a token to its payload bytes, checking everything but the
+    /// claims: the caller parses them and must check their times
+    /// ([`parse_claims`] does both; the session read parses only the
+    /// claims it needs and checks them with [`check_time_values`]).
+    pub fn open(&self, token: &str, salt: &str) -> Result<Vec<u8>, JwtError> {
         if token.len() > MAX_TOKEN_LEN {
             return Err(JwtError::Malformed("too long".into()));
         }
-        let keys = self.keys(salt);
-        let payload = decrypt(token, &keys)?;
-        let Ok(Value::Object(claims)) = serde_json::from_slice::<Value>(&payload) else {
-            return Err(JwtError::NotAnObject);
-        };
-        check_time_claims(&claims, true, now)?;
-        Ok(claims)
+        match self.known.iter().find(|(s, _)| s == salt) {
+            Some((_, keys)) => decrypt(token, keys),
+            None => decrypt(token, &self.keys(salt)),
+        }
     }
+}
+
+/// A decrypted payload as claims: a JSON object whose time claims pass
+/// [`check_time_claims`] (`exp` required).
+pub fn parse_claims(payload: &[u8], now: u64) -> Result<Map<String, Value>, JwtError> {
+    let Ok(Value::Object(claims)) = serde_json::from_slice::<Value>(payload) else {
+        return Err(JwtError::NotAnObject);
+    };
+    check_time_claims(&claims, true, now)?;
+    Ok(claims)
 }
 
 /// A time claim as whole seconds: a finite, non-negative number no later
 /// than [`MAX_TIME_CLAIM`]; `Ok(None)` when absent.
-fn time_claim(claims: &Map<String, Value>, name: &'static str) -> Result<Option<u64>, JwtError> {
-    let Some(value) = claims.get(name) else {
+fn time_claim(value: Option<&Value>, name: &'static str) -> Result<Option<u64>, JwtError> {
+    let Some(value) = value else {
         return Ok(None);
     };
     let n = value.as_f64().ok_or(JwtError::BadTimeClaim(name))?;
@@ -179,9 +216,20 @@ fn time_claim(claims: &Map<String, Value>, name: &'static str) -> Result<Option<
 /// with [`CLOCK_TOLERANCE`], and each a sane number: finite, from 0 to
 /// [`MAX_TIME_CLAIM`].
 pub fn check_time_claims(claims: &Map<String, Value>, require_exp: bool, now: u64) -> Result<(), JwtError> {
-    let exp = time_claim(claims, "exp")?;
-    let iat = time_claim(claims, "iat")?;
-    let nbf = time_claim(claims, "nbf")?;
+    check_time_values(claims.get("exp"), claims.get("iat"), claims.get("nbf"), require_exp, now)
+}
+
+/// [`check_time_claims`] on the three claims as found (`None`: absent).
+pub fn check_time_values(
+    exp: Option<&Value>,
+    iat: Option<&Value>,
+    nbf: Option<&Value>,
+    require_exp: bool,
+    now: u64,
+) -> Result<(), JwtError> {
+    let exp = time_claim(exp, "exp")?;
+    let iat = time_claim(iat, "iat")?;
+    let nbf = time_claim(nbf, "nbf")?;
     match exp {
         None if require_exp => return Err(JwtError::BadTimeClaim("exp")),
         Some(exp) if exp.saturating_add(CLOCK_TOLERANCE) <= now => return Err(JwtError::Expired),
@@ -205,20 +253,16 @@ struct Header<'a> {
     crit: Option<serde::de::IgnoredAny>,
 }
 
-/// Encrypt `payload` as Auth.js does: header `{"alg":"dir","enc":
-/// "A256CBC-HS512","kid":…}` in that order (the same bytes), a random
-/// 16-byte IV, PKCS#7 padding, and the 32-byte truncated HMAC tag.
-fn encrypt_cbc(payload: &[u8], key: &DerivedKey) -> Result<String, JwtError> {
-    encrypt_cbc_with_header(payload, key, &format!(r#"{{"alg":"dir","enc":"{CBC}","kid":"{}"}}"#, key.kid))
-}
-
-fn encrypt_cbc_with_header(payload: &[u8], key: &DerivedKey, header: &str) -> Result<String, JwtError> {
-    let protected = URL_SAFE_NO_PAD.encode(header);
+/// Encrypt `payload` as Auth.js does: `header` (this library writes
+/// `{"alg":"dir","enc":"A256CBC-HS512","kid":…}` in that order, the same
+/// bytes as Auth.js), a random 16-byte IV, PKCS#7 padding, and the 32-byte
+/// truncated HMAC tag. `protected` is the header already base64url-encoded.
+fn encrypt_cbc_with_header(payload: &[u8], key: &DerivedKey, protected: &str) -> Result<String, JwtError> {
     let iv = crate::random::bytes(16);
     let ciphertext = cbc::Encryptor::<aes::Aes256>::new_from_slices(&key.raw[32..], &iv)
         .map_err(|e| JwtError::Encrypt(e.to_string()))?
         .encrypt_padded_vec_mut::<Pkcs7>(payload);
-    let tag = cbc_tag(key, &protected, &iv, &ciphertext).ok_or_else(|| JwtError::Encrypt("no MAC key".into()))?;
+    let tag = cbc_tag(key, protected, &iv, &ciphertext).ok_or_else(|| JwtError::Encrypt("no MAC key".into()))?;
     Ok(format!(
         "{protected}..{}.{}.{}",
         URL_SAFE_NO_PAD.encode(&iv),
@@ -248,12 +292,64 @@ fn segment(part: &str, what: &'static str) -> Result<Vec<u8>, JwtError> {
 /// Decrypt a compact JWE of one of the two accepted forms. Tag and nonce
 /// lengths are exact, and the tag is verified before any plaintext exists.
 fn decrypt(token: &str, keys: &SaltKeys) -> Result<Vec<u8>, JwtError> {
-    let mut parts = token.split('.');
+    let mut parts = crate::http::split_ascii(token, b'.');
     let (Some(protected), Some(encrypted_key), Some(iv), Some(ciphertext), Some(tag), None) =
         (parts.next(), parts.next(), parts.next(), parts.next(), parts.next(), parts.next())
     else {
         return Err(JwtError::Malformed("expected 5 segments".into()));
     };
+    if !encrypted_key.is_empty() {
+        return Err(JwtError::Malformed("dir has an empty encrypted key".into()));
+    }
+    // The header this library (and Auth.js) writes is one fixed string per
+    // key: matching it is the whole header check. Any other header is
+    // decoded and checked field by field.
+    let (enc, key) = match keys.cbc.iter().find(|k| k.protected == protected) {
+        Some(key) => (CBC, key),
+        None => key_for_header(protected, keys)?,
+    };
+    // IV and tag decode into fixed buffers (no allocation); a segment that
+    // does not fit is no token of ours.
+    let mut iv_buf = [0u8; 32];
+    let mut tag_buf = [0u8; 32];
+    let iv = decode_into(iv, &mut iv_buf, "iv")?;
+    let tag = decode_into(tag, &mut tag_buf, "tag")?;
+    let mut ciphertext = segment(ciphertext, "ciphertext")?;
+    if enc == CBC {
+        if iv.len() != 16 || tag.len() != 32 {
+            return Err(JwtError::Malformed("iv or tag length".into()));
+        }
+        let expected =
+            cbc_tag(key, protected, iv, &ciphertext).ok_or_else(|| JwtError::Decrypt("no MAC key".into()))?;
+        if !bool::from(expected.ct_eq(tag)) {
+            return Err(JwtError::Decrypt("authentication tag mismatch".into()));
+        }
+        // Decrypted in place: the plaintext is the ciphertext's buffer, cut
+        // to the unpadded length.
+        let aes = key.aes.clone().ok_or_else(|| JwtError::Decrypt("no AES key".into()))?;
+        let len = cbc::Decryptor::<aes::Aes256Dec>::inner_iv_slice_init(aes, iv)
+            .map_err(|e| JwtError::Decrypt(e.to_string()))?
+            .decrypt_padded_mut::<Pkcs7>(&mut ciphertext)
+            .map_err(|_| JwtError::Decrypt("bad padding".into()))?
+            .len();
+        ciphertext.truncate(len);
+        Ok(ciphertext)
+    } else {
+        if iv.len() != 12 || tag.len() != 16 {
+            return Err(JwtError::Malformed("iv or tag length".into()));
+        }
+        let cipher = aes_gcm::Aes256Gcm::new_from_slice(&key.raw).map_err(|e| JwtError::Decrypt(e.to_string()))?;
+        ciphertext.extend_from_slice(tag);
+        cipher
+            .decrypt(aes_gcm::Nonce::from_slice(iv), Payload { msg: &ciphertext, aad: protected.as_bytes() })
+            .map_err(|_| JwtError::Decrypt("authentication tag mismatch".into()))
+    }
+}
+
+/// The general header check: `alg: dir`, no `zip` or `crit`, `enc` one of
+/// the two accepted, and the key its `kid` names (the first secret's
+/// without a `kid`, as Auth.js).
+fn key_for_header<'k>(protected: &str, keys: &'k SaltKeys) -> Result<(&'static str, &'k DerivedKey), JwtError> {
     let header_json = segment(protected, "header")?;
     let header: Header = serde_json::from_slice(&header_json).map_err(|_| JwtError::Malformed("header".into()))?;
     if header.alg != "dir" {
@@ -262,47 +358,23 @@ fn decrypt(token: &str, keys: &SaltKeys) -> Result<Vec<u8>, JwtError> {
     if header.zip.is_some() || header.crit.is_some() {
         return Err(JwtError::Malformed("zip and crit are not accepted".into()));
     }
-    if !encrypted_key.is_empty() {
-        return Err(JwtError::Malformed("dir has an empty encrypted key".into()));
-    }
-    let candidates = match header.enc {
-        CBC => &keys.cbc,
-        GCM => &keys.gcm,
+    let (enc, candidates) = match header.enc {
+        CBC => (CBC, &keys.cbc),
+        GCM => (GCM, &keys.gcm),
         _ => return Err(JwtError::Malformed("enc must be A256CBC-HS512 or A256GCM".into())),
     };
     let key = match header.kid {
-        // Without a kid, Auth.js tries the first secret only.
         None => candidates.first(),
         Some(kid) => candidates.iter().find(|k| k.kid == kid),
     }
     .ok_or(JwtError::NoMatchingSecret)?;
-    let iv = segment(iv, "iv")?;
-    let ciphertext = segment(ciphertext, "ciphertext")?;
-    let tag = segment(tag, "tag")?;
-    if header.enc == CBC {
-        if iv.len() != 16 || tag.len() != 32 {
-            return Err(JwtError::Malformed("iv or tag length".into()));
-        }
-        let expected =
-            cbc_tag(key, protected, &iv, &ciphertext).ok_or_else(|| JwtError::Decrypt("no MAC key".into()))?;
-        if !bool::from(expected.ct_eq(&tag[..])) {
-            return Err(JwtError::Decrypt("authentication tag mismatch".into()));
-        }
-        cbc::Decryptor::<aes::Aes256>::new_from_slices(&key.raw[32..], &iv)
-            .map_err(|e| JwtError::Decrypt(e.to_string()))?
-            .decrypt_padded_vec_mut::<Pkcs7>(&ciphertext)
-            .map_err(|_| JwtError::Decrypt("bad padding".into()))
-    } else {
-        if iv.len() != 12 || tag.len() != 16 {
-            return Err(JwtError::Malformed("iv or tag length".into()));
-        }
-        let cipher = aes_gcm::Aes256Gcm::new_from_slice(&key.raw).map_err(|e| JwtError::Decrypt(e.to_string()))?;
-        let mut sealed = ciphertext;
-        sealed.extend_from_slice(&tag);
-        cipher
-            .decrypt(aes_gcm::Nonce::from_slice(&iv), Payload { msg: &sealed, aad: protected.as_bytes() })
-            .map_err(|_| JwtError::Decrypt("authentication tag mismatch".into()))
-    }
+    Ok((enc, key))
+}
+
+/// Decode a short base64url segment into `buf`; the decoded bytes.
+fn decode_into<'b>(part: &str, buf: &'b mut [u8], what: &'static str) -> Result<&'b [u8], JwtError> {
+    let len = URL_SAFE_NO_PAD.decode_slice(part, buf).map_err(|_| JwtError::Malformed(what.into()))?;
+    Ok(&buf[..len])
 }
 
 /// HKDF-SHA-256 with the secret's UTF-8 bytes as key material, the cookie
@@ -370,7 +442,8 @@ mod tests {
         let keys = codec.keys(SALT);
         let mut claims = claims();
         claims.insert("exp".into(), json!(now_seconds() + 60));
-        encrypt_cbc_with_header(&serde_json::to_vec(&claims).unwrap(), &keys.cbc[0], header).unwrap()
+        let protected = URL_SAFE_NO_PAD.encode(header);
+        encrypt_cbc_with_header(&serde_json::to_vec(&claims).unwrap(), &keys.cbc[0], &protected).unwrap()
     }
 
     #[test]

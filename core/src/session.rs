@@ -1,7 +1,7 @@
 //! Reading and renewing sessions. The JWT strategy keeps the whole session
 //! in the encrypted cookie (see `jwt.rs`).
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use serde_json::{json, Map, Value};
 
 use crate::config::SessionStrategy;
@@ -76,16 +76,38 @@ impl Auth {
         let Some(raw) = jar.value() else {
             return SessionRead::none(Vec::new());
         };
-        let claims = match self.decode_session_token(raw, &spec.name) {
+        let now = now_seconds();
+        // Our own tokens are decrypted once, here; their claims are parsed
+        // below, as far as the read needs them.
+        let payload = if self.custom_jwt_decode {
+            None
+        } else {
+            match self.codec.open(raw, &spec.name) {
+                Ok(payload) => Some(payload),
+                Err(e) => {
+                    // Tampered, expired or foreign: no session, and the cookie goes.
+                    self.callbacks.log(&jwt_session_error(e));
+                    return SessionRead::none(jar.clear());
+                }
+            }
+        };
+        if let Some(payload) = &payload {
+            if let Some(read) = self.read_plain_session(payload, &mode, now, &jar) {
+                return read;
+            }
+        }
+        let claims = match payload {
+            Some(payload) => crate::jwt::parse_claims(&payload, now).map(Some).map_err(jwt_session_error),
+            None => self.decode_session_token(raw, &spec.name),
+        };
+        let claims = match claims {
             Ok(Some(claims)) => claims,
             Ok(None) => return SessionRead::none(jar.clear()),
             Err(e) => {
-                // Tampered, expired or foreign: no session, and the cookie goes.
                 self.callbacks.log(&e);
                 return SessionRead::none(jar.clear());
             }
         };
-        let now = now_seconds();
         let issued_at = claims.get("iat").and_then(Value::as_f64).map(|iat| iat as u64);
         let is_update = matches!(mode, ReadMode::Update(_));
         // Only a jwt callback can change the token; without one, the claims
@@ -116,30 +138,14 @@ impl Auth {
         let renew = match mode {
             ReadMode::Peek => false,
             ReadMode::Update(_) => true,
-            ReadMode::Refresh => {
-                changed
-                    || self.settings.session_update_age == 0
-                    || issued_at.is_none_or(|iat| now >= iat.saturating_add(self.settings.session_update_age))
-            }
+            ReadMode::Refresh => changed || self.renewal_due(issued_at, now),
         };
         // The jwt callback may have rewritten `exp`: bound it again, so no
         // time arithmetic below can overflow.
         let fresh_expiry = now.saturating_add(self.settings.session_max_age);
-        let expires = if renew {
-            fresh_expiry
-        } else {
-            token
-                .get("exp")
-                .and_then(Value::as_f64)
-                .filter(|e| e.is_finite() && *e >= 0.0)
-                .map(|e| (e as u64).min(crate::jwt::MAX_TIME_CLAIM))
-                .unwrap_or(fresh_expiry)
-        };
+        let expires = if renew { fresh_expiry } else { token_expiry(token.get("exp")).unwrap_or(fresh_expiry) };
 
-        let session = json!({
-            "user": user_from_token(&token),
-            "expires": iso_millis(expires.saturating_mul(1000)),
-        });
+        let session = session_value(user_from_token(&token), expires);
         let session = if self.callbacks.has_session {
             let mut extra = Map::new();
             extra.insert("token".into(), Value::Object(token.clone()));
@@ -171,6 +177,50 @@ impl Auth {
             self.callbacks.event(&Hook::EVENT_SESSION, || json!({ "session": session, "token": token }));
         }
         SessionRead { session: Some(session), cookies: out, adapter_error: None }
+    }
+
+    /// The read of a session no hook sees (no jwt, session or session-event
+    /// callback, the engine's own codec) that re-encrypts nothing (`Peek`,
+    /// or `Refresh` before `updateAge`): only the claims the session shows
+    /// are parsed, into a typed struct, instead of the whole token into a
+    /// map. `None` when the full path must decide: a hook is configured, the
+    /// token is due for renewal, or the payload is anything but a plain JSON
+    /// object naming each claim once (the full path then reads it, or
+    /// refuses it, as it always has).
+    fn read_plain_session(
+        &self,
+        payload: &[u8],
+        mode: &ReadMode,
+        now: u64,
+        jar: &ChunkedCookie,
+    ) -> Option<SessionRead> {
+        let hooked = self.callbacks.has_jwt || self.callbacks.has_session || self.callbacks.has_event_session;
+        if hooked || matches!(mode, ReadMode::Update(_)) {
+            return None;
+        }
+        let claims = SessionClaims::parse(payload)?;
+        let (exp, iat, nbf) = (claims.exp.get(), claims.iat.get(), claims.nbf.get());
+        if let Err(e) = crate::jwt::check_time_values(exp, iat, nbf, true, now) {
+            self.callbacks.log(&jwt_session_error(e));
+            return Some(SessionRead::none(jar.clear()));
+        }
+        let issued_at = iat.and_then(Value::as_f64).map(|iat| iat as u64);
+        if matches!(mode, ReadMode::Refresh) && self.renewal_due(issued_at, now) {
+            return None;
+        }
+        let expires = token_expiry(exp).unwrap_or_else(|| now.saturating_add(self.settings.session_max_age));
+        Some(SessionRead {
+            session: Some(session_value(claims.user(), expires)),
+            cookies: Vec::new(),
+            adapter_error: None,
+        })
+    }
+
+    /// Whether a token issued at `issued_at` is re-issued by `GET session`:
+    /// once `updateAge` has passed (always with `updateAge` 0, or no `iat`).
+    fn renewal_due(&self, issued_at: Option<u64>, now: u64) -> bool {
+        let update_age = self.settings.session_update_age;
+        update_age == 0 || issued_at.is_none_or(|iat| now >= iat.saturating_add(update_age))
     }
 
     /// The database strategy: the cookie holds a session token; the session
@@ -343,14 +393,98 @@ fn check_cookie_size(encoded: String) -> Result<String, AuthError> {
 
 /// `{ name, email, image }` from the token's `name`, `email`, `picture`;
 /// absent claims stay absent, as in Auth.js.
-fn user_from_token(token: &Map<String, Value>) -> Value {
+fn user_from_token(token: &Map<String, Value>) -> Map<String, Value> {
     let mut user = Map::new();
     for (to, from) in [("name", "name"), ("email", "email"), ("image", "picture")] {
         if let Some(v) = token.get(from) {
             user.insert(to.into(), v.clone());
         }
     }
-    Value::Object(user)
+    user
+}
+
+/// The session the client sees: `{ user, expires }`, `expires` as an ISO
+/// string with milliseconds (`expires_at` in unix seconds).
+fn session_value(user: Map<String, Value>, expires_at: u64) -> Value {
+    let mut session = Map::new();
+    session.insert("user".into(), Value::Object(user));
+    session.insert("expires".into(), Value::String(iso_millis(expires_at.saturating_mul(1000))));
+    Value::Object(session)
+}
+
+/// A token's `exp` as the session's expiry: a finite, non-negative number,
+/// bounded by [`crate::jwt::MAX_TIME_CLAIM`] (a jwt callback may have
+/// rewritten it, so it is bounded again before any time arithmetic).
+fn token_expiry(exp: Option<&Value>) -> Option<u64> {
+    exp.and_then(Value::as_f64)
+        .filter(|e| e.is_finite() && *e >= 0.0)
+        .map(|e| (e as u64).min(crate::jwt::MAX_TIME_CLAIM))
+}
+
+fn jwt_session_error(e: crate::jwt::JwtError) -> AuthError {
+    AuthError::new(ErrorType::JWTSessionError, e.to_string()).with_source(e)
+}
+
+/// A claim as the token holds it: absent, or present with any JSON value
+/// (`null` included, which the session passes on as `null`, as Auth.js).
+#[derive(Default)]
+enum Claim {
+    #[default]
+    Absent,
+    Present(Value),
+}
+
+impl<'de> Deserialize<'de> for Claim {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Claim, D::Error> {
+        Value::deserialize(d).map(Claim::Present)
+    }
+}
+
+impl Claim {
+    fn get(&self) -> Option<&Value> {
+        match self {
+            Claim::Absent => None,
+            Claim::Present(v) => Some(v),
+        }
+    }
+}
+
+/// The claims a session read shows or checks; the others (`sub`, `jti`,
+/// whatever a sign-in added) are skipped unparsed.
+#[derive(Default, Deserialize)]
+#[serde(default)]
+struct SessionClaims {
+    name: Claim,
+    email: Claim,
+    picture: Claim,
+    exp: Claim,
+    iat: Claim,
+    nbf: Claim,
+}
+
+impl SessionClaims {
+    /// `None` unless `payload` is UTF-8 text of one JSON object naming each
+    /// of these claims at most once (serde refuses a repeated field, and a
+    /// struct would also accept an array, hence the `{` check).
+    fn parse(payload: &[u8]) -> Option<SessionClaims> {
+        let text = std::str::from_utf8(payload).ok()?;
+        if !text.trim_start_matches([' ', '\t', '\n', '\r']).starts_with('{') {
+            return None;
+        }
+        serde_json::from_str(text).ok()
+    }
+
+    /// `{ name, email, image }` from `name`, `email` and `picture`, each
+    /// only when present.
+    fn user(self) -> Map<String, Value> {
+        let mut user = Map::new();
+        for (to, claim) in [("name", self.name), ("email", self.email), ("image", self.picture)] {
+            if let Claim::Present(v) = claim {
+                user.insert(to.into(), v);
+            }
+        }
+        user
+    }
 }
 
 /// The token a sign-in starts from: the user's name, email, picture and id.

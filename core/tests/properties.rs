@@ -188,3 +188,121 @@ proptest! {
         prop_assert_eq!(session.is_some(), valid, "{}", claims);
     }
 }
+
+/// The engine reads a session that no hook sees through a fast path (only
+/// the claims it shows are parsed); with identity jwt and session
+/// callbacks, the same read takes the full path. Both engines share the
+/// secret, so they read the same cookies.
+fn plain_and_hooked() -> &'static (Auth, Auth) {
+    static PAIR: OnceLock<(Auth, Auth)> = OnceLock::new();
+    PAIR.get_or_init(|| {
+        let identity = hooks()
+            .on("callbacks.jwt", |a| Ok(a["token"].clone()))
+            .on("callbacks.session", |a| Ok(a["session"].clone()));
+        (auth(json!({}), hooks()), auth(json!({}), identity))
+    })
+}
+
+/// A time claim near a boundary the engine checks (expired, in the future,
+/// due for renewal) but never within a few seconds of one, so that both
+/// reads see the same outcome; or a value that is no time at all.
+fn time_claim(now: u64) -> impl Strategy<Value = Option<Value>> {
+    let n = now as i64;
+    prop_oneof![
+        Just(None),
+        prop::sample::select(vec![-200_000i64, -3_600, -60, 5, 60, 3_600, 3_000_000])
+            .prop_map(move |d| Some(json!(n + d))),
+        prop::sample::select(vec![-200_000.5f64, 60.25, 3_600.75]).prop_map(move |d| Some(json!(n as f64 + d))),
+        prop::sample::select(vec![
+            json!(null),
+            json!("soon"),
+            json!(1e30),
+            json!(-1),
+            json!([1]),
+            json!({}),
+            json!(true)
+        ])
+        .prop_map(Some),
+    ]
+}
+
+/// A claim's value as a token may hold it.
+fn claim_value() -> impl Strategy<Value = Value> {
+    prop_oneof![
+        any::<String>().prop_map(Value::from),
+        Just(Value::Null),
+        any::<i64>().prop_map(Value::from),
+        any::<bool>().prop_map(Value::from),
+        "[a-z]{0,6}".prop_map(|s| json!([s, { "k": 1 }])),
+        "[a-z]{0,6}".prop_map(|s| json!({ "nested": s })),
+    ]
+}
+
+/// A token payload as JSON text: the shown and time claims (each possibly
+/// absent or repeated), other claims, in any order; sometimes not an object
+/// or not UTF-8 at all.
+fn payload(now: u64) -> impl Strategy<Value = Vec<u8>> {
+    let key = prop_oneof![
+        prop::sample::select(vec!["name", "email", "picture", "sub", "jti", "image", "n\\u0061me"])
+            .prop_map(str::to_owned),
+        "[a-z]{1,5}",
+    ];
+    let object = (
+        proptest::collection::vec((key, claim_value()), 0..6),
+        time_claim(now),
+        time_claim(now),
+        time_claim(now),
+        any::<bool>(),
+    )
+        .prop_map(move |(pairs, exp, iat, nbf, repeat_exp)| {
+            let mut members: Vec<String> = pairs.iter().map(|(k, v)| format!("\"{k}\":{v}")).collect();
+            for (name, claim) in [("exp", &exp), ("iat", &iat), ("nbf", &nbf)] {
+                if let Some(v) = claim {
+                    members.push(format!("\"{name}\":{v}"));
+                }
+            }
+            if repeat_exp {
+                members.push(format!("\"exp\":{}", now + 120));
+            }
+            format!(" {{{}}}", members.join(",")).into_bytes()
+        });
+    prop_oneof![
+        8 => object,
+        1 => Just(b"[\"Ada\",\"ada@example.com\",null,9999999999]".to_vec()),
+        1 => proptest::collection::vec(any::<u8>(), 0..40),
+    ]
+}
+
+proptest! {
+    #![proptest_config(cases(2000))]
+
+    /// The fast path answers exactly what the full path answers: the same
+    /// session (or none) from `get_session`, the same body from
+    /// `GET /auth/session`, and the same cookies set or cleared.
+    #[test]
+    fn a_plain_session_read_answers_as_the_full_path(payload in payload(libauth_core::time::now_seconds())) {
+        let (plain, hooked) = plain_and_hooked();
+        let cookie = format!("{SESSION}={}", gcm_token(SESSION, &payload, 16));
+        let req = AuthRequest::get(format!("{ORIGIN}/auth/session")).with_header("cookie", cookie);
+        let text = String::from_utf8_lossy(&payload).into_owned();
+        prop_assert_eq!(plain.get_session(&req).unwrap(), hooked.get_session(&req).unwrap(), "{}", text);
+
+        let (a, b) = (plain.handle(&req), hooked.handle(&req));
+        prop_assert_eq!(a.status, b.status);
+        let cookies = |res: &AuthResponse| -> Vec<(String, bool)> {
+            res.set_cookies()
+                .map(|c| (c.split('=').next().unwrap_or_default().to_owned(), c.contains("Max-Age=0")))
+                .collect()
+        };
+        prop_assert_eq!(cookies(&a), cookies(&b), "{}", text);
+        let (mut body_a, mut body_b) = (a.json().unwrap_or(Value::Null), b.json().unwrap_or(Value::Null));
+        if a.set_cookies().next().is_some_and(|c| !c.contains("Max-Age=0")) {
+            // Renewed: `expires` is now + maxAge, read at each call's own
+            // second; everything else must agree.
+            for body in [&mut body_a, &mut body_b] {
+                body.as_object_mut().map(|m| m.remove("expires"));
+            }
+        }
+        prop_assert_eq!(body_a, body_b, "{}", text);
+    }
+}

@@ -7,9 +7,6 @@ mod common;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
-use aes_gcm::aead::{Aead, KeyInit, Payload};
-use base64::engine::general_purpose::URL_SAFE_NO_PAD as B64;
-use base64::Engine as _;
 use common::*;
 use libauth_core::{Auth, AuthRequest, Config, HookMap};
 use serde_json::{json, Value};
@@ -20,25 +17,8 @@ fn env(pairs: &[(&str, &str)]) -> HashMap<String, String> {
     pairs.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect()
 }
 
-/// An A256GCM session token as Auth.js versions before v5 wrote it, with
-/// the tag cut to `tag_len` bytes. Made with RustCrypto directly, not with
-/// the engine's own code.
 fn gcm_cookie(claims: &Value, tag_len: usize) -> String {
-    let mut key = [0u8; 32];
-    hkdf::Hkdf::<sha2::Sha256>::new(Some(SESSION.as_bytes()), SECRET.as_bytes())
-        .expand(format!("Auth.js Generated Encryption Key ({SESSION})").as_bytes(), &mut key)
-        .unwrap();
-    let protected = B64.encode(r#"{"alg":"dir","enc":"A256GCM"}"#);
-    let nonce = [3u8; 12];
-    let sealed = aes_gcm::Aes256Gcm::new_from_slice(&key)
-        .unwrap()
-        .encrypt(
-            aes_gcm::Nonce::from_slice(&nonce),
-            Payload { msg: claims.to_string().as_bytes(), aad: protected.as_bytes() },
-        )
-        .unwrap();
-    let (ciphertext, tag) = sealed.split_at(sealed.len() - 16);
-    format!("{protected}..{}.{}.{}", B64.encode(nonce), B64.encode(ciphertext), B64.encode(&tag[..tag_len]))
+    gcm_token(SESSION, claims.to_string().as_bytes(), tag_len)
 }
 
 fn session_with_cookie(auth: &Auth, cookie: &str) -> (u16, Value, Vec<String>) {

@@ -303,9 +303,8 @@ fn dispatch_post(ctx: &mut Ctx) -> Result<Reply, AuthError> {
     }
 }
 
-/// `{basePath}/<action>[/<providerId>]`; `None` for anything else.
 /// The one parser of auth routes: `{basePath}/<action>[/<providerId>]`,
-/// as Auth.js routes them. Bindings use it through [`crate::Auth::route`].
+/// as Auth.js routes them; `None` for anything else. Bindings use it through [`crate::Auth::route`].
 pub(crate) fn parse_action(path: &str, base_path: &str) -> Option<(Action, Option<String>)> {
     let rest = path.strip_prefix(base_path)?;
     if !rest.is_empty() && !rest.starts_with('/') {
@@ -313,7 +312,7 @@ pub(crate) fn parse_action(path: &str, base_path: &str) -> Option<(Action, Optio
     }
     let mut parts = rest.split('/').filter(|s| !s.is_empty());
     let action = Action::parse(parts.next()?)?;
-    let provider = parts.next().map(crate::http::percent_decode);
+    let provider = parts.next().map(|p| crate::http::percent_decode(p).into_owned());
     if parts.next().is_some() {
         return None;
     }

@@ -199,3 +199,25 @@ impl Drop for TempSchema {
 pub fn temp_schema() -> TempSchema {
     TempSchema(format!("libauth_test_{}", libauth_core::random::hex(6)))
 }
+
+/// An A256GCM session token over `payload` (any bytes), as Auth.js versions
+/// before v5 wrote them, for cookie `salt` under [`SECRET`], with the tag
+/// cut to `tag_len` bytes. Made with RustCrypto directly, not with the
+/// engine's own code; the engine still reads such tokens (full tag only).
+pub fn gcm_token(salt: &str, payload: &[u8], tag_len: usize) -> String {
+    use aes_gcm::aead::{Aead, KeyInit, Payload};
+    use base64::engine::general_purpose::URL_SAFE_NO_PAD as B64;
+    use base64::Engine as _;
+    let mut key = [0u8; 32];
+    hkdf::Hkdf::<sha2::Sha256>::new(Some(salt.as_bytes()), SECRET.as_bytes())
+        .expand(format!("Auth.js Generated Encryption Key ({salt})").as_bytes(), &mut key)
+        .unwrap();
+    let protected = B64.encode(r#"{"alg":"dir","enc":"A256GCM"}"#);
+    let nonce = [3u8; 12];
+    let sealed = aes_gcm::Aes256Gcm::new_from_slice(&key)
+        .unwrap()
+        .encrypt(aes_gcm::Nonce::from_slice(&nonce), Payload { msg: payload, aad: protected.as_bytes() })
+        .unwrap();
+    let (ciphertext, tag) = sealed.split_at(sealed.len() - 16);
+    format!("{protected}..{}.{}.{}", B64.encode(nonce), B64.encode(ciphertext), B64.encode(&tag[..tag_len]))
+}
