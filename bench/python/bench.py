@@ -125,7 +125,14 @@ def serve(app: str, env: Dict[str, str]) -> Tuple[subprocess.Popen, int]:  # typ
     raise RuntimeError(f"uvicorn ({app}) did not start")
 
 
-def wrk(url: str, cookie: str) -> Dict[str, float]:
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU time the process has used (from /proc)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def wrk(url: str, cookie: str, server_pid: int) -> Dict[str, float]:
+    cpu_before = cpu_seconds(server_pid)
     out = subprocess.run(
         ["taskset", "-c", CLIENT_CORE, "wrk", "-t1", f"-c{CONNECTIONS}", f"-d{DURATION}", "--latency",
          "-H", f"Cookie: {cookie}", url],
@@ -139,9 +146,14 @@ def wrk(url: str, cookie: str) -> Dict[str, float]:
         assert m, out
         return float(m.group(1)) * {"us": 0.001, "ms": 1.0, "s": 1000.0}[m.group(2)]
 
+    cpu = cpu_seconds(server_pid) - cpu_before
     m = re.search(r"Requests/sec:\s+([\d.]+)", out)
-    assert m, out
-    return {"rps": float(m.group(1)), "p50": ms("50%"), "p99": ms("99%")}
+    n = re.search(r"(\d+) requests in", out)
+    assert m and n, out
+    # The server's CPU per request: unlike req/s, it does not move with how
+    # busy the load generator's core is.
+    cpu_us = cpu * 1e6 / int(n.group(1))
+    return {"rps": float(m.group(1)), "p50": ms("50%"), "p99": ms("99%"), "cpu_us": cpu_us}
 
 
 def http(token: str, session: Any) -> Dict[str, List[Dict[str, float]]]:
@@ -153,6 +165,7 @@ def http(token: str, session: Any) -> Dict[str, List[Dict[str, float]]]:
         "session": f"http://127.0.0.1:{lib_port}/auth/session",
         "protected": f"http://127.0.0.1:{lib_port}/protected",
     }
+    pids = {"bare": bare.pid, "session": lib.pid, "protected": lib.pid}
     try:
         for name, url in routes.items():  # the same JSON from all three, and a warm-up
             req = urllib.request.Request(url, headers={"Cookie": cookie})
@@ -162,7 +175,7 @@ def http(token: str, session: Any) -> Dict[str, List[Dict[str, float]]]:
         results: Dict[str, List[Dict[str, float]]] = {name: [] for name in routes}
         for _ in range(ROUNDS):
             for name, url in routes.items():
-                results[name].append(wrk(url, cookie))
+                results[name].append(wrk(url, cookie, pids[name]))
         return results
     finally:
         for p in (lib, bare):
@@ -181,14 +194,17 @@ def main() -> None:
     ratio = lib[0] / jose[0]
     bare = summary([r["rps"] for r in web["bare"]])
 
+    bare_cpu = summary([r["cpu_us"] for r in web["bare"]])
+
     def row(name: str, label: str) -> str:
         rps = summary([r["rps"] for r in web[name]])
+        cpu = summary([r["cpu_us"] for r in web[name]])
         p50 = statistics.median(r["p50"] for r in web[name])
         p99 = statistics.median(r["p99"] for r in web[name])
         share = rps[0] / bare[0]
         target = "" if name == "bare" else " (target >= 80%)"
         return (f"| {label} | {rps[0]:,.0f} ({rps[1]:,.0f}–{rps[2]:,.0f}) | **{share:.0%}**{target} | "
-                f"{p50:.1f} / {p99:.1f} |")
+                f"{cpu[0]:.0f} ({cpu[1]:.0f}–{cpu[2]:.0f}) | {bare_cpu[0] / cpu[0]:.0%} | {p50:.1f} / {p99:.1f} |")
 
     import joserfc
 
@@ -205,8 +221,12 @@ def main() -> None:
         f"| joserfc `jwe.decrypt_compact` + `json.loads` | {jose[0]:,.0f} ({jose[1]:,.0f}–{jose[2]:,.0f}) |",
         f"| ratio | **{ratio:.1f}x** (target >= 10x) |",
         "",
-        "| HTTP under uvicorn | req/s, median (min–max) | vs bare | p50 / p99 ms |",
-        "|---|---|---|---|",
+        "The server CPU columns: the uvicorn process's CPU time per request (from /proc), and the bare route's "
+        "÷ this row's (what the req/s ratio would be with the server as the only bottleneck; steadier than req/s "
+        "on a shared machine).",
+        "",
+        "| HTTP under uvicorn | req/s, median (min–max) | vs bare | server CPU µs/req | vs bare, by CPU | p50 / p99 ms |",
+        "|---|---|---|---|---|---|",
         row("bare", "bare Starlette route, same JSON"),
         row("session", "libauth `GET /auth/session`"),
         row("protected", "protected route (`request.state.session`)"),

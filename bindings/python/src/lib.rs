@@ -174,7 +174,7 @@ impl NativeAuth {
             Ok(Ok(Some(session))) => {
                 let dict = PyDict::new(py);
                 for (key, value) in &session.0 {
-                    dict.set_item(key, value_to_py(py, value)?)?;
+                    dict.set_item(key_to_py(py, key), value_to_py(py, value)?)?;
                 }
                 Ok(Some(dict.into_any()))
             }
@@ -299,9 +299,23 @@ fn value_to_py<'py>(py: Python<'py>, value: &serde_json::Value) -> PyResult<Boun
         Value::Object(map) => {
             let dict = PyDict::new(py);
             for (key, item) in map {
-                dict.set_item(key, value_to_py(py, item)?)?;
+                dict.set_item(key_to_py(py, key), value_to_py(py, item)?)?;
             }
             dict.into_any()
         }
     })
+}
+
+/// A dict key as a Python string: the keys every session has are
+/// interned once (no new string per read, and the app's own lookups of
+/// `session["user"]` compare by identity first).
+fn key_to_py<'py>(py: Python<'py>, key: &str) -> Bound<'py, PyString> {
+    match key {
+        "user" => pyo3::intern!(py, "user").clone(),
+        "expires" => pyo3::intern!(py, "expires").clone(),
+        "name" => pyo3::intern!(py, "name").clone(),
+        "email" => pyo3::intern!(py, "email").clone(),
+        "image" => pyo3::intern!(py, "image").clone(),
+        _ => PyString::new(py, key),
+    }
 }
