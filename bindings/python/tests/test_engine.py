@@ -347,3 +347,27 @@ def test_provider_helpers_refused_options_are_named(provider: Any, option: str, 
         libauth.Auth(base_config(sync_authorize, providers=[libauth.Credentials(authorize=sync_authorize), provider()]))
     assert info.value.option == option and info.value.type == kind, str(info.value)
     assert f"`{option}`" in str(info.value)
+
+
+def test_asgi_scope_with_the_cookie_split_over_several_headers_reads_the_session() -> None:
+    """HTTP/2 lets a client split Cookie into several headers; ASGI servers
+    pass them on as they came. The session read joins them, as a server
+    must (RFC 9113 §8.2.3)."""
+    auth = libauth.Auth(base_config(sync_authorize))
+    token = subprocess.run(
+        [str(SESSION_COOKIE), "encode", "--secret", SECRET, "--salt", "authjs.session-token",
+         "--payload", json.dumps({"name": "Split", "email": "split@example.com", "sub": "9"})],
+        capture_output=True, text=True, check=True,
+    ).stdout.strip()
+
+    def scope(*cookies: bytes) -> Dict[str, Any]:
+        headers = [(b"host", b"example.test")] + [(b"cookie", c) for c in cookies]
+        return {"type": "http", "scheme": "http", "path": "/me", "raw_path": b"/me", "query_string": b"",
+                "root_path": "", "headers": headers, "libauth.auth": auth}
+
+    whole = scope(b"theme=dark; authjs.session-token=" + token.encode())
+    split = scope(b"theme=dark", b"authjs.session-token=" + token.encode(), b"lang=en")
+    for s in (whole, split):
+        session = libauth.get_session(s)
+        assert session is not None and session["user"]["name"] == "Split"
+    assert libauth.get_session(scope(b"theme=dark")) is None

@@ -84,9 +84,9 @@ def get_session(request: Any, auth: Optional[Auth] = None) -> Optional[Dict[str,
                 "libauth: this configuration's session reads call hooks; use ASGIMiddleware "
                 "(request.state.session) or `await auth.get_session_async(url, cookie)`"
             )
-        from .asgi import scope_header, scope_url
+        from .asgi import scope_url_and_cookie
 
-        session = auth.get_session(scope_url(scope), scope_header(scope, b"cookie"))
+        session = auth.get_session(*scope_url_and_cookie(scope))
         scope.setdefault("state", {})["session"] = session
         return session
     if environ is None:

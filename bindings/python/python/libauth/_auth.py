@@ -37,12 +37,19 @@ def _engine_call(fn: Any, *args: Any) -> Any:
     through) become ``AuthError`` subclasses."""
     try:
         return fn(*args)
-    except _native.EngineError as e:
-        raise from_engine(str(e.args[0]) if e.args else "") from None
     except BaseException as e:
-        if type(e).__name__ == "PanicException":
-            raise CallbackRouteError(f"libauth: internal error: {e}") from None
-        raise
+        raise _host_error(e) from None
+
+
+def _host_error(e: BaseException) -> BaseException:
+    """What a native call's exception is raised as: engine errors as
+    ``AuthError`` subclasses, a panic (should one slip through) as
+    ``CallbackRouteError``, anything else as itself."""
+    if isinstance(e, _native.EngineError):
+        return from_engine(str(e.args[0]) if e.args else "")
+    if type(e).__name__ == "PanicException":
+        return CallbackRouteError(f"libauth: internal error: {e}")
+    return e
 
 
 class Auth:
@@ -61,6 +68,7 @@ class Auth:
             raise InvalidConfig(option, message, kind)
         self._native: Any = built
         self.base_path: str = built.base_path
+        self._base_prefix = built.base_path + "/"
         self.max_in_flight: int = built.max_in_flight
         self.session_is_hookless: bool = built.session_is_hookless
         self._executor: Optional[concurrent.futures.ThreadPoolExecutor] = None
@@ -70,8 +78,7 @@ class Auth:
 
     def is_auth_path(self, path: str) -> bool:
         """Whether ``path`` is under basePath (the engine answers it)."""
-        base = self.base_path
-        return path == base or path.startswith(base + "/")
+        return path == self.base_path or path.startswith(self._base_prefix)
 
     def is_hookless(self, method: str, url: str) -> bool:
         """Whether answering this request can reach no host code."""
@@ -89,7 +96,12 @@ class Auth:
         for a missing, expired or tampered cookie; on this thread. Raises
         ``AdapterError`` when the database fails, ``Overloaded`` past
         ``hooks.maxInFlight``."""
-        return _engine_call(self._native.get_session, url, cookie, True)  # type: ignore[no-any-return]
+        # Inline rather than through _engine_call: this runs on every
+        # protected request, and a try costs nothing until it raises.
+        try:
+            return self._native.get_session(url, cookie, True)  # type: ignore[no-any-return]
+        except BaseException as e:
+            raise _host_error(e) from None
 
     # -- asyncio -------------------------------------------------------------
 

@@ -45,8 +45,11 @@ def scope_header(scope: Scope, name: bytes) -> Optional[str]:
 
 def scope_url(scope: Scope) -> str:
     """The absolute URL the client asked for."""
+    return _url(scope, scope_header(scope, b"host"))
+
+
+def _url(scope: Scope, host: Optional[str]) -> str:
     scheme = scope.get("scheme") or "http"
-    host = scope_header(scope, b"host")
     if host is None:
         server = scope.get("server") or ("localhost", None)
         host = server[0] if server[1] in (None, 80, 443) else f"{server[0]}:{server[1]}"
@@ -57,6 +60,22 @@ def scope_url(scope: Scope) -> str:
         path = root + path
     query = (scope.get("query_string") or b"").decode("latin-1")
     return f"{scheme}://{host}{path}" + (f"?{query}" if query else "")
+
+
+def scope_url_and_cookie(scope: Scope) -> Tuple[str, Optional[str]]:
+    """The absolute URL and the Cookie header, in one pass over the headers
+    (a session read needs both on every protected request). Several
+    ``cookie`` headers (HTTP/2 may split them) are joined with ``"; "``."""
+    host: Optional[str] = None
+    cookies: List[str] = []
+    for k, v in scope.get("headers") or []:
+        name = k.lower()
+        if name == b"cookie":
+            cookies.append(v.decode("latin-1"))
+        elif name == b"host" and host is None:
+            host = v.decode("latin-1")
+    cookie = cookies[0] if len(cookies) == 1 else ("; ".join(cookies) if cookies else None)
+    return _url(scope, host), cookie
 
 
 class _LazyState(dict):  # type: ignore[type-arg]
@@ -71,7 +90,7 @@ class _LazyState(dict):  # type: ignore[type-arg]
     def __missing__(self, key: str) -> Any:
         if key != "session":
             raise KeyError(key)
-        session = self._auth.get_session(scope_url(self._scope), scope_header(self._scope, b"cookie"))
+        session = self._auth.get_session(*scope_url_and_cookie(self._scope))
         self["session"] = session
         return session
 
@@ -96,7 +115,7 @@ async def _read_body(receive: Receive) -> bytes:
 async def session_from_scope(scope: Scope, auth: Auth) -> Optional[Dict[str, Any]]:
     """Read the session of an ASGI request (inline when hookless, else on a
     worker thread)."""
-    return await auth.get_session_async(scope_url(scope), scope_header(scope, b"cookie"))
+    return await auth.get_session_async(*scope_url_and_cookie(scope))
 
 
 class ASGIMiddleware:
