@@ -27,17 +27,7 @@ command -v taskset >/dev/null || apt_install util-linux || exit 1
 LIBAUTH_PROFILE=release LIBAUTH_OUT="$PWD/.libauth-release.node" node ../bindings/node/scripts/build.js
 export LIBAUTH_NATIVE="$PWD/.libauth-release.node"
 # The README quotes results/<name>.md between its markers, as written.
-quote() {
-  node -e '
-    const fs = require("fs");
-    const name = process.argv[1];
-    const readme = fs.readFileSync("../README.md", "utf8");
-    const begin = `<!-- bench/results/${name}.md: begin -->\n`, end = `<!-- bench/results/${name}.md: end -->`;
-    const i = readme.indexOf(begin), j = readme.indexOf(end);
-    if (i < 0 || j < i) { console.error(`README.md: no bench/results/${name}.md markers`); process.exit(1); }
-    fs.writeFileSync("../README.md", readme.slice(0, i + begin.length) + fs.readFileSync(`results/${name}.md`, "utf8") + readme.slice(j));
-    console.log(`README.md: quotes bench/results/${name}.md`);' "$1"
-}
+quote() { quote_in_readme "bench/results/$1.md"; }
 
 case "${1:-bench}" in
   bench)

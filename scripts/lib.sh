@@ -71,3 +71,22 @@ ensure_c_tools() {
   pkg-config --exists openssl 2>/dev/null || missing+=(libssl-dev)
   [ ${#missing[@]} -eq 0 ] || apt_install "${missing[@]}"
 }
+
+# Copy a benchmark's results file into README.md between its markers
+# (`<!-- <file>: begin -->` and `<!-- <file>: end -->`), as written: no
+# figure in the README is typed by hand. `file` is relative to the
+# repository root.
+quote_in_readme() { # file
+  local root readme file=$1
+  root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+  readme=$root/README.md
+  if ! grep -qxF "<!-- $file: begin -->" "$readme" || ! grep -qxF "<!-- $file: end -->" "$readme"; then
+    echo "README.md: no markers for $file" >&2
+    return 1
+  fi
+  awk -v begin="<!-- $file: begin -->" -v end="<!-- $file: end -->" -v src="$root/$file" '
+    $0 == begin { print; while ((getline line < src) > 0) print line; skipping = 1; next }
+    $0 == end { skipping = 0 }
+    !skipping { print }' "$readme" >"$readme.tmp" && mv "$readme.tmp" "$readme"
+  echo "README.md: quotes $file"
+}

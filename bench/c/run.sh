@@ -26,7 +26,7 @@ command -v taskset >/dev/null || { echo "taskset (util-linux) is needed" >&2; ex
 load_before=$(cut -d' ' -f1-3 /proc/loadavg)
 rust1=() rust2=() c1=() c2=()
 for r in $(seq "$ROUNDS"); do
-  rust1+=("$(taskset -c 0 target/release/libauth-bench | awk '/^get_session \(JWT, no callbacks\)/ { print $(NF-1) }')")
+  rust1+=("$(taskset -c 0 target/release/libauth-bench | awk '/^get_session \(JWT, no callbacks\)/ { for (i = 1; i <= NF; i++) if ($(i) == "µs/op") print $(i-1) }')")
   rust2+=("$(taskset -c 0,1 target/release/libauth-bench | awk '/all cores/ { for (i = 1; i <= NF; i++) if ($(i) == "ops/s") print $(i-1) }')")
   c1+=("$(taskset -c 0 "$OUT" 1 | awk '{ print $(NF-1) }')")
   c2+=("$(taskset -c 0,1 "$OUT" 2 | awk '{ print $(NF-1) }')")
@@ -45,8 +45,6 @@ if awk -v l="${load_before%% *}" 'BEGIN { exit !(l > 1.0) }'; then
   busy=" — machine busy (load average $load_before before, $load_after after): absolute figures are low and noisy"
 fi
 {
-  echo "# auth_get_session from C vs the Rust call"
-  echo
   echo "Written by \`bench/c/run.sh\` on $(date -u +%Y-%m-%d) ($(nproc) CPUs, $(uname -m)); release build;"
   echo "JWT strategy, no session hooks; median of $ROUNDS rounds, (min-max) spread; pinned with taskset."
   echo
@@ -60,3 +58,4 @@ fi
   echo "returns a \`Session\`. Target: C cost at most 1.5x the Rust cost."
 } >bench/c/RESULTS.md
 cat bench/c/RESULTS.md
+quote_in_readme bench/c/RESULTS.md

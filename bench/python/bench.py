@@ -183,19 +183,6 @@ def http(token: str, session: Any) -> Dict[str, List[Dict[str, float]]]:
             p.wait(10)
 
 
-def quote_in_readme(text: str) -> None:
-    """Copy results.md into the README between its markers, as written (no
-    figure in the README is typed by hand)."""
-    readme = HERE.parent.parent / "README.md"
-    begin, end = "<!-- bench/python/results.md: begin -->\n", "<!-- bench/python/results.md: end -->"
-    current = readme.read_text()
-    i, j = current.find(begin), current.find(end)
-    if i < 0 or j < i:
-        raise SystemExit("README.md: no bench/python/results.md markers")
-    readme.write_text(current[: i + len(begin)] + text + current[j:])
-    print("README.md: quotes bench/python/results.md")
-
-
 def main() -> None:
     started = dt.datetime.now(dt.timezone.utc)
     load_before = os.getloadavg()
@@ -246,7 +233,6 @@ def main() -> None:
     ]
     text = "\n".join(lines) + "\n"
     (HERE / "results.md").write_text(text)
-    quote_in_readme(text)
     (HERE / "results.json").write_text(json.dumps({"in_process": inproc["rounds"], "http": web}, indent=1) + "\n")
     print(text)
 

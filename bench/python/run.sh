@@ -16,3 +16,5 @@ rm -rf "$ROOT/target/bench-python-wheels"
 (cd bindings/python && PATH="$VENV/bin:$PATH" "$VENV/bin/maturin" build --release --quiet --out "$ROOT/target/bench-python-wheels")
 "$VENV/bin/pip" install -q --disable-pip-version-check --force-reinstall --no-deps "$ROOT"/target/bench-python-wheels/libauth-*.whl
 "$VENV/bin/python" bench/python/bench.py
+source scripts/lib.sh
+quote_in_readme bench/python/results.md
