@@ -212,8 +212,8 @@ def main() -> None:
         f"Python benchmark (`bench/python/run.sh`), {started:%Y-%m-%d %H:%M} UTC: Python {platform.python_version()}, "
         f"libauth release wheel, joserfc {joserfc.__version__}, uvicorn (1 worker) on core {SERVER_CORE}, "
         f"wrk (1 thread, {CONNECTIONS} connections, {DURATION} per round) on core {CLIENT_CORE}; "
-        f"median of {ROUNDS} rounds (min–max). The 2-core machine was shared with other builds "
-        f"(load average {load_before[0]:.1f} before, {load_after[0]:.1f} after), so the figures are lower bounds.",
+        f"median of {ROUNDS} rounds (min–max). Load average {load_before[0]:.1f} before, {load_after[0]:.1f} after"
+        + (" (other work shared the 2-core machine: the figures are lower bounds)." if load_before[0] > 1.0 else "."),
         "",
         "| in-process session read (JWT cookie) | ops/s, median (min–max) |",
         "|---|---|",
