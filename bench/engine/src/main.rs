@@ -6,7 +6,9 @@
 //! strategy, `handle(GET session)` with and without renewal, and a
 //! credentials sign-in. Prints ops/s and µs/op. With an argument, runs only
 //! the benchmarks whose name starts with it (`bench/bench.mjs` runs
-//! `libauth-bench get_session` between its own rounds).
+//! `libauth-bench get_session` between its own rounds). `--calls N` makes
+//! N `get_session` calls and prints nothing: `bench/engine/run.sh` runs it
+//! under callgrind for an instruction count per call.
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -27,6 +29,13 @@ fn main() {
     let cookie = sign_in(&auth);
     let session_req = AuthRequest::get("http://localhost:3000/dashboard").with_header("cookie", cookie.clone());
     assert!(auth.get_session(&session_req).unwrap().is_some(), "bench setup: signed in");
+    if only.as_deref() == Some("--calls") {
+        let calls: u64 = std::env::args().nth(2).and_then(|n| n.parse().ok()).expect("--calls N");
+        for _ in 0..calls {
+            std::hint::black_box(auth.get_session(&session_req).unwrap());
+        }
+        return;
+    }
 
     report("get_session (JWT, no callbacks)", &mut || {
         std::hint::black_box(auth.get_session(&session_req).unwrap());

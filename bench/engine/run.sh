@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# The engine alone, in-process (by hand, never in tests):
+#
+#   bench/engine/run.sh
+#
+# Builds libauth-bench in release, runs it pinned to CPU 1 (each row: 5
+# rounds of ~0.4 s after a warm-up; median µs/op and the rounds' min-max),
+# then counts the instructions of one get_session call under callgrind (the
+# difference between 1000 and 3000 calls, divided by 2000: repeatable
+# whatever else the machine is doing). Writes bench/engine/RESULTS.md and
+# copies it into the README.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+source scripts/lib.sh
+ensure_rust
+command -v taskset >/dev/null || { echo "taskset (util-linux) is needed" >&2; exit 1; }
+command -v valgrind >/dev/null || apt_install valgrind || exit 1
+cargo build -q --release -p libauth-bench
+BIN=target/release/libauth-bench
+load_before=$(cut -d' ' -f1-3 /proc/loadavg)
+out=$(taskset -c 1 "$BIN")
+instructions() { # calls
+  valgrind --tool=callgrind --callgrind-out-file=/dev/null "$BIN" --calls "$1" 2>&1 |
+    awk '/refs:/ { gsub(",", "", $NF); print $NF }'
+}
+few=$(instructions 1000)
+many=$(instructions 3000)
+per_call=$(((many - few) / 2000))
+load_after=$(cut -d' ' -f1-3 /proc/loadavg)
+{
+  echo "Written by \`bench/engine/run.sh\` on $(date -u '+%Y-%m-%d %H:%M') UTC ($(nproc) CPUs, $(uname -m)); release build,"
+  echo "pinned to CPU 1; each row the median of 5 rounds (min-max). Load average $load_before before, $load_after after."
+  echo
+  echo "| operation (in-process, one thread) | µs/op | ops/s |"
+  echo "|---|---|---|"
+  echo "$out" | awk '/µs\/op/ {
+    for (i = 1; i <= NF; i++) { if ($(i) == "ops/s") ops = $(i-1); if ($(i) == "µs/op") { us = $(i-1); spread = $(i+1) } }
+    name = $0; sub(/ +[0-9]+ ops\/s.*/, "", name)
+    gsub(/[()]/, "", spread)
+    printf "| %s | %s (%s) | %s |\n", name, us, spread, ops }'
+  echo
+  echo "\`get_session\` (JWT, no callbacks) executes $per_call instructions per call (callgrind, valgrind $(valgrind --version | sed 's/valgrind-//'))."
+} >bench/engine/RESULTS.md
+cat bench/engine/RESULTS.md
+quote_in_readme bench/engine/RESULTS.md
