@@ -537,8 +537,12 @@ mod account_tokens {
         fresh.refresh_token = Some("ghr_new".to_owned());
         fresh.expires_at = Some(NOW / 1000 + 7200);
         fresh.extra.insert("expires_in".to_owned(), json!(7200));
-        // The owner is not changed by an update.
-        a.update_account(&AdapterAccount { user_id: "someone-else".to_owned(), ..fresh.clone() }).unwrap();
+        // An update names the account's owner: another user's name finds
+        // nothing and changes nothing.
+        let foreign = AdapterAccount { user_id: "someone-else".to_owned(), ..fresh.clone() };
+        assert!(matches!(a.update_account(&foreign), Err(AdapterError::NotFound { .. })));
+        assert_eq!(a.get_account(&user.id, "github").unwrap(), Some(linked.clone()));
+        a.update_account(&fresh).unwrap();
         assert_eq!(a.get_account(&user.id, "github").unwrap(), Some(fresh));
 
         let unknown = oauth_account(&user.id, "not-linked");

@@ -146,8 +146,9 @@ impl Adapter for MemoryAdapter {
         let stored = store
             .accounts
             .get_mut(&key)
+            .filter(|stored| stored.user_id == account.user_id)
             .ok_or(AdapterError::NotFound { operation: "updateAccount", what: "account" })?;
-        *stored = AdapterAccount { user_id: stored.user_id.clone(), ..account.clone() };
+        *stored = account.clone();
         Ok(())
     }
 

@@ -240,12 +240,18 @@ pub enum AccountType {
 
 impl AccountType {
     pub fn as_str(self) -> &'static str {
+        self.name_ref()
+    }
+
+    /// [`AccountType::as_str`] behind a `'static` reference, for the SQL
+    /// adapters' parameter arrays (`&dyn ToSql` each).
+    pub(crate) fn name_ref(self) -> &'static &'static str {
         match self {
-            AccountType::OAuth => "oauth",
-            AccountType::Oidc => "oidc",
-            AccountType::Email => "email",
-            AccountType::Credentials => "credentials",
-            AccountType::WebAuthn => "webauthn",
+            AccountType::OAuth => &"oauth",
+            AccountType::Oidc => &"oidc",
+            AccountType::Email => &"email",
+            AccountType::Credentials => &"credentials",
+            AccountType::WebAuthn => &"webauthn",
         }
     }
 
@@ -490,8 +496,8 @@ pub trait Adapter: Send + Sync {
 
     /// Store new tokens for a linked account (after a refresh): every field
     /// but the keys (`provider`, `provider_account_id`) and `user_id` is
-    /// replaced. `NotFound` when the account is not linked. Built-in
-    /// adapters only, as [`Adapter::get_account`].
+    /// replaced. `NotFound` when the account is not linked to
+    /// `account.user_id`. Built-in adapters only, as [`Adapter::get_account`].
     fn update_account(&self, account: &AdapterAccount) -> Result<(), AdapterError> {
         let _ = account;
         Err(AdapterError::other("updateAccount", "this adapter cannot update accounts"))

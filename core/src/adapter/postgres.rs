@@ -366,9 +366,10 @@ impl Statements {
                  WHERE id = $1 RETURNING {user_columns}"
             ),
             delete_user: format!("DELETE FROM {s}.users WHERE id = $1"),
+            // Both account writes take the parameters of `account_params`.
             insert_account: format!(
-                "INSERT INTO {s}.accounts (user_id, type, provider, provider_account_id, access_token,
-                    refresh_token, expires_at, token_type, scope, id_token, session_state, extra)
+                "INSERT INTO {s}.accounts (provider, provider_account_id, type, access_token, refresh_token,
+                    expires_at, token_type, scope, id_token, session_state, extra, user_id)
                  VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)"
             ),
             delete_account: format!("DELETE FROM {s}.accounts WHERE provider = $1 AND provider_account_id = $2"),
@@ -381,7 +382,7 @@ impl Statements {
             update_account: format!(
                 "UPDATE {s}.accounts SET type = $3, access_token = $4, refresh_token = $5, expires_at = $6,
                     token_type = $7, scope = $8, id_token = $9, session_state = $10, extra = $11
-                 WHERE provider = $1 AND provider_account_id = $2"
+                 WHERE provider = $1 AND provider_account_id = $2 AND user_id = $12"
             ),
             insert_session: format!("INSERT INTO {s}.sessions (session_token, user_id, expires) VALUES ($1, $2, $3)"),
             session_and_user: format!(
@@ -564,25 +565,7 @@ impl PostgresAdapter {
     fn insert_account(&self, client: &mut impl GenericClient, account: &AdapterAccount) -> Result<(), AdapterError> {
         let op = "linkAccount";
         let extra = serde_json::Value::Object(account.extra.clone());
-        client
-            .execute(
-                &self.sql.insert_account,
-                &[
-                    &account.user_id,
-                    &account.account_type.as_str(),
-                    &account.provider,
-                    &account.provider_account_id,
-                    &account.access_token,
-                    &account.refresh_token,
-                    &account.expires_at,
-                    &account.token_type,
-                    &account.scope,
-                    &account.id_token,
-                    &account.session_state,
-                    &extra,
-                ],
-            )
-            .map_err(|e| map_error(op, e))?;
+        client.execute(&self.sql.insert_account, &account_params(account, &extra)).map_err(|e| map_error(op, e))?;
         Ok(())
     }
 
@@ -705,22 +688,7 @@ impl Adapter for PostgresAdapter {
         let extra = serde_json::Value::Object(account.extra.clone());
         let changed = self
             .conn(op)?
-            .execute(
-                &self.sql.update_account,
-                &[
-                    &account.provider,
-                    &account.provider_account_id,
-                    &account.account_type.as_str(),
-                    &account.access_token,
-                    &account.refresh_token,
-                    &account.expires_at,
-                    &account.token_type,
-                    &account.scope,
-                    &account.id_token,
-                    &account.session_state,
-                    &extra,
-                ],
-            )
+            .execute(&self.sql.update_account, &account_params(account, &extra))
             .map_err(|e| map_error(op, e))?;
         if changed == 0 {
             return Err(AdapterError::NotFound { operation: op, what: "account" });
@@ -810,4 +778,26 @@ impl Adapter for PostgresAdapter {
         .transpose()
         .map_err(|e| map_error(op, e))
     }
+}
+
+/// The parameters of both account writes (insert and update), in their
+/// SQL's order: the keys, the fields a refresh replaces, then the owner.
+fn account_params<'a>(
+    account: &'a AdapterAccount,
+    extra: &'a serde_json::Value,
+) -> [&'a (dyn postgres::types::ToSql + Sync); 12] {
+    [
+        &account.provider,
+        &account.provider_account_id,
+        account.account_type.name_ref(),
+        &account.access_token,
+        &account.refresh_token,
+        &account.expires_at,
+        &account.token_type,
+        &account.scope,
+        &account.id_token,
+        &account.session_state,
+        extra,
+        &account.user_id,
+    ]
 }

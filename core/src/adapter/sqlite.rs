@@ -201,29 +201,34 @@ fn insert_user(conn: &Connection, user: &NewUser) -> Result<AdapterUser, Adapter
 fn insert_account(conn: &Connection, account: &AdapterAccount) -> Result<(), AdapterError> {
     let op = "linkAccount";
     let extra = serde_json::to_string(&account.extra).map_err(|e| AdapterError::other(op, e.to_string()))?;
+    // Both account writes take the parameters of `account_params`.
     conn.prepare_cached(
-        "INSERT INTO accounts (user_id, type, provider, provider_account_id, access_token, refresh_token,
-            expires_at, token_type, scope, id_token, session_state, extra)
+        "INSERT INTO accounts (provider, provider_account_id, type, access_token, refresh_token, expires_at,
+            token_type, scope, id_token, session_state, extra, user_id)
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)",
     )
-    .and_then(|mut stmt| {
-        stmt.execute(params![
-            account.user_id,
-            account.account_type.as_str(),
-            account.provider,
-            account.provider_account_id,
-            account.access_token,
-            account.refresh_token,
-            account.expires_at,
-            account.token_type,
-            account.scope,
-            account.id_token,
-            account.session_state,
-            extra,
-        ])
-    })
+    .and_then(|mut stmt| stmt.execute(account_params(account, &extra)))
     .map_err(map_error(op, Some(constraint::ACCOUNT_USER)))?;
     Ok(())
+}
+
+/// The parameters of both account writes (insert and update), in their
+/// SQL's order: the keys, the fields a refresh replaces, then the owner.
+fn account_params<'a>(account: &'a AdapterAccount, extra: &'a String) -> [&'a dyn rusqlite::ToSql; 12] {
+    [
+        &account.provider,
+        &account.provider_account_id,
+        account.account_type.name_ref(),
+        &account.access_token,
+        &account.refresh_token,
+        &account.expires_at,
+        &account.token_type,
+        &account.scope,
+        &account.id_token,
+        &account.session_state,
+        extra,
+        &account.user_id,
+    ]
 }
 
 impl Adapter for SqliteAdapter {
@@ -356,23 +361,9 @@ impl Adapter for SqliteAdapter {
             .prepare_cached(
                 "UPDATE accounts SET type = ?3, access_token = ?4, refresh_token = ?5, expires_at = ?6,
                     token_type = ?7, scope = ?8, id_token = ?9, session_state = ?10, extra = ?11
-                 WHERE provider = ?1 AND provider_account_id = ?2",
+                 WHERE provider = ?1 AND provider_account_id = ?2 AND user_id = ?12",
             )
-            .and_then(|mut stmt| {
-                stmt.execute(params![
-                    account.provider,
-                    account.provider_account_id,
-                    account.account_type.as_str(),
-                    account.access_token,
-                    account.refresh_token,
-                    account.expires_at,
-                    account.token_type,
-                    account.scope,
-                    account.id_token,
-                    account.session_state,
-                    extra,
-                ])
-            })
+            .and_then(|mut stmt| stmt.execute(account_params(account, &extra)))
             .map_err(map_error(op, None))?;
         if changed == 0 {
             return Err(AdapterError::NotFound { operation: op, what: "account" });
