@@ -214,7 +214,7 @@ fn insert_account(conn: &Connection, account: &AdapterAccount) -> Result<(), Ada
 
 /// The parameters of both account writes (insert and update), in their
 /// SQL's order: the keys, the fields a refresh replaces, then the owner.
-fn account_params<'a>(account: &'a AdapterAccount, extra: &'a String) -> [&'a dyn rusqlite::ToSql; 12] {
+fn account_params<'a>(account: &'a AdapterAccount, extra: &'a dyn rusqlite::ToSql) -> [&'a dyn rusqlite::ToSql; 12] {
     [
         &account.provider,
         &account.provider_account_id,
