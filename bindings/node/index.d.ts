@@ -552,8 +552,8 @@ export declare function signOut(
  * The account `userId` linked with `provider` as the adapter stored it,
  * tokens included (`access_token`, `refresh_token`, `expires_at` in unix
  * seconds, `scope`), or null. For server code calling the provider's API:
- * never send the tokens to the browser. Needs the SQLite or the memory adapter
- * (not yet PostgreSQL, nor a JS adapter object).
+ * never send the tokens to the browser. Needs a built-in adapter (SQLite,
+ * PostgreSQL or memory); a JS adapter object cannot read accounts yet.
  */
 export declare function getAccount(userId: string, provider: string, config: Omit<AuthConfig, "raw">): Promise<AdapterAccount | null>;
 

@@ -38,8 +38,8 @@ async function signOut(request, config) {
  * The account `userId` linked with `provider`, as stored by the adapter,
  * tokens included (`access_token`, `refresh_token`, `expires_at` in unix
  * seconds, `scope`, …), or null. For server code calling the provider's API:
- * never send the tokens to the browser. Needs the SQLite or the memory
- * adapter (not yet PostgreSQL, nor a JS adapter object).
+ * never send the tokens to the browser. Needs a built-in adapter (SQLite,
+ * PostgreSQL or memory); a JS adapter object cannot read accounts yet.
  * @returns {Promise<object | null>}
  */
 async function getAccount(userId, provider, config) {
