@@ -122,9 +122,16 @@ function engineForMount(config, fallback, mount) {
  * `ServerAuth(config)` built for the same config object.
  * @returns {Promise<object | null>}
  */
-async function getSession(req, config) {
-  const auth = sessionInstanceFor(config);
-  return auth.getSession(absoluteUrl(req), req.headers.cookie);
+function getSession(req, config) {
+  // Not an async function: under a hookless config the session is already
+  // computed, and on the worker path `auth.getSession` returns a Promise
+  // that `Promise.resolve` hands back as is (an async function would wrap
+  // it in a second one, two microtask ticks later).
+  try {
+    return Promise.resolve(sessionInstanceFor(config).getSession(absoluteUrl(req), req.headers.cookie));
+  } catch (e) {
+    return Promise.reject(e);
+  }
 }
 
 /**

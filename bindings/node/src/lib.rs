@@ -19,14 +19,15 @@ extern crate napi_derive;
 
 mod host;
 mod pool;
+mod session_fn;
 
 use std::sync::Arc;
 
 use libauth_core::{ActionOutcome, Auth, AuthRequest, AuthResponse, Config};
 use napi::bindgen_prelude::Either;
-use napi::bindgen_prelude::{BufferSlice, FnArgs, Function};
+use napi::bindgen_prelude::{BufferSlice, ClassInstance, FnArgs, Function, JavaScriptClassExt};
 use napi::threadsafe_function::{ThreadsafeFunction, ThreadsafeFunctionCallMode};
-use napi::{Error, Result, Status};
+use napi::{Env, Result, Status};
 
 use host::{HookCall, JsHost};
 
@@ -86,15 +87,19 @@ pub struct NativeConfigError {
 /// functions. `hooks`: the names of the functions lifted out of it.
 /// `on_hook(key, id, hook, argsJson)` runs a hook and answers with
 /// `hookDone`; `on_done(key, id, error, response, session)` receives a
-/// finished engine call. `key` names this instance in both.
+/// finished engine call. `key` names this instance in both. The engine
+/// comes with its own `getSessionSync(url, cookie)` (`session_fn.rs`): the
+/// session as JSON (or `null`), computed on this thread; only valid when
+/// `inlineSession` is true.
 #[napi(catch_unwind)]
-pub fn create_auth(
+pub fn create_auth<'env>(
+    env: &'env Env,
     key: u32,
     config_json: String,
     hooks: Vec<String>,
     on_hook: Function<FnArgs<(u32, u32, String, String)>, ()>,
     on_done: Function<DoneArgs, ()>,
-) -> Result<Either<NativeAuth, NativeConfigError>> {
+) -> Result<Either<ClassInstance<'env, NativeAuth>, NativeConfigError>> {
     let refused = |e: libauth_core::ConfigError| {
         Either::B(NativeConfigError { kind: e.type_name().to_owned(), option: e.option, message: e.message })
     };
@@ -121,14 +126,23 @@ pub fn create_auth(
     };
     // The engine knows which paths can reach host code or a database.
     let inline_session = auth.session_is_hookless();
-    Ok(Either::A(NativeAuth {
+    let auth = Arc::new(auth);
+    let get_session_sync = session_fn::create(env.raw(), auth.clone(), inline_session)?;
+    let native = NativeAuth {
         key,
         base_path: auth.settings().base_path.clone(),
-        auth: Arc::new(auth),
+        auth,
         host,
         done: Arc::new(done),
         inline_session,
-    }))
+    }
+    .into_instance(env)?;
+    // An own property, so `native.getSessionSync(url, cookie)` calls it directly.
+    // SAFETY: both values were made in this call, on this env.
+    napi::check_status!(unsafe {
+        napi::sys::napi_set_named_property(env.raw(), native.value, c"getSessionSync".as_ptr(), get_session_sync)
+    })?;
+    Ok(Either::A(native))
 }
 
 #[napi]
@@ -176,23 +190,6 @@ impl NativeAuth {
             done.call(Done { key, id, outcome }, ThreadsafeFunctionCallMode::NonBlocking);
         });
         None
-    }
-
-    /// The session as JSON (or `null`), computed on this thread. Only valid
-    /// when `inlineSession` is true.
-    #[napi(catch_unwind)]
-    pub fn get_session_sync(&self, url: String, cookie: Option<String>) -> Result<Option<String>> {
-        if !self.inline_session {
-            return Err(Error::new(
-                Status::GenericFailure,
-                "getSessionSync needs a configuration without session hooks",
-            ));
-        }
-        let req = session_request(url, cookie);
-        match self.auth.get_session(&req) {
-            Ok(session) => Ok(session.map(|s| s.to_json())),
-            Err(e) => Err(Error::new(Status::GenericFailure, e.to_string())),
-        }
     }
 
     /// The session, computed on a worker thread; the JSON (or `null`)
