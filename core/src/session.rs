@@ -334,10 +334,7 @@ impl Auth {
                 Err(e) => Err(AuthError::from_host(e, ErrorType::JWTSessionError)),
             };
         }
-        self.codec
-            .encode(token, salt, self.settings.jwt_max_age)
-            .map_err(|e| AuthError::new(ErrorType::JWTSessionError, e.to_string()).with_source(e))
-            .and_then(check_cookie_size)
+        self.codec.encode(token, salt, self.settings.jwt_max_age).map_err(jwt_session_error).and_then(check_cookie_size)
     }
 
     /// Decrypt a session token; `Ok(None)` when the host's decoder says null.
@@ -349,16 +346,13 @@ impl Auth {
                 // checked like our own tokens: no absurd or future times.
                 Ok(Value::Object(m)) => match crate::jwt::check_time_claims(&m, false, now_seconds()) {
                     Ok(()) => Ok(Some(m)),
-                    Err(e) => Err(AuthError::new(ErrorType::JWTSessionError, e.to_string()).with_source(e)),
+                    Err(e) => Err(jwt_session_error(e)),
                 },
                 Ok(_) => Ok(None),
                 Err(e) => Err(AuthError::from_host(e, ErrorType::JWTSessionError)),
             };
         }
-        self.codec
-            .decode(raw, salt)
-            .map(Some)
-            .map_err(|e| AuthError::new(ErrorType::JWTSessionError, e.to_string()).with_source(e))
+        self.codec.decode(raw, salt).map(Some).map_err(jwt_session_error)
     }
 }
 
