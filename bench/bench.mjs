@@ -25,6 +25,7 @@ import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
 import os from "node:os";
 import autocannon from "autocannon";
+import { signedInSession } from "./sign-in.mjs";
 
 const SECRET = process.env.AUTH_SECRET ?? "libauth-benchmark-secret-0123456789abcdef";
 process.env.AUTH_SECRET = SECRET;
@@ -128,17 +129,9 @@ process.on("exit", () => {
 // --- a session cookie, issued by libauth through its HTTP routes
 servers.libauth = await startServer("libauth", ports.libauth);
 const base = `http://127.0.0.1:${ports.libauth}`;
-let res = await fetch(`${base}/auth/csrf`);
-const csrfCookie = res.headers.getSetCookie().map((c) => c.split(";")[0]).join("; ");
-const { csrfToken } = await res.json();
-res = await fetch(`${base}/auth/callback/credentials`, {
-  method: "POST",
-  redirect: "manual",
-  headers: { cookie: csrfCookie, "content-type": "application/x-www-form-urlencoded" },
-  body: new URLSearchParams({ csrfToken, username: "bench" }),
-});
-const cookie = res.headers.getSetCookie().find((c) => c.startsWith("authjs.session-token=")).split(";")[0];
-const sessionJson = await (await fetch(`${base}/auth/session`, { headers: { cookie } })).json();
+const signedIn = await signedInSession(base);
+const cookie = signedIn.cookie;
+const sessionJson = JSON.parse(signedIn.sessionJson);
 for (const impl of Object.keys(ports)) {
   servers[impl] ??= await startServer(impl, ports[impl], { BARE_JSON: JSON.stringify(sessionJson) });
 }

@@ -20,6 +20,7 @@ import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import autocannon from "autocannon";
+import { signedInSession } from "./sign-in.mjs";
 
 const here = fileURLToPath(new URL(".", import.meta.url));
 const WARMUP = Number(process.env.CG_WARMUP ?? 4000);
@@ -39,17 +40,7 @@ function startPlain(impl, port, env = {}) {
 // A session cookie and the session JSON, from a libauth server.
 const issuer = await startPlain("libauth", PORT + 1);
 const base = `http://127.0.0.1:${PORT + 1}`;
-let res = await fetch(`${base}/auth/csrf`);
-const csrfCookie = res.headers.getSetCookie().map((c) => c.split(";")[0]).join("; ");
-const { csrfToken } = await res.json();
-res = await fetch(`${base}/auth/callback/credentials`, {
-  method: "POST",
-  redirect: "manual",
-  headers: { cookie: csrfCookie, "content-type": "application/x-www-form-urlencoded" },
-  body: new URLSearchParams({ csrfToken, username: "bench" }),
-});
-const cookie = res.headers.getSetCookie().find((c) => c.startsWith("authjs.session-token=")).split(";")[0];
-const sessionJson = await (await fetch(`${base}/auth/session`, { headers: { cookie } })).text();
+const { cookie, sessionJson } = await signedInSession(base);
 issuer.kill();
 
 const control = (pid, ...args) => execFileSync("callgrind_control", [...args, String(pid)], { stdio: "ignore" });
