@@ -88,8 +88,9 @@ class Instance {
   /** @returns {object | null | Promise<object | null>} */
   getSession(url, cookie) {
     if (this.inlineSession) {
-      const json = this.native.getSessionSync(url, cookie ?? null);
-      return json == null ? null : JSON.parse(json);
+      const out = this.native.getSessionSync(url, cookie ?? null, slots);
+      if (out === true) return sessionFromSlots();
+      return out == null ? null : JSON.parse(out);
     }
     const id = this.callId();
     this.native.getSession(id, url, cookie ?? null);
@@ -199,6 +200,22 @@ class Instance {
     }
     this.native.hookDone(id, true, json);
   }
+}
+
+/**
+ * Where `getSessionSync` writes a session's parts (name, email, image,
+ * expires) when they are all strings or null: building the object here
+ * costs a third of a JSON round trip. Read at once, before the next call.
+ */
+const slots = [undefined, undefined, undefined, undefined];
+
+/** The session in `slots`, shaped as the engine's JSON would parse. */
+function sessionFromSlots() {
+  const user = {};
+  if (slots[0] !== undefined) user.name = slots[0];
+  if (slots[1] !== undefined) user.email = slots[1];
+  if (slots[2] !== undefined) user.image = slots[2];
+  return { user, expires: slots[3] };
 }
 
 /**

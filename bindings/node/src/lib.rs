@@ -88,9 +88,9 @@ pub struct NativeConfigError {
 /// `on_hook(key, id, hook, argsJson)` runs a hook and answers with
 /// `hookDone`; `on_done(key, id, error, response, session)` receives a
 /// finished engine call. `key` names this instance in both. The engine
-/// comes with its own `getSessionSync(url, cookie)` (`session_fn.rs`): the
-/// session as JSON (or `null`), computed on this thread; only valid when
-/// `inlineSession` is true.
+/// comes with its own `getSessionSync(url, cookie, slots)` (`session_fn.rs`):
+/// the session, computed on this thread; only valid when `inlineSession` is
+/// true.
 #[napi(catch_unwind)]
 pub fn create_auth<'env>(
     env: &'env Env,

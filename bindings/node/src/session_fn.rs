@@ -1,6 +1,6 @@
-//! `getSessionSync(url, cookie)`: the engine call of every protected route
-//! (`getSession(req, config)` under a hookless configuration), written as a
-//! plain N-API function rather than a `#[napi]` method.
+//! `getSessionSync(url, cookie, slots)`: the engine call of every protected
+//! route (`getSession(req, config)` under a hookless configuration), written
+//! as a plain N-API function rather than a `#[napi]` method.
 //!
 //! napi-rs's generated method glue costs more per call than everything else
 //! here but the engine: it allocates a borrow-tracking scope, registers the
@@ -11,15 +11,24 @@
 //! reads its two strings into buffers reused from call to call. Only
 //! `create_auth` makes it, one per `NativeAuth`, as that object's own
 //! `getSessionSync` property.
+//!
+//! The session goes back as its parts, not as JSON: a hookless session is
+//! always `{ user: { name?, email?, image? }, expires }`, and when every
+//! part is a string (or `null`) they are written into the caller's `slots`
+//! array, from which `lib/native.js` builds the object. Serialising to JSON
+//! here and parsing it there cost three times as much. A session of any
+//! other shape (a claim holding a number or an object, say) still goes back
+//! as JSON.
 
 use std::cell::RefCell;
 use std::ffi::{c_char, c_void};
 use std::ptr;
 use std::sync::Arc;
 
-use libauth_core::{Auth, AuthRequest};
+use libauth_core::{Auth, AuthRequest, Session};
 use napi::bindgen_prelude::JsError;
 use napi::{sys, Error, Status};
+use serde_json::Value;
 
 /// What a `getSessionSync` function reads sessions with (its data pointer).
 struct Bound {
@@ -100,9 +109,11 @@ unsafe extern "C" fn release(_env: sys::napi_env, data: *mut c_void, _hint: *mut
     drop(unsafe { Box::from_raw(data.cast::<Bound>()) });
 }
 
-/// `getSessionSync(url: string, cookie: string | null | undefined): string | null`:
-/// the session as JSON (or `null`), computed on this thread; throws where the
-/// engine fails, and when the configuration can reach a hook.
+/// `getSessionSync(url: string, cookie: string | null | undefined, slots?: any[]): true | string | null`:
+/// the session, computed on this thread: `true` when its parts are in
+/// `slots` (see the module comment), else as JSON, or `null` for none;
+/// throws where the engine fails, and when the configuration can reach a
+/// hook.
 unsafe extern "C" fn get_session_sync(env: sys::napi_env, info: sys::napi_callback_info) -> sys::napi_value {
     let run = std::panic::AssertUnwindSafe(|| unsafe { session_json(env, info) });
     let outcome = std::panic::catch_unwind(run).unwrap_or_else(|_| {
@@ -118,8 +129,8 @@ unsafe extern "C" fn get_session_sync(env: sys::napi_env, info: sys::napi_callba
 }
 
 unsafe fn session_json(env: sys::napi_env, info: sys::napi_callback_info) -> napi::Result<sys::napi_value> {
-    let mut argc = 2;
-    let mut argv = [ptr::null_mut(); 2];
+    let mut argc = 3;
+    let mut argv = [ptr::null_mut(); 3];
     let mut data = ptr::null_mut();
     check(unsafe { sys::napi_get_cb_info(env, info, &mut argc, argv.as_mut_ptr(), ptr::null_mut(), &mut data) })?;
     // SAFETY: the data pointer of this function is always its `Bound`.
@@ -127,7 +138,7 @@ unsafe fn session_json(env: sys::napi_env, info: sys::napi_callback_info) -> nap
     if !bound.inline_session {
         return Err(Error::new(Status::GenericFailure, "getSessionSync needs a configuration without session hooks"));
     }
-    let read = |scratch: &mut Scratch| -> napi::Result<Option<String>> {
+    let read = |scratch: &mut Scratch| -> napi::Result<Option<Session>> {
         unsafe { read_string(env, argv[0], &mut scratch.req.url) }?;
         if !unsafe { read_optional_string(env, argv[1], scratch.cookie_header()) }? {
             scratch.no_cookie_header();
@@ -135,24 +146,99 @@ unsafe fn session_json(env: sys::napi_env, info: sys::napi_callback_info) -> nap
             // As for an absent one: an empty Cookie header is no header.
             scratch.no_cookie_header();
         }
-        match bound.auth.get_session(&scratch.req) {
-            Ok(session) => Ok(session.map(|s| s.to_json())),
-            Err(e) => Err(Error::new(Status::GenericFailure, e.to_string())),
-        }
+        bound.auth.get_session(&scratch.req).map_err(|e| Error::new(Status::GenericFailure, e.to_string()))
     };
     // The engine calls no JavaScript here (hookless), so this never nests;
     // a fresh request would do if it did.
-    let json = SCRATCH.with(|cell| match cell.try_borrow_mut() {
+    let session = SCRATCH.with(|cell| match cell.try_borrow_mut() {
         Ok(mut scratch) => read(&mut scratch),
         Err(_) => read(&mut Scratch::new()),
     })?;
     let mut value = ptr::null_mut();
-    match json {
-        Some(json) => {
-            check(unsafe { sys::napi_create_string_utf8(env, json.as_ptr().cast(), json.len() as isize, &mut value) })?
-        }
-        None => check(unsafe { sys::napi_get_null(env, &mut value) })?,
+    let Some(session) = session else {
+        check(unsafe { sys::napi_get_null(env, &mut value) })?;
+        return Ok(value);
+    };
+    // `slots` is optional: without an array there, the answer is JSON.
+    let mut is_array = false;
+    if argc >= 3 {
+        check(unsafe { sys::napi_is_array(env, argv[2], &mut is_array) })?;
     }
+    match SessionParts::of(&session) {
+        Some(parts) if is_array => {
+            unsafe { parts.write(env, argv[2]) }?;
+            check(unsafe { sys::napi_get_boolean(env, true, &mut value) })?;
+        }
+        _ => value = unsafe { js_string(env, &session.to_json()) }?,
+    }
+    Ok(value)
+}
+
+/// A session's parts as `slots` carries them: `name`, `email`, `image`,
+/// `expires`.
+struct SessionParts<'a>([Part<'a>; 4]);
+
+#[derive(Clone, Copy)]
+enum Part<'a> {
+    /// Not in the session (the slot holds `undefined`).
+    Absent,
+    Null,
+    Text(&'a str),
+}
+
+impl<'a> SessionParts<'a> {
+    /// The parts of a session shaped `{ user: { name?, email?, image? },
+    /// expires }`, keys in that order, every value a string (or `null` in
+    /// `user`); `None` for anything else.
+    fn of(session: &'a Session) -> Option<SessionParts<'a>> {
+        let mut entries = session.0.iter();
+        let (Some(("user", Value::Object(user))), Some(("expires", Value::String(expires))), None) = (
+            entries.next().map(|(k, v)| (k.as_str(), v)),
+            entries.next().map(|(k, v)| (k.as_str(), v)),
+            entries.next(),
+        ) else {
+            return None;
+        };
+        let mut parts = [Part::Absent, Part::Absent, Part::Absent, Part::Text(expires)];
+        // `next` only moves forward: keys out of order or repeated fail.
+        let mut next = 0;
+        for (key, value) in user {
+            let index = ["name", "email", "image"][next..].iter().position(|k| k == key)? + next;
+            parts[index] = match value {
+                Value::String(s) => Part::Text(s),
+                Value::Null => Part::Null,
+                _ => return None,
+            };
+            next = index + 1;
+        }
+        Some(SessionParts(parts))
+    }
+
+    /// Write the four parts into `slots[0..4]`.
+    unsafe fn write(&self, env: sys::napi_env, slots: sys::napi_value) -> napi::Result<()> {
+        for (index, part) in self.0.iter().enumerate() {
+            let mut value = ptr::null_mut();
+            match part {
+                Part::Absent => check(unsafe { sys::napi_get_undefined(env, &mut value) })?,
+                Part::Null => check(unsafe { sys::napi_get_null(env, &mut value) })?,
+                Part::Text(s) => value = unsafe { js_string(env, s) }?,
+            }
+            check(unsafe { sys::napi_set_element(env, slots, index as u32, value) })?;
+        }
+        Ok(())
+    }
+}
+
+/// A JavaScript string of `s`: Latin-1 when `s` is ASCII (the same
+/// characters, and V8 then copies the bytes instead of decoding them).
+unsafe fn js_string(env: sys::napi_env, s: &str) -> napi::Result<sys::napi_value> {
+    let mut value = ptr::null_mut();
+    let status = if s.is_ascii() {
+        unsafe { sys::napi_create_string_latin1(env, s.as_ptr().cast(), s.len() as isize, &mut value) }
+    } else {
+        unsafe { sys::napi_create_string_utf8(env, s.as_ptr().cast(), s.len() as isize, &mut value) }
+    };
+    check(status)?;
     Ok(value)
 }
 

@@ -3,11 +3,12 @@
 import { describe, it, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { createRequire } from "node:module";
-import { ServerAuth, getSession } from "libauth";
+import { ServerAuth, getSession, signIn, Credentials } from "libauth";
 import { listen, Browser } from "./helpers.mjs";
 import { protocolSuite, baseConfig } from "./flows.mjs";
 
 const require = createRequire(import.meta.url);
+const { instanceFor } = require("../lib/native.js");
 const versions = { 4: require("express4"), 5: require("express") };
 
 /** An app with the adapter mounted by `mount`, plus /me and /login. */
@@ -124,5 +125,66 @@ describe("ServerAuth config errors", () => {
       () => ServerAuth({ secret: "x".repeat(40), providers: [{ type: "credentials" }] }),
       (e) => e instanceof AuthError && e.type === "MissingAuthorize",
     );
+  });
+});
+
+describe("getSession: the session object", () => {
+  // Under a hookless config, getSession builds the session in JavaScript
+  // from its parts (src/session_fn.rs) rather than parsing the engine's
+  // JSON. For users whose name, email and image are each absent, null, a
+  // string (quotes, escapes, control characters, non-ASCII, long) or
+  // another JSON value, the object must equal the JSON the engine writes,
+  // key order included, and show exactly what `authorize` returned.
+  const values = [
+    undefined, null, "", "Ada Lovelace", "ada@example.com", "https://img.example/a.png",
+    'quote " backslash \\ slash /', "line\nbreak\ttab\u0000nul\u001f", "Zoë Ñandú 漢字 🚀", "é".repeat(700),
+    42, 0, true, { nested: ["x", 1] }, ["a", "b"],
+  ];
+  // A seeded generator: the same cases on every run, and every value in
+  // every field across them.
+  let seed = 0x9e3779b9;
+  const next = () => ((seed = (Math.imul(seed, 1664525) + 1013904223) >>> 0), seed);
+  const users = [];
+  for (let i = 0; i < 120; i++) {
+    const user = { id: String(i) };
+    for (const [field, offset] of [["name", 0], ["email", 5], ["image", 10]]) {
+      const value = i < values.length ? values[(i + offset) % values.length] : values[next() % values.length];
+      if (value !== undefined) user[field] = value;
+    }
+    users.push(user);
+  }
+  const config = {
+    ...baseConfig({ trustHost: true }),
+    providers: [Credentials({ credentials: { i: {} }, authorize: (c) => users[Number(c.i)] })],
+  };
+  ServerAuth(config);
+  const request = (cookie) => ({ method: "GET", protocol: "http", headers: { host: "app.test", cookie }, originalUrl: "/me", url: "/me" });
+
+  it("equals the engine's JSON and the user as authorize returned it, for any user", async () => {
+    const native = instanceFor(config).native;
+    let fromParts = 0;
+    for (const [i, user] of users.entries()) {
+      const { cookies } = await signIn("credentials", { i: String(i) }, { ...request(""), method: "POST" }, config);
+      const cookie = cookies.map((c) => c.split(";")[0]).join("; ");
+      const session = await getSession(request(cookie), config);
+      const json = native.getSessionSync("http://app.test/me", cookie);
+      assert.equal(typeof json, "string", `case ${i}`);
+      assert.deepEqual(session, JSON.parse(json), `case ${i}: ${JSON.stringify(user)}`);
+      assert.equal(JSON.stringify(session), json, `case ${i}: key order`);
+      const expected = {};
+      if ("name" in user) expected.name = user.name;
+      if ("email" in user) expected.email = user.email;
+      if ("image" in user) expected.image = user.image;
+      assert.deepEqual(session.user, expected, `case ${i}`);
+      assert.match(session.expires, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+      const plain = [user.name, user.email, user.image].every((v) => v === undefined || v === null || typeof v === "string");
+      const slots = [];
+      const out = native.getSessionSync("http://app.test/me", cookie, slots);
+      assert.equal(out === true, plain, `case ${i}: parts only for strings and null`);
+      if (out === true) fromParts++;
+    }
+    assert.ok(fromParts > 20 && fromParts < users.length, `both paths taken (${fromParts} of ${users.length} from parts)`);
+    assert.equal(await getSession(request(""), config), null);
+    assert.equal(await getSession(request("authjs.session-token=tampered"), config), null);
   });
 });
