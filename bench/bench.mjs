@@ -12,9 +12,10 @@
 // 3. server RSS after the load.
 //
 // Every server runs pinned to SERVER_CPU and this process (the load
-// generator) to LOAD_CPU (`taskset`; run.sh pins this process). Each row is
-// warmed up, then ROUNDS rounds run every row in turn; the median and the
-// spread (min–max) are reported, ratios within each round. The table goes
+// generator) to LOAD_CPU (`taskset`; run.sh pins this process). Each of
+// ROUNDS rounds starts the servers afresh, warms every row up, then runs
+// every row in turn; the median and the spread (min–max) are reported,
+// ratios within each round. The table goes
 // to bench/results/http.md, which run.sh copies into the README.
 //
 // Run by hand: `./bench/run.sh`. Not a test: numbers depend on the machine
@@ -132,8 +133,9 @@ const base = `http://127.0.0.1:${ports.libauth}`;
 const signedIn = await signedInSession(base);
 const cookie = signedIn.cookie;
 const sessionJson = JSON.parse(signedIn.sessionJson);
+const serverEnv = { BARE_JSON: JSON.stringify(sessionJson) };
 for (const impl of Object.keys(ports)) {
-  servers[impl] ??= await startServer(impl, ports[impl], { BARE_JSON: JSON.stringify(sessionJson) });
+  servers[impl] ??= await startServer(impl, ports[impl], serverEnv);
 }
 
 // --- 1. in-process getSession, on LOAD_CPU (this process), before the HTTP load
@@ -147,7 +149,9 @@ const b = await authjs.getSession(fakeReq, theirConfig);
 if (a?.user?.email !== "bench@example.com" || b?.user?.email !== "bench@example.com") throw new Error("getSession check failed");
 const addon = instanceFor(ourConfig).native;
 const addonUrl = "http://127.0.0.1:4101/protected";
-if (!addon.getSessionSync(addonUrl, cookie)) throw new Error("getSessionSync check failed");
+// As getSession calls it: the session's parts written into an array.
+const slots = [];
+if (addon.getSessionSync(addonUrl, cookie, slots) !== true || slots[1] !== "bench@example.com") throw new Error("getSessionSync check failed");
 // The engine's own figure (its binary, on this same core) and ours,
 // interleaved round by round so that machine load affects both alike.
 function engineMicros() {
@@ -159,7 +163,7 @@ function engineMicros() {
 const perRound = { engine: [], addon: [], libauth: [] };
 for (let round = 0; round < ROUNDS; round++) {
   if (ENGINE_BENCH) perRound.engine.push(engineMicros());
-  perRound.addon.push((await opsPerSecond(() => addon.getSessionSync(addonUrl, cookie), 1)).median);
+  perRound.addon.push((await opsPerSecond(() => addon.getSessionSync(addonUrl, cookie, slots), 1)).median);
   perRound.libauth.push((await opsPerSecond(() => getSession(fakeReq, ourConfig), 1)).median);
 }
 const inProcess = {
@@ -185,8 +189,19 @@ for (const row of rows) {
   row.runs = [];
   await check(row.url, cookie);
 }
-for (const row of rows) await load(row, WARMUP);
+// Every round after the first starts every server afresh. A process's
+// memory layout (where ASLR puts its heap and code) moves its speed by
+// several percent for its whole life: one process per row for the whole
+// run would carry that bias into every round. Fresh processes turn it into
+// round-to-round spread, which the min–max shows.
 for (let round = 0; round < ROUNDS; round++) {
+  if (round > 0) {
+    for (const impl of Object.keys(ports)) {
+      await stop(servers[impl]);
+      servers[impl] = await startServer(impl, ports[impl], serverEnv);
+    }
+  }
+  for (const row of rows) await load(row, WARMUP);
   for (const row of rows) row.runs.push(await load(row, DURATION));
 }
 const rss = {};
@@ -207,7 +222,7 @@ const la = (l) => l.map((x) => x.toFixed(2)).join(" ");
 lines.push(
   `${new Date().toISOString().slice(0, 16).replace("T", " ")} UTC; ${os.cpus().length} × ${os.cpus()[0].model}; Node ${process.version}, Express 5, @auth/express ${pkg.version}. ` +
     `Servers pinned to CPU ${SERVER_CPU}, load generator (autocannon, ${CONNECTIONS} connections) and in-process loops to CPU ${LOAD_CPU}; ` +
-    `${WARMUP} s warm-up per row, then ${ROUNDS} rounds × ${DURATION} s of every row in turn; median (min–max over rounds). ` +
+    `${ROUNDS} rounds, each on freshly started servers: ${WARMUP} s of warm-up per row, then ${DURATION} s of every row in turn; median (min–max over rounds). ` +
     `${PRIORITY}. Load average ${la(loadAtStart)} at start, ${la(loadAtEnd)} at end (above 0 means other work shared the machine).`,
   "",
   `In-process \`getSession\` (JWT strategy, a signed-in cookie): ${ROUNDS} rounds, engine and libauth interleaved (median of each round's 5 slices; min–max over rounds); Auth.js once.`,
