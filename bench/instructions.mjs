@@ -7,7 +7,10 @@
 // WARMUP requests (the JIT settles) the counters are zeroed and ROUNDS
 // batches of BATCH requests are counted, each dumped on its own. Reported:
 // the median instructions per request (min–max), the ratio to the bare route
-// of the same server kind, and the share spent in each object: JIT-compiled
+// of the same server kind, both for all threads and for the main thread
+// alone (V8's background compiler and GC threads move a batch's total by up
+// to ~10%; the main thread's count repeats far better), and the share spent
+// in each object: JIT-compiled
 // JavaScript (no object file), node itself (V8's runtime, libuv, the HTTP
 // parser), the libauth addon (the engine and its napi glue), and libc and
 // other libraries (OpenSSL for Express's ETag, the kernel's part is not
@@ -90,7 +93,7 @@ async function count(row) {
   const dir = mkdtempSync(path.join(os.tmpdir(), "libauth-cg-"));
   const child = spawn(
     "valgrind",
-    ["--tool=callgrind", "--instr-atstart=no", `--callgrind-out-file=${dir}/cg.out`, process.execPath, `${here}server.mjs`, row.server, String(PORT)],
+    ["--tool=callgrind", "--instr-atstart=no", "--separate-threads=yes", `--callgrind-out-file=${dir}/cg.out`, process.execPath, `${here}server.mjs`, row.server, String(PORT)],
     { env: { ...process.env, BARE_JSON: sessionJson }, stdio: "ignore" },
   );
   try {
@@ -122,10 +125,27 @@ async function count(row) {
   return dumpsIn(dir);
 }
 
+/**
+ * Each dump's cost: all threads summed (by object and in total), and the
+ * main thread's total on its own. Callgrind writes one file per thread and
+ * dump (`cg.out.<dump>-<thread>`, thread 1 the main one).
+ */
 function dumpsIn(dir) {
-  const dumps = readdirSync(dir).filter((f) => /^cg\.out\.\d+$/.test(f)).sort((a, b) => Number(a.split(".")[2]) - Number(b.split(".")[2]));
+  const byDump = new Map();
+  for (const f of readdirSync(dir)) {
+    const m = /^cg\.out\.(\d+)-(\d+)$/.exec(f);
+    if (!m) continue;
+    const dump = Number(m[1]);
+    if (!byDump.has(dump)) byDump.set(dump, { byObject: new Map(), total: 0, main: 0 });
+    const sum = byDump.get(dump);
+    const cost = costByObject(path.join(dir, f));
+    for (const [object, ir] of cost.byObject) sum.byObject.set(object, (sum.byObject.get(object) ?? 0) + ir);
+    sum.total += cost.total;
+    if (m[2] === "01") sum.main = cost.total;
+  }
+  const dumps = [...byDump.keys()].sort((a, b) => a - b).map((d) => byDump.get(d));
   if (dumps.length !== ROUNDS) throw new Error(`${dir}: expected ${ROUNDS} dumps, got ${dumps.length}`);
-  return dumps.map((f) => costByObject(path.join(dir, f)));
+  return dumps;
 }
 
 const rows = [
@@ -142,28 +162,33 @@ const reuse = process.env.CG_DIRS?.split(",");
 for (const [i, row] of rows.entries()) {
   row.dumps = reuse ? dumpsIn(reuse[i]) : await count(row);
   row.perReq = row.dumps.map((d) => d.total / BATCH);
-  console.error(`${row.name}: ${row.perReq.map((x) => Math.round(x)).join(", ")} instructions/request`);
+  row.mainPerReq = row.dumps.map((d) => d.main / BATCH);
+  console.error(`${row.name}: ${row.perReq.map((x) => Math.round(x)).join(", ")} instructions/request (main thread ${row.mainPerReq.map((x) => Math.round(x)).join(", ")})`);
 }
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const k = (x) => `${(x / 1000).toFixed(0)}k`;
 const groups = ["node (V8, JavaScript, libuv, HTTP parser)", "libauth addon (engine + napi glue)", "libc and other libraries"];
 const lines = [
-  `Instructions per request (valgrind ${execFileSync("valgrind", ["--version"], { encoding: "utf8" }).trim()}, Node ${process.version}): ${WARMUP} requests of warm-up, then ${ROUNDS} batches of ${BATCH} (4 connections), counted separately; median (min–max). ${new Date().toISOString().slice(0, 16).replace("T", " ")} UTC.`,
+  `Instructions per request (valgrind ${execFileSync("valgrind", ["--version"], { encoding: "utf8" }).trim()}, Node ${process.version}): ${WARMUP} requests of warm-up, then ${ROUNDS} batches of ${BATCH} (4 connections), counted separately; median (min–max). ` +
+    `All threads, and the main thread alone (the JavaScript, the HTTP work and the engine run there; V8's background compiler and GC threads vary from batch to batch). ${new Date().toISOString().slice(0, 16).replace("T", " ")} UTC.`,
   "",
-  `| HTTP | instructions/req | vs bare route | ${groups.join(" | ")} |`,
-  `|---|---|---|${groups.map(() => "---|").join("")}`,
+  `| HTTP | instructions/req | vs bare route | main thread | vs bare, main thread | ${groups.join(" | ")} |`,
+  `|---|---|---|---|---|${groups.map(() => "---|").join("")}`,
 ];
 for (const row of rows) {
   const m = median(row.perReq);
+  const main = median(row.mainPerReq);
   const ratio = row.vs === undefined ? "100%" : `${Math.round((median(rows[row.vs].perReq) / m) * 100)}%`;
+  const mainRatio = row.vs === undefined ? "100%" : `${Math.round((median(rows[row.vs].mainPerReq) / main) * 100)}%`;
   const mid = row.dumps[row.perReq.indexOf(m)];
   const shares = groups.map((g) => {
     let sum = 0;
     for (const [object, ir] of mid.byObject) if (group(object) === g) sum += ir;
     return k(sum / BATCH);
   });
-  lines.push(`| ${row.name} | ${k(m)} (${k(Math.min(...row.perReq))}–${k(Math.max(...row.perReq))}) | ${ratio} | ${shares.join(" | ")} |`);
+  const range = (xs) => `${k(median(xs))} (${k(Math.min(...xs))}–${k(Math.max(...xs))})`;
+  lines.push(`| ${row.name} | ${range(row.perReq)} | ${ratio} | ${range(row.mainPerReq)} | ${mainRatio} | ${shares.join(" | ")} |`);
 }
 const table = lines.join("\n") + "\n";
 mkdirSync(`${here}results`, { recursive: true });
