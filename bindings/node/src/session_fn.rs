@@ -115,7 +115,7 @@ unsafe extern "C" fn release(_env: sys::napi_env, data: *mut c_void, _hint: *mut
 /// throws where the engine fails, and when the configuration can reach a
 /// hook.
 unsafe extern "C" fn get_session_sync(env: sys::napi_env, info: sys::napi_callback_info) -> sys::napi_value {
-    let run = std::panic::AssertUnwindSafe(|| unsafe { session_json(env, info) });
+    let run = std::panic::AssertUnwindSafe(|| unsafe { read_session(env, info) });
     let outcome = std::panic::catch_unwind(run).unwrap_or_else(|_| {
         Err(Error::new(Status::GenericFailure, "libauth: internal error while reading the session"))
     });
@@ -128,7 +128,7 @@ unsafe extern "C" fn get_session_sync(env: sys::napi_env, info: sys::napi_callba
     }
 }
 
-unsafe fn session_json(env: sys::napi_env, info: sys::napi_callback_info) -> napi::Result<sys::napi_value> {
+unsafe fn read_session(env: sys::napi_env, info: sys::napi_callback_info) -> napi::Result<sys::napi_value> {
     let mut argc = 3;
     let mut argv = [ptr::null_mut(); 3];
     let mut data = ptr::null_mut();
