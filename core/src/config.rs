@@ -23,6 +23,7 @@ const KNOWN_OPTIONS: &[&str] = &[
     "events",
     "cookies",
     "debug",
+    "encryptTokens",
     "experimental",
     "hooks",
     "jwt",
@@ -57,6 +58,10 @@ pub struct Config {
     pub cookies: CookiesConfig,
     #[serde(default)]
     pub debug: bool,
+    /// Store provider access, refresh and id tokens encrypted (with a key
+    /// derived from the secret) instead of in plain text.
+    #[serde(default)]
+    pub encrypt_tokens: bool,
     #[serde(default)]
     pub experimental: Experimental,
     #[serde(default)]
@@ -253,6 +258,7 @@ impl Config {
             "basePath" => self.base_path = parse(key, value)?,
             "cookies" => self.cookies = parse(key, value)?,
             "debug" => self.debug = parse(key, value)?,
+            "encryptTokens" => self.encrypt_tokens = parse(key, value)?,
             "experimental" => self.experimental = parse(key, value)?,
             "hooks" => self.hooks = parse(key, value)?,
             "jwt" => self.jwt = parse_object_ignoring_functions(key, value)?,
@@ -316,6 +322,18 @@ pub const DEFAULT_MAX_IN_FLIGHT: usize = 1024;
 
 /// The longest `maxAge` / `updateAge` accepted: 100 years.
 pub const MAX_AGE_SECONDS: u64 = 100 * 365 * 86_400;
+
+/// A yes/no environment variable: `true`/`1`/`yes`/`on` or
+/// `false`/`0`/`no`/`off` (any case; empty is no). `None` for anything
+/// else, which the caller refuses: a typo must never switch a security
+/// setting on, or silently off.
+fn env_flag(raw: &str) -> Option<bool> {
+    match raw.trim().to_ascii_lowercase().as_str() {
+        "true" | "1" | "yes" | "on" => Some(true),
+        "false" | "0" | "no" | "off" | "" => Some(false),
+        _ => None,
+    }
+}
 
 /// The configuration after defaults, environment fallbacks and validation.
 #[derive(Debug, Clone)]
@@ -391,9 +409,18 @@ impl Settings {
             }
         }
 
+        let env_trust_host = match env.var("AUTH_TRUST_HOST") {
+            Some(raw) => Some(env_flag(&raw).ok_or_else(|| {
+                ConfigError::new(
+                    "AUTH_TRUST_HOST",
+                    format!("{:?} is not a yes or no: use true or false (also 1/0, yes/no, on/off)", raw.trim()),
+                )
+            })?),
+            None => None,
+        };
         let trust_host = config
             .trust_host
-            .or_else(|| env.var("AUTH_TRUST_HOST").map(|v| v != "false" && v != "0"))
+            .or(env_trust_host)
             // Only the deployer decides: a canonical URL, or trustHost /
             // AUTH_TRUST_HOST. No environment name (NODE_ENV) turns it on,
             // since a Rust, Python or C deployment never sets one and an

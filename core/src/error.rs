@@ -173,6 +173,12 @@ impl AuthError {
         AuthError::new(ErrorType::Overloaded, "hooks.maxInFlight requests that need host code are in flight")
     }
 
+    /// A panic caught at a boundary (the engine's entry points, a binding's
+    /// worker): a bug, reported with one wording everywhere.
+    pub fn internal() -> AuthError {
+        AuthError::new(ErrorType::CallbackRouteError, "internal error in libauth (a bug; please report it)")
+    }
+
     pub fn new(error_type: ErrorType, message: impl Into<String>) -> Self {
         AuthError { error_type, message: message.into(), code: None, source: None }
     }

@@ -38,6 +38,26 @@ impl Hook {
     pub const LOGGER_WARN: Hook = Hook::fixed("logger.warn");
     pub const LOGGER_DEBUG: Hook = Hook::fixed("logger.debug");
 
+    /// Every hook whose name does not depend on a provider or an adapter method.
+    pub const FIXED: [Hook; 16] = [
+        Hook::SIGN_IN,
+        Hook::REDIRECT,
+        Hook::JWT,
+        Hook::SESSION,
+        Hook::EVENT_SIGN_IN,
+        Hook::EVENT_SIGN_OUT,
+        Hook::EVENT_CREATE_USER,
+        Hook::EVENT_UPDATE_USER,
+        Hook::EVENT_LINK_ACCOUNT,
+        Hook::EVENT_SESSION,
+        Hook::JWT_ENCODE,
+        Hook::JWT_DECODE,
+        Hook::GENERATE_SESSION_TOKEN,
+        Hook::LOGGER_ERROR,
+        Hook::LOGGER_WARN,
+        Hook::LOGGER_DEBUG,
+    ];
+
     const fn fixed(name: &'static str) -> Hook {
         Hook(Cow::Borrowed(name))
     }
@@ -174,6 +194,13 @@ impl HookKind {
                 | HookKind::Logger(_)
                 | HookKind::Adapter(_)
         )
+    }
+
+    /// Whether calling this hook can be part of rendering a built-in page
+    /// (`signin`, `signout`, `error`, `verify-request`): the redirect
+    /// callback (for `callbackUrl`) and the logger.
+    pub fn reached_by_pages(&self) -> bool {
+        matches!(self, HookKind::Callback(Callback::Redirect) | HookKind::Logger(_))
     }
 }
 

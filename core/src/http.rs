@@ -180,6 +180,77 @@ pub(crate) fn split_ascii(s: &str, byte: u8) -> impl Iterator<Item = &str> {
     })
 }
 
+/// The request URL, parsed by the one parser every decision about a request
+/// uses (which route it is, whether it can run without host code, and the
+/// route itself), so no two of them can disagree on where the path starts.
+///
+/// Bindings build the URL from the client's `Host` (or a trusted
+/// `X-Forwarded-Host`), so its authority is client input: it must be a
+/// plain `host[:port]` (a DNS name, IPv4 or bracketed IPv6 address, and a
+/// decimal port). Anything else (a backslash, `/`, `?`, `#`, `@`, `%`,
+/// spaces, non-ASCII) is refused here rather than left to a URL parser
+/// that would read part of it as a path: `Host: h\auth\callback\x?…`
+/// must not turn `GET /auth/session` into an OAuth callback.
+pub fn parse_request_url(url: &str) -> Option<url::Url> {
+    let scheme_end = url.find("://")?;
+    let rest = &url[scheme_end + 3..];
+    let authority_end = rest.find(['/', '?', '#']).unwrap_or(rest.len());
+    if !is_host_and_port(&rest[..authority_end]) {
+        return None;
+    }
+    let parsed = url::Url::parse(url).ok()?;
+    matches!(parsed.scheme(), "http" | "https").then_some(parsed)
+}
+
+/// The request's URL ([`parse_request_url`]), once its `Host` and
+/// `X-Forwarded-Host` headers are checked too: bindings build the URL from
+/// one of them, so each present must be a plain `host[:port]`, and a
+/// request with two `Host` headers is refused (RFC 9112: 400). A `Host`
+/// such as `localhost/auth/callback/x?code=…&y=` would otherwise make a
+/// valid-looking URL whose path the client wrote in a header.
+pub fn checked_request_url(req: &AuthRequest) -> Option<url::Url> {
+    let mut hosts = 0;
+    for (name, value) in &req.headers {
+        if name.eq_ignore_ascii_case("host") {
+            hosts += 1;
+            if hosts > 1 || !is_host_and_port(value.trim()) {
+                return None;
+            }
+        } else if name.eq_ignore_ascii_case("x-forwarded-host") && !value.split(',').all(|h| is_host_and_port(h.trim())) {
+            return None;
+        }
+    }
+    parse_request_url(&req.url)
+}
+
+/// Whether `authority` is `host` or `host:port`, as a `Host` header must be
+/// (RFC 9110 and RFC 3986's `reg-name` without percent-escapes).
+pub fn is_host_and_port(authority: &str) -> bool {
+    let (host, port) = if let Some(v6) = authority.strip_prefix('[') {
+        let Some((address, after)) = v6.split_once(']') else { return false };
+        if address.is_empty() || !address.bytes().all(|b| b.is_ascii_hexdigit() || b == b':' || b == b'.') {
+            return false;
+        }
+        match after {
+            "" => return true,
+            _ => match after.strip_prefix(':') {
+                Some(port) => ("v6", port),
+                None => return false,
+            },
+        }
+    } else {
+        match authority.rsplit_once(':') {
+            Some((host, port)) => (host, port),
+            None => (authority, "0"),
+        }
+    };
+    let host_ok = !host.is_empty()
+        && host.len() <= 253
+        && host.bytes().all(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'.' | b'_'));
+    let port_ok = !port.is_empty() && port.len() <= 5 && port.bytes().all(|b| b.is_ascii_digit());
+    host_ok && port_ok && port.parse::<u32>().is_ok_and(|p| p <= 65535)
+}
+
 /// Bodies cross language boundaries as JSON strings: requests carry form or JSON text.
 mod utf8_body {
     use serde::{Deserialize, Deserializer, Serializer};

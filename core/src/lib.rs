@@ -88,6 +88,31 @@ pub struct Auth {
     in_flight: Arc<AtomicUsize>,
     /// See [`Auth::session_is_hookless`].
     session_hookless: bool,
+    /// No host code can run while a built-in page renders (see [`Dispatch::Inline`]).
+    pages_hookless: bool,
+    /// Refusals past `hooks.maxInFlight`, for the rate-limited log line.
+    overload: OverloadLog,
+}
+
+/// How often, at most, refusals past `hooks.maxInFlight` are logged (seconds).
+const OVERLOAD_LOG_INTERVAL: u64 = 10;
+
+#[derive(Default)]
+struct OverloadLog {
+    refused: std::sync::atomic::AtomicU64,
+    reported: std::sync::atomic::AtomicU64,
+    logged_at: std::sync::atomic::AtomicU64,
+}
+
+/// Where a request runs: [`Auth::dispatch`] and [`Auth::dispatch_session`].
+#[must_use = "a permit is freed when dropped"]
+pub enum Dispatch<Refusal> {
+    /// On the calling thread: no host code, no I/O.
+    Inline,
+    /// On the binding's worker, holding the permit until done.
+    Admitted(Permit),
+    /// Answer this at once (past `hooks.maxInFlight`).
+    Refused(Refusal),
 }
 
 /// A place among the requests in flight that may call host code, taken by
@@ -112,6 +137,20 @@ impl Auth {
 
     /// As [`Auth::new`], with the environment given explicitly.
     pub fn with_env(config: Config, host: Arc<dyn Host>, env: &dyn Env) -> Result<Auth, ConfigError> {
+        Auth::build(config, host, env, None)
+    }
+
+    /// A second engine for the same application, beside `sibling`: for a
+    /// binding that must answer one config under several base paths (an
+    /// Express app mounting the middleware at several paths). It shares
+    /// `sibling`'s database adapter (one pool, one set of connections) and
+    /// its admission count, so `hooks.maxInFlight` bounds the requests in
+    /// flight across every base path together.
+    pub fn new_beside(config: Config, host: Arc<dyn Host>, sibling: &Auth) -> Result<Auth, ConfigError> {
+        Auth::build(config, host, &ProcessEnv, Some(sibling))
+    }
+
+    fn build(config: Config, host: Arc<dyn Host>, env: &dyn Env, sibling: Option<&Auth>) -> Result<Auth, ConfigError> {
         let settings = Settings::resolve(&config, env)?;
         // Every hook call the engine makes gets its deadline here.
         let host: Arc<dyn Host> =
@@ -120,9 +159,20 @@ impl Auth {
         // Hook names first: a misspelt adapter method is named as such,
         // not reported as a missing one.
         check_hook_names(host.as_ref(), &providers, config.adapter.as_ref())?;
-        let adapter = match &config.adapter {
-            Some(value) => Some(adapter::from_config(value, host.clone())?),
-            None => None,
+        if config.encrypt_tokens && config.adapter.is_none() {
+            return Err(ConfigError::new("encryptTokens", "encrypts the tokens an adapter stores; configure an adapter")
+                .with_kind(ErrorType::MissingAdapter));
+        }
+        let adapter = match (&config.adapter, sibling) {
+            (Some(_), Some(sibling)) => sibling.adapter.clone(),
+            (Some(value), None) => {
+                let store = adapter::from_config(value, host.clone())?;
+                Some(match config.encrypt_tokens {
+                    true => Arc::new(adapter::sealed::SealedTokens::new(store, &settings.secrets)) as Arc<dyn Adapter>,
+                    false => store,
+                })
+            }
+            (None, _) => None,
         };
         check_email_adapter(&providers, adapter.as_deref())?;
         let plain_cookies = CookieSet::new(false, &settings.cookies);
@@ -142,16 +192,20 @@ impl Auth {
                 "experimental.enableWebAuthn is set, but libauth has no WebAuthn provider; the option has no effect",
             );
         }
-        let session_hookless =
-            settings.strategy == SessionStrategy::Jwt && adapter.is_none() && !session_reaches_host(host.as_ref());
+        let session_hookless = settings.strategy == SessionStrategy::Jwt
+            && adapter.is_none()
+            && !reaches_host(host.as_ref(), host::HookKind::reached_by_session_reads);
+        let pages_hookless = !reaches_host(host.as_ref(), host::HookKind::reached_by_pages);
         Ok(Auth {
             session_hookless,
+            pages_hookless,
+            overload: OverloadLog::default(),
             adapter,
             custom_session_token: host.has(&Hook::GENERATE_SESSION_TOKEN),
             custom_jwt_encode: host.has(&Hook::JWT_ENCODE),
             custom_jwt_decode: host.has(&Hook::JWT_DECODE),
             last_purge: std::sync::atomic::AtomicU64::new(0),
-            in_flight: Arc::new(AtomicUsize::new(0)),
+            in_flight: sibling.map_or_else(|| Arc::new(AtomicUsize::new(0)), |s| s.in_flight.clone()),
             settings,
             callbacks,
             providers,
@@ -168,8 +222,7 @@ impl Auth {
         match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| routes::handle(self, req))) {
             Ok(res) => res,
             Err(_) => {
-                self.callbacks
-                    .log(&AuthError::new(ErrorType::CallbackRouteError, "internal error while handling the request"));
+                self.callbacks.log(&AuthError::internal());
                 routes::server_error_json()
             }
         }
@@ -198,7 +251,7 @@ impl Auth {
         std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
             routes::sign_in_action(self, provider_id, fields, request)
         }))
-        .unwrap_or_else(|_| Err(AuthError::new(ErrorType::CallbackRouteError, "internal error while signing in")))
+        .unwrap_or_else(|_| Err(AuthError::internal()))
     }
 
     /// Sign out from host code: ends the session of `request`'s cookie (the
@@ -208,7 +261,7 @@ impl Auth {
     /// [`Auth::sign_in`].
     pub fn sign_out(&self, request: &AuthRequest) -> Result<ActionOutcome, AuthError> {
         std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| routes::sign_out_action(self, request)))
-            .unwrap_or_else(|_| Err(AuthError::new(ErrorType::SignOutError, "internal error while signing out")))
+            .unwrap_or_else(|_| Err(AuthError::internal()))
     }
 
     /// The current session, or `None` for a missing, expired or tampered
@@ -219,7 +272,7 @@ impl Auth {
         let read = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
             self.read_session(req, self.cookies_for_url(&req.url), session::ReadMode::Peek)
         }))
-        .map_err(|_| AuthError::new(ErrorType::SessionTokenError, "internal error while reading the session"))?;
+        .map_err(|_| AuthError::internal())?;
         match read.adapter_error {
             Some(e) => Err(e),
             None => Ok(read.session.map(Session::from_value)),
@@ -237,29 +290,91 @@ impl Auth {
         self.session_hookless
     }
 
-    /// Whether answering `req` can neither call host code nor block on I/O
-    /// (see [`Auth::session_is_hookless`]): `GET session`, `csrf` and
-    /// `providers` under a hookless session configuration.
+    /// Whether answering `req` can neither call host code nor block on I/O,
+    /// so it may run on an event-loop thread ([`Dispatch::Inline`]).
     pub fn is_hookless(&self, req: &AuthRequest) -> bool {
-        if !self.session_hookless || !req.method.eq_ignore_ascii_case("GET") {
-            return false;
-        }
-        matches!(
-            self.route(&req.url),
-            Some((routes::Action::Session | routes::Action::Csrf | routes::Action::Providers, None))
-        )
+        self.runs_inline(req)
     }
 
     /// The auth route `url` names under basePath (`/auth/signin/github` is
-    /// `(SignIn, Some("github"))`), or `None` when it names none: the one
-    /// route parser, for bindings that must know before calling
-    /// [`Auth::handle`].
+    /// `(SignIn, Some("github"))`), or `None` when it names none or is not a
+    /// valid request URL. The same parse [`Auth::handle`] routes with
+    /// ([`http::parse_request_url`]), so the two always agree.
     pub fn route(&self, url: &str) -> Option<(routes::Action, Option<String>)> {
-        // A cheap path split: this runs on every request a binding sees.
-        let after_scheme = url.find("://").map(|i| i + 3)?;
-        let path_start = url[after_scheme..].find('/').map(|j| after_scheme + j)?;
-        let path = url[path_start..].split(['?', '#']).next().unwrap_or_default();
-        routes::parse_action(path, &self.settings.base_path)
+        let url = http::parse_request_url(url)?;
+        routes::parse_action(url.path(), &self.settings.base_path)
+    }
+
+    /// Where a request runs, decided once for every binding:
+    ///
+    /// - [`Dispatch::Inline`]: it can reach no host code and block on no
+    ///   I/O (a malformed request, `GET session`/`csrf`/`providers` under a
+    ///   hookless session configuration, the built-in `signin`, `signout`,
+    ///   `error` and `verify-request` pages when no redirect callback or
+    ///   logger function is configured). Run [`Auth::handle`] on the
+    ///   calling thread, an event loop included; it needs no permit, so
+    ///   these routes keep answering when `hooks.maxInFlight` is reached.
+    /// - [`Dispatch::Admitted`]: it may call host code. Run
+    ///   [`Auth::handle`] where the binding runs such work (a worker
+    ///   thread), holding the [`Permit`] until it is done.
+    /// - [`Dispatch::Refused`]: `hooks.maxInFlight` requests are in
+    ///   flight; send this response (503, `Retry-After`) at once instead of
+    ///   queueing, so hanging host code fills the bound, never the server.
+    pub fn dispatch(&self, req: &AuthRequest) -> Dispatch<AuthResponse> {
+        if self.runs_inline(req) {
+            return Dispatch::Inline;
+        }
+        match self.admit() {
+            Some(permit) => Dispatch::Admitted(permit),
+            None => Dispatch::Refused(self.overloaded_response()),
+        }
+    }
+
+    /// [`Auth::admit`] for work that always may call host code (form
+    /// actions, account calls): the permit, or [`AuthError::overloaded`].
+    pub fn admit_or_refuse(&self) -> Result<Permit, AuthError> {
+        self.admit().ok_or_else(|| {
+            self.note_overload();
+            AuthError::overloaded()
+        })
+    }
+
+    /// [`Auth::dispatch`] for [`Auth::get_session`]: inline when
+    /// [`Auth::session_is_hookless`], else admitted, or refused with
+    /// [`AuthError::overloaded`].
+    pub fn dispatch_session(&self) -> Dispatch<AuthError> {
+        if self.session_hookless {
+            return Dispatch::Inline;
+        }
+        match self.admit_or_refuse() {
+            Ok(permit) => Dispatch::Admitted(permit),
+            Err(e) => Dispatch::Refused(e),
+        }
+    }
+
+    /// See [`Dispatch::Inline`].
+    fn runs_inline(&self, req: &AuthRequest) -> bool {
+        let get = req.method.eq_ignore_ascii_case("GET");
+        if !get && !req.method.eq_ignore_ascii_case("POST") {
+            return true; // answered 400 before any route runs
+        }
+        if req.body.as_ref().is_some_and(|b| b.len() > http::MAX_BODY_BYTES) {
+            return true; // 413
+        }
+        let Some(url) = http::checked_request_url(req) else { return true }; // 400
+        let Some((action, provider)) = routes::parse_action(url.path(), &self.settings.base_path) else {
+            return true; // 400
+        };
+        if !get {
+            return false;
+        }
+        match (action, provider) {
+            (routes::Action::Session | routes::Action::Csrf | routes::Action::Providers, None) => self.session_hookless,
+            (routes::Action::SignIn | routes::Action::SignOut | routes::Action::Error | routes::Action::VerifyRequest, None) => {
+                self.pages_hookless
+            }
+            _ => false,
+        }
     }
 
     /// Admission for a request that may call host code (one that is not
@@ -277,30 +392,25 @@ impl Auth {
         admitted.then(|| Permit { in_flight: self.in_flight.clone() })
     }
 
-    /// [`Auth::handle`] on the calling thread, admitted: a request that may
-    /// reach host code runs under a [`Permit`], or gets the 503 at once past
-    /// `hooks.maxInFlight`; a hookless one runs directly. For bindings that
-    /// run the engine where they are called (C, Python under WSGI); one that
-    /// hands the work to another thread admits with [`Auth::admit`] first.
+    /// [`Auth::handle`] on the calling thread, as [`Auth::dispatch`] decides:
+    /// for bindings that run the engine where they are called (C, Python
+    /// under WSGI).
     pub fn handle_admitted(&self, req: &AuthRequest) -> AuthResponse {
-        if self.is_hookless(req) {
-            return self.handle(req);
-        }
-        match self.admit() {
-            Some(_permit) => self.handle(req),
-            None => self.overloaded_response(),
+        match self.dispatch(req) {
+            Dispatch::Inline => self.handle(req),
+            Dispatch::Admitted(_permit) => self.handle(req),
+            Dispatch::Refused(res) => res,
         }
     }
 
-    /// [`Auth::get_session`] on the calling thread, admitted as
-    /// [`Auth::handle_admitted`] is: past `hooks.maxInFlight` the error is
-    /// [`AuthError::overloaded`].
+    /// [`Auth::get_session`] on the calling thread, as
+    /// [`Auth::dispatch_session`] decides.
     pub fn get_session_admitted(&self, req: &AuthRequest) -> Result<Option<Session>, AuthError> {
-        if self.session_is_hookless() {
-            return self.get_session(req);
+        match self.dispatch_session() {
+            Dispatch::Inline => self.get_session(req),
+            Dispatch::Admitted(_permit) => self.get_session(req),
+            Dispatch::Refused(e) => Err(e),
         }
-        let _permit = self.admit().ok_or_else(AuthError::overloaded)?;
-        self.get_session(req)
     }
 
     /// Requests admitted and not yet finished.
@@ -310,12 +420,31 @@ impl Auth {
 
     /// `503` with `Retry-After: 1`, for a request [`Auth::admit`] refused.
     pub fn overloaded_response(&self) -> AuthResponse {
+        self.note_overload();
+        routes::overloaded_response()
+    }
+
+    /// Count a refusal past `hooks.maxInFlight`, and say so in the log at
+    /// most once per [`OVERLOAD_LOG_INTERVAL`] seconds: under a flood one
+    /// line per request would be a second flood, of the logs.
+    fn note_overload(&self) {
+        let refused = self.overload.refused.fetch_add(1, Ordering::Relaxed) + 1;
+        let now = time::now_seconds();
+        let last = self.overload.logged_at.load(Ordering::Relaxed);
+        if now < last.saturating_add(OVERLOAD_LOG_INTERVAL) {
+            return;
+        }
+        if self.overload.logged_at.compare_exchange(last, now, Ordering::AcqRel, Ordering::Relaxed).is_err() {
+            return; // another thread is logging this interval
+        }
+        let since = refused - self.overload.reported.swap(refused, Ordering::AcqRel);
         self.callbacks.logger.warn(
             self.callbacks.host.as_ref(),
             "overloaded",
-            "hooks.maxInFlight requests that need host code are in flight; answering 503",
+            &format!(
+                "hooks.maxInFlight requests that need host code are in flight; answered 503 to {since} request(s) since the last report"
+            ),
         );
-        routes::overloaded_response()
     }
 
     pub fn settings(&self) -> &Settings {
@@ -492,25 +621,13 @@ impl Auth {
     }
 }
 
-/// Whether some hook the host registered can run during a session read.
-fn session_reaches_host(host: &dyn Host) -> bool {
+/// Whether some hook the host registered is of a kind `reached` says a
+/// request can call.
+fn reaches_host(host: &dyn Host, reached: fn(&host::HookKind) -> bool) -> bool {
     match host.hook_names() {
-        Some(names) => {
-            names.iter().filter_map(|n| host::HookKind::parse(n)).any(|kind| kind.reached_by_session_reads())
-        }
-        // A host that cannot list its hooks: ask for each that could.
-        None => [
-            Hook::JWT,
-            Hook::SESSION,
-            Hook::EVENT_SESSION,
-            Hook::JWT_ENCODE,
-            Hook::JWT_DECODE,
-            Hook::LOGGER_ERROR,
-            Hook::LOGGER_WARN,
-            Hook::LOGGER_DEBUG,
-        ]
-        .iter()
-        .any(|hook| host.has(hook)),
+        Some(names) => names.iter().filter_map(|n| host::HookKind::parse(n)).any(|kind| reached(&kind)),
+        // A host that cannot list its hooks: ask for each fixed hook name.
+        None => Hook::FIXED.iter().any(|hook| host.has(hook) && host::HookKind::parse(hook.name()).is_some_and(|k| reached(&k))),
     }
 }
 

@@ -465,6 +465,12 @@ impl SessionClaims {
         if !text.trim_start_matches([' ', '\t', '\n', '\r']).starts_with('{') {
             return None;
         }
+        // serde skips the claims this struct does not name without serde_json's
+        // nesting limit, which the full path (a `Value`) applies: leave a
+        // payload nested that deep to the full path, which refuses it.
+        if !within_json_depth_limit(payload) {
+            return None;
+        }
         serde_json::from_str(text).ok()
     }
 
@@ -481,6 +487,39 @@ impl SessionClaims {
     }
 }
 
+/// serde_json refuses to parse a document nested 128 containers deep (or
+/// more) into a `Value`.
+const JSON_MAX_DEPTH: usize = 128;
+
+/// Whether no array or object in `json` is nested [`JSON_MAX_DEPTH`] deep:
+/// one pass over the bytes, brackets inside strings not counted.
+fn within_json_depth_limit(json: &[u8]) -> bool {
+    let (mut depth, mut in_string, mut escaped) = (0usize, false, false);
+    for &b in json {
+        if in_string {
+            match b {
+                _ if escaped => escaped = false,
+                b'\\' => escaped = true,
+                b'"' => in_string = false,
+                _ => {}
+            }
+            continue;
+        }
+        match b {
+            b'"' => in_string = true,
+            b'[' | b'{' => {
+                depth += 1;
+                if depth >= JSON_MAX_DEPTH {
+                    return false;
+                }
+            }
+            b']' | b'}' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+    }
+    true
+}
+
 /// The token a sign-in starts from: the user's name, email, picture and id.
 pub(crate) fn default_token(user: &Map<String, Value>) -> Map<String, Value> {
     let mut token = Map::new();
@@ -490,4 +529,22 @@ pub(crate) fn default_token(user: &Map<String, Value>) -> Map<String, Value> {
         }
     }
     token
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The depth check says yes exactly when serde_json parses a `Value`,
+    /// for every nesting depth and container shape around the limit.
+    #[test]
+    fn depth_check_agrees_with_serde_json() {
+        for n in 0..JSON_MAX_DEPTH + 8 {
+            for (open, close) in [("[", "]"), ("{\"a\":", "}"), ("[{\"b\":", "}]")] {
+                let doc = format!("{{\"x\":{}1{},\"s\":\"[[[{{\"}}", open.repeat(n), close.repeat(n));
+                let parses = serde_json::from_str::<Value>(&doc).is_ok();
+                assert_eq!(within_json_depth_limit(doc.as_bytes()), parses, "depth {n} with {open}");
+            }
+        }
+    }
 }

@@ -235,7 +235,22 @@ fn claim_value() -> impl Strategy<Value = Value> {
         any::<bool>().prop_map(Value::from),
         "[a-z]{0,6}".prop_map(|s| json!([s, { "k": 1 }])),
         "[a-z]{0,6}".prop_map(|s| json!({ "nested": s })),
+        // Nesting around serde_json's limit of 128 (the full path refuses
+        // a token that reaches it), through arrays, objects or both.
+        (100usize..140, 0usize..3).prop_map(|(depth, shape)| nested(depth, shape)),
     ]
+}
+
+/// A value nested `depth` containers deep (`shape`: arrays, objects, mixed).
+fn nested(depth: usize, shape: usize) -> Value {
+    let mut value = json!("[{\"");
+    for level in 0..depth {
+        value = match (shape, level % 2) {
+            (0, _) | (2, 0) => Value::Array(vec![value]),
+            _ => json!({ "k": value }),
+        };
+    }
+    value
 }
 
 /// A token payload as JSON text: the shown and time claims (each possibly

@@ -349,10 +349,17 @@ fn hookless_requests_are_recognised_for_bindings() {
         ("GET", "http://localhost:3000/auth/session", true),
         ("GET", "http://localhost:3000/auth/csrf?x=1", true),
         ("GET", "http://localhost:3000/auth/providers/", true),
-        ("GET", "http://localhost:3000/auth/signin", false),
+        // The built-in pages reach no hook without a redirect callback or logger.
+        ("GET", "http://localhost:3000/auth/signin", true),
+        ("GET", "http://localhost:3000/auth/error?error=x", true),
+        ("GET", "http://localhost:3000/auth/signin/github", false),
+        ("GET", "http://localhost:3000/auth/callback/credentials", false),
         ("POST", "http://localhost:3000/auth/session", false),
-        ("GET", "http://localhost:3000/other/session", false),
-        ("GET", "garbage", false),
+        ("POST", "http://localhost:3000/auth/callback/credentials", false),
+        // Answered 400 before any route runs.
+        ("GET", "http://localhost:3000/other/session", true),
+        ("GET", "garbage", true),
+        ("PUT", "http://localhost:3000/auth/session", true),
     ] {
         let mut req = AuthRequest::get(url);
         req.method = method.into();

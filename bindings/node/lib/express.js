@@ -1,9 +1,9 @@
 "use strict";
 // The server adapter: Express middleware and getSession.
 
-const { Instance, instanceFor, sessionInstanceFor } = require("./native");
+const { instanceFor, dropInstance, sessionInstanceFor } = require("./native");
 
-/** Engines built for mount points beyond this many are not kept. */
+/** Engines kept for mount points; past this many the oldest is dropped. */
 const MAX_MOUNTS = 64;
 
 /**
@@ -27,25 +27,27 @@ function ServerAuth(config) {
     let auth;
     try {
       auth = explicit ? fallback : engineForMount(config, fallback, mountPath(req));
-      const pathname = pathOf(req.originalUrl ?? req.url);
+      const target = explicit ? req.originalUrl ?? req.url : canonicalTarget(req.originalUrl ?? req.url, auth.basePath);
+      const pathname = pathOf(target);
       const base = auth.basePath;
       if (pathname !== base && !pathname.startsWith(base + "/")) return next();
       const method = req.method;
       if (method === "GET" || method === "HEAD") {
-        const out = auth.handle(method, absoluteUrl(req), req.rawHeaders, undefined);
+        const out = auth.handle(method, absoluteUrl(req, target), req.rawHeaders, undefined);
         if (typeof out.then === "function") return out.then((o) => send(res, o)).catch(next);
         return send(res, out);
       }
     } catch (e) {
       return next(e);
     }
-    handleWithBody(auth, req, res).catch(next);
+    handleWithBody(auth, req, res, explicit).catch(next);
   };
 }
 
-async function handleWithBody(auth, req, res) {
+async function handleWithBody(auth, req, res, explicit) {
   const body = await readBody(req);
-  let out = auth.handle(req.method, absoluteUrl(req), req.rawHeaders, body);
+  const target = explicit ? req.originalUrl ?? req.url : canonicalTarget(req.originalUrl ?? req.url, auth.basePath);
+  let out = auth.handle(req.method, absoluteUrl(req, target), req.rawHeaders, body);
   if (typeof out.then === "function") out = await out;
   send(res, out);
 }
@@ -103,18 +105,42 @@ function mountPathOf(req, baseUrl) {
   return path === "" ? null : path;
 }
 
-/** The engine whose basePath is this mount point (built once per mount). */
+/**
+ * The engine whose basePath is this mount point. Express matches mount
+ * paths case-insensitively, so `/auth`, `/AUTH` and `/aUtH` are one mount:
+ * one engine, keyed and named in lowercase (set `basePath` to choose its
+ * spelling). Mounts with parameters (`/:tenant/auth`) vary by request: the
+ * engines of the last MAX_MOUNTS are kept, and every one shares the config's
+ * database pool and `hooks.maxInFlight` count (built beside `fallback`).
+ */
 function engineForMount(config, fallback, mount) {
-  if (mount === null || mount === fallback.basePath) return fallback;
+  if (mount === null) return fallback;
+  const key = mount.toLowerCase();
+  if (key === fallback.basePath) return fallback;
   const mounts = (fallback.mounts ??= new Map());
-  let auth = mounts.get(mount);
+  let auth = mounts.get(key);
   if (auth) return auth;
-  // A mount path with parameters (`/:tenant/auth`) varies by request: keep
-  // a bounded number of engines, and build any further one uncached.
-  if (mounts.size >= MAX_MOUNTS) return new Instance(config, { basePath: mount });
-  auth = instanceFor(config, { basePath: mount });
-  mounts.set(mount, auth);
+  if (mounts.size >= MAX_MOUNTS) {
+    const [oldest] = mounts.keys();
+    mounts.delete(oldest);
+    dropInstance(config, { basePath: oldest });
+  }
+  auth = instanceFor(config, { basePath: key });
+  mounts.set(key, auth);
   return auth;
+}
+
+/**
+ * The request target with its mount prefix spelled as the engine's base path
+ * (`/AUTH/session` -> `/auth/session` when the engine's base is `/auth`);
+ * unchanged when the path is not under it in any case.
+ */
+function canonicalTarget(url, base) {
+  if (url.startsWith(base)) return url;
+  const head = url.slice(0, base.length);
+  const next = url.charAt(base.length);
+  if (head.toLowerCase() !== base || (next !== "" && next !== "/" && next !== "?")) return url;
+  return base + url.slice(base.length);
 }
 
 /**
@@ -152,15 +178,18 @@ function pathOf(url) {
   return q === -1 ? url : url.slice(0, q);
 }
 
-/** The URL as the client saw it: protocol and host honour `trust proxy`. */
-function absoluteUrl(req) {
+/**
+ * The URL as the client saw it: protocol and host honour `trust proxy`.
+ * The engine refuses (400) a host that is not a plain `host[:port]`.
+ */
+function absoluteUrl(req, target = req.originalUrl ?? req.url) {
   // Express computes `req.protocol` from X-Forwarded-Proto only when the
   // proxy is trusted.
   const protocol = req.protocol ?? (req.socket?.encrypted ? "https" : "http");
   let host = req.headers.host;
   const forwarded = req.headers["x-forwarded-host"];
   if (forwarded && trusted(req)) host = forwarded.split(",")[0].trim();
-  return `${protocol}://${host}${req.originalUrl ?? req.url}`;
+  return `${protocol}://${host}${target}`;
 }
 
 function trusted(req) {

@@ -59,13 +59,14 @@ function onDone(key, id, error, response, json) {
 }
 
 class Instance {
-  constructor(config, overrides) {
+  /** `beside`: an Instance of the same config whose database and admission count this one shares. */
+  constructor(config, overrides, beside) {
     const { json, hooks } = compile(config, overrides, native().adapterMethods());
     this.key = nextKey++;
     this.hooks = hooks;
     this.pending = new Map();
     this.nextId = 1;
-    const built = native().createAuth(this.key, JSON.stringify(json), [...hooks.keys()], onHook, onDone);
+    const built = native().createAuth(this.key, JSON.stringify(json), [...hooks.keys()], onHook, onDone, beside?.native ?? null);
     if (!(built instanceof native().NativeAuth)) {
       throw new InvalidConfig(built.option, `libauth: invalid option \`${built.option}\`: ${built.message}`, built.type);
     }
@@ -321,7 +322,11 @@ function toWebRequest(req) {
 /** Engines by config object, so `getSession(req, config)` reuses the one `ServerAuth(config)` built. */
 const byConfig = new WeakMap();
 
-/** The engine for this config object (built once per object and overrides). */
+/**
+ * The engine for this config object (built once per object and overrides).
+ * Engines with overrides are built beside the plain one: one database pool
+ * and one `hooks.maxInFlight` count per config, however many base paths.
+ */
 function instanceFor(config, overrides) {
   let slot = byConfig.get(config);
   if (!slot) {
@@ -331,10 +336,15 @@ function instanceFor(config, overrides) {
   const k = overrides ? JSON.stringify(overrides) : "";
   let instance = slot.get(k);
   if (!instance) {
-    instance = new Instance(config, overrides);
+    instance = new Instance(config, overrides, k === "" ? undefined : instanceFor(config));
     slot.set(k, instance);
   }
   return instance;
+}
+
+/** Forget the engine built for these overrides (the mount cache evicts it). */
+function dropInstance(config, overrides) {
+  byConfig.get(config)?.delete(JSON.stringify(overrides));
 }
 
 /** The engine `getSession` uses for a config object, remembered (a hot path). */
@@ -356,4 +366,4 @@ function workerThreads() {
   return native().workerThreads();
 }
 
-module.exports = { Instance, instanceFor, sessionInstanceFor, workerThreads };
+module.exports = { Instance, instanceFor, dropInstance, sessionInstanceFor, workerThreads };

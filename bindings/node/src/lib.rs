@@ -23,7 +23,7 @@ mod session_fn;
 
 use std::sync::Arc;
 
-use libauth_core::{ActionOutcome, Auth, AuthRequest, AuthResponse, Config};
+use libauth_core::{ActionOutcome, Auth, AuthRequest, AuthResponse, Config, Dispatch, Permit};
 use napi::bindgen_prelude::Either;
 use napi::bindgen_prelude::{BufferSlice, ClassInstance, FnArgs, Function, JavaScriptClassExt};
 use napi::threadsafe_function::{ThreadsafeFunction, ThreadsafeFunctionCallMode};
@@ -87,7 +87,9 @@ pub struct NativeConfigError {
 /// functions. `hooks`: the names of the functions lifted out of it.
 /// `on_hook(key, id, hook, argsJson)` runs a hook and answers with
 /// `hookDone`; `on_done(key, id, error, response, session)` receives a
-/// finished engine call. `key` names this instance in both. The engine
+/// finished engine call. `key` names this instance in both. `beside`: an
+/// engine of the same config (another mount point) whose database adapter
+/// and admission count this one shares. The engine
 /// comes with its own `getSessionSync(url, cookie, slots)` (`session_fn.rs`):
 /// the session, computed on this thread; only valid when `inlineSession` is
 /// true.
@@ -99,6 +101,7 @@ pub fn create_auth<'env>(
     hooks: Vec<String>,
     on_hook: Function<FnArgs<(u32, u32, String, String)>, ()>,
     on_done: Function<DoneArgs, ()>,
+    beside: Option<&NativeAuth>,
 ) -> Result<Either<ClassInstance<'env, NativeAuth>, NativeConfigError>> {
     let refused = |e: libauth_core::ConfigError| {
         Either::B(NativeConfigError { kind: e.type_name().to_owned(), option: e.option, message: e.message })
@@ -120,7 +123,11 @@ pub fn create_auth<'env>(
         }))
     })?;
     let host = Arc::new(JsHost::new(hooks, hook_tsfn));
-    let auth = match Auth::new(config, host.clone()) {
+    let built = match beside {
+        Some(sibling) => Auth::new_beside(config, host.clone(), &sibling.auth),
+        None => Auth::new(config, host.clone()),
+    };
+    let auth = match built {
         Ok(auth) => auth,
         Err(e) => return Ok(refused(e)),
     };
@@ -159,9 +166,11 @@ impl NativeAuth {
         self.inline_session
     }
 
-    /// Answer a request under basePath. Returns the response when it was
-    /// computed inline; otherwise `undefined`, and the response arrives
-    /// later through `on_done` with this `id`.
+    /// Answer a request under basePath. Returns the response when the
+    /// engine's dispatch decision lets it be computed here (no hook can be
+    /// reached) or refuses it (503 past `hooks.maxInFlight`); otherwise
+    /// `undefined`, and the response arrives later through `on_done` with
+    /// this `id`.
     #[napi(catch_unwind)]
     pub fn handle(
         &self,
@@ -172,24 +181,14 @@ impl NativeAuth {
         body: Option<BufferSlice>,
     ) -> Option<NativeResponse> {
         let req = AuthRequest { method, url, headers: pair_up(headers), body: body.map(|b| b.to_vec()) };
-        if self.auth.is_hookless(&req) {
-            return Some(to_native(self.auth.handle(&req)));
+        match self.auth.dispatch(&req) {
+            Dispatch::Inline => Some(to_native(self.auth.handle(&req))),
+            Dispatch::Refused(res) => Some(to_native(res)),
+            Dispatch::Admitted(permit) => {
+                self.run(id, permit, move |auth| Outcome::Response(auth.handle(&req)));
+                None
+            }
         }
-        // Past hooks.maxInFlight the answer is an immediate 503, computed
-        // here: nothing queues behind hooks that hang.
-        let Some(permit) = self.auth.admit() else {
-            return Some(to_native(self.auth.overloaded_response()));
-        };
-        let (auth, done, key) = (self.auth.clone(), self.done.clone(), self.key);
-        pool::spawn(move || {
-            let _permit = permit;
-            let outcome = match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| auth.handle(&req))) {
-                Ok(res) => Outcome::Response(res),
-                Err(_) => Outcome::Failed("libauth: internal error while handling the request".into()),
-            };
-            done.call(Done { key, id, outcome }, ThreadsafeFunctionCallMode::NonBlocking);
-        });
-        None
     }
 
     /// The session, computed on a worker thread; the JSON (or `null`)
@@ -197,21 +196,15 @@ impl NativeAuth {
     #[napi(catch_unwind)]
     pub fn get_session(&self, id: u32, url: String, cookie: Option<String>) {
         let req = session_request(url, cookie);
-        let (auth, done, key) = (self.auth.clone(), self.done.clone(), self.key);
-        let Some(permit) = self.auth.admit() else {
-            let outcome = Outcome::Failed(error_json(&libauth_core::AuthError::overloaded()));
-            done.call(Done { key, id, outcome }, ThreadsafeFunctionCallMode::NonBlocking);
-            return;
+        let read = move |auth: &Auth| match auth.get_session(&req) {
+            Ok(session) => Outcome::Json(session.map(|s| s.to_json())),
+            Err(e) => Outcome::Failed(error_json(&e)),
         };
-        pool::spawn(move || {
-            let _permit = permit;
-            let outcome = match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| auth.get_session(&req))) {
-                Ok(Ok(session)) => Outcome::Json(session.map(|s| s.to_json())),
-                Ok(Err(e)) => Outcome::Failed(error_json(&e)),
-                Err(_) => Outcome::Failed("libauth: internal error while reading the session".into()),
-            };
-            done.call(Done { key, id, outcome }, ThreadsafeFunctionCallMode::NonBlocking);
-        });
+        match self.auth.dispatch_session() {
+            Dispatch::Inline => self.finish_now(id, read(&self.auth)),
+            Dispatch::Admitted(permit) => self.run(id, permit, read),
+            Dispatch::Refused(e) => self.finish_now(id, Outcome::Failed(error_json(&e))),
+        }
     }
 
     /// Sign in from host code (a form action) on a worker thread:
@@ -239,14 +232,14 @@ impl NativeAuth {
                 return self.finish_now(id, Outcome::Failed(error_json(&e)));
             }
         };
-        self.run_action(id, move |auth| auth.sign_in(&provider, fields, &req));
+        self.run_admitted(id, move |auth| action_outcome(auth.sign_in(&provider, fields, &req)));
     }
 
     /// Sign out from host code on a worker thread; as `sign_in`.
     #[napi(catch_unwind)]
     pub fn sign_out(&self, id: u32, method: String, url: String, headers: Vec<String>) {
         let req = AuthRequest { method, url, headers: pair_up(headers), body: None };
-        self.run_action(id, move |auth| auth.sign_out(&req));
+        self.run_admitted(id, move |auth| action_outcome(auth.sign_out(&req)));
     }
 
     /// The stored account of `user_id` with `provider` (tokens included) as
@@ -254,14 +247,14 @@ impl NativeAuth {
     /// `id`. On a worker thread: it reads the database.
     #[napi(catch_unwind)]
     pub fn get_account(&self, id: u32, user_id: String, provider: String) {
-        self.run_json(id, move |auth| auth.get_account(&user_id, &provider));
+        self.run_admitted(id, move |auth| account_outcome(auth.get_account(&user_id, &provider)));
     }
 
     /// Refresh the stored account's access token at the provider, store the
     /// new tokens and answer the updated account as `get_account` does.
     #[napi(catch_unwind)]
     pub fn refresh_account(&self, id: u32, user_id: String, provider: String) {
-        self.run_json(id, move |auth| auth.refresh_account(&user_id, &provider));
+        self.run_admitted(id, move |auth| account_outcome(auth.refresh_account(&user_id, &provider)));
     }
 
     /// The outcome of hook call `id`: `ok` with the result as JSON (empty
@@ -278,54 +271,48 @@ impl NativeAuth {
         self.done.call(Done { key: self.key, id, outcome }, ThreadsafeFunctionCallMode::NonBlocking);
     }
 
-    /// A form action: admitted like any request that may reach host code,
-    /// then run on the worker pool.
-    fn run_action<F>(&self, id: u32, action: F)
+    /// Host-code work that is always admitted (form actions, account
+    /// calls): past `hooks.maxInFlight` it fails at once with `Overloaded`.
+    fn run_admitted<F>(&self, id: u32, job: F)
     where
-        F: FnOnce(&Auth) -> std::result::Result<ActionOutcome, libauth_core::AuthError> + Send + 'static,
+        F: FnOnce(&Auth) -> Outcome + Send + 'static,
     {
-        let Some(permit) = self.auth.admit() else {
-            return self.finish_now(id, Outcome::Failed(error_json(&libauth_core::AuthError::overloaded())));
-        };
+        match self.auth.admit_or_refuse() {
+            Ok(permit) => self.run(id, permit, job),
+            Err(e) => self.finish_now(id, Outcome::Failed(error_json(&e))),
+        }
+    }
+
+    /// The one runner of admitted work: on the worker pool, holding the
+    /// permit, behind this binding's one panic firewall; the outcome goes
+    /// back through `on_done`.
+    fn run<F>(&self, id: u32, permit: Permit, job: F)
+    where
+        F: FnOnce(&Auth) -> Outcome + Send + 'static,
+    {
         let (auth, done, key) = (self.auth.clone(), self.done.clone(), self.key);
         pool::spawn(move || {
             let _permit = permit;
-            let outcome = match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| action(&auth))) {
-                Ok(Ok(out)) => Outcome::Json(Some(
-                    serde_json::json!({ "url": out.redirect, "cookies": out.set_cookies }).to_string(),
-                )),
-                Ok(Err(e)) => Outcome::Failed(error_json(&e)),
-                Err(_) => Outcome::Failed("libauth: internal error while signing in or out".into()),
-            };
+            let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| job(&auth)))
+                .unwrap_or_else(|_| Outcome::Failed(error_json(&libauth_core::AuthError::internal())));
             done.call(Done { key, id, outcome }, ThreadsafeFunctionCallMode::NonBlocking);
         });
     }
 }
 
-impl NativeAuth {
-    /// An account call (database, maybe the provider's token endpoint):
-    /// admitted, run on the worker pool, answered as JSON (`null` for none).
-    fn run_json<F>(&self, id: u32, call: F)
-    where
-        F: FnOnce(&Auth) -> std::result::Result<Option<libauth_core::adapter::AdapterAccount>, libauth_core::AuthError>
-            + Send
-            + 'static,
-    {
-        let Some(permit) = self.auth.admit() else {
-            return self.finish_now(id, Outcome::Failed(error_json(&libauth_core::AuthError::overloaded())));
-        };
-        let (auth, done, key) = (self.auth.clone(), self.done.clone(), self.key);
-        pool::spawn(move || {
-            let _permit = permit;
-            let outcome = match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| call(&auth))) {
-                Ok(Ok(account)) => {
-                    Outcome::Json(Some(serde_json::to_string(&account).unwrap_or_else(|_| "null".into())))
-                }
-                Ok(Err(e)) => Outcome::Failed(error_json(&e)),
-                Err(_) => Outcome::Failed("libauth: internal error while reading the account".into()),
-            };
-            done.call(Done { key, id, outcome }, ThreadsafeFunctionCallMode::NonBlocking);
-        });
+fn action_outcome(result: std::result::Result<ActionOutcome, libauth_core::AuthError>) -> Outcome {
+    match result {
+        Ok(out) => Outcome::Json(Some(serde_json::json!({ "url": out.redirect, "cookies": out.set_cookies }).to_string())),
+        Err(e) => Outcome::Failed(error_json(&e)),
+    }
+}
+
+fn account_outcome(
+    result: std::result::Result<Option<libauth_core::adapter::AdapterAccount>, libauth_core::AuthError>,
+) -> Outcome {
+    match result {
+        Ok(account) => Outcome::Json(Some(serde_json::to_string(&account).unwrap_or_else(|_| "null".into()))),
+        Err(e) => Outcome::Failed(error_json(&e)),
     }
 }
 

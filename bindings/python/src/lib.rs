@@ -17,7 +17,7 @@ mod host;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::Arc;
 
-use libauth_core::{Auth, AuthError, AuthRequest, AuthResponse, Config, ErrorType, Permit};
+use libauth_core::{Auth, AuthError, AuthRequest, AuthResponse, Config, Dispatch, ErrorType, Permit};
 use pyo3::exceptions::PyException;
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyBytes, PyDict, PyList, PyString};
@@ -40,17 +40,52 @@ pub struct NativeAuth {
     auth: Arc<Auth>,
 }
 
-/// A place among the requests in flight that may reach host code
-/// (`NativeAuth.admit`); `release` (or garbage collection) frees it.
+/// Admitted engine work, to run once on a worker thread
+/// (`NativeAuth.begin` / `begin_session`); its admission permit is freed
+/// when it has run (or is garbage-collected unrun).
 #[pyclass(module = "libauth._native")]
-pub struct NativePermit {
-    permit: Option<Permit>,
+pub struct NativeJob {
+    auth: Arc<Auth>,
+    work: Option<(Work, Option<Permit>)>,
+}
+
+enum Work {
+    Handle(AuthRequest),
+    Session(AuthRequest),
+}
+
+#[derive(IntoPyObject)]
+enum Begun {
+    Answered(NativeResponse),
+    Job(NativeJob),
+}
+
+impl NativeJob {
+    fn with_session(mut self, url: String, cookie: Option<String>, permit: Option<Permit>) -> NativeJob {
+        self.work = Some((Work::Session(session_request(url, cookie)), permit));
+        self
+    }
 }
 
 #[pymethods]
-impl NativePermit {
-    fn release(&mut self) {
-        self.permit.take();
+impl NativeJob {
+    /// Run the work (the GIL is released meanwhile): a response for a
+    /// request, the session dict (or `None`) for a session read.
+    fn run<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        let Some((work, _permit)) = self.work.take() else {
+            return Err(engine_error(&AuthError::new(ErrorType::CallbackRouteError, "this job has run already")));
+        };
+        let auth = &self.auth;
+        match work {
+            Work::Handle(req) => {
+                let res = py.allow_threads(|| catch_unwind(AssertUnwindSafe(|| auth.handle(&req))));
+                to_py(py, res.map_err(|_| internal())?).into_pyobject(py).map(|t| t.into_any())
+            }
+            Work::Session(req) => {
+                let read = py.allow_threads(|| catch_unwind(AssertUnwindSafe(|| auth.get_session(&req))));
+                session_to_py(py, read.map_err(|_| internal())?)
+            }
+        }
     }
 }
 
@@ -73,10 +108,7 @@ fn create_auth(py: Python<'_>, config_json: &str, hooks: Vec<String>, dispatch: 
     match built {
         Ok(Ok(auth)) => Ok(Either::Built(NativeAuth { auth: Arc::new(auth) })),
         Ok(Err(e)) => Ok(refused(e)),
-        Err(_) => Err(engine_error(&AuthError::new(
-            ErrorType::CallbackRouteError,
-            "internal error while building the engine",
-        ))),
+        Err(_) => Err(internal()),
     }
 }
 
@@ -112,28 +144,56 @@ impl NativeAuth {
         self.auth.in_flight()
     }
 
-    /// Whether answering this request can reach no host code (run it inline).
-    fn is_hookless(&self, method: String, url: String) -> bool {
-        let req = AuthRequest { method, url, headers: Vec::new(), body: None };
-        catch_unwind(AssertUnwindSafe(|| self.auth.is_hookless(&req))).unwrap_or(false)
+    /// Start answering a request under basePath, as the engine's dispatch
+    /// decides, in this one call: the response when it is computed here (no
+    /// host code can be reached) or refused (503 past `hooks.maxInFlight`),
+    /// else a `NativeJob` holding the request and its admission permit, to
+    /// `run()` on a worker thread (asyncio hosts).
+    #[pyo3(signature = (method, url, headers, body=None))]
+    fn begin(
+        &self,
+        py: Python<'_>,
+        method: String,
+        url: String,
+        headers: Vec<(String, String)>,
+        body: Option<Vec<u8>>,
+    ) -> PyResult<Begun> {
+        let req = AuthRequest { method, url, headers, body };
+        let auth = &self.auth;
+        let begun = py.allow_threads(|| {
+            catch_unwind(AssertUnwindSafe(|| match auth.dispatch(&req) {
+                Dispatch::Inline => Ok(auth.handle(&req)),
+                Dispatch::Refused(res) => Ok(res),
+                Dispatch::Admitted(permit) => Err(permit),
+            }))
+        });
+        match begun {
+            Ok(Ok(res)) => Ok(Begun::Answered(to_py(py, res))),
+            Ok(Err(permit)) => {
+                Ok(Begun::Job(NativeJob { auth: self.auth.clone(), work: Some((Work::Handle(req), Some(permit))) }))
+            }
+            Err(_) => Err(internal()),
+        }
     }
 
-    /// A permit for a request that may reach host code, or `None` when
-    /// `hooks.maxInFlight` are in flight (answer `overloaded_response`).
-    fn admit(&self) -> Option<NativePermit> {
-        self.auth.admit().map(|permit| NativePermit { permit: Some(permit) })
+    /// Start reading a session off the event loop: a `NativeJob` whose
+    /// `run()` answers as `get_session`; raises `Overloaded` (as an
+    /// `EngineError`) past `hooks.maxInFlight`.
+    #[pyo3(signature = (url, cookie=None))]
+    fn begin_session(&self, url: String, cookie: Option<String>) -> PyResult<NativeJob> {
+        match self.auth.dispatch_session() {
+            Dispatch::Refused(e) => Err(engine_error(&e)),
+            Dispatch::Inline => Ok(NativeJob { auth: self.auth.clone(), work: None }.with_session(url, cookie, None)),
+            Dispatch::Admitted(permit) => {
+                Ok(NativeJob { auth: self.auth.clone(), work: None }.with_session(url, cookie, Some(permit)))
+            }
+        }
     }
 
-    /// The 503 for a refused request.
-    fn overloaded_response(&self, py: Python<'_>) -> PyResult<NativeResponse> {
-        let res = py.allow_threads(|| catch_unwind(AssertUnwindSafe(|| self.auth.overloaded_response())));
-        res.map(|r| to_py(py, r)).map_err(|_| internal("building the 503 response"))
-    }
-
-    /// Answer a request under basePath; the GIL is released meanwhile.
-    /// With `admit`, the engine admits it on this thread (503 past
-    /// `hooks.maxInFlight`); without, the caller holds a permit already.
-    #[pyo3(signature = (method, url, headers, body=None, admit=false))]
+    /// Answer a request under basePath on this thread, as the engine's
+    /// dispatch decides (503 past `hooks.maxInFlight`); the GIL is
+    /// released meanwhile. For WSGI, whose threads may block.
+    #[pyo3(signature = (method, url, headers, body=None))]
     fn handle(
         &self,
         py: Python<'_>,
@@ -141,47 +201,23 @@ impl NativeAuth {
         url: String,
         headers: Vec<(String, String)>,
         body: Option<Vec<u8>>,
-        admit: bool,
     ) -> PyResult<NativeResponse> {
         let req = AuthRequest { method, url, headers, body };
         let auth = &self.auth;
-        let run = || if admit { auth.handle_admitted(&req) } else { auth.handle(&req) };
-        let res = py.allow_threads(|| catch_unwind(AssertUnwindSafe(run)));
-        res.map(|r| to_py(py, r)).map_err(|_| internal("handling the request"))
+        let res = py.allow_threads(|| catch_unwind(AssertUnwindSafe(|| auth.handle_admitted(&req))));
+        res.map(|r| to_py(py, r)).map_err(|_| internal())
     }
 
-    /// The session as a dict, or `None`; the GIL is released while the
-    /// engine reads it (the dict is built after, with the GIL: no JSON
-    /// round trip through Python).
-    /// With `admit`, admitted on this thread as `handle` is (`Overloaded`
-    /// past `hooks.maxInFlight`).
-    #[pyo3(signature = (url, cookie=None, admit=false))]
-    fn get_session<'py>(
-        &self,
-        py: Python<'py>,
-        url: String,
-        cookie: Option<String>,
-        admit: bool,
-    ) -> PyResult<Option<Bound<'py, PyAny>>> {
-        let headers = match cookie {
-            Some(c) if !c.is_empty() => vec![("cookie".to_owned(), c)],
-            _ => Vec::new(),
-        };
-        let req = AuthRequest { method: "GET".into(), url, headers, body: None };
+    /// The session as a dict, or `None`, read on this thread as the
+    /// engine's dispatch decides (`Overloaded` past `hooks.maxInFlight`);
+    /// the GIL is released while the engine reads it (the dict is built
+    /// after, with the GIL: no JSON round trip through Python).
+    #[pyo3(signature = (url, cookie=None))]
+    fn get_session<'py>(&self, py: Python<'py>, url: String, cookie: Option<String>) -> PyResult<Bound<'py, PyAny>> {
+        let req = session_request(url, cookie);
         let auth = &self.auth;
-        let read = || if admit { auth.get_session_admitted(&req) } else { auth.get_session(&req) };
-        match py.allow_threads(|| catch_unwind(AssertUnwindSafe(read))) {
-            Ok(Ok(Some(session))) => {
-                let dict = PyDict::new(py);
-                for (key, value) in &session.0 {
-                    dict.set_item(key_to_py(py, key), value_to_py(py, value)?)?;
-                }
-                Ok(Some(dict.into_any()))
-            }
-            Ok(Ok(None)) => Ok(None),
-            Ok(Err(e)) => Err(engine_error(&e)),
-            Err(_) => Err(internal("reading the session")),
-        }
+        let read = py.allow_threads(|| catch_unwind(AssertUnwindSafe(|| auth.get_session_admitted(&req))));
+        session_to_py(py, read.map_err(|_| internal())?)
     }
 
     /// Sign in from host code (a form action): `fields_json` is the
@@ -209,7 +245,7 @@ impl NativeAuth {
         match py.allow_threads(|| catch_unwind(AssertUnwindSafe(|| auth.sign_in(&provider, fields, &req)))) {
             Ok(Ok(out)) => Ok((out.redirect, out.set_cookies)),
             Ok(Err(e)) => Err(engine_error(&e)),
-            Err(_) => Err(internal("signing in")),
+            Err(_) => Err(internal()),
         }
     }
 
@@ -226,7 +262,7 @@ impl NativeAuth {
         match py.allow_threads(|| catch_unwind(AssertUnwindSafe(|| auth.sign_out(&req)))) {
             Ok(Ok(out)) => Ok((out.redirect, out.set_cookies)),
             Ok(Err(e)) => Err(engine_error(&e)),
-            Err(_) => Err(internal("signing out")),
+            Err(_) => Err(internal()),
         }
     }
 }
@@ -257,8 +293,36 @@ fn engine_error(e: &AuthError) -> PyErr {
     EngineError::new_err(json.to_string())
 }
 
-fn internal(what: &str) -> PyErr {
-    engine_error(&AuthError::new(ErrorType::CallbackRouteError, format!("internal error while {what}")))
+/// A panic caught at this boundary, with the engine's one wording.
+fn internal() -> PyErr {
+    engine_error(&AuthError::internal())
+}
+
+fn session_request(url: String, cookie: Option<String>) -> AuthRequest {
+    let headers = match cookie {
+        Some(c) if !c.is_empty() => vec![("cookie".to_owned(), c)],
+        _ => Vec::new(),
+    };
+    AuthRequest { method: "GET".into(), url, headers, body: None }
+}
+
+/// A session read's outcome for Python: the dict (built here, with the
+/// GIL, from the engine's value), `None`, or the engine's error.
+fn session_to_py<'py>(
+    py: Python<'py>,
+    read: Result<Option<libauth_core::Session>, AuthError>,
+) -> PyResult<Bound<'py, PyAny>> {
+    match read {
+        Ok(Some(session)) => {
+            let dict = PyDict::new(py);
+            for (key, value) in &session.0 {
+                dict.set_item(key_to_py(py, key), value_to_py(py, value)?)?;
+            }
+            Ok(dict.into_any())
+        }
+        Ok(None) => Ok(py.None().into_bound(py)),
+        Err(e) => Err(engine_error(&e)),
+    }
 }
 
 fn to_py(py: Python<'_>, res: AuthResponse) -> NativeResponse {
@@ -268,7 +332,7 @@ fn to_py(py: Python<'_>, res: AuthResponse) -> NativeResponse {
 #[pymodule]
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<NativeAuth>()?;
-    m.add_class::<NativePermit>()?;
+    m.add_class::<NativeJob>()?;
     m.add_function(wrap_pyfunction!(create_auth, m)?)?;
     m.add_function(wrap_pyfunction!(adapter_methods, m)?)?;
     m.add_function(wrap_pyfunction!(error_types, m)?)?;

@@ -25,6 +25,7 @@ pub mod date;
 pub mod host;
 pub mod memory;
 pub mod postgres;
+pub mod sealed;
 pub mod sqlite;
 
 use std::fmt;

@@ -228,19 +228,29 @@ pub fn fetch_userinfo(
 
 /// The Account (Auth.js's shape) from a token response: every field the
 /// provider returned, `token_type` lowercased, `expires_at` computed.
+/// Keys of an Account that only the engine sets: which provider and
+/// account it is, and (when linked) whose. A token response carrying them
+/// is not believed.
+pub const IDENTITY_KEYS: [&str; 4] = ["provider", "type", "providerAccountId", "userId"];
+
+fn is_identity_key(key: &str) -> bool {
+    IDENTITY_KEYS.contains(&key)
+}
+
 pub fn account_from_tokens(
     provider_id: &str,
     provider_type: &str,
     provider_account_id: &str,
     tokens: &Map<String, Value>,
 ) -> Map<String, Value> {
-    let mut account = Map::new();
+    // The token response first, the identity after it: a provider (or
+    // whoever answers at its token endpoint) never names the account, its
+    // provider or its owner. `userId` is the engine's to set when linking.
+    let mut account: Map<String, Value> =
+        tokens.iter().filter(|(k, _)| !is_identity_key(k)).map(|(k, v)| (k.clone(), v.clone())).collect();
     account.insert("provider".into(), provider_id.into());
     account.insert("type".into(), provider_type.into());
     account.insert("providerAccountId".into(), provider_account_id.into());
-    for (k, v) in tokens {
-        account.insert(k.clone(), v.clone());
-    }
     if let Some(t) = tokens.get("token_type").and_then(Value::as_str) {
         account.insert("token_type".into(), t.to_ascii_lowercase().into());
     }

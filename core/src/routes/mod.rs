@@ -222,17 +222,50 @@ fn action_ctx<'a>(
     provider_id: Option<String>,
     fields: Map<String, Value>,
 ) -> Result<Ctx<'a>, AuthError> {
-    let url = Url::parse(&req.url).map_err(|e| {
-        let error = AuthError::new(ErrorType::InvalidCallbackUrl, format!("the request URL is not absolute: {e}"));
+    let url = crate::http::checked_request_url(req).ok_or_else(|| {
+        let error = AuthError::new(
+            ErrorType::InvalidCallbackUrl,
+            "the request URL is not an absolute http(s) URL with a valid host[:port]",
+        );
         auth.callbacks.log(&error);
         error
     })?;
     let ctx = Ctx::new(auth, req, url, action, provider_id, Some(fields));
-    if let Some(error) = untrusted_host(&ctx) {
+    let refusal = untrusted_host(&ctx).or_else(|| cross_site_action(&ctx));
+    if let Some(error) = refusal {
         auth.callbacks.log(&error);
         return Err(error);
     }
     Ok(ctx)
+}
+
+/// A server-side sign-in or sign-out runs inside the host's own route, with
+/// no CSRF token of ours: a browser on another site could submit a form to
+/// that route and sign the victim in as the attacker (login CSRF) or out.
+/// Browsers say where a request comes from: `Origin` on every POST (and on
+/// cross-origin requests of any method), `Sec-Fetch-Site` on all of them.
+/// A request naming another origin, or `Sec-Fetch-Site: cross-site`, is
+/// refused; one with neither header (server-to-server, old clients) is left
+/// to the host's own form protection.
+fn cross_site_action(ctx: &Ctx) -> Option<AuthError> {
+    let refuse = |why: String| {
+        Some(AuthError::new(
+            ErrorType::MissingCSRF,
+            format!("a server-side sign-in or sign-out was refused: {why}"),
+        ))
+    };
+    if let Some(site) = ctx.req.header("sec-fetch-site") {
+        if site.trim().eq_ignore_ascii_case("cross-site") {
+            return refuse("the browser says the request comes from another site (Sec-Fetch-Site: cross-site)".into());
+        }
+    }
+    let origin = ctx.req.header("origin")?.trim();
+    if origin.eq_ignore_ascii_case(&ctx.origin) {
+        return None;
+    }
+    // `null` (a sandboxed frame, a redirect across origins) is no origin of ours.
+    let shown: String = origin.chars().take(100).filter(|c| !c.is_control()).collect();
+    refuse(format!("its Origin {shown:?} is not {}", ctx.origin))
 }
 
 fn action_outcome(ctx: &Ctx, result: Result<Reply, AuthError>) -> Result<ActionOutcome, AuthError> {
@@ -256,7 +289,7 @@ pub(crate) fn handle(auth: &Auth, req: &AuthRequest) -> AuthResponse {
     if req.body.as_ref().is_some_and(|b| b.len() > crate::http::MAX_BODY_BYTES) {
         return payload_too_large();
     }
-    let Ok(url) = Url::parse(&req.url) else { return bad_request() };
+    let Some(url) = crate::http::checked_request_url(req) else { return bad_request() };
     let Some((action, provider_id)) = parse_action(url.path(), &auth.settings.base_path) else {
         return bad_request();
     };

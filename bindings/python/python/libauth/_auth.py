@@ -11,7 +11,7 @@ import collections.abc
 from typing import Any, Dict, List, Optional, Tuple
 
 from . import _native
-from ._errors import AuthError, CallbackRouteError, InvalidConfig, Overloaded, from_engine
+from ._errors import AuthError, CallbackRouteError, InvalidConfig, from_engine
 from ._host import Dispatcher, compile_config, set_loop
 
 Headers = List[Tuple[str, str]]
@@ -80,16 +80,12 @@ class Auth:
         """Whether ``path`` is under basePath (the engine answers it)."""
         return path == self.base_path or path.startswith(self._base_prefix)
 
-    def is_hookless(self, method: str, url: str) -> bool:
-        """Whether answering this request can reach no host code."""
-        return bool(self._native.is_hookless(method, url))
-
     def handle(self, method: str, url: str, headers: Headers, body: Optional[bytes] = None) -> Response:
         """Answer a request under basePath on this thread (the GIL is
         released while the engine works). ``url`` is absolute, as the client
         saw it. A request that may reach host code is admitted first
         (``hooks.maxInFlight``); past the bound the answer is 503."""
-        return Response(*_engine_call(self._native.handle, method, url, headers, body, True))
+        return Response(*_engine_call(self._native.handle, method, url, headers, body))
 
     def get_session(self, url: str, cookie: Optional[str] = None) -> Optional[Dict[str, Any]]:
         """The session for this request URL and ``Cookie`` header, or ``None``
@@ -99,7 +95,7 @@ class Auth:
         # Inline rather than through _engine_call: this runs on every
         # protected request, and a try costs nothing until it raises.
         try:
-            return self._native.get_session(url, cookie, True)  # type: ignore[no-any-return]
+            return self._native.get_session(url, cookie)  # type: ignore[no-any-return]
         except BaseException as e:
             raise _host_error(e) from None
 
@@ -116,40 +112,35 @@ class Auth:
                     )
         return self._executor
 
-    async def run_admitted(self, fn: Any, *args: Any) -> Any:
-        """Run engine work that may reach host code on a worker thread;
-        ``async`` hooks are scheduled back on this loop. Raises
-        ``Overloaded`` when admission is refused."""
-        permit = self._native.admit()
-        if permit is None:
-            raise Overloaded("hooks.maxInFlight requests that need host code are in flight")
+    async def _run_job(self, job: Any) -> Any:
+        """Run admitted engine work (a ``NativeJob``) on a worker thread;
+        ``async`` hooks are scheduled back on this loop."""
         loop = asyncio.get_running_loop()
 
         def work() -> Any:
             set_loop(loop)
             try:
-                return _engine_call(fn, *args)
+                return _engine_call(job.run)
             finally:
                 set_loop(None)
-                permit.release()
 
         return await loop.run_in_executor(self.executor(), work)
 
     async def handle_async(self, method: str, url: str, headers: Headers, body: Optional[bytes] = None) -> Response:
-        """``handle`` for asyncio: hookless requests inline (no thread hop),
-        the rest on a worker thread; 503 past ``hooks.maxInFlight``."""
-        if self._native.is_hookless(method, url):
-            return Response(*_engine_call(self._native.handle, method, url, headers, body))
-        try:
-            return Response(*await self.run_admitted(self._native.handle, method, url, headers, body))
-        except Overloaded:
-            return Response(*self._native.overloaded_response())
+        """``handle`` for asyncio, in one engine call on the loop: the
+        engine answers at once when no host code can be reached (or with
+        503 past ``hooks.maxInFlight``); the rest runs on a worker thread."""
+        begun = _engine_call(self._native.begin, method, url, headers, body)
+        if isinstance(begun, tuple):
+            return Response(*begun)
+        return Response(*await self._run_job(begun))
 
     async def get_session_async(self, url: str, cookie: Optional[str] = None) -> Optional[Dict[str, Any]]:
-        """``get_session`` for asyncio: inline when hookless, else on a worker thread."""
+        """``get_session`` for asyncio: inline when hookless, else on a
+        worker thread; ``Overloaded`` past ``hooks.maxInFlight``."""
         if self.session_is_hookless:
             return _engine_call(self._native.get_session, url, cookie)  # type: ignore[no-any-return]
-        return await self.run_admitted(self._native.get_session, url, cookie)  # type: ignore[no-any-return]
+        return await self._run_job(_engine_call(self._native.begin_session, url, cookie))  # type: ignore[no-any-return]
 
     def close(self) -> None:
         """Stop the worker threads (they also stop with the process)."""
