@@ -216,7 +216,8 @@ pub fn checked_request_url(req: &AuthRequest) -> Option<url::Url> {
             if hosts > 1 || !is_host_and_port(value.trim()) {
                 return None;
             }
-        } else if name.eq_ignore_ascii_case("x-forwarded-host") && !value.split(',').all(|h| is_host_and_port(h.trim())) {
+        } else if name.eq_ignore_ascii_case("x-forwarded-host") && !value.split(',').all(|h| is_host_and_port(h.trim()))
+        {
             return None;
         }
     }

@@ -160,8 +160,11 @@ impl Auth {
         // not reported as a missing one.
         check_hook_names(host.as_ref(), &providers, config.adapter.as_ref())?;
         if config.encrypt_tokens && config.adapter.is_none() {
-            return Err(ConfigError::new("encryptTokens", "encrypts the tokens an adapter stores; configure an adapter")
-                .with_kind(ErrorType::MissingAdapter));
+            return Err(ConfigError::new(
+                "encryptTokens",
+                "encrypts the tokens an adapter stores; configure an adapter",
+            )
+            .with_kind(ErrorType::MissingAdapter));
         }
         let adapter = match (&config.adapter, sibling) {
             (Some(_), Some(sibling)) => sibling.adapter.clone(),
@@ -370,9 +373,13 @@ impl Auth {
         }
         match (action, provider) {
             (routes::Action::Session | routes::Action::Csrf | routes::Action::Providers, None) => self.session_hookless,
-            (routes::Action::SignIn | routes::Action::SignOut | routes::Action::Error | routes::Action::VerifyRequest, None) => {
-                self.pages_hookless
-            }
+            (
+                routes::Action::SignIn
+                | routes::Action::SignOut
+                | routes::Action::Error
+                | routes::Action::VerifyRequest,
+                None,
+            ) => self.pages_hookless,
             _ => false,
         }
     }
@@ -627,7 +634,9 @@ fn reaches_host(host: &dyn Host, reached: fn(&host::HookKind) -> bool) -> bool {
     match host.hook_names() {
         Some(names) => names.iter().filter_map(|n| host::HookKind::parse(n)).any(|kind| reached(&kind)),
         // A host that cannot list its hooks: ask for each fixed hook name.
-        None => Hook::FIXED.iter().any(|hook| host.has(hook) && host::HookKind::parse(hook.name()).is_some_and(|k| reached(&k))),
+        None => Hook::FIXED
+            .iter()
+            .any(|hook| host.has(hook) && host::HookKind::parse(hook.name()).is_some_and(|k| reached(&k))),
     }
 }
 

@@ -28,7 +28,10 @@ impl Provider {
         let listener = TcpListener::bind("127.0.0.1:0").unwrap();
         let base = format!("http://{}", listener.local_addr().unwrap());
         let token_response = Arc::new(Mutex::new(json!({ "access_token": "at", "token_type": "Bearer" })));
-        let (tokens, user) = (token_response.clone(), json!({ "id": user_id, "name": user_id, "email": format!("{user_id}@example.com") }));
+        let (tokens, user) = (
+            token_response.clone(),
+            json!({ "id": user_id, "name": user_id, "email": format!("{user_id}@example.com") }),
+        );
         std::thread::spawn(move || {
             for stream in listener.incoming().flatten() {
                 let Some(path) = read_path(&stream) else { continue };
@@ -262,9 +265,12 @@ fn a_host_with_a_smuggled_callback_is_a_bad_request_without_a_permit() {
         assert_eq!(auth.handle_admitted(&req).status, 200, "{host:?}");
     }
     // Two Host headers, or a forwarded host that is not one, are refused too.
-    let twice = AuthRequest::get(format!("{ORIGIN}/auth/csrf")).with_header("host", "localhost:3000").with_header("Host", "evil");
+    let twice = AuthRequest::get(format!("{ORIGIN}/auth/csrf"))
+        .with_header("host", "localhost:3000")
+        .with_header("Host", "evil");
     assert_eq!(auth.handle_admitted(&twice).status, 400);
-    let forwarded = AuthRequest::get(format!("{ORIGIN}/auth/csrf")).with_header("x-forwarded-host", "a.example, b/auth");
+    let forwarded =
+        AuthRequest::get(format!("{ORIGIN}/auth/csrf")).with_header("x-forwarded-host", "a.example, b/auth");
     assert_eq!(auth.handle_admitted(&forwarded).status, 400);
 }
 
@@ -340,10 +346,19 @@ fn form_actions_engine() -> &'static Auth {
 
 #[test]
 fn pages_that_reach_no_host_code_answer_past_max_in_flight() {
-    let auth = auth(json!({ "hooks": { "maxInFlight": 1 }, "adapter": { "type": "memory" },
-                           "session": { "strategy": "database" } }), hooks());
+    let auth = auth(
+        json!({ "hooks": { "maxInFlight": 1 }, "adapter": { "type": "memory" },
+                           "session": { "strategy": "database" } }),
+        hooks(),
+    );
     let _held = auth.admit().expect("the only place");
-    for path in ["/auth/signin", "/auth/signin?callbackUrl=/x", "/auth/error?error=Configuration", "/auth/verify-request", "/auth/signout"] {
+    for path in [
+        "/auth/signin",
+        "/auth/signin?callbackUrl=/x",
+        "/auth/error?error=Configuration",
+        "/auth/verify-request",
+        "/auth/signout",
+    ] {
         let req = AuthRequest::get(format!("{ORIGIN}{path}"));
         assert!(matches!(auth.dispatch(&req), Dispatch::Inline), "{path}");
         assert_ne!(auth.handle_admitted(&req).status, 503, "{path}");
@@ -355,7 +370,8 @@ fn pages_that_reach_no_host_code_answer_past_max_in_flight() {
         assert_eq!(auth.handle_admitted(&req).status, 503, "{}", req.url);
     }
     // A redirect callback (reached by `callbackUrl`) makes the page host code.
-    let hooked = auth_with(json!({ "hooks": { "maxInFlight": 1 } }), hooks().on("callbacks.redirect", |a| Ok(a["url"].clone())));
+    let hooked =
+        auth_with(json!({ "hooks": { "maxInFlight": 1 } }), hooks().on("callbacks.redirect", |a| Ok(a["url"].clone())));
     let _held = hooked.admit().expect("the only place");
     assert_eq!(hooked.handle_admitted(&AuthRequest::get(format!("{ORIGIN}/auth/signin"))).status, 503);
 }
@@ -380,7 +396,8 @@ fn refusals_past_max_in_flight_are_logged_once_per_interval() {
         assert_eq!(res.status, 503);
         assert!(auth.get_session_admitted(&AuthRequest::get(format!("{ORIGIN}/x"))).is_err());
     }
-    let overloaded: Vec<Value> = warnings.lock().unwrap().iter().filter(|w| w["code"] == "overloaded").cloned().collect();
+    let overloaded: Vec<Value> =
+        warnings.lock().unwrap().iter().filter(|w| w["code"] == "overloaded").cloned().collect();
     assert_eq!(overloaded.len(), 1, "{overloaded:?}");
 }
 
@@ -412,11 +429,11 @@ fn auth_trust_host_reads_yes_and_no_and_refuses_anything_else() {
 #[test]
 fn encrypted_tokens_are_sealed_in_sqlite_and_read_back_after_rotation() {
     let idp = Provider::start("user-7");
-    *idp.token_response.lock().unwrap() =
-        json!({ "access_token": "plain-access", "refresh_token": "plain-refresh", "token_type": "Bearer", "expires_in": 3600 });
+    *idp.token_response.lock().unwrap() = json!({ "access_token": "plain-access", "refresh_token": "plain-refresh", "token_type": "Bearer", "expires_in": 3600 });
     let db = temp_db_path();
     let adapter = json!({ "type": "sqlite", "path": db.0.to_str().unwrap() });
-    let first = auth(json!({ "adapter": adapter, "encryptTokens": true, "providers": [idp.config("idp")] }), HookMap::new());
+    let first =
+        auth(json!({ "adapter": adapter, "encryptTokens": true, "providers": [idp.config("idp")] }), HookMap::new());
     let mut browser = Browser::new(&first);
     oauth_sign_in(&mut browser, "idp");
     let user_id = browser.session()["user"]["email"].as_str().map(|_| ()).and(Some(()));

@@ -302,7 +302,9 @@ impl NativeAuth {
 
 fn action_outcome(result: std::result::Result<ActionOutcome, libauth_core::AuthError>) -> Outcome {
     match result {
-        Ok(out) => Outcome::Json(Some(serde_json::json!({ "url": out.redirect, "cookies": out.set_cookies }).to_string())),
+        Ok(out) => {
+            Outcome::Json(Some(serde_json::json!({ "url": out.redirect, "cookies": out.set_cookies }).to_string()))
+        }
         Err(e) => Outcome::Failed(error_json(&e)),
     }
 }

@@ -21,7 +21,9 @@ use aes_gcm::{Aes256Gcm, Nonce};
 use base64::engine::general_purpose::URL_SAFE_NO_PAD as B64;
 use base64::Engine as _;
 
-use super::{Adapter, AdapterAccount, AdapterError, AdapterSession, AdapterUser, NewUser, Purged, UserUpdate, VerificationToken};
+use super::{
+    Adapter, AdapterAccount, AdapterError, AdapterSession, AdapterUser, NewUser, Purged, UserUpdate, VerificationToken,
+};
 
 /// Marks a sealed value; anything else is a token stored in plain text.
 const PREFIX: &str = "enc:v1:";
@@ -141,7 +143,11 @@ impl Adapter for SealedTokens {
     fn unlink_account(&self, provider: &str, id: &str) -> Result<(), AdapterError> {
         self.inner.unlink_account(provider, id)
     }
-    fn create_user_and_link_account(&self, user: &NewUser, account: &AdapterAccount) -> Result<AdapterUser, AdapterError> {
+    fn create_user_and_link_account(
+        &self,
+        user: &NewUser,
+        account: &AdapterAccount,
+    ) -> Result<AdapterUser, AdapterError> {
         self.inner.create_user_and_link_account(user, &self.seal_account(account)?)
     }
     fn create_session(&self, session: &AdapterSession) -> Result<AdapterSession, AdapterError> {
@@ -208,8 +214,10 @@ mod tests {
             assert!(!token.contains("gho_") && !token.contains("ghr_") && !token.contains("eyJ"));
         }
         // Rotated: a new first secret, the old one still listed.
-        let rotated =
-            SealedTokens::new(store.clone(), &secrets(&["new-secret-new-secret-new-secret-1", "old-secret-old-secret-old-secret-0"]));
+        let rotated = SealedTokens::new(
+            store.clone(),
+            &secrets(&["new-secret-new-secret-new-secret-1", "old-secret-old-secret-old-secret-0"]),
+        );
         let read = rotated.get_account(&user.id, "github").unwrap().unwrap();
         assert_eq!(read, account(&user.id, "1"));
         // Replaced instead of rotated: a typed error, never garbage or plain text.
@@ -219,7 +227,8 @@ mod tests {
 
     #[test]
     fn a_sealed_token_does_not_open_on_another_account_or_field() {
-        let sealed = SealedTokens::new(Arc::new(MemoryAdapter::default()), &secrets(&["s-s-s-s-s-s-s-s-s-s-s-s-s-s-s-s"]));
+        let sealed =
+            SealedTokens::new(Arc::new(MemoryAdapter::default()), &secrets(&["s-s-s-s-s-s-s-s-s-s-s-s-s-s-s-s"]));
         let token = sealed.seal(&associated_data("github", "1", "access_token"), "gho_access").unwrap();
         assert_eq!(sealed.open(&associated_data("github", "1", "access_token"), &token).unwrap(), "gho_access");
         for aad in [
@@ -229,7 +238,9 @@ mod tests {
         ] {
             assert!(sealed.open(&aad, &token).is_err());
         }
-        for tampered in [format!("{PREFIX}"), format!("{PREFIX}!!"), format!("{token}A"), token[..token.len() - 2].to_owned()] {
+        for tampered in
+            [PREFIX.to_string(), format!("{PREFIX}!!"), format!("{token}A"), token[..token.len() - 2].to_owned()]
+        {
             assert!(sealed.open(&associated_data("github", "1", "access_token"), &tampered).is_err(), "{tampered}");
         }
     }

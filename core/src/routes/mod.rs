@@ -249,10 +249,7 @@ fn action_ctx<'a>(
 /// to the host's own form protection.
 fn cross_site_action(ctx: &Ctx) -> Option<AuthError> {
     let refuse = |why: String| {
-        Some(AuthError::new(
-            ErrorType::MissingCSRF,
-            format!("a server-side sign-in or sign-out was refused: {why}"),
-        ))
+        Some(AuthError::new(ErrorType::MissingCSRF, format!("a server-side sign-in or sign-out was refused: {why}")))
     };
     if let Some(site) = ctx.req.header("sec-fetch-site") {
         if site.trim().eq_ignore_ascii_case("cross-site") {
