@@ -28,7 +28,7 @@ def test_native_stub_names_equal_the_runtime() -> None:
     stub = {n.name for n in tree.body if isinstance(n, (ast.FunctionDef, ast.ClassDef))}
     runtime = {n for n in dir(_native) if not n.startswith("_")}
     assert stub == runtime
-    for cls in ("NativeAuth", "NativePermit"):
+    for cls in ("NativeAuth", "NativeJob"):
         node = next(n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == cls)
         members = {m.name for m in node.body if isinstance(m, ast.FunctionDef)}
         assert members == {m for m in dir(getattr(_native, cls)) if not m.startswith("_")}, cls
