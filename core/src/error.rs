@@ -173,6 +173,17 @@ impl AuthError {
         AuthError::new(ErrorType::Overloaded, "hooks.maxInFlight requests that need host code are in flight")
     }
 
+    /// The error as it crosses to a host: `{ type, message, code? }` (the
+    /// binding raises its error class for `type`, with `code` for
+    /// `CredentialsSignin`).
+    pub fn to_wire(&self) -> serde_json::Value {
+        let mut wire = serde_json::json!({ "type": self.error_type.as_str(), "message": self.message });
+        if let Some(code) = &self.code {
+            wire["code"] = code.clone().into();
+        }
+        wire
+    }
+
     /// A panic caught at a boundary (the engine's entry points, a binding's
     /// worker): a bug, reported with one wording everywhere.
     pub fn internal() -> AuthError {

@@ -69,6 +69,14 @@ impl AuthRequest {
     }
 
     /// The first header of that name (case-insensitive).
+    /// The request as host code sees it (a `Request` in JavaScript):
+    /// `{ method, url, headers }`, header names in lowercase.
+    pub fn to_record(&self) -> Value {
+        let headers: Map<String, Value> =
+            self.headers.iter().map(|(k, v)| (k.to_ascii_lowercase(), Value::String(v.clone()))).collect();
+        serde_json::json!({ "method": self.method, "url": self.url, "headers": headers })
+    }
+
     pub fn header(&self, name: &str) -> Option<&str> {
         self.headers.iter().find(|(k, _)| k.eq_ignore_ascii_case(name)).map(|(_, v)| v.as_str())
     }

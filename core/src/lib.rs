@@ -23,6 +23,7 @@ struct ReadmeDoctests;
 pub mod adapter;
 mod callbacks;
 pub mod config;
+pub mod conventions;
 #[doc(hidden)]
 pub mod cookies;
 #[doc(hidden)]

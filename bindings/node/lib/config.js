@@ -1,116 +1,79 @@
 "use strict";
 // Split a JavaScript config into the engine's JSON config and its hooks.
-// Functions never cross as JSON: each becomes a hook named as in
-// docs/architecture.md (`callbacks.signIn`, `events.signOut`,
-// `providers.<id>.authorize`, `adapter.createUser`, …), and the engine asks
-// the host for them by name.
+// This file knows JavaScript, not libauth's options: every function in the
+// config is replaced by a marker `{ "$libauth.fn": n }`, and the engine
+// (`compileConfig`, core's `conventions` module) says which hook each marker
+// is (`callbacks.signIn`, `providers.<id>.authorize`, `adapter.createUser`,
+// …), which markers are provider factories to call, and refuses a function
+// where none belongs, naming the option.
 
-const BUILTIN_ADAPTERS = new Set(["sqlite", "postgres", "memory"]);
+const MARKER = "$libauth.fn";
 
 /**
  * @param {object} config the user's config
- * @param {object} [overrides] data options forced by an adapter (basePath)
- * @param {string[]} [adapterMethods] the adapter methods the engine calls
- *   (the addon's `adapterMethods()`: the engine's list, not a copy)
- * @returns {{ json: object, hooks: Map<string, {fn: Function, kind: string}> }}
+ * @param {object} overrides data options forced by an adapter (basePath)
+ * @param {(markedJson: string) => object} compileConfig the addon's compiler
+ * @returns {{ json: object, hooks: Map<string, Function> }}
  */
-function compile(config, overrides = {}, adapterMethods = []) {
+function compile(config, overrides, compileConfig) {
   if (config === null || typeof config !== "object") {
     throw new TypeError("libauth: the configuration must be an object");
   }
-  const hooks = new Map();
-  const json = {};
-  const add = (name, fn, kind = name) => hooks.set(name, { fn, kind });
-
-  for (const [key, value] of Object.entries(config)) {
-    if (value === undefined) continue;
-    switch (key) {
-      case "callbacks":
-      case "events":
-      case "logger":
-        for (const [name, fn] of Object.entries(value ?? {})) {
-          if (typeof fn === "function") add(`${key}.${name}`, fn, key === "logger" ? `logger.${name}` : key);
-        }
-        break;
-      case "jwt": {
-        const { encode, decode, ...rest } = value ?? {};
-        if (typeof encode === "function") add("jwt.encode", encode);
-        if (typeof decode === "function") add("jwt.decode", decode);
-        json.jwt = rest;
-        break;
-      }
-      case "session": {
-        const { generateSessionToken, ...rest } = value ?? {};
-        if (typeof generateSessionToken === "function") add("session.generateSessionToken", generateSessionToken);
-        json.session = rest;
-        break;
-      }
-      case "providers":
-        json.providers = (value ?? []).map((p, i) => liftProvider(p, i, add));
-        break;
-      case "adapter":
-        json.adapter = liftAdapter(value, add, adapterMethods);
-        break;
-      // Reactive adapter's option (it becomes basePath), Auth.js internals.
-      case "prefix":
-      case "raw":
-      case "skipCSRFCheck":
-        break;
-      default:
-        if (typeof value === "function") {
-          throw new TypeError(`libauth: option \`${key}\` cannot be a function`);
-        }
-        json[key] = value;
+  const fns = [];
+  // The SolidStart-style handler's own option (it becomes basePath).
+  const { prefix: _prefix, ...rest } = config;
+  let marked = mark(rest, fns, null);
+  for (;;) {
+    const out = compileConfig(JSON.stringify(marked));
+    if (typeof out.config !== "string") return { refused: out };
+    if (out.factories.length === 0) {
+      const hooks = new Map();
+      out.markers.forEach((m, i) => hooks.set(out.names[i], fns[m]));
+      return { json: { ...JSON.parse(out.config), ...overrides }, hooks };
     }
+    // Providers listed uncalled (`providers: [GitHub]`): call, mark, compile again.
+    for (const m of out.factories) marked = replaceMarker(marked, m, mark(fns[m]({}), fns, null));
   }
-  Object.assign(json, overrides);
-  return { json, hooks };
 }
 
-function liftProvider(provider, index, add) {
-  // Auth.js lets a provider factory be listed uncalled (`providers: [GitHub]`).
-  if (typeof provider === "function") provider = provider({});
-  if (provider === null || typeof provider !== "object") {
-    throw new TypeError(`libauth: providers[${index}] must be a provider object`);
+/**
+ * A JSON-ready copy of `value` with each function replaced by a marker
+ * (kept in `fns`, bound to the object it was found on). A class instance
+ * (an adapter object) contributes the methods of its prototype chain too.
+ */
+function mark(value, fns, owner) {
+  if (typeof value === "function") {
+    fns.push(owner ? value.bind(owner) : value);
+    return { [MARKER]: fns.length - 1 };
   }
-  // Auth.js's factories put user options under `options`; accept that shape.
-  const merged = provider.options && typeof provider.options === "object" ? { ...provider, ...provider.options } : { ...provider };
-  delete merged.options;
-  const id = merged.id ?? merged.builtin ?? merged.type;
+  if (value === null || typeof value !== "object") return value;
+  if (typeof value.toJSON === "function") return value.toJSON(); // a Date, a URL
+  if (Array.isArray(value)) return value.map((v) => mark(v, fns, null));
   const out = {};
-  for (const [key, value] of Object.entries(merged)) {
-    if (value === undefined) continue;
-    if (typeof value === "function") {
-      add(`providers.${id}.${key}`, value, `provider.${key}`);
-      // The engine reads `authorize: true` as "the host implements it".
-      if (key === "authorize") out.authorize = true;
-      continue;
-    }
-    out[key] = value;
+  for (const key of keysOf(value)) {
+    const v = value[key];
+    if (v !== undefined) out[key] = mark(v, fns, value);
   }
   return out;
 }
 
-function liftAdapter(adapter, add, adapterMethods) {
-  if (adapter === null) return null;
-  if (typeof adapter !== "object") {
-    throw new TypeError("libauth: `adapter` must be { type: \"sqlite\" | \"postgres\" | \"memory\", … } or an object of adapter methods");
-  }
-  if (typeof adapter.type === "string" && BUILTIN_ADAPTERS.has(adapter.type)) {
-    return { ...adapter };
-  }
-  let count = 0;
-  // Methods may live on a class prototype: walk the chain, not own keys.
-  for (const name of adapterMethods) {
-    if (typeof adapter[name] === "function") {
-      add(`adapter.${name}`, adapter[name].bind(adapter), "adapter");
-      count++;
+function keysOf(object) {
+  const keys = new Set(Object.keys(object));
+  for (let proto = Object.getPrototypeOf(object); proto && proto !== Object.prototype; proto = Object.getPrototypeOf(proto)) {
+    for (const key of Object.getOwnPropertyNames(proto)) {
+      if (key !== "constructor" && typeof object[key] === "function") keys.add(key);
     }
   }
-  if (count === 0) {
-    throw new TypeError("libauth: `adapter` has no adapter methods (createUser, getUser, …) and is not a built-in adapter type");
-  }
-  return { type: "host" };
+  return keys;
+}
+
+function replaceMarker(value, m, replacement) {
+  if (value === null || typeof value !== "object") return value;
+  if (value[MARKER] === m && Object.keys(value).length === 1) return replacement;
+  if (Array.isArray(value)) return value.map((v) => replaceMarker(v, m, replacement));
+  const out = {};
+  for (const [k, v] of Object.entries(value)) out[k] = replaceMarker(v, m, replacement);
+  return out;
 }
 
 module.exports = { compile };

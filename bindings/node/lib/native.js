@@ -61,7 +61,8 @@ function onDone(key, id, error, response, json) {
 class Instance {
   /** `beside`: an Instance of the same config whose database and admission count this one shares. */
   constructor(config, overrides, beside) {
-    const { json, hooks } = compile(config, overrides, native().adapterMethods());
+    const { json, hooks, refused } = compile(config, overrides ?? {}, native().compileConfig);
+    if (refused) throw new InvalidConfig(refused.option, `libauth: invalid option \`${refused.option}\`: ${refused.message}`, refused.type);
     this.key = nextKey++;
     this.hooks = hooks;
     this.pending = new Map();
@@ -174,9 +175,9 @@ class Instance {
   runHook(id, hook, argsJson) {
     let result;
     try {
-      const entry = this.hooks.get(hook);
-      if (!entry) throw new Error(`libauth: no function for hook ${hook}`);
-      result = invoke(entry, hook, JSON.parse(argsJson));
+      const fn = this.hooks.get(hook);
+      if (!fn) throw new Error(`libauth: no function for hook ${hook}`);
+      result = apply(fn, JSON.parse(argsJson));
     } catch (e) {
       this.native.hookDone(id, false, JSON.stringify(toHostError(e)));
       return;
@@ -242,63 +243,44 @@ function engineError(error) {
   return e;
 }
 
-/** Call a hook with the arguments Auth.js would give it. */
-function invoke({ fn, kind }, hook, args) {
-  switch (kind) {
-    case "provider.authorize":
-      // Auth.js: authorize(credentials, request)
-      return fn(args?.credentials ?? {}, toWebRequest(args?.request));
-    case "provider.sendVerificationRequest":
-      // Auth.js: sendVerificationRequest({ identifier, url, expires: Date,
-      // token, provider, theme, request: Request }).
-      return fn({ ...args, expires: toDate(args?.expires), request: toWebRequest(args?.request && { method: "POST", ...args.request }) });
-    case "provider.profile":
-      // Auth.js: profile(profile, tokens)
-      return args && typeof args === "object" && "profile" in args ? fn(args.profile, args.tokens) : fn(args);
-    case "logger.error": {
-      // Auth.js: error(error: Error) with `type` and `cause`.
-      const e = new AuthError(args?.message ?? "error");
-      e.type = args?.type ?? e.type;
-      e.name = args?.name ?? e.type;
-      if (args?.code) e.code = args.code;
-      if (args?.cause?.length) e.cause = { err: new Error(args.cause.join("\n")) };
-      return fn(e);
-    }
-    case "logger.warn":
-      return fn(args?.code ?? args, args?.message);
-    case "logger.debug":
-      return fn(args?.message ?? args, args?.metadata);
-    case "session.generateSessionToken":
-      return fn();
-    case "adapter":
-      // Positional arguments when the engine sends a list.
-      return Array.isArray(args) ? fn(...args.map(reviveDates)) : fn(reviveDates(args));
-    default:
-      // callbacks.*, events.*, jwt.encode/decode: one object argument, as
-      // in Auth.js.
-      return fn(args);
-  }
+/**
+ * Call a hook as the engine describes the call (core's `HookCall`):
+ * positional `args`, with the values at `dates`, `requests` and `errors`
+ * (paths such as "0.expires") turned into a Date, a Web Request and an
+ * AuthError. Nothing here knows which hook it is.
+ */
+function apply(fn, { args, dates, requests, errors }) {
+  for (const path of dates ?? []) update(args, path, toDate);
+  for (const path of requests ?? []) update(args, path, toWebRequest);
+  for (const path of errors ?? []) update(args, path, toAuthError);
+  return fn(...args);
 }
 
-const DATE_KEYS = new Set(["expires", "emailVerified"]);
-const ISO_DATE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;
-
-/** Adapters (Auth.js's interface) take Dates for `expires` and `emailVerified`. */
-function reviveDates(value) {
-  if (value === null || typeof value !== "object" || Array.isArray(value)) return value;
-  const out = { ...value };
-  for (const key of DATE_KEYS) {
-    const v = out[key];
-    if (typeof v === "string" && ISO_DATE.test(v)) out[key] = new Date(v);
-    else if (typeof v === "number" && key === "expires") out[key] = new Date(v > 1e11 ? v : v * 1000);
+function update(root, path, convert) {
+  const keys = path.split(".");
+  const last = keys.pop();
+  let parent = root;
+  for (const key of keys) {
+    parent = parent?.[key];
+    if (parent === null || typeof parent !== "object") return;
   }
-  return out;
+  if (last in parent) parent[last] = convert(parent[last]);
 }
 
 function toDate(value) {
   if (typeof value !== "string" && typeof value !== "number") return value;
   const d = new Date(value);
   return Number.isNaN(d.getTime()) ? value : d;
+}
+
+/** Auth.js's logger gets an Error with `type`, `name`, `code` and `cause: { err }`. */
+function toAuthError(record) {
+  const e = new AuthError(record?.message ?? "error");
+  e.type = record?.type ?? e.type;
+  e.name = record?.name ?? e.type;
+  if (record?.code) e.code = record.code;
+  if (record?.cause?.length) e.cause = { err: new Error(record.cause.join("\n")) };
+  return e;
 }
 
 function toWebRequest(req) {
@@ -317,7 +299,6 @@ function toWebRequest(req) {
     return req;
   }
 }
-
 
 /** Engines by config object, so `getSession(req, config)` reuses the one `ServerAuth(config)` built. */
 const byConfig = new WeakMap();

@@ -59,18 +59,7 @@ impl JsHost {
         let Some(sender) = self.pending.lock().unwrap_or_else(|e| e.into_inner()).remove(&id) else {
             return; // answered twice, or the caller gave up
         };
-        let reply = if ok {
-            if json.is_empty() {
-                Ok(Value::Null)
-            } else {
-                serde_json::from_str(json).map_err(|e| {
-                    HostError::new(format!("the hook returned a value that is not JSON-serialisable: {e}"))
-                })
-            }
-        } else {
-            Err(serde_json::from_str::<HostError>(json).unwrap_or_else(|_| HostError::new(json.to_owned())))
-        };
-        let _ = sender.send(reply);
+        let _ = sender.send(libauth_core::conventions::decode_reply(ok, json));
     }
 }
 
@@ -111,7 +100,10 @@ impl JsHost {
         let id = self.next_id.fetch_add(1, Ordering::Relaxed);
         let (sender, receiver) = sync_channel(1);
         self.pending.lock().unwrap_or_else(|e| e.into_inner()).insert(id, sender);
-        let call = HookCall { id, hook: hook.name().to_owned(), args: args.to_string() };
+        // The call as core describes it: JavaScript applies it blindly.
+        let described = libauth_core::conventions::HookCall::describe(hook.name(), args);
+        let args = serde_json::to_string(&described).unwrap_or_else(|_| "{\"args\":[]}".into());
+        let call = HookCall { id, hook: hook.name().to_owned(), args };
         let status = self.tsfn.call(call, ThreadsafeFunctionCallMode::NonBlocking);
         if status != Status::Ok {
             self.pending.lock().unwrap_or_else(|e| e.into_inner()).remove(&id);

@@ -318,11 +318,37 @@ fn account_outcome(
     }
 }
 
-/// The adapter methods the engine calls (Auth.js names): the ones the JS
-/// layer lifts from an adapter object as `adapter.<name>` hooks.
-#[napi]
-pub fn adapter_methods() -> Vec<String> {
-    libauth_core::adapter::METHODS.iter().map(|m| m.to_string()).collect()
+/// A config whose functions JavaScript replaced by `{"$libauth.fn": n}`
+/// markers, split by core into the engine's config (JSON) and the hook
+/// name of each marker (`names[i]` for `markers[i]`); `factories`: markers
+/// of uncalled provider factories to call and compile again.
+#[napi(object)]
+pub struct CompiledConfig {
+    pub config: String,
+    pub markers: Vec<u32>,
+    pub names: Vec<String>,
+    pub factories: Vec<u32>,
+}
+
+/// See [`CompiledConfig`]; a refused config comes back as its error's fields.
+#[napi(catch_unwind)]
+pub fn compile_config(marked_json: String) -> Either<CompiledConfig, NativeConfigError> {
+    let refused = |e: libauth_core::ConfigError| {
+        Either::B(NativeConfigError { kind: e.type_name().to_owned(), option: e.option, message: e.message })
+    };
+    let value = match serde_json::from_str(&marked_json) {
+        Ok(value) => value,
+        Err(e) => return refused(libauth_core::ConfigError::new("config", format!("not valid JSON: {e}"))),
+    };
+    match libauth_core::conventions::compile_host_config(value) {
+        Ok(compiled) => Either::A(CompiledConfig {
+            config: compiled.config.to_string(),
+            markers: compiled.hooks.iter().map(|(m, _)| *m as u32).collect(),
+            names: compiled.hooks.into_iter().map(|(_, n)| n).collect(),
+            factories: compiled.factories.into_iter().map(|m| m as u32).collect(),
+        }),
+        Err(e) => refused(e),
+    }
 }
 
 /// Worker threads started so far (0 until the first job: the pool is lazy).
@@ -331,15 +357,9 @@ pub fn worker_threads() -> u32 {
     pool::thread_count() as u32
 }
 
-/// An engine error for JavaScript: `{ type, message, code? }` as JSON, so
-/// the JavaScript side builds an `AuthError` with that `type` (a
-/// `CredentialsSignin` with its `code`).
+/// An engine error for JavaScript, in core's wire form.
 fn error_json(e: &libauth_core::AuthError) -> String {
-    let mut json = serde_json::json!({ "type": e.error_type.as_str(), "message": e.message });
-    if let Some(code) = &e.code {
-        json["code"] = code.clone().into();
-    }
-    json.to_string()
+    e.to_wire().to_string()
 }
 
 fn session_request(url: String, cookie: Option<String>) -> AuthRequest {

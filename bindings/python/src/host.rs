@@ -2,7 +2,9 @@
 //!
 //! The engine calls a hook on the thread that handles the request, with the
 //! GIL released. The call takes the GIL and runs the Python dispatcher
-//! (`libauth._hooks.dispatch`) with the hook name, the arguments as JSON and
+//! (`libauth._host.Dispatcher`) with the hook name, core's description of
+//! the call (`HookCall`: positional arguments, and which are dates, requests
+//! and errors) as JSON and
 //! the hook's deadline in seconds. The dispatcher calls the function; for an
 //! `async def` it schedules the coroutine on the request's event loop
 //! (ASGI: `asyncio.run_coroutine_threadsafe`) or a private one (WSGI) and
@@ -34,7 +36,9 @@ impl PyHost {
             return Err(HostError::new(format!("hook {hook} is not registered by the host")));
         }
         let started = Instant::now();
-        let args = args.to_string();
+        // The call as core describes it: Python applies it blindly.
+        let described = libauth_core::conventions::HookCall::describe(hook.name(), args);
+        let args = serde_json::to_string(&described).unwrap_or_else(|_| "{\"args\":[]}".into());
         let seconds = timeout.map(|t| t.as_secs_f64());
         let answer = Python::with_gil(|py| -> PyResult<(u8, String)> {
             self.dispatch.call1(py, (hook.name(), args, seconds))?.extract(py)
@@ -49,12 +53,7 @@ impl PyHost {
                 return Err(HostError::timed_out(hook, timeout));
             }
         }
-        match status {
-            0 if json.is_empty() => Ok(Value::Null),
-            0 => serde_json::from_str(&json)
-                .map_err(|e| HostError::new(format!("{hook} returned a value that is not JSON-serialisable: {e}"))),
-            _ => Err(serde_json::from_str::<HostError>(&json).unwrap_or_else(|_| HostError::new(json))),
-        }
+        libauth_core::conventions::decode_reply(status == 0, &json)
     }
 }
 

@@ -267,10 +267,32 @@ impl NativeAuth {
     }
 }
 
-/// The adapter methods the engine calls (Auth.js names).
+/// A config whose functions Python replaced by `{"$libauth.fn": n}`
+/// markers, split by core: `(config_json, [(marker, hook name)], factories)`
+/// (markers of uncalled provider factories to call and compile again), or a
+/// refused config as `(option, message, type)`.
 #[pyfunction]
-fn adapter_methods() -> Vec<&'static str> {
-    libauth_core::adapter::METHODS.to_vec()
+fn compile_config(marked_json: &str) -> Compiled {
+    let refused = |e: libauth_core::ConfigError| {
+        Compiled::Refused((e.option.clone(), e.message.clone(), e.type_name().to_owned()))
+    };
+    let value = match serde_json::from_str(marked_json) {
+        Ok(value) => value,
+        Err(e) => return refused(libauth_core::ConfigError::new("config", format!("not valid JSON: {e}"))),
+    };
+    match catch_unwind(AssertUnwindSafe(|| libauth_core::conventions::compile_host_config(value))) {
+        Ok(Ok(c)) => Compiled::Compiled((c.config.to_string(), c.hooks, c.factories)),
+        Ok(Err(e)) => refused(e),
+        Err(_) => {
+            refused(libauth_core::ConfigError::new("config", "internal error in libauth (a bug; please report it)"))
+        }
+    }
+}
+
+#[derive(IntoPyObject)]
+enum Compiled {
+    Compiled((String, Vec<(u64, String)>, Vec<u64>)),
+    Refused((String, String, String)),
 }
 
 /// Every error type the engine reports, and `Configuration`.
@@ -286,11 +308,7 @@ fn max_body_bytes() -> usize {
 }
 
 fn engine_error(e: &AuthError) -> PyErr {
-    let mut json = serde_json::json!({ "type": e.error_type.as_str(), "message": e.message });
-    if let Some(code) = &e.code {
-        json["code"] = code.clone().into();
-    }
-    EngineError::new_err(json.to_string())
+    EngineError::new_err(e.to_wire().to_string())
 }
 
 /// A panic caught at this boundary, with the engine's one wording.
@@ -334,7 +352,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<NativeAuth>()?;
     m.add_class::<NativeJob>()?;
     m.add_function(wrap_pyfunction!(create_auth, m)?)?;
-    m.add_function(wrap_pyfunction!(adapter_methods, m)?)?;
+    m.add_function(wrap_pyfunction!(compile_config, m)?)?;
     m.add_function(wrap_pyfunction!(error_types, m)?)?;
     m.add_function(wrap_pyfunction!(max_body_bytes, m)?)?;
     m.add("EngineError", m.py().get_type::<EngineError>())?;

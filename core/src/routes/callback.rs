@@ -37,11 +37,7 @@ pub fn handle(ctx: &mut Ctx) -> Result<Reply, AuthError> {
 pub(super) fn credentials(ctx: &mut Ctx, provider: &Provider) -> Result<Reply, AuthError> {
     let mut credentials = ctx.body().clone();
     credentials.remove("csrfToken");
-    let request = json!({
-        "url": ctx.req.url,
-        "method": ctx.req.method,
-        "headers": ctx.req.headers.iter().map(|(k, v)| (k.to_ascii_lowercase(), Value::String(v.clone()))).collect::<Map<_, _>>(),
-    });
+    let request = ctx.req.to_record();
     let host = &ctx.auth.callbacks.host;
     let authorized = host
         .call(&Hook::provider(&provider.id, "authorize"), json!({ "credentials": credentials, "request": request }))

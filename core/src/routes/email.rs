@@ -97,7 +97,7 @@ pub fn send_link(ctx: &mut Ctx, provider: &Provider, p: &EmailProvider) -> Resul
             "token": token,
             "provider": { "id": provider.id, "name": provider.name, "type": "email", "from": p.from, "maxAge": p.max_age },
             "theme": { "brandColor": ctx.auth.settings.theme.brand_color, "buttonText": ctx.auth.settings.theme.button_text },
-            "request": { "url": ctx.req.url },
+            "request": ctx.req.to_record(),
         });
         ctx.auth
             .callbacks

@@ -61,7 +61,7 @@ class Auth:
     Raises ``InvalidConfig`` (a ``ValueError``) naming the refused option."""
 
     def __init__(self, config: collections.abc.Mapping[str, Any]) -> None:
-        data, hooks = compile_config(config, list(_native.adapter_methods()))
+        data, hooks = compile_config(config, _native.compile_config)
         built = _engine_call(_native.create_auth, json.dumps(data), sorted(hooks), Dispatcher(hooks))
         if isinstance(built, tuple):
             option, message, kind = built

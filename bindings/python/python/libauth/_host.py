@@ -1,10 +1,10 @@
 """The Python end of the engine's hooks.
 
 ``compile_config`` splits a config dict into the engine's JSON config and
-its hooks: functions never cross as JSON; each becomes a hook named as the
-engine names it (``callbacks.signIn``, ``events.signOut``,
-``providers.<id>.authorize``, ``adapter.createUser``, ``logger.error``,
-``jwt.encode``, …), and the engine asks for them by name.
+its hooks: functions never cross as JSON; the engine names each
+(``callbacks.signIn``, ``providers.<id>.authorize``, ``adapter.createUser``,
+…) and asks for them by name, describing each call (positional arguments,
+which are dates and errors), which ``Dispatcher`` applies.
 
 ``Dispatcher`` is what the engine calls (on the request's thread, holding
 the GIL): it runs the hook and, for an ``async def``, schedules the
@@ -27,9 +27,10 @@ import threading
 import collections.abc
 from typing import Any, Callable, Dict, List, Optional, Tuple
 
-from ._errors import AuthError, to_host_error
+from ._errors import AuthError, InvalidConfig, to_host_error
 
-BUILTIN_ADAPTERS = {"sqlite", "postgres", "memory"}
+#: Where a function stood in the config, as the engine reads it.
+MARKER = "$libauth.fn"
 
 #: The event loop of the ASGI request this thread works for (set by the
 #: middleware's worker threads).
@@ -40,101 +41,61 @@ def set_loop(loop: Optional[asyncio.AbstractEventLoop]) -> None:
     _local.loop = loop
 
 
-def _snake(name: str) -> str:
-    return re.sub(r"(?<!^)(?=[A-Z])", "_", name).lower()
+Hooks = Dict[str, Callable[..., Any]]
 
 
-Hooks = Dict[str, Tuple[Callable[..., Any], str]]
-
-
-def compile_config(config: collections.abc.Mapping[str, Any], adapter_methods: List[str]) -> Tuple[Dict[str, Any], Hooks]:
+def compile_config(
+    config: collections.abc.Mapping[str, Any], compile_native: Callable[[str], Any]
+) -> Tuple[Dict[str, Any], Hooks]:
+    """Split a config into the engine's JSON config and its hooks. This
+    knows Python, not libauth's options: every function becomes a marker,
+    and the engine says which hook each is, which are provider factories
+    to call, and refuses a function where none belongs (``InvalidConfig``
+    naming the option)."""
     if not isinstance(config, collections.abc.Mapping):
         raise TypeError("libauth: the configuration must be a dict")
-    hooks: Hooks = {}
-    out: Dict[str, Any] = {}
-
-    def add(name: str, fn: Callable[..., Any], kind: Optional[str] = None) -> None:
-        hooks[name] = (fn, kind or name)
-
-    for key, value in config.items():
-        if value is None and key != "adapter":
-            continue
-        if key in ("callbacks", "events", "logger"):
-            items = value.items() if isinstance(value, collections.abc.Mapping) else (
-                (n, getattr(value, n)) for n in dir(value) if not n.startswith("_"))
-            for name, fn in items:
-                if callable(fn):
-                    add(f"{key}.{name}", fn, f"logger.{name}" if key == "logger" else key)
-                elif fn is not None:
-                    # Data in a callbacks dict goes to the engine, which refuses what it does not know.
-                    out.setdefault(key, {})[name] = fn
-        elif key == "jwt":
-            rest = dict(value)
-            for name in ("encode", "decode"):
-                fn = rest.pop(name, None)
-                if callable(fn):
-                    add(f"jwt.{name}", fn)
-            out["jwt"] = rest
-        elif key == "session":
-            rest = dict(value)
-            fn = rest.pop("generateSessionToken", None)
-            if callable(fn):
-                add("session.generateSessionToken", fn)
-            out["session"] = rest
-        elif key == "providers":
-            out["providers"] = [_lift_provider(p, i, add) for i, p in enumerate(value or [])]
-        elif key == "adapter":
-            out["adapter"] = _lift_adapter(value, add, adapter_methods)
+    fns: List[Callable[..., Any]] = []
+    marked = _mark(config, fns)
+    while True:
+        out = compile_native(json.dumps(marked, default=_json_default))
+        if len(out) == 3 and isinstance(out[1], list):
+            config_json, hooks, factories = out
+            if not factories:
+                return json.loads(config_json), {name: fns[m] for m, name in hooks}
+            for m in factories:
+                marked = _replace_marker(marked, m, _mark(fns[m](), fns))
         else:
-            if callable(value) and not isinstance(value, (str, bytes)):
-                raise TypeError(f"libauth: option `{key}` cannot be a function")
-            out[key] = value
-    return out, hooks
+            option, message, kind = out
+            raise InvalidConfig(option, message, kind)
 
 
-def _lift_provider(provider: Any, index: int, add: Callable[..., None]) -> Dict[str, Any]:
-    if callable(provider) and not isinstance(provider, collections.abc.Mapping):
-        provider = provider()
-    if not isinstance(provider, collections.abc.Mapping):
-        raise TypeError(f"libauth: providers[{index}] must be a provider dict (see libauth.Credentials, libauth.OAuth, …)")
-    pid = provider.get("id") or provider.get("builtin") or provider.get("type")
-    out: Dict[str, Any] = {}
-    for key, value in provider.items():
-        if value is None:
-            continue
-        if callable(value):
-            add(f"providers.{pid}.{key}", value, f"provider.{key}")
-            if key == "authorize":
-                out["authorize"] = True
-            continue
-        out[key] = value
-    return out
+def _mark(value: Any, fns: List[Callable[..., Any]]) -> Any:
+    """A JSON-ready copy of ``value`` with every function replaced by a
+    marker (kept in ``fns``); an object that is not a dict (a class of
+    callbacks, an adapter) contributes its public attributes."""
+    if callable(value) and not isinstance(value, type):
+        fns.append(value)
+        return {MARKER: len(fns) - 1}
+    if isinstance(value, collections.abc.Mapping):
+        return {str(k): _mark(v, fns) for k, v in value.items() if v is not None or k == "adapter"}
+    if isinstance(value, (list, tuple)):
+        return [_mark(v, fns) for v in value]
+    if value is None or isinstance(value, (str, int, float, bool, _dt.date)):
+        return value
+    return {n: _mark(getattr(value, n), fns) for n in dir(value) if not n.startswith("_")}
 
 
-def _lift_adapter(adapter: Any, add: Callable[..., None], adapter_methods: List[str]) -> Any:
-    if adapter is None:
-        return None
-    if isinstance(adapter, collections.abc.Mapping) and adapter.get("type") in BUILTIN_ADAPTERS:
-        return dict(adapter)
-    count = 0
-    for name in adapter_methods:
-        if isinstance(adapter, collections.abc.Mapping):
-            fn = adapter.get(name) or adapter.get(_snake(name))
-        else:
-            fn = getattr(adapter, name, None) or getattr(adapter, _snake(name), None)
-        if callable(fn):
-            add(f"adapter.{name}", fn, "adapter")
-            count += 1
-    if count == 0:
-        raise TypeError(
-            'libauth: `adapter` must be {"type": "sqlite" | "postgres" | "memory", …} or an object with '
-            "adapter methods (create_user or createUser, get_user, …)"
-        )
-    return {"type": "host"}
+def _replace_marker(value: Any, m: int, replacement: Any) -> Any:
+    if isinstance(value, dict):
+        if len(value) == 1 and value.get(MARKER) == m:
+            return replacement
+        return {k: _replace_marker(v, m, replacement) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_replace_marker(v, m, replacement) for v in value]
+    return value
 
 
 _ISO = re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$")
-_DATE_KEYS = ("expires", "emailVerified")
 
 
 def _to_datetime(value: Any) -> Any:
@@ -143,15 +104,16 @@ def _to_datetime(value: Any) -> Any:
     return value
 
 
-def _revive_dates(value: Any) -> Any:
-    """Adapters get ``datetime``s for ``expires`` and ``emailVerified``."""
-    if not isinstance(value, dict):
-        return value
-    out = dict(value)
-    for key in _DATE_KEYS:
-        if key in out:
-            out[key] = _to_datetime(out[key])
-    return out
+def _to_error(record: Any) -> Any:
+    """The logger gets a ``libauth.AuthError`` with ``type``, ``code`` and,
+    for the engine's cause chain, ``__cause__``."""
+    record = record or {}
+    error = AuthError(str(record.get("message") or "error"), type=str(record.get("type") or "AuthError"))
+    if record.get("code"):
+        error.code = record["code"]  # type: ignore[attr-defined]
+    if record.get("cause"):
+        error.__cause__ = Exception("\n".join(str(c) for c in record["cause"]))
+    return error
 
 
 def _json_default(value: Any) -> Any:
@@ -166,39 +128,30 @@ def _json_default(value: Any) -> Any:
     raise TypeError(f"{type(value).__name__} is not JSON-serialisable")
 
 
-def _invoke(fn: Callable[..., Any], kind: str, args: Any) -> Any:
-    """Call a hook with the arguments Auth.js would give it."""
-    if kind == "provider.authorize":
-        args = args or {}
-        return fn(args.get("credentials") or {}, args.get("request"))
-    if kind == "provider.sendVerificationRequest":
-        params = dict(args or {})
-        params["expires"] = _to_datetime(params.get("expires"))
-        return fn(params)
-    if kind == "provider.profile":
-        if isinstance(args, dict) and "profile" in args:
-            return fn(args["profile"], args.get("tokens"))
-        return fn(args)
-    if kind == "logger.error":
-        args = args or {}
-        error = AuthError(str(args.get("message") or "error"), type=str(args.get("type") or "AuthError"))
-        if args.get("code"):
-            error.code = args["code"]  # type: ignore[attr-defined]
-        if args.get("cause"):
-            error.cause = args["cause"]  # type: ignore[attr-defined]
-        return fn(error)
-    if kind == "logger.warn":
-        return fn(args.get("code"), args.get("message")) if isinstance(args, dict) else fn(args, None)
-    if kind == "logger.debug":
-        return fn(args.get("message"), args.get("metadata")) if isinstance(args, dict) else fn(args, None)
-    if kind == "session.generateSessionToken":
-        return fn()
-    if kind == "adapter":
-        if isinstance(args, list):
-            return fn(*[_revive_dates(a) for a in args])
-        return fn(_revive_dates(args))
-    # callbacks.*, events.*, jwt.encode/decode: one dict, as in Auth.js.
-    return fn(args)
+def _update(root: Any, path: str, convert: Callable[[Any], Any]) -> None:
+    *keys, last = path.split(".")
+    parent = root
+    for key in keys:
+        parent = parent[int(key)] if isinstance(parent, list) else parent.get(key) if isinstance(parent, dict) else None
+        if not isinstance(parent, (dict, list)):
+            return
+    if isinstance(parent, list) and int(last) < len(parent):
+        parent[int(last)] = convert(parent[int(last)])
+    elif isinstance(parent, dict) and last in parent:
+        parent[last] = convert(parent[last])
+
+
+def _apply(fn: Callable[..., Any], call: Dict[str, Any]) -> Any:
+    """Call a hook as the engine describes the call (core's ``HookCall``):
+    positional ``args``, the values at ``dates`` as ``datetime``, the
+    records at ``errors`` as ``AuthError`` (requests stay dicts:
+    ``{method, url, headers}``). Nothing here knows which hook it is."""
+    args = call.get("args") or []
+    for path in call.get("dates") or ():
+        _update(args, path, _to_datetime)
+    for path in call.get("errors") or ():
+        _update(args, path, _to_error)
+    return fn(*args)
 
 
 async def _bounded(awaitable: Any, timeout: Optional[float]) -> Any:
@@ -213,11 +166,10 @@ class Dispatcher:
 
     def __call__(self, name: str, args_json: str, timeout: Optional[float]) -> Tuple[int, str]:
         try:
-            entry = self.hooks.get(name)
-            if entry is None:
+            fn = self.hooks.get(name)
+            if fn is None:
                 raise AuthError(f"libauth: no function for hook {name}")
-            fn, kind = entry
-            result = _invoke(fn, kind, json.loads(args_json))
+            result = _apply(fn, json.loads(args_json))
             if inspect.isawaitable(result):
                 loop = getattr(_local, "loop", None)
                 if loop is not None and loop.is_running():
