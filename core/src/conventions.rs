@@ -364,6 +364,49 @@ mod tests {
         assert_eq!(c.args, vec![json!({ "token": {} })]);
     }
 
+    /// The shared conformance vectors (run from Node, Python and C too)
+    /// agree with the descriptions: what a host hook receives is the
+    /// described call, with dates, requests and errors marked.
+    #[test]
+    fn the_conformance_vectors_are_the_described_calls() {
+        let doc: Value = serde_json::from_str(include_str!("../../tests/fixtures/hook-conformance.json")).unwrap();
+        let mut kinds = std::collections::BTreeSet::new();
+        for case in doc["cases"].as_array().unwrap() {
+            let hook = case["hook"].as_str().unwrap();
+            let call = HookCall::describe(hook, case["engineArgs"].clone());
+            let mut args = Value::Array(call.args);
+            for (paths, wrap) in [(&call.dates, "$date"), (&call.requests, "$request"), (&call.errors, "$error")] {
+                for path in paths {
+                    let slot = path.split('.').fold(Some(&mut args), |v, key| match v? {
+                        Value::Array(list) => list.get_mut(key.parse::<usize>().ok()?),
+                        Value::Object(map) => map.get_mut(key),
+                        _ => None,
+                    });
+                    let slot = slot.unwrap();
+                    let inner = if wrap == "$error" {
+                        json!({ "type": slot["type"], "message": slot["message"],
+                                "cause": slot["cause"].as_array().map(|c| c.iter().filter_map(Value::as_str).collect::<Vec<_>>().join("\n")) })
+                    } else {
+                        slot.clone()
+                    };
+                    *slot = json!({ wrap: inner });
+                }
+            }
+            assert_eq!(args, case["received"], "{hook}");
+            kinds.insert(format!("{:?}", HookKind::parse(hook).unwrap()).split(['(', ' ']).next().unwrap().to_owned());
+        }
+        // Every kind of hook, and every adapter method, is in the vectors.
+        let hooks: Vec<&str> = doc["cases"].as_array().unwrap().iter().filter_map(|c| c["hook"].as_str()).collect();
+        for method in crate::adapter::METHODS {
+            assert!(hooks.contains(&format!("adapter.{method}").as_str()), "adapter.{method} missing");
+        }
+        for kind in
+            ["Callback", "Event", "Provider", "Adapter", "Logger", "JwtEncode", "JwtDecode", "GenerateSessionToken"]
+        {
+            assert!(kinds.contains(kind), "{kind} missing from the conformance vectors: {kinds:?}");
+        }
+    }
+
     #[test]
     fn replies_decode_as_values_or_host_errors() {
         assert_eq!(decode_reply(true, "").unwrap(), Value::Null);

@@ -421,6 +421,15 @@ impl Auth {
         }
     }
 
+    /// Call a hook through this engine's host exactly as the engine does
+    /// (deadline included), with `args` as the engine would pass them: for
+    /// the cross-language conformance test of the host conventions and for
+    /// tools. Not a way to run hooks in production code.
+    #[doc(hidden)]
+    pub fn call_hook(&self, hook: &str, args: serde_json::Value) -> Result<serde_json::Value, HostError> {
+        self.callbacks.host.call(&Hook::named(hook), args)
+    }
+
     /// Requests admitted and not yet finished.
     pub fn in_flight(&self) -> usize {
         self.in_flight.load(Ordering::Acquire)

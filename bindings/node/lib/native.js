@@ -146,6 +146,17 @@ class Instance {
     return promise;
   }
 
+  /**
+   * Call a hook as the engine would (the host-conventions conformance test).
+   * @returns {Promise<unknown>} what the engine read back
+   */
+  callHook(hook, argsJson) {
+    const id = this.callId();
+    const promise = this.defer(id);
+    this.native.callHook(id, hook, argsJson);
+    return promise;
+  }
+
   callId() {
     const id = this.nextId;
     this.nextId = id >= 0xffffffff ? 1 : id + 1;

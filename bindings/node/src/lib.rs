@@ -257,6 +257,19 @@ impl NativeAuth {
         self.run_admitted(id, move |auth| account_outcome(auth.refresh_account(&user_id, &provider)));
     }
 
+    /// Call `hook` with `args_json` as the engine would, on a worker thread
+    /// (the cross-language conformance test of the host conventions): the
+    /// decoded answer as JSON, or the hook's error, arrives through
+    /// `on_done` with this `id`.
+    #[napi(catch_unwind)]
+    pub fn call_hook(&self, id: u32, hook: String, args_json: String) {
+        let args = serde_json::from_str(&args_json).unwrap_or(serde_json::Value::Null);
+        self.run_admitted(id, move |auth| match auth.call_hook(&hook, args) {
+            Ok(value) => Outcome::Json(Some(value.to_string())),
+            Err(e) => Outcome::Failed(serde_json::to_string(&e).unwrap_or_default()),
+        });
+    }
+
     /// The outcome of hook call `id`: `ok` with the result as JSON (empty
     /// for `undefined`), or not `ok` with `{ message, type?, code? }`.
     #[napi]

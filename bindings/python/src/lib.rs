@@ -220,6 +220,19 @@ impl NativeAuth {
         session_to_py(py, read.map_err(|_| internal())?)
     }
 
+    /// Call `hook` with `args_json` as the engine would (the GIL released;
+    /// the hook takes it): the decoded answer as JSON, or `EngineError`
+    /// with the hook's error. For the host-conventions conformance test.
+    fn call_hook(&self, py: Python<'_>, hook: &str, args_json: &str) -> PyResult<String> {
+        let args = serde_json::from_str(args_json).unwrap_or(serde_json::Value::Null);
+        let auth = &self.auth;
+        match py.allow_threads(|| catch_unwind(AssertUnwindSafe(|| auth.call_hook(hook, args)))) {
+            Ok(Ok(value)) => Ok(value.to_string()),
+            Ok(Err(e)) => Err(EngineError::new_err(serde_json::to_string(&e).unwrap_or_default())),
+            Err(_) => Err(internal()),
+        }
+    }
+
     /// Sign in from host code (a form action): `fields_json` is the
     /// submitted form as a JSON object. Returns `(url, set_cookies)`.
     fn sign_in(

@@ -120,7 +120,8 @@ def _json_default(value: Any) -> Any:
     if isinstance(value, _dt.datetime):
         if value.tzinfo is None:
             value = value.replace(tzinfo=_dt.timezone.utc)
-        return value.astimezone(_dt.timezone.utc).isoformat().replace("+00:00", "Z")
+        # Milliseconds, as JavaScript's toISOString: one wire form everywhere.
+        return value.astimezone(_dt.timezone.utc).isoformat(timespec="milliseconds").replace("+00:00", "Z")
     if isinstance(value, _dt.date):
         return value.isoformat()
     if hasattr(value, "__dict__"):
