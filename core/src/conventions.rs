@@ -377,12 +377,13 @@ mod tests {
             let mut args = Value::Array(call.args);
             for (paths, wrap) in [(&call.dates, "$date"), (&call.requests, "$request"), (&call.errors, "$error")] {
                 for path in paths {
-                    let slot = path.split('.').fold(Some(&mut args), |v, key| match v? {
-                        Value::Array(list) => list.get_mut(key.parse::<usize>().ok()?),
-                        Value::Object(map) => map.get_mut(key),
-                        _ => None,
-                    });
-                    let slot = slot.unwrap();
+                    let mut slot = &mut args;
+                    for key in path.split('.') {
+                        slot = match slot {
+                            Value::Array(list) => &mut list[key.parse::<usize>().unwrap()],
+                            other => &mut other[key],
+                        };
+                    }
                     let inner = if wrap == "$error" {
                         json!({ "type": slot["type"], "message": slot["message"],
                                 "cause": slot["cause"].as_array().map(|c| c.iter().filter_map(Value::as_str).collect::<Vec<_>>().join("\n")) })
