@@ -160,6 +160,21 @@ impl NativeAuth {
         self.base_path.clone()
     }
 
+    /// The session as JSON (`null` for none), read on this thread: only
+    /// when `inlineSession` (no hook can be reached, no I/O). Plain napi-rs
+    /// glue and core's one session builder; `session_fn.rs` is the
+    /// hand-written alternative the benchmark weighs it against.
+    #[napi(catch_unwind)]
+    pub fn get_session_json(&self, url: String, cookie: Option<String>) -> Result<Option<String>> {
+        if !self.inline_session {
+            return Err(napi::Error::new(Status::GenericFailure, "libauth: this configuration's session reads run on the worker pool"));
+        }
+        match self.auth.get_session(&session_request(url, cookie)) {
+            Ok(session) => Ok(session.map(|s| s.to_json())),
+            Err(e) => Err(napi::Error::new(Status::GenericFailure, error_json(&e))),
+        }
+    }
+
     /// Whether `getSessionSync` may be used (no hook can be reached).
     #[napi(getter)]
     pub fn inline_session(&self) -> bool {
