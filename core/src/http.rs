@@ -14,6 +14,10 @@ pub struct AuthRequest {
     pub headers: Vec<(String, String)>,
     #[serde(default, with = "utf8_body", skip_serializing_if = "Option::is_none")]
     pub body: Option<Vec<u8>>,
+    /// The connection's peer address (`1.2.3.4`, `::1`), as the server saw
+    /// it: what rate limits count, through `trustedProxies`.
+    #[serde(default, rename = "remoteAddress", skip_serializing_if = "Option::is_none")]
+    pub remote_address: Option<String>,
 }
 
 /// A response for the host to write as is. Several `set-cookie` headers may
@@ -41,7 +45,7 @@ pub struct ActionOutcome {
 
 impl AuthRequest {
     pub fn get(url: impl Into<String>) -> Self {
-        AuthRequest { method: "GET".into(), url: url.into(), headers: Vec::new(), body: None }
+        AuthRequest { method: "GET".into(), url: url.into(), headers: Vec::new(), body: None, remote_address: None }
     }
 
     pub fn post_form(url: impl Into<String>, pairs: &[(&str, &str)]) -> Self {
@@ -51,6 +55,7 @@ impl AuthRequest {
             url: url.into(),
             headers: vec![("content-type".into(), "application/x-www-form-urlencoded".into())],
             body: Some(body.into_bytes()),
+            remote_address: None,
         }
     }
 
@@ -60,6 +65,7 @@ impl AuthRequest {
             url: url.into(),
             headers: vec![("content-type".into(), "application/json".into())],
             body: Some(body.to_string().into_bytes()),
+            remote_address: None,
         }
     }
 

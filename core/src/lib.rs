@@ -45,6 +45,7 @@ pub mod pages;
 pub mod providers;
 #[doc(hidden)]
 pub mod random;
+pub mod ratelimit;
 #[doc(hidden)]
 pub mod redirect;
 mod routes;

@@ -167,7 +167,10 @@ impl NativeAuth {
     #[napi(catch_unwind)]
     pub fn get_session_json(&self, url: String, cookie: Option<String>) -> Result<Option<String>> {
         if !self.inline_session {
-            return Err(napi::Error::new(Status::GenericFailure, "libauth: this configuration's session reads run on the worker pool"));
+            return Err(napi::Error::new(
+                Status::GenericFailure,
+                "libauth: this configuration's session reads run on the worker pool",
+            ));
         }
         match self.auth.get_session(&session_request(url, cookie)) {
             Ok(session) => Ok(session.map(|s| s.to_json())),
@@ -195,7 +198,13 @@ impl NativeAuth {
         headers: Vec<String>,
         body: Option<BufferSlice>,
     ) -> Option<NativeResponse> {
-        let req = AuthRequest { method, url, headers: pair_up(headers), body: body.map(|b| b.to_vec()) };
+        let req = AuthRequest {
+            method,
+            url,
+            headers: pair_up(headers),
+            body: body.map(|b| b.to_vec()),
+            remote_address: None,
+        };
         match self.auth.dispatch(&req) {
             Dispatch::Inline => Some(to_native(self.auth.handle(&req))),
             Dispatch::Refused(res) => Some(to_native(res)),
@@ -236,7 +245,7 @@ impl NativeAuth {
         url: String,
         headers: Vec<String>,
     ) {
-        let req = AuthRequest { method, url, headers: pair_up(headers), body: None };
+        let req = AuthRequest { method, url, headers: pair_up(headers), body: None, remote_address: None };
         let fields = match serde_json::from_str::<serde_json::Value>(&fields_json) {
             Ok(serde_json::Value::Object(fields)) => fields,
             _ => {
@@ -253,7 +262,7 @@ impl NativeAuth {
     /// Sign out from host code on a worker thread; as `sign_in`.
     #[napi(catch_unwind)]
     pub fn sign_out(&self, id: u32, method: String, url: String, headers: Vec<String>) {
-        let req = AuthRequest { method, url, headers: pair_up(headers), body: None };
+        let req = AuthRequest { method, url, headers: pair_up(headers), body: None, remote_address: None };
         self.run_admitted(id, move |auth| action_outcome(auth.sign_out(&req)));
     }
 
@@ -395,7 +404,7 @@ fn session_request(url: String, cookie: Option<String>) -> AuthRequest {
         Some(c) if !c.is_empty() => vec![("cookie".to_owned(), c)],
         _ => Vec::new(),
     };
-    AuthRequest { method: "GET".into(), url, headers, body: None }
+    AuthRequest { method: "GET".into(), url, headers, body: None, remote_address: None }
 }
 
 fn pair_up(flat: Vec<String>) -> Vec<(String, String)> {

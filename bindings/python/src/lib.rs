@@ -158,7 +158,7 @@ impl NativeAuth {
         headers: Vec<(String, String)>,
         body: Option<Vec<u8>>,
     ) -> PyResult<Begun> {
-        let req = AuthRequest { method, url, headers, body };
+        let req = AuthRequest { method, url, headers, body, remote_address: None };
         let auth = &self.auth;
         let begun = py.allow_threads(|| {
             catch_unwind(AssertUnwindSafe(|| match auth.dispatch(&req) {
@@ -202,7 +202,7 @@ impl NativeAuth {
         headers: Vec<(String, String)>,
         body: Option<Vec<u8>>,
     ) -> PyResult<NativeResponse> {
-        let req = AuthRequest { method, url, headers, body };
+        let req = AuthRequest { method, url, headers, body, remote_address: None };
         let auth = &self.auth;
         let res = py.allow_threads(|| catch_unwind(AssertUnwindSafe(|| auth.handle_admitted(&req))));
         res.map(|r| to_py(py, r)).map_err(|_| internal())
@@ -253,7 +253,7 @@ impl NativeAuth {
                 )))
             }
         };
-        let req = AuthRequest { method, url, headers, body: None };
+        let req = AuthRequest { method, url, headers, body: None, remote_address: None };
         let auth = &self.auth;
         match py.allow_threads(|| catch_unwind(AssertUnwindSafe(|| auth.sign_in(&provider, fields, &req)))) {
             Ok(Ok(out)) => Ok((out.redirect, out.set_cookies)),
@@ -270,7 +270,7 @@ impl NativeAuth {
         url: String,
         headers: Vec<(String, String)>,
     ) -> PyResult<(String, Vec<String>)> {
-        let req = AuthRequest { method, url, headers, body: None };
+        let req = AuthRequest { method, url, headers, body: None, remote_address: None };
         let auth = &self.auth;
         match py.allow_threads(|| catch_unwind(AssertUnwindSafe(|| auth.sign_out(&req)))) {
             Ok(Ok(out)) => Ok((out.redirect, out.set_cookies)),
@@ -334,7 +334,7 @@ fn session_request(url: String, cookie: Option<String>) -> AuthRequest {
         Some(c) if !c.is_empty() => vec![("cookie".to_owned(), c)],
         _ => Vec::new(),
     };
-    AuthRequest { method: "GET".into(), url, headers, body: None }
+    AuthRequest { method: "GET".into(), url, headers, body: None, remote_address: None }
 }
 
 /// A session read's outcome for Python: the dict (built here, with the

@@ -101,7 +101,8 @@ fn serve(auth: &Auth, mut request: tiny_http::Request) {
     let headers = request.headers().iter().map(|h| (h.field.to_string(), h.value.to_string())).collect();
     let mut body = Vec::new();
     let _ = request.as_reader().take(1 << 20).read_to_end(&mut body);
-    let req = AuthRequest { method: request.method().to_string(), url, headers, body: Some(body) };
+    let remote_address = request.remote_addr().map(|a| a.ip().to_string());
+    let req = AuthRequest { method: request.method().to_string(), url, headers, body: Some(body), remote_address };
 
     let path = request.url().split('?').next().unwrap_or("/").to_owned();
     let res = if path.starts_with("/auth/") {

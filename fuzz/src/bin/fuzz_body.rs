@@ -35,6 +35,7 @@ fn main() {
                 url: url.clone(),
                 headers: vec![("cookie".into(), cookie.clone())],
                 body: Some(body.to_vec()),
+                remote_address: None,
             };
             if let Some(ct) = content_type {
                 req.headers.push(("content-type".into(), ct.into()));

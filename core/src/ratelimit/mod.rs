@@ -1,0 +1,350 @@
+//! Abuse protection: rate limits on the routes that cost or leak, on by
+//! default.
+//!
+//! | route | counted | keys | default |
+//! |---|---|---|---|
+//! | `credentials`: `POST callback/<credentials>` | failed sign-ins only | the username (hashed) and the client IP | 5 per username, 50 per IP, per 5 min |
+//! | `email`: `POST signin/<email>` | every link sent | the address (hashed) and the client IP | 5 per address, 20 per IP, per hour |
+//! | `callback`: OAuth/OIDC and email-link callbacks | every request | the client IP | 30 per minute |
+//!
+//! Each is configurable, `rateLimit: { window, max, credentials: { window,
+//! max, maxPerIp } | false, email: …, callback: … }`, or off as a whole with
+//! `rateLimit: false`; `window`/`max` at the top are the default for a
+//! route's missing fields.
+//!
+//! **Fixed windows.** A count lives in the window `floor(now / window)`
+//! and starts again at 0 in the next. Every store can do that in one atomic
+//! step (a map entry under a lock, one SQL UPSERT, one Redis script), so N
+//! processes sharing a store admit exactly `max` per window together. The
+//! price is a burst of up to `2 × max` across a window boundary, which a
+//! sliding window would smooth at the cost of a second read per request; for
+//! the limits here (a handful of password guesses) the bound that matters is
+//! the long-run rate, which a fixed window holds exactly.
+//!
+//! **Keys.** The client IP (see [`client_ip`]; an IPv6 client by its /64, the
+//! block one subscriber gets) and, where the route has one, the identifier
+//! (username, email address) HMAC-ed with the secret, so neither the store
+//! nor the `events.rateLimited` event holds an address or a username. The
+//! per-IP limit is higher than the per-identifier one: a botnet cannot guess
+//! one account's password from many IPs, and one NAT's many users do not
+//! lock each other out. A request whose client IP cannot be known is counted
+//! under one shared key (fail closed) and the log says to configure
+//! `trustedProxies` or pass the peer address.
+
+pub mod client_ip;
+pub mod store;
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::Duration;
+
+use hmac::{Hmac, Mac};
+use serde_json::{json, Value};
+use sha2::Sha256;
+
+use crate::error::ConfigError;
+use crate::http::AuthRequest;
+pub use client_ip::TrustedProxies;
+pub use store::{LimitStore, MemoryStore, StoreError, WindowCount};
+
+/// A route family with its own limit.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Route {
+    Credentials,
+    Email,
+    Callback,
+}
+
+impl Route {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Route::Credentials => "credentials",
+            Route::Email => "email",
+            Route::Callback => "callback",
+        }
+    }
+
+    const ALL: [Route; 3] = [Route::Credentials, Route::Email, Route::Callback];
+
+    fn default_rule(self) -> Rule {
+        match self {
+            Route::Credentials => Rule { window: Duration::from_secs(300), max: 5, max_per_ip: 50 },
+            Route::Email => Rule { window: Duration::from_secs(3600), max: 5, max_per_ip: 20 },
+            Route::Callback => Rule { window: Duration::from_secs(60), max: 30, max_per_ip: 30 },
+        }
+    }
+}
+
+/// One route's limit: `max` per identifier, `max_per_ip` per client IP,
+/// per `window`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Rule {
+    pub window: Duration,
+    pub max: u64,
+    pub max_per_ip: u64,
+}
+
+/// The parsed `rateLimit` option.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RateLimits {
+    rules: [Option<Rule>; 3],
+}
+
+impl Default for RateLimits {
+    fn default() -> Self {
+        RateLimits { rules: Route::ALL.map(|r| Some(r.default_rule())) }
+    }
+}
+
+impl RateLimits {
+    /// `rateLimit`: absent (the defaults), `false` (off), or an object.
+    pub fn parse(value: Option<&Value>) -> Result<RateLimits, ConfigError> {
+        let map = match value {
+            None | Some(Value::Null) | Some(Value::Bool(true)) => return Ok(RateLimits::default()),
+            Some(Value::Bool(false)) => return Ok(RateLimits { rules: [None; 3] }),
+            Some(Value::Object(map)) => map,
+            Some(_) => {
+                return Err(ConfigError::new(
+                    "rateLimit",
+                    "must be false or an object { window, max, credentials, email, callback }",
+                ))
+            }
+        };
+        const KEYS: [&str; 5] = ["window", "max", "credentials", "email", "callback"];
+        if let Some(key) = map.keys().find(|k| !KEYS.contains(&k.as_str())) {
+            return Err(ConfigError::new(
+                format!("rateLimit.{key}"),
+                format!("unknown option; known: {}", KEYS.join(", ")),
+            ));
+        }
+        let default_window = seconds(map.get("window"), "rateLimit.window")?;
+        let default_max = count(map.get("max"), "rateLimit.max")?;
+        let mut rules = [None; 3];
+        for (slot, route) in rules.iter_mut().zip(Route::ALL) {
+            let option = format!("rateLimit.{}", route.as_str());
+            let base = route.default_rule();
+            *slot = match map.get(route.as_str()) {
+                Some(Value::Bool(false)) => None,
+                None | Some(Value::Null) | Some(Value::Bool(true)) => Some(Rule {
+                    window: default_window.unwrap_or(base.window),
+                    max: default_max.unwrap_or(base.max),
+                    max_per_ip: default_max
+                        .map_or(base.max_per_ip, |m| m.saturating_mul(base.max_per_ip / base.max.max(1))),
+                }),
+                Some(Value::Object(rule)) => {
+                    if let Some(key) = rule.keys().find(|k| !["window", "max", "maxPerIp"].contains(&k.as_str())) {
+                        return Err(ConfigError::new(
+                            format!("{option}.{key}"),
+                            "unknown option; known: window, max, maxPerIp",
+                        ));
+                    }
+                    let max = count(rule.get("max"), &format!("{option}.max"))?.or(default_max).unwrap_or(base.max);
+                    Some(Rule {
+                        window: seconds(rule.get("window"), &format!("{option}.window"))?
+                            .or(default_window)
+                            .unwrap_or(base.window),
+                        max,
+                        max_per_ip: count(rule.get("maxPerIp"), &format!("{option}.maxPerIp"))?
+                            .unwrap_or_else(|| max.saturating_mul(base.max_per_ip / base.max.max(1))),
+                    })
+                }
+                Some(_) => return Err(ConfigError::new(option, "must be false or { window, max, maxPerIp }")),
+            };
+        }
+        Ok(RateLimits { rules })
+    }
+
+    pub fn rule(&self, route: Route) -> Option<Rule> {
+        self.rules[route as usize]
+    }
+}
+
+fn seconds(value: Option<&Value>, option: &str) -> Result<Option<Duration>, ConfigError> {
+    match value {
+        None | Some(Value::Null) => Ok(None),
+        Some(v) => match v.as_u64().filter(|s| (1..=31 * 24 * 3600).contains(s)) {
+            Some(s) => Ok(Some(Duration::from_secs(s))),
+            None => Err(ConfigError::new(option, "must be a whole number of seconds from 1 to 2678400 (31 days)")),
+        },
+    }
+}
+
+fn count(value: Option<&Value>, option: &str) -> Result<Option<u64>, ConfigError> {
+    match value {
+        None | Some(Value::Null) => Ok(None),
+        Some(v) => v
+            .as_u64()
+            .filter(|n| *n >= 1)
+            .map(Some)
+            .ok_or_else(|| ConfigError::new(option, "must be a whole number from 1")),
+    }
+}
+
+/// What a limit check decided.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Verdict {
+    Allowed,
+    /// Over the limit: answer 429 (or the error page).
+    Limited(Limited),
+}
+
+/// A refusal: which key and rule, and when to come back.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Limited {
+    pub route: Route,
+    /// `ip:<…>` or `id:<hmac>`: safe to log (no address or username).
+    pub key: String,
+    pub limit: u64,
+    pub window: Duration,
+    pub retry_after: Duration,
+}
+
+impl Limited {
+    /// `Retry-After` and the IETF `RateLimit` / `RateLimit-Policy` fields.
+    pub fn headers(&self) -> Vec<(String, String)> {
+        let reset = self.retry_after.as_secs().max(1);
+        vec![
+            ("retry-after".into(), reset.to_string()),
+            (
+                "ratelimit-policy".into(),
+                format!("\"{}\";q={};w={}", self.route.as_str(), self.limit, self.window.as_secs()),
+            ),
+            ("ratelimit".into(), format!("\"{}\";r=0;t={reset}", self.route.as_str())),
+        ]
+    }
+
+    /// The `events.rateLimited` message.
+    pub fn event(&self) -> Value {
+        json!({ "route": self.route.as_str(), "key": self.key, "limit": self.limit,
+                "window": self.window.as_secs(), "retryAfter": self.retry_after.as_secs().max(1) })
+    }
+}
+
+/// The limiter of one engine: rules, a store, the proxies to believe, and
+/// the key for identifiers.
+pub struct Limiter {
+    limits: RateLimits,
+    store: Arc<dyn LimitStore>,
+    proxies: TrustedProxies,
+    hmac_key: Vec<u8>,
+    warned_no_ip: AtomicBool,
+}
+
+/// Failures of the store: logged by the caller, then the route's
+/// configured behaviour (closed for credentials) applies.
+pub type CheckResult = Result<Verdict, StoreError>;
+
+impl Limiter {
+    pub fn new(limits: RateLimits, store: Arc<dyn LimitStore>, proxies: TrustedProxies, secret: &str) -> Limiter {
+        Limiter { limits, store, proxies, hmac_key: secret.as_bytes().to_vec(), warned_no_ip: AtomicBool::new(false) }
+    }
+
+    pub fn rule(&self, route: Route) -> Option<Rule> {
+        self.limits.rule(route)
+    }
+
+    /// The keys a request is counted under for `route`: the client's IP
+    /// (or the shared unknown key) and the identifier's HMAC, if any.
+    pub fn keys(&self, route: Route, req: &AuthRequest, identifier: Option<&str>) -> (String, Option<String>) {
+        let ip = match self.proxies.client_ip(req) {
+            Some(ip) => format!("ip:{}", client_ip::bucket(ip)),
+            None => {
+                self.warned_no_ip.store(true, Ordering::Relaxed);
+                "ip:unknown".to_owned()
+            }
+        };
+        let id = identifier.map(|identifier| {
+            let mut mac = <Hmac<Sha256> as Mac>::new_from_slice(&self.hmac_key).expect("any key length");
+            mac.update(route.as_str().as_bytes());
+            mac.update(b"\0");
+            mac.update(identifier.trim().to_lowercase().as_bytes());
+            let digest = mac.finalize().into_bytes();
+            format!("id:{}", digest[..16].iter().map(|b| format!("{b:02x}")).collect::<String>())
+        });
+        (ip, id)
+    }
+
+    /// Whether the last key computation found no client IP (then the log
+    /// says what to configure, once).
+    pub fn take_no_ip_warning(&self) -> bool {
+        self.warned_no_ip.swap(false, Ordering::Relaxed)
+    }
+
+    /// Count `cost` against the route's keys (0 only looks) and decide: the
+    /// request is limited when a key's count is past its limit (with
+    /// `cost` 0: at it, so the next failure would be one too many).
+    pub fn check(&self, route: Route, keys: &(String, Option<String>), cost: u64) -> CheckResult {
+        let Some(rule) = self.rule(route) else { return Ok(Verdict::Allowed) };
+        let mut limited = None;
+        let candidates = std::iter::once((&keys.0, rule.max_per_ip)).chain(keys.1.as_ref().map(|id| (id, rule.max)));
+        for (key, limit) in candidates {
+            let store_key = format!("{}:{key}", route.as_str());
+            let counted = self.store.consume(&store_key, cost, rule.window)?;
+            let over = if cost == 0 { counted.count >= limit } else { counted.count > limit };
+            if over && limited.is_none() {
+                limited = Some(Limited {
+                    route,
+                    key: key.clone(),
+                    limit,
+                    window: rule.window,
+                    retry_after: counted.reset_after,
+                });
+            }
+        }
+        Ok(limited.map_or(Verdict::Allowed, Verdict::Limited))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn options_parse_with_defaults_and_name_what_is_wrong() {
+        let defaults = RateLimits::parse(None).unwrap();
+        assert_eq!(defaults.rule(Route::Credentials), Some(Route::Credentials.default_rule()));
+        let off = RateLimits::parse(Some(&json!(false))).unwrap();
+        assert!(Route::ALL.iter().all(|r| off.rule(*r).is_none()));
+        let custom =
+            RateLimits::parse(Some(&json!({ "window": 10, "credentials": { "max": 3 }, "email": false }))).unwrap();
+        assert_eq!(
+            custom.rule(Route::Credentials),
+            Some(Rule { window: Duration::from_secs(10), max: 3, max_per_ip: 30 })
+        );
+        assert_eq!(custom.rule(Route::Email), None);
+        assert_eq!(custom.rule(Route::Callback).unwrap().window, Duration::from_secs(10));
+        for (bad, option) in [
+            (json!({ "credentials": { "max": 0 } }), "rateLimit.credentials.max"),
+            (json!({ "window": -1 }), "rateLimit.window"),
+            (json!({ "email": { "windw": 1 } }), "rateLimit.email.windw"),
+            (json!({ "passwords": {} }), "rateLimit.passwords"),
+            (json!(3), "rateLimit"),
+        ] {
+            assert_eq!(RateLimits::parse(Some(&bad)).unwrap_err().option, option, "{bad}");
+        }
+    }
+
+    #[test]
+    fn a_username_is_limited_across_ips_and_an_ip_across_usernames() {
+        let limits =
+            RateLimits::parse(Some(&json!({ "credentials": { "window": 60, "max": 2, "maxPerIp": 3 } }))).unwrap();
+        let limiter = Limiter::new(limits, Arc::new(MemoryStore::default()), TrustedProxies::none(), "secret");
+        let from = |ip: &str| AuthRequest { remote_address: Some(ip.into()), ..AuthRequest::get("http://x/") };
+        // One username from many IPs: the identifier key stops the third failure.
+        for (i, ip) in ["1.1.1.1", "2.2.2.2", "3.3.3.3"].iter().enumerate() {
+            let keys = limiter.keys(Route::Credentials, &from(ip), Some("Ada "));
+            let verdict = limiter.check(Route::Credentials, &keys, 1).unwrap();
+            assert_eq!(matches!(verdict, Verdict::Limited(_)), i == 2, "{ip}");
+        }
+        // One IP, many usernames: the IP key stops the fourth.
+        for (i, user) in ["a", "b", "c", "d"].iter().enumerate() {
+            let keys = limiter.keys(Route::Credentials, &from("9.9.9.9"), Some(user));
+            let verdict = limiter.check(Route::Credentials, &keys, 1).unwrap();
+            assert_eq!(matches!(verdict, Verdict::Limited(_)), i == 3, "{user}");
+        }
+        // The key names neither the username nor the address in clear.
+        let keys = limiter.keys(Route::Credentials, &from("9.9.9.9"), Some("ada@example.com"));
+        assert!(keys.1.as_deref().is_some_and(|k| k.starts_with("id:") && !k.contains("ada")));
+    }
+}
