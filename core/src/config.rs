@@ -244,9 +244,6 @@ impl Config {
     }
 
     fn set_option(&mut self, key: &str, value: Value) -> Result<(), ConfigError> {
-        fn parse<T: serde::de::DeserializeOwned>(key: &str, value: Value) -> Result<T, ConfigError> {
-            serde_json::from_value(value).map_err(|e| ConfigError::new(key, e.to_string()))
-        }
         match key {
             "providers" => self.providers = parse(key, value)?,
             "adapter" => self.adapter = if value.is_null() { None } else { Some(value) },
@@ -274,6 +271,29 @@ impl Config {
     }
 }
 
+/// One option's value as `T`. A type error names the innermost option it
+/// is in (`session.strategy`, `cookies.sessionToken.options.secure`,
+/// `redirectProxyOrigins[1]`), not just the top-level key: a binding
+/// passes the whole object, so "`session`" alone leaves the user to guess.
+fn parse<T: serde::de::DeserializeOwned>(key: &str, value: Value) -> Result<T, ConfigError> {
+    serde_path_to_error::deserialize(value).map_err(|e| {
+        let mut option = key.to_owned();
+        for segment in e.path().iter() {
+            match segment {
+                serde_path_to_error::Segment::Map { key } => {
+                    option.push('.');
+                    option.push_str(key);
+                }
+                serde_path_to_error::Segment::Seq { index } => option.push_str(&format!("[{index}]")),
+                // A variant or a place serde cannot name: the path so far
+                // is the best name there is.
+                serde_path_to_error::Segment::Enum { .. } | serde_path_to_error::Segment::Unknown => break,
+            }
+        }
+        ConfigError::new(option, e.into_inner().to_string())
+    })
+}
+
 /// `jwt` and `session` mix data and functions (`jwt.encode`,
 /// `session.generateSessionToken`); keep only the data.
 fn parse_object_ignoring_functions<T: serde::de::DeserializeOwned>(key: &str, value: Value) -> Result<T, ConfigError> {
@@ -286,7 +306,7 @@ fn parse_object_ignoring_functions<T: serde::de::DeserializeOwned>(key: &str, va
         Value::Null => Value::Object(Map::new()),
         other => other,
     };
-    serde_json::from_value(value).map_err(|e| ConfigError::new(key, e.to_string()))
+    parse(key, value)
 }
 
 /// The process environment, or a map in tests.
@@ -719,10 +739,39 @@ mod tests {
         }
         let err = Config::from_json(r#"{"secert":"x"}"#).unwrap_err();
         assert_eq!(err.option, "secert");
-        let err = Config::from_json(r#"{"session":{"maxAge":"long"}}"#).unwrap_err();
-        assert_eq!(err.option, "session");
-        let err = Config::from_json(r#"{"session":{"strategy":"cookie"}}"#).unwrap_err();
-        assert_eq!(err.option, "session");
+    }
+
+    /// A value of the wrong type anywhere inside an option is named by its
+    /// full path, at every depth and in every option that holds objects or
+    /// lists; an unknown key inside one is named by its own path, as an
+    /// unknown top-level option is.
+    #[test]
+    fn type_errors_name_the_nested_option() {
+        let cases: &[(&str, &str)] = &[
+            (r#"{"session":{"maxAge":"long"}}"#, "session.maxAge"),
+            (r#"{"session":{"strategy":"cookie"}}"#, "session.strategy"),
+            (r#"{"session":{"strategy":1}}"#, "session.strategy"),
+            (r#"{"session":{"updateAge":-1}}"#, "session.updateAge"),
+            (r#"{"session":3}"#, "session"),
+            (r#"{"jwt":{"maxAge":"x"}}"#, "jwt.maxAge"),
+            (r#"{"hooks":{"timeout":"soon"}}"#, "hooks.timeout"),
+            (r#"{"hooks":{"maxInFlight":-2}}"#, "hooks.maxInFlight"),
+            (r#"{"hooks":{"timeouts":{"callbacks.jwt":"x"}}}"#, "hooks.timeouts.callbacks.jwt"),
+            (r#"{"pages":{"signIn":7}}"#, "pages.signIn"),
+            (r#"{"theme":{"colorScheme":"blue"}}"#, "theme.colorScheme"),
+            (r#"{"cookies":{"sessionToken":{"name":1}}}"#, "cookies.sessionToken.name"),
+            (r#"{"cookies":{"sessionToken":{"options":{"secure":"yes"}}}}"#, "cookies.sessionToken.options.secure"),
+            (r#"{"experimental":{"enableWebAuthn":"on"}}"#, "experimental.enableWebAuthn"),
+            (r#"{"redirectProxyOrigins":["https://a.example",2]}"#, "redirectProxyOrigins[1]"),
+            (r#"{"trustHost":"yes"}"#, "trustHost"),
+            (r#"{"pages":{"signin":"/login"}}"#, "pages.signin"),
+            (r#"{"cookies":{"sessionToken":{"options":{"sameSit":"lax"}}}}"#, "cookies.sessionToken.options.sameSit"),
+        ];
+        for (json, option) in cases {
+            let err = Config::from_json(json).unwrap_err();
+            assert_eq!(&err.option, option, "{json}: {err}");
+            assert!(!err.message.is_empty(), "{json}");
+        }
     }
 
     #[test]
