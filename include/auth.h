@@ -217,8 +217,11 @@ extern "C" {
 // On success writes the engine to `*auth_out`. On failure writes nothing
 // there, and (when `error_out` is not NULL) an error to `*error_out`: a
 // refused configuration names its option (`auth_error_option`) and has the
-// engine's type (`AUTH_CONFIGURATION`, `AUTH_MISSING_SECRET`, …). An unknown
-// or misspelt hook name in `hooks.implemented` is refused naming it.
+// engine's type (`AUTH_CONFIGURATION`, `AUTH_MISSING_SECRET`, …), e.g.
+// `session.strategy` for a wrong type inside `session`. An unknown or
+// misspelt hook name is refused naming it, in `hooks.implemented` or as a
+// key under `callbacks`, `events` or `logger` (`callbacks.sesion`); so is a
+// right name there that `hooks.implemented` does not list.
 enum auth_result auth_new(const char *config_json,
                           size_t config_len,
                           auth_hook_fn hook_fn,

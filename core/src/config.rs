@@ -262,9 +262,10 @@ impl Config {
             "trustHost" => self.trust_host = parse(key, value)?,
             "useSecureCookies" => self.use_secure_cookies = parse(key, value)?,
             "url" => self.url = parse(key, value)?,
-            // Functions: the binding registers them as hooks; whatever
-            // marker it leaves in the JSON is not ours to read.
-            "callbacks" | "events" | "logger" | "raw" | "skipCSRFCheck" => {}
+            // Functions: the binding registers them as hooks, by name.
+            "callbacks" | "events" | "logger" => check_hook_group(key, &value)?,
+            // Auth.js internals, never read.
+            "raw" | "skipCSRFCheck" => {}
             _ => unreachable!("checked against KNOWN_OPTIONS"),
         }
         Ok(())
@@ -292,6 +293,28 @@ fn parse<T: serde::de::DeserializeOwned>(key: &str, value: Value) -> Result<T, C
         }
         ConfigError::new(option, e.into_inner().to_string())
     })
+}
+
+/// `callbacks`, `events` and `logger` hold functions, which a binding
+/// registers as hooks by name (`Auth::new` then refuses a name the engine
+/// never calls). Whatever is left under them in the JSON must be such a
+/// name too: the C API passes its configuration as JSON, with no function
+/// to register, and `"callbacks": {"sesion": …}` must be refused there as
+/// a misspelt function is in Node or Python, not silently ignored.
+fn check_hook_group(group: &str, value: &Value) -> Result<(), ConfigError> {
+    let map = match value {
+        Value::Null => return Ok(()),
+        Value::Object(map) => map,
+        _ => return Err(ConfigError::new(group, "must be an object of functions")),
+    };
+    for name in map.keys() {
+        let hook = format!("{group}.{name}");
+        if crate::host::HookKind::parse(&hook).is_none() {
+            let hint = crate::host::known_hooks_hint(&hook);
+            return Err(ConfigError::new(hook, format!("unknown hook: {hint}")));
+        }
+    }
+    Ok(())
 }
 
 /// `jwt` and `session` mix data and functions (`jwt.encode`,
@@ -772,6 +795,28 @@ mod tests {
             assert_eq!(&err.option, option, "{json}: {err}");
             assert!(!err.message.is_empty(), "{json}");
         }
+    }
+
+    /// What the JSON holds under `callbacks`, `events` and `logger` must be
+    /// hook names: a misspelt one is refused by its name (as a misspelt
+    /// function is when a binding registers it), whatever its value.
+    #[test]
+    fn misspelt_names_under_function_options_are_refused() {
+        for (json, option) in [
+            (r#"{"callbacks":{"sesion":true}}"#, "callbacks.sesion"),
+            (r#"{"callbacks":{"JWT":"x"}}"#, "callbacks.JWT"),
+            (r#"{"callbacks":{"signIn":1,"signin":1}}"#, "callbacks.signin"),
+            (r#"{"events":{"signin":{}}}"#, "events.signin"),
+            (r#"{"logger":{"info":null}}"#, "logger.info"),
+            (r#"{"callbacks":"session"}"#, "callbacks"),
+            (r#"{"events":[1]}"#, "events"),
+        ] {
+            let err = Config::from_json(json).unwrap_err();
+            assert_eq!(err.option, option, "{json}: {err}");
+        }
+        let spelt_right = r#"{"callbacks":{"signIn":1,"redirect":1,"jwt":1,"session":1},"events":{"signIn":1,"signOut":1,"createUser":1,"updateUser":1,"linkAccount":1,"session":1},"logger":{"error":1,"warn":1,"debug":1}}"#;
+        assert!(Config::from_json(spelt_right).is_ok());
+        assert!(Config::from_json(r#"{"callbacks":null,"events":{}}"#).is_ok());
     }
 
     #[test]

@@ -115,6 +115,30 @@ fn parse_request(json: &str) -> Result<AuthRequest, Failure> {
     })
 }
 
+/// In C a hook is on when `hooks.implemented` lists it: JSON holds no
+/// function, so `"callbacks": {"session": …}` names a hook the host
+/// believes it configured. Unless listed, that is refused by name rather
+/// than never called. (A name the engine does not know at all is refused
+/// by `Config` itself, for every binding.)
+fn check_listed_hooks(config: &Value, implemented: &[String]) -> Result<(), ConfigError> {
+    for group in ["callbacks", "events", "logger"] {
+        let Some(map) = config.get(group).and_then(Value::as_object) else { continue };
+        for name in map.keys() {
+            let hook = format!("{group}.{name}");
+            if libauth_core::host::HookKind::parse(&hook).is_some() && !implemented.contains(&hook) {
+                return Err(ConfigError::new(
+                    hook.clone(),
+                    format!(
+                        "is in the configuration but not in hooks.implemented: a C host lists the hooks its \
+                         hook_fn answers there (\"hooks\": {{\"implemented\": [\"{hook}\"]}})"
+                    ),
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
 fn null_output(what: &str) -> Failure {
     Failure::new(auth_result::AUTH_NULL_ARGUMENT, format!("{what} is NULL"))
 }
@@ -127,8 +151,11 @@ fn null_output(what: &str) -> Failure {
 /// On success writes the engine to `*auth_out`. On failure writes nothing
 /// there, and (when `error_out` is not NULL) an error to `*error_out`: a
 /// refused configuration names its option (`auth_error_option`) and has the
-/// engine's type (`AUTH_CONFIGURATION`, `AUTH_MISSING_SECRET`, …). An unknown
-/// or misspelt hook name in `hooks.implemented` is refused naming it.
+/// engine's type (`AUTH_CONFIGURATION`, `AUTH_MISSING_SECRET`, …), e.g.
+/// `session.strategy` for a wrong type inside `session`. An unknown or
+/// misspelt hook name is refused naming it, in `hooks.implemented` or as a
+/// key under `callbacks`, `events` or `logger` (`callbacks.sesion`); so is a
+/// right name there that `hooks.implemented` does not list.
 #[no_mangle]
 pub unsafe extern "C" fn auth_new(
     config_json: *const c_char,
@@ -150,6 +177,7 @@ pub unsafe extern "C" fn auth_new(
             option: Some("config".into()),
         })?;
         let hooks = take_implemented_hooks(&mut value)?;
+        check_listed_hooks(&value, &hooks)?;
         if !hooks.is_empty() && hook_fn.is_none() {
             return Err(ConfigError::new("hooks.implemented", "names hooks, but hook_fn is NULL").into());
         }

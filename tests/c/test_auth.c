@@ -236,6 +236,80 @@ static void expect_refused(const char *config, size_t len, auth_hook_fn fn, auth
     auth_error_free(err);
 }
 
+/* A value of the wrong type inside an option names the option it is in,
+ * at any depth, as in the Node and Python bindings. */
+static void test_nested_type_errors(void) {
+    const char *cases[][2] = {
+        {",\"session\":{\"strategy\":1}", "session.strategy"},
+        {",\"session\":{\"maxAge\":\"long\"}", "session.maxAge"},
+        {",\"jwt\":{\"maxAge\":[]}", "jwt.maxAge"},
+        {",\"hooks\":{\"timeout\":\"soon\"}", "hooks.timeout"},
+        {",\"hooks\":{\"maxInFlight\":-1}", "hooks.maxInFlight"},
+        {",\"hooks\":{\"timeouts\":{\"callbacks.jwt\":true}}", "hooks.timeouts.callbacks.jwt"},
+        {",\"pages\":{\"signIn\":7}", "pages.signIn"},
+        {",\"theme\":{\"colorScheme\":\"blue\"}", "theme.colorScheme"},
+        {",\"cookies\":{\"sessionToken\":{\"options\":{\"secure\":\"yes\"}}}",
+         "cookies.sessionToken.options.secure"},
+        {",\"redirectProxyOrigins\":[\"https://a.example\",2]", "redirectProxyOrigins[1]"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char *c = config_with(cases[i][0]);
+        expect_refused(c, strlen(c), hook, AUTH_CONFIGURATION, "Configuration", cases[i][1], cases[i][1]);
+        free(c);
+    }
+}
+
+#define HOST_ADAPTER_HOOKS                                                                                    \
+    "\"adapter.createUser\",\"adapter.getUser\",\"adapter.getUserByEmail\",\"adapter.getUserByAccount\","       \
+    "\"adapter.updateUser\",\"adapter.deleteUser\",\"adapter.linkAccount\",\"adapter.createSession\","          \
+    "\"adapter.getSessionAndUser\",\"adapter.updateSession\",\"adapter.deleteSession\""
+
+/* A hook name the engine never calls is refused by that name wherever a C
+ * host writes it: under callbacks, events or logger in the JSON (whatever
+ * the value), or in hooks.implemented. And a right name under callbacks,
+ * events or logger that hooks.implemented does not list is refused too:
+ * JSON holds no function, so it would never be called. */
+static void test_misspelt_hooks(void) {
+    const char *cases[][2] = {
+        {",\"callbacks\":{\"sesion\":true}", "callbacks.sesion"},
+        {",\"callbacks\":{\"signin\":{}}", "callbacks.signin"},
+        {",\"callbacks\":{\"JWT\":\"x\"}", "callbacks.JWT"},
+        {",\"events\":{\"signout\":null}", "events.signout"},
+        {",\"logger\":{\"info\":1}", "logger.info"},
+        {",\"callbacks\":\"session\"", "callbacks"},
+        {",\"hooks\":{\"implemented\":[\"callbacks.sesion\"]}", "callbacks.sesion"},
+        {",\"hooks\":{\"implemented\":[\"callbacks.jwt\",\"callbacks.JWT\"]}", "callbacks.JWT"},
+        {",\"hooks\":{\"implemented\":[\"events.signin\"]}", "events.signin"},
+        {",\"hooks\":{\"implemented\":[\"logger.info\"]}", "logger.info"},
+        {",\"hooks\":{\"implemented\":[\"jwt.encod\"]}", "jwt.encod"},
+        {",\"hooks\":{\"implemented\":[\"session.generateSessionTokn\"]}", "session.generateSessionTokn"},
+        {",\"hooks\":{\"implemented\":[\"sesion\"]}", "sesion"},
+        {",\"providers\":[" CREDENTIALS_PROVIDER "],\"hooks\":{\"implemented\":[\"providers.credentials.authorize\","
+         "\"providers.credentials.authorise\"]}",
+         "providers.credentials.authorise"},
+        {",\"adapter\":{\"type\":\"host\"},\"hooks\":{\"implemented\":[" HOST_ADAPTER_HOOKS ",\"adapter.getUsr\"]}",
+         "adapter.getUsr"},
+        /* Spelt right, not listed. */
+        {",\"callbacks\":{\"session\":true}", "callbacks.session"},
+        {",\"events\":{\"signIn\":true},\"hooks\":{\"implemented\":[\"events.signOut\"]}", "events.signIn"},
+        {",\"logger\":{\"warn\":true}", "logger.warn"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char *c = config_with(cases[i][0]);
+        expect_refused(c, strlen(c), hook, AUTH_CONFIGURATION, "Configuration", cases[i][1], cases[i][0]);
+        free(c);
+    }
+    /* Listed, it may also appear under callbacks. */
+    char *c = config_with(",\"callbacks\":{\"jwt\":true},\"events\":{},\"hooks\":{\"implemented\":[\"callbacks.jwt\"]}");
+    host_state h = {0};
+    auth_error *err = NULL;
+    auth_engine *auth = engine(c, &h, &err);
+    CHECK(auth != NULL, "a listed hook under callbacks: %s", auth_error_message(err));
+    auth_error_free(err);
+    auth_free(auth);
+    free(c);
+}
+
 static void test_config_errors(void) {
     expect_refused(NULL, 10, hook, AUTH_NULL_ARGUMENT, "NullArgument", NULL, "NULL config");
     expect_refused("{bad", 4, hook, AUTH_INVALID_JSON, "InvalidJson", "config", "bad JSON");
@@ -264,6 +338,8 @@ static void test_config_errors(void) {
     expect_refused(c, strlen(c), hook, AUTH_MISSING_AUTHORIZE, "MissingAuthorize", "providers[0].authorize",
                    "credentials without authorize");
     free(c);
+    test_nested_type_errors();
+    test_misspelt_hooks();
     /* No auth_out: an error, not a crash. */
     auth_error *err = NULL;
     CHECK(auth_new(good, strlen(good), NULL, NULL, NULL, &err) == AUTH_NULL_ARGUMENT, "NULL auth_out");
