@@ -21,7 +21,8 @@
  * Host header is not the canonical URL's, e.g. local development.
  *
  * REQUEST (auth_handle, auth_get_session): the request as the client sent it;
- * `url` absolute (as the client saw it: apply your proxy rules first), headers
+ * `url` absolute (as the client saw it: apply your proxy rules first; a url
+ * without `http://` or `https://` and a host is AUTH_INVALID_JSON), headers
  * as [name, value] pairs (several of one name allowed), `body` the raw body as
  * a UTF-8 string, or absent:
  *
@@ -236,7 +237,8 @@ enum auth_result auth_new(const char *config_json,
 // body; shape at the top) to `*response_out`; release it with
 // `auth_buffer_free`. Engine failures are responses (redirects to the error
 // page, 4xx, 503 when overloaded), not errors: an error code means the call
-// itself was wrong (NULL, bad length, not UTF-8, not a request).
+// itself was wrong (NULL, bad length, not UTF-8, not a request, or a `url`
+// that is not absolute: `AUTH_INVALID_JSON`).
 enum auth_result auth_handle(const struct auth_engine *auth,
                              const char *request_json,
                              size_t request_len,
@@ -249,7 +251,8 @@ enum auth_result auth_handle(const struct auth_engine *auth,
 // `*session_out`, or NULL when there is no valid session. Fails with the
 // engine's error: `AUTH_ADAPTER_ERROR` (database strategy, the database
 // failed: the session may well exist), `AUTH_OVERLOADED` (`hooks.maxInFlight`
-// reached), or a misuse code.
+// reached), or a misuse code (as for `auth_handle`: a `url` that is not
+// absolute is `AUTH_INVALID_JSON`).
 enum auth_result auth_get_session(const struct auth_engine *auth,
                                   const char *request_json,
                                   size_t request_len,

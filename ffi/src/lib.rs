@@ -110,9 +110,41 @@ unsafe fn engine<'a>(auth: *const auth_engine) -> Result<&'a Auth, Failure> {
 }
 
 fn parse_request(json: &str) -> Result<AuthRequest, Failure> {
-    serde_json::from_str(json).map_err(|e| {
+    let req: AuthRequest = serde_json::from_str(json).map_err(|e| {
         Failure::new(auth_result::AUTH_INVALID_JSON, format!("request_json is not a request ({e}); see auth.h"))
-    })
+    })?;
+    check_absolute_url(&req.url)?;
+    Ok(req)
+}
+
+/// The request's `url` must be absolute, as the client saw it: `http://` or
+/// `https://`, a host, then the rest. Otherwise the engine would answer 400
+/// (or read the session as if the URL were fine, with the plain cookie
+/// names), and the host's bug - a path where the URL belongs, a proxy rule
+/// not applied - would hide behind an `AUTH_OK`. The URL itself is not put
+/// in the message: it may carry a sign-in token in its query.
+fn check_absolute_url(url: &str) -> Result<(), Failure> {
+    let refused = |why: String| {
+        Failure::new(
+            auth_result::AUTH_INVALID_JSON,
+            format!("request_json: url is not an absolute http(s) URL ({why}); see auth.h"),
+        )
+    };
+    let scheme = ["http://", "https://"]
+        .into_iter()
+        .find(|prefix| url.get(..prefix.len()).is_some_and(|s| s.eq_ignore_ascii_case(prefix)))
+        .ok_or_else(|| refused("it must start with http:// or https://".into()))?;
+    // `Url::parse` is lenient (`http:///x` has the host `x`): the host must
+    // come right after the scheme, as a client sends it.
+    let authority = url[scheme.len()..].split(['/', '\\', '?', '#']).next().unwrap_or_default();
+    if authority.is_empty() {
+        return Err(refused("no host after the scheme".into()));
+    }
+    match url::Url::parse(url) {
+        Ok(parsed) if parsed.host_str().is_some_and(|h| !h.is_empty()) => Ok(()),
+        Ok(_) => Err(refused("no host".into())),
+        Err(e) => Err(refused(e.to_string())),
+    }
 }
 
 /// In C a hook is on when `hooks.implemented` lists it: JSON holds no
@@ -210,7 +242,8 @@ fn take_implemented_hooks(config: &mut Value) -> Result<Vec<String>, ConfigError
 /// body; shape at the top) to `*response_out`; release it with
 /// `auth_buffer_free`. Engine failures are responses (redirects to the error
 /// page, 4xx, 503 when overloaded), not errors: an error code means the call
-/// itself was wrong (NULL, bad length, not UTF-8, not a request).
+/// itself was wrong (NULL, bad length, not UTF-8, not a request, or a `url`
+/// that is not absolute: `AUTH_INVALID_JSON`).
 #[no_mangle]
 pub unsafe extern "C" fn auth_handle(
     auth: *const auth_engine,
@@ -245,7 +278,8 @@ pub unsafe extern "C" fn auth_handle(
 /// `*session_out`, or NULL when there is no valid session. Fails with the
 /// engine's error: `AUTH_ADAPTER_ERROR` (database strategy, the database
 /// failed: the session may well exist), `AUTH_OVERLOADED` (`hooks.maxInFlight`
-/// reached), or a misuse code.
+/// reached), or a misuse code (as for `auth_handle`: a `url` that is not
+/// absolute is `AUTH_INVALID_JSON`).
 #[no_mangle]
 pub unsafe extern "C" fn auth_get_session(
     auth: *const auth_engine,

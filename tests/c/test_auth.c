@@ -402,6 +402,51 @@ static void test_call_errors(const auth_engine *auth) {
     }
 }
 
+/* The request's url must be absolute (http:// or https://, then a host):
+ * anything else is AUTH_INVALID_JSON from both calls, with a message that
+ * does not repeat the url (its query may hold a token), and nothing
+ * written. An absolute url in any case spelling is accepted. */
+static void test_urls_must_be_absolute(const auth_engine *auth) {
+    const char *bad[] = {
+        "", " ", "/auth/csrf", "auth/csrf", "?a=1", "#x", "//localhost:8080/auth/csrf",
+        "localhost:8080/auth/csrf", "http:/localhost:8080/auth/csrf", "http:localhost/auth/csrf",
+        "http:///auth/csrf", "http:\\\\localhost/auth/csrf", "http://\\\\localhost/auth/csrf", "http://", "https://?x", "http://#f",
+        "http://:8080/auth/csrf", "http://a b/auth/csrf", "ftp://localhost/auth/csrf", "file:///etc/passwd",
+        "mailto:a@example.com", "data:text/plain,x", "javascript:alert(1)", " http://localhost:8080/auth/csrf",
+        "/auth/callback/email?token=tok-SECRET-123&email=a%40b.c",
+    };
+    auth_buffer *sentinel = (auth_buffer *)(uintptr_t)0x1;
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        char *req = request_json("GET", bad[i], NULL, NULL);
+        for (int which = 0; which < 2; which++) {
+            const char *fn = which == 0 ? "auth_handle" : "auth_get_session";
+            auth_buffer *out = sentinel;
+            auth_error *err = NULL;
+            auth_result code = which == 0 ? auth_handle(auth, req, strlen(req), &out, &err)
+                                          : auth_get_session(auth, req, strlen(req), &out, &err);
+            CHECK(code == AUTH_INVALID_JSON, "%s, url \"%s\": code %d (%s), want AUTH_INVALID_JSON", fn, bad[i], code,
+                  auth_result_name(code));
+            CHECK(out == sentinel, "%s, url \"%s\": nothing written", fn, bad[i]);
+            CHECK(err && strstr(auth_error_message(err), "absolute") && !strstr(auth_error_message(err), "SECRET"),
+                  "%s, url \"%s\": message %s", fn, bad[i], err ? auth_error_message(err) : "(none)");
+            auth_error_free(err);
+        }
+        free(req);
+    }
+    const char *good[] = {ORIGIN "/auth/csrf", "HTTP://LOCALHOST:8080/auth/csrf", "https://127.0.0.1/auth/csrf",
+                          "http://[::1]:8080/auth/csrf"};
+    for (size_t i = 0; i < sizeof good / sizeof good[0]; i++) {
+        char *req = request_json("GET", good[i], NULL, NULL);
+        auth_buffer *out = NULL;
+        CHECK(auth_handle(auth, req, strlen(req), &out, NULL) == AUTH_OK && out, "auth_handle, url %s", good[i]);
+        auth_buffer_free(out);
+        out = sentinel;
+        CHECK(auth_get_session(auth, req, strlen(req), &out, NULL) == AUTH_OK && out == NULL,
+              "auth_get_session, url %s", good[i]);
+        free(req);
+    }
+}
+
 static void test_round_trip(void) {
     host_state h = {0};
     char *c = config_with(",\"providers\":[" CREDENTIALS_PROVIDER "],"
@@ -416,6 +461,7 @@ static void test_round_trip(void) {
     if (!auth) return;
 
     test_call_errors(auth);
+    test_urls_must_be_absolute(auth);
 
     char jar[8192] = "";
     response r;
