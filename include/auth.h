@@ -70,14 +70,16 @@
  * `callbacks.session`, `events.signIn`, `events.signOut`, `events.createUser`,
  * `events.updateUser`, `events.linkAccount`, `events.session`, `adapter.<method>`
  * (with `"adapter": {"type": "host"}`), `jwt.encode`, `jwt.decode`,
- * `session.generateSessionToken`, `logger.error|warn|debug`. Arguments and
- * results are JSON with Auth.js's field names (`callbacks.jwt` gets
- * `{"token", "user", "account", "profile", "trigger", ...}` and returns the
- * token). The function answers with auth_hook_result_set (copies the result
- * JSON: the host keeps its buffer, nothing to free) or auth_hook_result_error
- * (copies a message, an engine error type such as "CredentialsSignin", and a
- * code), and returns AUTH_HOOK_OK or AUTH_HOOK_ERROR. A hook that fails, or
- * returns what is not JSON, fails as a throwing hook does in Auth.js.
+ * `session.generateSessionToken`, `logger.error|warn|debug`; list the ones
+ * the function answers in `hooks.implemented` (only those are called).
+ * Arguments and results are JSON with Auth.js's field names; each hook's
+ * are listed at `auth_hook_fn` below. The function answers with
+ * auth_hook_result_set (copies the result JSON: the host keeps its buffer,
+ * nothing to free; text that is not JSON is refused) or
+ * auth_hook_result_error (copies a message, an engine error type such as
+ * "CredentialsSignin", and a code), and returns AUTH_HOOK_OK or
+ * AUTH_HOOK_ERROR. A hook that fails fails as a throwing hook does in
+ * Auth.js.
  *
  * THREADS AND DEADLINES
  * - An auth_engine is thread-safe: any number of threads may call
@@ -134,7 +136,8 @@ typedef enum auth_result {
     AUTH_INVALID_LENGTH = 2,
     // The input is not UTF-8.
     AUTH_INVALID_UTF8 = 3,
-    // The input is not JSON, or not JSON of the documented shape.
+    // The input is not JSON, or not JSON of the documented shape (a
+    // request whose `url` is not absolute; a hook result that is not JSON).
     AUTH_INVALID_JSON = 4,
     // A bug in libauth (a Rust panic, caught at the boundary).
     AUTH_INTERNAL_ERROR = 5,
@@ -292,8 +295,11 @@ const char *auth_error_option(const struct auth_error *err);
 const char *auth_result_name(int32_t code);
 
 // Answer a hook call: copy `len` bytes of UTF-8 JSON from `json` as the
-// hook's result (the caller keeps its buffer). Call it at most once per hook
-// call, from inside the hook, then return `AUTH_HOOK_OK`.
+// hook's result (the caller keeps its buffer). Call it from inside the
+// hook, then return `AUTH_HOOK_OK`; a second call replaces the first.
+// Text that is not one JSON value is refused with `AUTH_INVALID_JSON`
+// (`AUTH_INVALID_UTF8`, `AUTH_NULL_ARGUMENT` for those) and nothing is
+// recorded: an earlier answer stands, and with none the result is `null`.
 enum auth_result auth_hook_result_set(struct auth_hook_result *result,
                                       const char *json,
                                       size_t len);

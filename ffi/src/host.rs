@@ -42,7 +42,8 @@ pub type auth_hook_fn = Option<
 /// `auth_hook_result_error`, owned by libauth.
 #[derive(Default)]
 pub struct auth_hook_result {
-    pub(crate) json: Option<Vec<u8>>,
+    /// What `auth_hook_result_set` recorded, already parsed.
+    pub(crate) json: Option<Value>,
     pub(crate) error: Option<HostError>,
 }
 
@@ -98,14 +99,10 @@ pub(crate) fn answer(hook: &Hook, status: i32, result: auth_hook_result) -> Resu
         return Err(error);
     }
     match status {
-        AUTH_HOOK_OK => match result.json {
-            None => Ok(Value::Null),
-            Some(json) => serde_json::from_slice(&json)
-                .map_err(|e| HostError::new(format!("{hook} returned a result that is not JSON: {e}"))),
-        },
+        AUTH_HOOK_OK => Ok(result.json.unwrap_or(Value::Null)),
         AUTH_HOOK_ERROR => Err(match result.json {
-            Some(json) => serde_json::from_slice::<HostError>(&json)
-                .unwrap_or_else(|_| HostError::new(format!("{hook} failed: {}", String::from_utf8_lossy(&json)))),
+            Some(json) => serde_json::from_value::<HostError>(json.clone())
+                .unwrap_or_else(|_| HostError::new(format!("{hook} failed: {json}"))),
             None => HostError::new(format!("{hook} failed")),
         }),
         other => Err(HostError::new(format!("{hook} returned the unknown status {other}"))),
@@ -117,7 +114,7 @@ mod tests {
     use super::*;
 
     fn slot(json: Option<&str>) -> auth_hook_result {
-        auth_hook_result { json: json.map(|j| j.as_bytes().to_vec()), error: None }
+        auth_hook_result { json: json.map(|j| serde_json::from_str(j).unwrap()), error: None }
     }
 
     #[test]
@@ -125,8 +122,8 @@ mod tests {
         let hook = Hook::JWT;
         assert_eq!(answer(&hook, AUTH_HOOK_OK, slot(None)).unwrap(), Value::Null);
         assert_eq!(answer(&hook, AUTH_HOOK_OK, slot(Some("{\"a\":1}"))).unwrap()["a"], 1);
-        let e = answer(&hook, AUTH_HOOK_OK, slot(Some("{nope"))).unwrap_err();
-        assert!(e.message.contains("not JSON"), "{e}");
+        let e = answer(&hook, AUTH_HOOK_ERROR, slot(Some("\"boom\""))).unwrap_err();
+        assert!(e.message.contains("boom"), "{e}");
         let e = answer(&hook, AUTH_HOOK_ERROR, slot(Some(r#"{"message":"m","type":"CredentialsSignin","code":"c"}"#)))
             .unwrap_err();
         assert_eq!((e.error_type.as_deref(), e.code.as_deref()), (Some("CredentialsSignin"), Some("c")));

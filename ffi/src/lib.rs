@@ -385,8 +385,11 @@ pub extern "C" fn auth_result_name(code: i32) -> *const c_char {
 }
 
 /// Answer a hook call: copy `len` bytes of UTF-8 JSON from `json` as the
-/// hook's result (the caller keeps its buffer). Call it at most once per hook
-/// call, from inside the hook, then return `AUTH_HOOK_OK`.
+/// hook's result (the caller keeps its buffer). Call it from inside the
+/// hook, then return `AUTH_HOOK_OK`; a second call replaces the first.
+/// Text that is not one JSON value is refused with `AUTH_INVALID_JSON`
+/// (`AUTH_INVALID_UTF8`, `AUTH_NULL_ARGUMENT` for those) and nothing is
+/// recorded: an earlier answer stands, and with none the result is `null`.
 #[no_mangle]
 pub unsafe extern "C" fn auth_hook_result_set(
     result: *mut auth_hook_result,
@@ -398,7 +401,12 @@ pub unsafe extern "C" fn auth_hook_result_set(
         let json = unsafe { text(json, len, "json") }?;
         // SAFETY: NULL or the live slot of the current hook call.
         let result = unsafe { result.as_mut() }.ok_or_else(|| null_output("result"))?;
-        result.json = Some(json.as_bytes().to_vec());
+        // Parsed here, not after the hook returned: the host learns of its
+        // bug from the code, at the call that made it.
+        let value: Value = serde_json::from_str(json).map_err(|e| {
+            Failure::new(auth_result::AUTH_INVALID_JSON, format!("the hook result is not JSON: {e}"))
+        })?;
+        result.json = Some(value);
         Ok(())
     })
 }

@@ -20,6 +20,14 @@ enum {
     MODE_REENTER = 16,
     MODE_ADAPTER_FAILS = 32,
     MODE_SESSION_FOUND = 64,
+    MODE_NOT_JSON_AFTER_USER = 128, /* authorize answers the user, then tries text that is not JSON */
+    MODE_NOT_JSON_ONLY = 256,       /* authorize tries only text that is not JSON */
+};
+
+/* Texts that are not one JSON value: auth_hook_result_set refuses each. */
+static const char *const NOT_JSON[] = {
+    "{nope", "", " ", "undefined", "NaN", "'x'", "{\"a\":1}x", "1 2", "[1,]", "{\"a\":1", "tru", "\"open",
+    "{\"a\":1}{\"b\":2}", "{'a':1}", "0x10", "+1", "[1]]", "/* c */ 1", NULL,
 };
 
 static const char *const HOOK_NAMES[] = {
@@ -37,6 +45,8 @@ typedef struct {
     auth_result reentered_code;
     int reentered_status;
     char last_email_url[2048];
+    atomic_int sets_refused;  /* auth_hook_result_set calls answered AUTH_INVALID_JSON */
+    atomic_int sets_accepted; /* ... answered anything else */
 } host_state;
 
 static int hook_index(const char *name) {
@@ -86,7 +96,9 @@ static int32_t hook(void *user_data, const char *name, const char *args_json, si
                 response_free(&r);
             }
         }
-        if (user && pass && strcmp(user, pass) == 0) {
+        if (mode & MODE_NOT_JSON_ONLY) {
+            /* No answer but the refused ones below. */
+        } else if (user && pass && strcmp(user, pass) == 0) {
             cJSON *u = cJSON_CreateObject();
             cJSON_AddStringToObject(u, "id", user);
             cJSON_AddStringToObject(u, "name", user);
@@ -97,6 +109,16 @@ static int32_t hook(void *user_data, const char *name, const char *args_json, si
         } else {
             auth_hook_result_error(result, "CredentialsSignin", "wrong password", "bad_password");
             status = AUTH_HOOK_ERROR;
+        }
+        if (mode & (MODE_NOT_JSON_AFTER_USER | MODE_NOT_JSON_ONLY)) {
+            status = AUTH_HOOK_OK;
+            for (int i = 0; NOT_JSON[i]; i++) {
+                auth_result code = auth_hook_result_set(result, NOT_JSON[i], strlen(NOT_JSON[i]));
+                atomic_fetch_add(code == AUTH_INVALID_JSON ? &h->sets_refused : &h->sets_accepted, 1);
+            }
+            /* A JSON text cut short by its length is not JSON either. */
+            auth_result code = auth_hook_result_set(result, "{\"id\":\"x\"}", 5);
+            atomic_fetch_add(code == AUTH_INVALID_JSON ? &h->sets_refused : &h->sets_accepted, 1);
         }
     } else if (strcmp(name, "callbacks.signIn") == 0) {
         if (mode & MODE_SLOW_SIGNIN) usleep(150 * 1000);
@@ -447,6 +469,35 @@ static void test_urls_must_be_absolute(const auth_engine *auth) {
     }
 }
 
+/* auth_hook_result_set refuses every text that is not one JSON value with
+ * AUTH_INVALID_JSON and records nothing: after a valid answer the answer
+ * stands (the sign-in succeeds); with none the result is null (authorize
+ * found no user). */
+static void test_hook_result_must_be_json(const auth_engine *auth, host_state *h) {
+    size_t tried = 1; /* the one cut short by its length */
+    while (NOT_JSON[tried - 1]) tried++;
+    char jar[8192] = "";
+    response r;
+    atomic_store(&h->mode, MODE_NOT_JSON_AFTER_USER);
+    sign_in(auth, "demo", "demo", jar, sizeof jar, &r);
+    CHECK(r.status == 302 && strstr(jar, "session-token") && !strstr(header(&r, "location", 0) ?: "", "error="),
+          "the answer before the refused ones stands: %d %s", r.status, header(&r, "location", 0));
+    response_free(&r);
+    CHECK((size_t)atomic_load(&h->sets_refused) == tried && atomic_load(&h->sets_accepted) == 0,
+          "every text that is not JSON refused: %d of %zu (%d accepted)", atomic_load(&h->sets_refused), tried,
+          atomic_load(&h->sets_accepted));
+    char jar2[8192] = "";
+    atomic_store(&h->mode, MODE_NOT_JSON_ONLY);
+    sign_in(auth, "demo", "demo", jar2, sizeof jar2, &r);
+    const char *loc = header(&r, "location", 0);
+    CHECK(r.status == 302 && loc && strstr(loc, "error=CredentialsSignin") && !strstr(loc, "bad_password") &&
+              !strstr(jar2, "session-token"),
+          "only refused answers: the result is null: %d %s", r.status, loc);
+    response_free(&r);
+    CHECK(atomic_load(&h->sets_accepted) == 0, "nothing accepted: %d", atomic_load(&h->sets_accepted));
+    atomic_store(&h->mode, 0);
+}
+
 static void test_round_trip(void) {
     host_state h = {0};
     char *c = config_with(",\"providers\":[" CREDENTIALS_PROVIDER "],"
@@ -546,6 +597,7 @@ static void test_round_trip(void) {
     CHECK(count(&h, "events.signOut") == 1, "events.signOut called");
     CHECK(strstr(jar, "session-token") == NULL, "sign-out cleared the cookie: %s", jar);
 
+    test_hook_result_must_be_json(auth, &h);
     auth_free(auth);
 }
 
