@@ -1,16 +1,21 @@
 """ASGIMiddleware against what the app and the server around it bring: a
-``session`` already in the request state."""
+``session`` already in the request state, and request bodies far over the
+limit."""
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
+import socket
 import threading
-from typing import Any, Dict, Iterator
+from typing import Any, Callable, Dict, Iterator, List
 
 import pytest
 
 import libauth
-from conftest import ADA, Browser, Server, base_config, free_port, sync_authorize, wait_for
+from conftest import ADA, Browser, Server, base_config, free_port, start_asgi, sync_authorize, wait_for
+
+MAX_BODY = libauth.asgi.MAX_BODY
 
 
 class AppClient:
@@ -113,3 +118,73 @@ def test_get_session_without_the_middleware_ignores_the_apps_state() -> None:
              "root_path": "", "headers": [(b"host", b"example.test")], "state": {"session": AppClient()}}
     assert libauth.get_session(scope, auth) is None
     assert isinstance(scope["state"]["session"], AppClient), "the app's state is the app's"
+
+
+def _body_scope() -> Dict[str, Any]:
+    return {"type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1", "method": "POST", "scheme": "http",
+            "path": "/auth/callback/credentials", "raw_path": b"/auth/callback/credentials", "query_string": b"",
+            "root_path": "", "server": ("127.0.0.1", 8000),
+            "headers": [(b"host", b"127.0.0.1:8000"), (b"content-type", b"application/x-www-form-urlencoded")]}
+
+
+def _run_body(total: int, chunk: int) -> tuple[int, int]:
+    """POST a body of ``total`` bytes in ``chunk``-byte messages through the
+    middleware; the status it answers and the bytes it read."""
+    auth = libauth.Auth(base_config(sync_authorize, trustHost=True))
+
+    async def app(scope: Any, receive: Any, send: Any) -> None:
+        raise AssertionError("an auth route reached the app")
+
+    middleware = libauth.ASGIMiddleware(app, auth)
+    read = 0
+    sent: List[Dict[str, Any]] = []
+
+    async def receive() -> Dict[str, Any]:
+        nonlocal read
+        n = min(chunk, total - read)
+        read += n
+        return {"type": "http.request", "body": b"a" * n, "more_body": read < total}
+
+    async def send(message: Dict[str, Any]) -> None:
+        sent.append(message)
+
+    asyncio.run(middleware(_body_scope(), receive, send))
+    return int(sent[0]["status"]), read
+
+
+@pytest.mark.parametrize("chunk", [1, 1000, 8192, 65536, MAX_BODY + 1, 1 << 20])
+def test_asgi_answers_413_after_reading_at_most_one_chunk_past_the_limit(chunk: int) -> None:
+    """A body over the limit is answered 413 once it passed the limit,
+    whatever the size of the messages it comes in: the middleware reads no
+    more than the limit plus one message, not the whole body."""
+    status, read = _run_body(16 << 20, chunk)
+    assert status == 413
+    assert MAX_BODY < read <= MAX_BODY + chunk, read
+
+
+def test_asgi_reads_a_body_at_the_limit_whole() -> None:
+    status, read = _run_body(MAX_BODY, 8192)
+    assert status != 413 and read == MAX_BODY
+
+
+def test_asgi_413_reaches_a_client_still_sending_its_body() -> None:
+    """Over uvicorn: a client that announced 64 MiB and keeps sending gets
+    the 413 before it sent a quarter of a MiB, not after the whole body."""
+    server = start_asgi(base_config(sync_authorize, trustHost=True))
+    port = int(server.url.rsplit(":", 1)[1])
+    try:
+        with socket.create_connection(("127.0.0.1", port), timeout=10) as sock:
+            sock.sendall(
+                f"POST /auth/callback/credentials HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n"
+                "Content-Type: application/x-www-form-urlencoded\r\nContent-Length: 67108864\r\n\r\n".encode()
+            )
+            sent = 0
+            for _ in range(4):  # 256 KiB: four times the limit, well under what was announced
+                sock.sendall(b"a" * 65536)
+                sent += 65536
+            sock.settimeout(10)
+            head = sock.recv(4096)
+        assert head.startswith(b"HTTP/1.1 413"), head[:200]
+        assert sent < 67108864
+    finally:
+        server.stop()

@@ -118,19 +118,22 @@ class _LazyState(dict):  # type: ignore[type-arg]
 
 
 async def _read_body(receive: Receive) -> bytes:
+    """The body, read until it passes the limit and no further: one byte
+    past it is enough for the engine to answer 413, so that answer goes out
+    at once (after at most one chunk more than the limit) while a client
+    may still be sending, instead of after the whole body was drained. The
+    server deals with the unread rest (it closes the connection)."""
     chunks: List[bytes] = []
     size = 0
-    while True:
+    while size <= MAX_BODY:
         message = await receive()
         if message["type"] == "http.disconnect":
             break
         chunk = message.get("body") or b""
-        if size <= MAX_BODY:
-            chunks.append(chunk)
-            size += len(chunk)
+        chunks.append(chunk)
+        size += len(chunk)
         if not message.get("more_body"):
             break
-    # One byte past the limit is enough for the engine to answer 413.
     return b"".join(chunks)[: MAX_BODY + 1]
 
 
