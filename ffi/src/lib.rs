@@ -403,9 +403,8 @@ pub unsafe extern "C" fn auth_hook_result_set(
         let result = unsafe { result.as_mut() }.ok_or_else(|| null_output("result"))?;
         // Parsed here, not after the hook returned: the host learns of its
         // bug from the code, at the call that made it.
-        let value: Value = serde_json::from_str(json).map_err(|e| {
-            Failure::new(auth_result::AUTH_INVALID_JSON, format!("the hook result is not JSON: {e}"))
-        })?;
+        let value: Value = serde_json::from_str(json)
+            .map_err(|e| Failure::new(auth_result::AUTH_INVALID_JSON, format!("the hook result is not JSON: {e}")))?;
         result.json = Some(value);
         Ok(())
     })
