@@ -13,6 +13,8 @@
 #![allow(non_camel_case_types)]
 
 mod error;
+#[cfg(test)]
+mod hook_docs;
 mod host;
 
 use std::ffi::{c_char, c_void};
