@@ -22,7 +22,8 @@
  *
  * REQUEST (auth_handle, auth_get_session): the request as the client sent it;
  * `url` absolute (as the client saw it: apply your proxy rules first; a url
- * without `http://` or `https://` and a host is AUTH_INVALID_JSON), headers
+ * without `http://` or `https://` and a host, or with a `\` before the
+ * query, is AUTH_INVALID_JSON), headers
  * as [name, value] pairs (several of one name allowed), `body` the raw body as
  * a UTF-8 string, or absent:
  *

@@ -142,6 +142,12 @@ fn check_absolute_url(url: &str) -> Result<(), Failure> {
     if authority.is_empty() {
         return Err(refused("no host after the scheme".into()));
     }
+    // A `\` before the query: `Url::parse` reads it as `/`, a plain split
+    // does not, so such a URL names two different paths (a Host header
+    // such as `host\auth\callback\x?…` builds one). No client sends it.
+    if url.split(['?', '#']).next().is_some_and(|before_query| before_query.contains('\\')) {
+        return Err(refused("a backslash before the query".into()));
+    }
     match url::Url::parse(url) {
         Ok(parsed) if parsed.host_str().is_some_and(|h| !h.is_empty()) => Ok(()),
         Ok(_) => Err(refused("no host".into())),

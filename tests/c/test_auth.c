@@ -435,7 +435,8 @@ static void test_urls_must_be_absolute(const auth_engine *auth) {
         "http:///auth/csrf", "http:\\\\localhost/auth/csrf", "http://\\\\localhost/auth/csrf", "http://", "https://?x", "http://#f",
         "http://:8080/auth/csrf", "http://a b/auth/csrf", "ftp://localhost/auth/csrf", "file:///etc/passwd",
         "mailto:a@example.com", "data:text/plain,x", "javascript:alert(1)", " http://localhost:8080/auth/csrf",
-        "/auth/callback/email?token=tok-SECRET-123&email=a%40b.c",
+        "/auth/callback/email?token=tok-SECRET-123&email=a%40b.c", "http://localhost:8080\\auth\\csrf",
+        "http://localhost:8080/auth\\csrf", "http://localhost:8080\\auth\\callback\\x?code=c&state=s&y=/auth/session",
     };
     auth_buffer *sentinel = (auth_buffer *)(uintptr_t)0x1;
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
@@ -456,7 +457,7 @@ static void test_urls_must_be_absolute(const auth_engine *auth) {
         free(req);
     }
     const char *good[] = {ORIGIN "/auth/csrf", "HTTP://LOCALHOST:8080/auth/csrf", "https://127.0.0.1/auth/csrf",
-                          "http://[::1]:8080/auth/csrf"};
+                          "http://[::1]:8080/auth/csrf", ORIGIN "/auth/csrf?x=a\\b"};
     for (size_t i = 0; i < sizeof good / sizeof good[0]; i++) {
         char *req = request_json("GET", good[i], NULL, NULL);
         auth_buffer *out = NULL;
