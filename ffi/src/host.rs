@@ -47,10 +47,11 @@ pub const AUTH_HOOK_ERROR: i32 = 1;
 ///        anything else, or a failure: baseUrl.
 ///   callbacks.jwt  {token, user?, account?, profile?, isNewUser?, trigger?, session?}
 ///     -> the token to store (an object), or null to end the session; a
-///        failure ends it too. At sign-in: user, account, profile
-///        (OAuth/OIDC), isNewUser, trigger "signIn" or "signUp"; on
-///        `update()` (POST session): trigger "update" and session (the
-///        client's data); on a session read: the token alone.
+///        failure fails the sign-in (on a read: ends the session). At
+///        sign-in: user, account, profile (OAuth/OIDC), isNewUser, trigger
+///        "signIn" or "signUp"; on `update()` (POST session): trigger
+///        "update" and session (the client's data); on a session read: the
+///        token alone.
 ///   callbacks.session  {session: {user: {name?, email?, image?}, expires}, token?, user?, newSession?, trigger?}
 ///     -> the session the client sees (an object; anything else, or a
 ///        failure: no session). The session's user has the fields the
