@@ -21,7 +21,9 @@
  * Host header is not the canonical URL's, e.g. local development.
  *
  * REQUEST (auth_handle, auth_get_session): the request as the client sent it;
- * `url` absolute (as the client saw it: apply your proxy rules first), headers
+ * `url` absolute (as the client saw it: apply your proxy rules first; a url
+ * without `http://` or `https://` and a host, or with a `\` before the
+ * query, is AUTH_INVALID_JSON), headers
  * as [name, value] pairs (several of one name allowed), `body` the raw body as
  * a UTF-8 string, or absent:
  *
@@ -69,14 +71,16 @@
  * `callbacks.session`, `events.signIn`, `events.signOut`, `events.createUser`,
  * `events.updateUser`, `events.linkAccount`, `events.session`, `adapter.<method>`
  * (with `"adapter": {"type": "host"}`), `jwt.encode`, `jwt.decode`,
- * `session.generateSessionToken`, `logger.error|warn|debug`. Arguments and
- * results are JSON with Auth.js's field names (`callbacks.jwt` gets
- * `{"token", "user", "account", "profile", "trigger", ...}` and returns the
- * token). The function answers with auth_hook_result_set (copies the result
- * JSON: the host keeps its buffer, nothing to free) or auth_hook_result_error
- * (copies a message, an engine error type such as "CredentialsSignin", and a
- * code), and returns AUTH_HOOK_OK or AUTH_HOOK_ERROR. A hook that fails, or
- * returns what is not JSON, fails as a throwing hook does in Auth.js.
+ * `session.generateSessionToken`, `logger.error|warn|debug`; list the ones
+ * the function answers in `hooks.implemented` (only those are called).
+ * Arguments and results are JSON with Auth.js's field names; each hook's
+ * are listed at `auth_hook_fn` below. The function answers with
+ * auth_hook_result_set (copies the result JSON: the host keeps its buffer,
+ * nothing to free; text that is not JSON is refused) or
+ * auth_hook_result_error (copies a message, an engine error type such as
+ * "CredentialsSignin", and a code), and returns AUTH_HOOK_OK or
+ * AUTH_HOOK_ERROR. A hook that fails fails as a throwing hook does in
+ * Auth.js.
  *
  * THREADS AND DEADLINES
  * - An auth_engine is thread-safe: any number of threads may call
@@ -133,7 +137,8 @@ typedef enum auth_result {
     AUTH_INVALID_LENGTH = 2,
     // The input is not UTF-8.
     AUTH_INVALID_UTF8 = 3,
-    // The input is not JSON, or not JSON of the documented shape.
+    // The input is not JSON, or not JSON of the documented shape (a
+    // request whose `url` is not absolute; a hook result that is not JSON).
     AUTH_INVALID_JSON = 4,
     // A bug in libauth (a Rust panic, caught at the boundary).
     AUTH_INTERNAL_ERROR = 5,
@@ -191,6 +196,88 @@ typedef struct auth_hook_result auth_hook_result;
 // none means `null`) and return `AUTH_HOOK_OK`, or report a failure with
 // `auth_hook_result_error(result, type, message, code)` and return
 // `AUTH_HOOK_ERROR`. `result` is valid only during the call.
+//
+// ARGUMENTS AND RESULTS, by hook: `args_json` is an object with the keys
+// shown (`key?`: only in some calls, said below; `…`: other keys too), or
+// the JSON value shown; `->` is what the hook answers. Dates (`expires`,
+// `emailVerified`) are ISO-8601 strings. What a failing hook (or an answer
+// of the wrong kind) does is said per hook, as in Auth.js; events and
+// loggers never fail the request.
+//
+//   callbacks.signIn  {user, account: {type, provider, providerAccountId, …}, profile?, credentials?, email?: {verificationRequest}}
+//     -> true to go on; a URL or path to send the user there instead;
+//        anything else, or a failure, refuses the sign-in (AccessDenied).
+//        `user` is what authorize, the profile function or the adapter
+//        gave; `account` has the token response's fields too (OAuth);
+//        `profile` for OAuth/OIDC; `credentials` the submitted form fields
+//        (credentials); `email` before an email link is sent.
+//   callbacks.redirect  {url, baseUrl}
+//     -> the URL (absolute http(s), or a path under baseUrl) to go to;
+//        anything else, or a failure: baseUrl.
+//   callbacks.jwt  {token, user?, account?, profile?, isNewUser?, trigger?, session?}
+//     -> the token to store (an object), or null to end the session; a
+//        failure fails the sign-in (on a read: ends the session). At
+//        sign-in: user, account, profile (OAuth/OIDC), isNewUser, trigger
+//        "signIn" or "signUp"; on `update()` (POST session): trigger
+//        "update" and session (the client's data); on a session read: the
+//        token alone.
+//   callbacks.session  {session: {user: {name?, email?, image?}, expires}, token?, user?, newSession?, trigger?}
+//     -> the session the client sees (an object; anything else, or a
+//        failure: no session). The session's user has the fields the
+//        token or the stored user has. JWT sessions add `token` (and
+//        trigger "update" on `update()`); database sessions add `user`
+//        (the stored user) and, on `update()`, newSession and trigger.
+//   events.signIn  {user, account: {type, provider, providerAccountId, …}, profile?, isNewUser?}
+//   events.signOut  {session?, token?}
+//     (database sessions: the deleted session or null; JWT: the token or null)
+//   events.createUser  {user}
+//   events.updateUser  {user}
+//   events.linkAccount  {user, account: {type, provider, providerAccountId, …}, profile}
+//   events.session  {session, token?}
+//     -> events' results are ignored; a failure is logged.
+//   providers.<id>.authorize  {credentials, request: {url, method, headers}}
+//     -> the user (an object; without `id` one is made up), or null/false:
+//        CredentialsSignin (`auth_hook_result_error` with type
+//        "CredentialsSignin" and a code passes the code on). `headers` is
+//        an object of lowercase names.
+//   providers.<id>.sendVerificationRequest  {identifier, url, expires, token, provider: {id, name, type, from, maxAge}, theme: {brandColor, buttonText}, request: {method, url, headers}}
+//     -> ignored; a failure is EmailSignInError.
+//   providers.<id>.profile  {profile, tokens}
+//     -> the user (an object) for the provider's profile and token
+//        response; anything else, or a failure, is OAuthProfileParseError.
+//   adapter.createUser  {id, name, email, emailVerified, image}
+//   adapter.getUser  string
+//   adapter.getUserByEmail  string
+//   adapter.getUserByAccount  {provider, providerAccountId}
+//   adapter.updateUser  {id, name?, email?, emailVerified?, image?}
+//   adapter.deleteUser  string
+//   adapter.linkAccount  {userId, type, provider, providerAccountId, …}
+//   adapter.unlinkAccount  {provider, providerAccountId}
+//   adapter.createSession  {sessionToken, userId, expires}
+//   adapter.getSessionAndUser  string
+//   adapter.updateSession  {sessionToken, expires}
+//   adapter.deleteSession  string
+//   adapter.createVerificationToken  {identifier, token, expires}
+//   adapter.useVerificationToken  {identifier, token}
+//     -> as Auth.js's adapter methods (a string argument is the id, email
+//        or session token): createUser and updateUser the user; getUser*
+//        the user or null; createSession the session (null: as given);
+//        getSessionAndUser {session, user} or null; updateSession and
+//        deleteSession the session or null; useVerificationToken the token
+//        or null; the others ignored. A failure is AdapterError. The
+//        session token an adapter sees is the SHA-256 (hex) of the
+//        cookie's; updateUser sends only the fields that change.
+//   jwt.encode  {token, secret, salt, maxAge}
+//     -> the cookie value (a string). `secret` is the list of secrets.
+//   jwt.decode  {token, secret, salt}
+//     -> the token (an object), or null for an invalid one.
+//   session.generateSessionToken  null
+//     -> a string of 16 to 512 characters (anything else, or a failure,
+//        fails the sign-in: SessionTokenError).
+//   logger.error  {name, type, message, code, cause}
+//   logger.warn  {code, message}
+//   logger.debug  {message, metadata}
+//     -> ignored; when the hook fails, the line goes to stderr.
 typedef int32_t (*auth_hook_fn)(void *user_data,
                                 const char *hook_name,
                                 const char *args_json,
@@ -217,8 +304,11 @@ extern "C" {
 // On success writes the engine to `*auth_out`. On failure writes nothing
 // there, and (when `error_out` is not NULL) an error to `*error_out`: a
 // refused configuration names its option (`auth_error_option`) and has the
-// engine's type (`AUTH_CONFIGURATION`, `AUTH_MISSING_SECRET`, …). An unknown
-// or misspelt hook name in `hooks.implemented` is refused naming it.
+// engine's type (`AUTH_CONFIGURATION`, `AUTH_MISSING_SECRET`, …), e.g.
+// `session.strategy` for a wrong type inside `session`. An unknown or
+// misspelt hook name is refused naming it, in `hooks.implemented` or as a
+// key under `callbacks`, `events` or `logger` (`callbacks.sesion`); so is a
+// right name there that `hooks.implemented` does not list.
 enum auth_result auth_new(const char *config_json,
                           size_t config_len,
                           auth_hook_fn hook_fn,
@@ -233,7 +323,8 @@ enum auth_result auth_new(const char *config_json,
 // body; shape at the top) to `*response_out`; release it with
 // `auth_buffer_free`. Engine failures are responses (redirects to the error
 // page, 4xx, 503 when overloaded), not errors: an error code means the call
-// itself was wrong (NULL, bad length, not UTF-8, not a request).
+// itself was wrong (NULL, bad length, not UTF-8, not a request, or a `url`
+// that is not absolute: `AUTH_INVALID_JSON`).
 enum auth_result auth_handle(const struct auth_engine *auth,
                              const char *request_json,
                              size_t request_len,
@@ -246,7 +337,8 @@ enum auth_result auth_handle(const struct auth_engine *auth,
 // `*session_out`, or NULL when there is no valid session. Fails with the
 // engine's error: `AUTH_ADAPTER_ERROR` (database strategy, the database
 // failed: the session may well exist), `AUTH_OVERLOADED` (`hooks.maxInFlight`
-// reached), or a misuse code.
+// reached), or a misuse code (as for `auth_handle`: a `url` that is not
+// absolute is `AUTH_INVALID_JSON`).
 enum auth_result auth_get_session(const struct auth_engine *auth,
                                   const char *request_json,
                                   size_t request_len,
@@ -286,8 +378,11 @@ const char *auth_error_option(const struct auth_error *err);
 const char *auth_result_name(int32_t code);
 
 // Answer a hook call: copy `len` bytes of UTF-8 JSON from `json` as the
-// hook's result (the caller keeps its buffer). Call it at most once per hook
-// call, from inside the hook, then return `AUTH_HOOK_OK`.
+// hook's result (the caller keeps its buffer). Call it from inside the
+// hook, then return `AUTH_HOOK_OK`; a second call replaces the first.
+// Text that is not one JSON value is refused with `AUTH_INVALID_JSON`
+// (`AUTH_INVALID_UTF8`, `AUTH_NULL_ARGUMENT` for those) and nothing is
+// recorded: an earlier answer stands, and with none the result is `null`.
 enum auth_result auth_hook_result_set(struct auth_hook_result *result,
                                       const char *json,
                                       size_t len);

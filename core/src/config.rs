@@ -249,9 +249,6 @@ impl Config {
     }
 
     fn set_option(&mut self, key: &str, value: Value) -> Result<(), ConfigError> {
-        fn parse<T: serde::de::DeserializeOwned>(key: &str, value: Value) -> Result<T, ConfigError> {
-            serde_json::from_value(value).map_err(|e| ConfigError::new(key, e.to_string()))
-        }
         match key {
             "providers" => self.providers = parse(key, value)?,
             "adapter" => self.adapter = if value.is_null() { None } else { Some(value) },
@@ -271,13 +268,59 @@ impl Config {
             "trustHost" => self.trust_host = parse(key, value)?,
             "useSecureCookies" => self.use_secure_cookies = parse(key, value)?,
             "url" => self.url = parse(key, value)?,
-            // Functions: the binding registers them as hooks; whatever
-            // marker it leaves in the JSON is not ours to read.
-            "callbacks" | "events" | "logger" | "raw" | "skipCSRFCheck" => {}
+            // Functions: the binding registers them as hooks, by name.
+            "callbacks" | "events" | "logger" => check_hook_group(key, &value)?,
+            // Auth.js internals, never read.
+            "raw" | "skipCSRFCheck" => {}
             _ => unreachable!("checked against KNOWN_OPTIONS"),
         }
         Ok(())
     }
+}
+
+/// One option's value as `T`. A type error names the innermost option it
+/// is in (`session.strategy`, `cookies.sessionToken.options.secure`,
+/// `redirectProxyOrigins[1]`), not just the top-level key: a binding
+/// passes the whole object, so "`session`" alone leaves the user to guess.
+fn parse<T: serde::de::DeserializeOwned>(key: &str, value: Value) -> Result<T, ConfigError> {
+    serde_path_to_error::deserialize(value).map_err(|e| {
+        let mut option = key.to_owned();
+        for segment in e.path().iter() {
+            match segment {
+                serde_path_to_error::Segment::Map { key } => {
+                    option.push('.');
+                    option.push_str(key);
+                }
+                serde_path_to_error::Segment::Seq { index } => option.push_str(&format!("[{index}]")),
+                // A variant or a place serde cannot name: the path so far
+                // is the best name there is.
+                serde_path_to_error::Segment::Enum { .. } | serde_path_to_error::Segment::Unknown => break,
+            }
+        }
+        ConfigError::new(option, e.into_inner().to_string())
+    })
+}
+
+/// `callbacks`, `events` and `logger` hold functions, which a binding
+/// registers as hooks by name (`Auth::new` then refuses a name the engine
+/// never calls). Whatever is left under them in the JSON must be such a
+/// name too: the C API passes its configuration as JSON, with no function
+/// to register, and `"callbacks": {"sesion": …}` must be refused there as
+/// a misspelt function is in Node or Python, not silently ignored.
+fn check_hook_group(group: &str, value: &Value) -> Result<(), ConfigError> {
+    let map = match value {
+        Value::Null => return Ok(()),
+        Value::Object(map) => map,
+        _ => return Err(ConfigError::new(group, "must be an object of functions")),
+    };
+    for name in map.keys() {
+        let hook = format!("{group}.{name}");
+        if crate::host::HookKind::parse(&hook).is_none() {
+            let hint = crate::host::known_hooks_hint(&hook);
+            return Err(ConfigError::new(hook, format!("unknown hook: {hint}")));
+        }
+    }
+    Ok(())
 }
 
 /// `jwt` and `session` mix data and functions (`jwt.encode`,
@@ -292,7 +335,7 @@ fn parse_object_ignoring_functions<T: serde::de::DeserializeOwned>(key: &str, va
         Value::Null => Value::Object(Map::new()),
         other => other,
     };
-    serde_json::from_value(value).map_err(|e| ConfigError::new(key, e.to_string()))
+    parse(key, value)
 }
 
 /// The process environment, or a map in tests.
@@ -746,10 +789,61 @@ mod tests {
         }
         let err = Config::from_json(r#"{"secert":"x"}"#).unwrap_err();
         assert_eq!(err.option, "secert");
-        let err = Config::from_json(r#"{"session":{"maxAge":"long"}}"#).unwrap_err();
-        assert_eq!(err.option, "session");
-        let err = Config::from_json(r#"{"session":{"strategy":"cookie"}}"#).unwrap_err();
-        assert_eq!(err.option, "session");
+    }
+
+    /// A value of the wrong type anywhere inside an option is named by its
+    /// full path, at every depth and in every option that holds objects or
+    /// lists; an unknown key inside one is named by its own path, as an
+    /// unknown top-level option is.
+    #[test]
+    fn type_errors_name_the_nested_option() {
+        let cases: &[(&str, &str)] = &[
+            (r#"{"session":{"maxAge":"long"}}"#, "session.maxAge"),
+            (r#"{"session":{"strategy":"cookie"}}"#, "session.strategy"),
+            (r#"{"session":{"strategy":1}}"#, "session.strategy"),
+            (r#"{"session":{"updateAge":-1}}"#, "session.updateAge"),
+            (r#"{"session":3}"#, "session"),
+            (r#"{"jwt":{"maxAge":"x"}}"#, "jwt.maxAge"),
+            (r#"{"hooks":{"timeout":"soon"}}"#, "hooks.timeout"),
+            (r#"{"hooks":{"maxInFlight":-2}}"#, "hooks.maxInFlight"),
+            (r#"{"hooks":{"timeouts":{"callbacks.jwt":"x"}}}"#, "hooks.timeouts.callbacks.jwt"),
+            (r#"{"pages":{"signIn":7}}"#, "pages.signIn"),
+            (r#"{"theme":{"colorScheme":"blue"}}"#, "theme.colorScheme"),
+            (r#"{"cookies":{"sessionToken":{"name":1}}}"#, "cookies.sessionToken.name"),
+            (r#"{"cookies":{"sessionToken":{"options":{"secure":"yes"}}}}"#, "cookies.sessionToken.options.secure"),
+            (r#"{"experimental":{"enableWebAuthn":"on"}}"#, "experimental.enableWebAuthn"),
+            (r#"{"redirectProxyOrigins":["https://a.example",2]}"#, "redirectProxyOrigins[1]"),
+            (r#"{"trustHost":"yes"}"#, "trustHost"),
+            (r#"{"pages":{"signin":"/login"}}"#, "pages.signin"),
+            (r#"{"cookies":{"sessionToken":{"options":{"sameSit":"lax"}}}}"#, "cookies.sessionToken.options.sameSit"),
+        ];
+        for (json, option) in cases {
+            let err = Config::from_json(json).unwrap_err();
+            assert_eq!(&err.option, option, "{json}: {err}");
+            assert!(!err.message.is_empty(), "{json}");
+        }
+    }
+
+    /// What the JSON holds under `callbacks`, `events` and `logger` must be
+    /// hook names: a misspelt one is refused by its name (as a misspelt
+    /// function is when a binding registers it), whatever its value.
+    #[test]
+    fn misspelt_names_under_function_options_are_refused() {
+        for (json, option) in [
+            (r#"{"callbacks":{"sesion":true}}"#, "callbacks.sesion"),
+            (r#"{"callbacks":{"JWT":"x"}}"#, "callbacks.JWT"),
+            (r#"{"callbacks":{"signIn":1,"signin":1}}"#, "callbacks.signin"),
+            (r#"{"events":{"signin":{}}}"#, "events.signin"),
+            (r#"{"logger":{"info":null}}"#, "logger.info"),
+            (r#"{"callbacks":"session"}"#, "callbacks"),
+            (r#"{"events":[1]}"#, "events"),
+        ] {
+            let err = Config::from_json(json).unwrap_err();
+            assert_eq!(err.option, option, "{json}: {err}");
+        }
+        let spelt_right = r#"{"callbacks":{"signIn":1,"redirect":1,"jwt":1,"session":1},"events":{"signIn":1,"signOut":1,"createUser":1,"updateUser":1,"linkAccount":1,"session":1},"logger":{"error":1,"warn":1,"debug":1}}"#;
+        assert!(Config::from_json(spelt_right).is_ok());
+        assert!(Config::from_json(r#"{"callbacks":null,"events":{}}"#).is_ok());
     }
 
     #[test]

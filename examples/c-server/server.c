@@ -312,6 +312,10 @@ static MHD_Result_t on_request(void *cls, struct MHD_Connection *conn, const cha
         MHD_Result_t ret;
         if (code == AUTH_OK) {
             ret = send_engine_response(conn, res);
+        } else if (code == AUTH_INVALID_JSON) {
+            /* The URL is built from the client's Host header: one that
+             * makes no absolute URL is the client's error, not ours. */
+            ret = send_text(conn, MHD_HTTP_BAD_REQUEST, "text/plain", "bad request", NULL);
         } else {
             fprintf(stderr, "auth_handle: %s\n", auth_error_message(err));
             ret = send_text(conn, MHD_HTTP_INTERNAL_SERVER_ERROR, "text/plain", "internal error", NULL);

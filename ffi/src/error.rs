@@ -22,7 +22,8 @@ pub enum auth_result {
     AUTH_INVALID_LENGTH = 2,
     /// The input is not UTF-8.
     AUTH_INVALID_UTF8 = 3,
-    /// The input is not JSON, or not JSON of the documented shape.
+    /// The input is not JSON, or not JSON of the documented shape (a
+    /// request whose `url` is not absolute; a hook result that is not JSON).
     AUTH_INVALID_JSON = 4,
     /// A bug in libauth (a Rust panic, caught at the boundary).
     AUTH_INTERNAL_ERROR = 5,

@@ -27,6 +27,88 @@ pub const AUTH_HOOK_ERROR: i32 = 1;
 /// none means `null`) and return `AUTH_HOOK_OK`, or report a failure with
 /// `auth_hook_result_error(result, type, message, code)` and return
 /// `AUTH_HOOK_ERROR`. `result` is valid only during the call.
+///
+/// ARGUMENTS AND RESULTS, by hook: `args_json` is an object with the keys
+/// shown (`key?`: only in some calls, said below; `…`: other keys too), or
+/// the JSON value shown; `->` is what the hook answers. Dates (`expires`,
+/// `emailVerified`) are ISO-8601 strings. What a failing hook (or an answer
+/// of the wrong kind) does is said per hook, as in Auth.js; events and
+/// loggers never fail the request.
+///
+///   callbacks.signIn  {user, account: {type, provider, providerAccountId, …}, profile?, credentials?, email?: {verificationRequest}}
+///     -> true to go on; a URL or path to send the user there instead;
+///        anything else, or a failure, refuses the sign-in (AccessDenied).
+///        `user` is what authorize, the profile function or the adapter
+///        gave; `account` has the token response's fields too (OAuth);
+///        `profile` for OAuth/OIDC; `credentials` the submitted form fields
+///        (credentials); `email` before an email link is sent.
+///   callbacks.redirect  {url, baseUrl}
+///     -> the URL (absolute http(s), or a path under baseUrl) to go to;
+///        anything else, or a failure: baseUrl.
+///   callbacks.jwt  {token, user?, account?, profile?, isNewUser?, trigger?, session?}
+///     -> the token to store (an object), or null to end the session; a
+///        failure fails the sign-in (on a read: ends the session). At
+///        sign-in: user, account, profile (OAuth/OIDC), isNewUser, trigger
+///        "signIn" or "signUp"; on `update()` (POST session): trigger
+///        "update" and session (the client's data); on a session read: the
+///        token alone.
+///   callbacks.session  {session: {user: {name?, email?, image?}, expires}, token?, user?, newSession?, trigger?}
+///     -> the session the client sees (an object; anything else, or a
+///        failure: no session). The session's user has the fields the
+///        token or the stored user has. JWT sessions add `token` (and
+///        trigger "update" on `update()`); database sessions add `user`
+///        (the stored user) and, on `update()`, newSession and trigger.
+///   events.signIn  {user, account: {type, provider, providerAccountId, …}, profile?, isNewUser?}
+///   events.signOut  {session?, token?}
+///     (database sessions: the deleted session or null; JWT: the token or null)
+///   events.createUser  {user}
+///   events.updateUser  {user}
+///   events.linkAccount  {user, account: {type, provider, providerAccountId, …}, profile}
+///   events.session  {session, token?}
+///     -> events' results are ignored; a failure is logged.
+///   providers.<id>.authorize  {credentials, request: {url, method, headers}}
+///     -> the user (an object; without `id` one is made up), or null/false:
+///        CredentialsSignin (`auth_hook_result_error` with type
+///        "CredentialsSignin" and a code passes the code on). `headers` is
+///        an object of lowercase names.
+///   providers.<id>.sendVerificationRequest  {identifier, url, expires, token, provider: {id, name, type, from, maxAge}, theme: {brandColor, buttonText}, request: {method, url, headers}}
+///     -> ignored; a failure is EmailSignInError.
+///   providers.<id>.profile  {profile, tokens}
+///     -> the user (an object) for the provider's profile and token
+///        response; anything else, or a failure, is OAuthProfileParseError.
+///   adapter.createUser  {id, name, email, emailVerified, image}
+///   adapter.getUser  string
+///   adapter.getUserByEmail  string
+///   adapter.getUserByAccount  {provider, providerAccountId}
+///   adapter.updateUser  {id, name?, email?, emailVerified?, image?}
+///   adapter.deleteUser  string
+///   adapter.linkAccount  {userId, type, provider, providerAccountId, …}
+///   adapter.unlinkAccount  {provider, providerAccountId}
+///   adapter.createSession  {sessionToken, userId, expires}
+///   adapter.getSessionAndUser  string
+///   adapter.updateSession  {sessionToken, expires}
+///   adapter.deleteSession  string
+///   adapter.createVerificationToken  {identifier, token, expires}
+///   adapter.useVerificationToken  {identifier, token}
+///     -> as Auth.js's adapter methods (a string argument is the id, email
+///        or session token): createUser and updateUser the user; getUser*
+///        the user or null; createSession the session (null: as given);
+///        getSessionAndUser {session, user} or null; updateSession and
+///        deleteSession the session or null; useVerificationToken the token
+///        or null; the others ignored. A failure is AdapterError. The
+///        session token an adapter sees is the SHA-256 (hex) of the
+///        cookie's; updateUser sends only the fields that change.
+///   jwt.encode  {token, secret, salt, maxAge}
+///     -> the cookie value (a string). `secret` is the list of secrets.
+///   jwt.decode  {token, secret, salt}
+///     -> the token (an object), or null for an invalid one.
+///   session.generateSessionToken  null
+///     -> a string of 16 to 512 characters (anything else, or a failure,
+///        fails the sign-in: SessionTokenError).
+///   logger.error  {name, type, message, code, cause}
+///   logger.warn  {code, message}
+///   logger.debug  {message, metadata}
+///     -> ignored; when the hook fails, the line goes to stderr.
 #[allow(non_camel_case_types)]
 pub type auth_hook_fn = Option<
     unsafe extern "C" fn(
@@ -42,7 +124,8 @@ pub type auth_hook_fn = Option<
 /// `auth_hook_result_error`, owned by libauth.
 #[derive(Default)]
 pub struct auth_hook_result {
-    pub(crate) json: Option<Vec<u8>>,
+    /// What `auth_hook_result_set` recorded, already parsed.
+    pub(crate) json: Option<Value>,
     pub(crate) error: Option<HostError>,
 }
 
@@ -98,14 +181,10 @@ pub(crate) fn answer(hook: &Hook, status: i32, result: auth_hook_result) -> Resu
         return Err(error);
     }
     match status {
-        AUTH_HOOK_OK => match result.json {
-            None => Ok(Value::Null),
-            Some(json) => serde_json::from_slice(&json)
-                .map_err(|e| HostError::new(format!("{hook} returned a result that is not JSON: {e}"))),
-        },
+        AUTH_HOOK_OK => Ok(result.json.unwrap_or(Value::Null)),
         AUTH_HOOK_ERROR => Err(match result.json {
-            Some(json) => serde_json::from_slice::<HostError>(&json)
-                .unwrap_or_else(|_| HostError::new(format!("{hook} failed: {}", String::from_utf8_lossy(&json)))),
+            Some(json) => serde_json::from_value::<HostError>(json.clone())
+                .unwrap_or_else(|_| HostError::new(format!("{hook} failed: {json}"))),
             None => HostError::new(format!("{hook} failed")),
         }),
         other => Err(HostError::new(format!("{hook} returned the unknown status {other}"))),
@@ -117,7 +196,7 @@ mod tests {
     use super::*;
 
     fn slot(json: Option<&str>) -> auth_hook_result {
-        auth_hook_result { json: json.map(|j| j.as_bytes().to_vec()), error: None }
+        auth_hook_result { json: json.map(|j| serde_json::from_str(j).unwrap()), error: None }
     }
 
     #[test]
@@ -125,8 +204,8 @@ mod tests {
         let hook = Hook::JWT;
         assert_eq!(answer(&hook, AUTH_HOOK_OK, slot(None)).unwrap(), Value::Null);
         assert_eq!(answer(&hook, AUTH_HOOK_OK, slot(Some("{\"a\":1}"))).unwrap()["a"], 1);
-        let e = answer(&hook, AUTH_HOOK_OK, slot(Some("{nope"))).unwrap_err();
-        assert!(e.message.contains("not JSON"), "{e}");
+        let e = answer(&hook, AUTH_HOOK_ERROR, slot(Some("\"boom\""))).unwrap_err();
+        assert!(e.message.contains("boom"), "{e}");
         let e = answer(&hook, AUTH_HOOK_ERROR, slot(Some(r#"{"message":"m","type":"CredentialsSignin","code":"c"}"#)))
             .unwrap_err();
         assert_eq!((e.error_type.as_deref(), e.code.as_deref()), (Some("CredentialsSignin"), Some("c")));

@@ -13,6 +13,8 @@
 #![allow(non_camel_case_types)]
 
 mod error;
+#[cfg(test)]
+mod hook_docs;
 mod host;
 
 use std::ffi::{c_char, c_void};
@@ -110,9 +112,71 @@ unsafe fn engine<'a>(auth: *const auth_engine) -> Result<&'a Auth, Failure> {
 }
 
 fn parse_request(json: &str) -> Result<AuthRequest, Failure> {
-    serde_json::from_str(json).map_err(|e| {
+    let req: AuthRequest = serde_json::from_str(json).map_err(|e| {
         Failure::new(auth_result::AUTH_INVALID_JSON, format!("request_json is not a request ({e}); see auth.h"))
-    })
+    })?;
+    check_absolute_url(&req.url)?;
+    Ok(req)
+}
+
+/// The request's `url` must be absolute, as the client saw it: `http://` or
+/// `https://`, a host, then the rest. Otherwise the engine would answer 400
+/// (or read the session as if the URL were fine, with the plain cookie
+/// names), and the host's bug - a path where the URL belongs, a proxy rule
+/// not applied - would hide behind an `AUTH_OK`. The URL itself is not put
+/// in the message: it may carry a sign-in token in its query.
+fn check_absolute_url(url: &str) -> Result<(), Failure> {
+    let refused = |why: String| {
+        Failure::new(
+            auth_result::AUTH_INVALID_JSON,
+            format!("request_json: url is not an absolute http(s) URL ({why}); see auth.h"),
+        )
+    };
+    let scheme = ["http://", "https://"]
+        .into_iter()
+        .find(|prefix| url.get(..prefix.len()).is_some_and(|s| s.eq_ignore_ascii_case(prefix)))
+        .ok_or_else(|| refused("it must start with http:// or https://".into()))?;
+    // `Url::parse` is lenient (`http:///x` has the host `x`): the host must
+    // come right after the scheme, as a client sends it.
+    let authority = url[scheme.len()..].split(['/', '\\', '?', '#']).next().unwrap_or_default();
+    if authority.is_empty() {
+        return Err(refused("no host after the scheme".into()));
+    }
+    // A `\` before the query: `Url::parse` reads it as `/`, a plain split
+    // does not, so such a URL names two different paths (a Host header
+    // such as `host\auth\callback\x?…` builds one). No client sends it.
+    if url.split(['?', '#']).next().is_some_and(|before_query| before_query.contains('\\')) {
+        return Err(refused("a backslash before the query".into()));
+    }
+    match url::Url::parse(url) {
+        Ok(parsed) if parsed.host_str().is_some_and(|h| !h.is_empty()) => Ok(()),
+        Ok(_) => Err(refused("no host".into())),
+        Err(e) => Err(refused(e.to_string())),
+    }
+}
+
+/// In C a hook is on when `hooks.implemented` lists it: JSON holds no
+/// function, so `"callbacks": {"session": …}` names a hook the host
+/// believes it configured. Unless listed, that is refused by name rather
+/// than never called. (A name the engine does not know at all is refused
+/// by `Config` itself, for every binding.)
+fn check_listed_hooks(config: &Value, implemented: &[String]) -> Result<(), ConfigError> {
+    for group in ["callbacks", "events", "logger"] {
+        let Some(map) = config.get(group).and_then(Value::as_object) else { continue };
+        for name in map.keys() {
+            let hook = format!("{group}.{name}");
+            if libauth_core::host::HookKind::parse(&hook).is_some() && !implemented.contains(&hook) {
+                return Err(ConfigError::new(
+                    hook.clone(),
+                    format!(
+                        "is in the configuration but not in hooks.implemented: a C host lists the hooks its \
+                         hook_fn answers there (\"hooks\": {{\"implemented\": [\"{hook}\"]}})"
+                    ),
+                ));
+            }
+        }
+    }
+    Ok(())
 }
 
 fn null_output(what: &str) -> Failure {
@@ -127,8 +191,11 @@ fn null_output(what: &str) -> Failure {
 /// On success writes the engine to `*auth_out`. On failure writes nothing
 /// there, and (when `error_out` is not NULL) an error to `*error_out`: a
 /// refused configuration names its option (`auth_error_option`) and has the
-/// engine's type (`AUTH_CONFIGURATION`, `AUTH_MISSING_SECRET`, …). An unknown
-/// or misspelt hook name in `hooks.implemented` is refused naming it.
+/// engine's type (`AUTH_CONFIGURATION`, `AUTH_MISSING_SECRET`, …), e.g.
+/// `session.strategy` for a wrong type inside `session`. An unknown or
+/// misspelt hook name is refused naming it, in `hooks.implemented` or as a
+/// key under `callbacks`, `events` or `logger` (`callbacks.sesion`); so is a
+/// right name there that `hooks.implemented` does not list.
 #[no_mangle]
 pub unsafe extern "C" fn auth_new(
     config_json: *const c_char,
@@ -150,6 +217,7 @@ pub unsafe extern "C" fn auth_new(
             option: Some("config".into()),
         })?;
         let hooks = take_implemented_hooks(&mut value)?;
+        check_listed_hooks(&value, &hooks)?;
         if !hooks.is_empty() && hook_fn.is_none() {
             return Err(ConfigError::new("hooks.implemented", "names hooks, but hook_fn is NULL").into());
         }
@@ -182,7 +250,8 @@ fn take_implemented_hooks(config: &mut Value) -> Result<Vec<String>, ConfigError
 /// body; shape at the top) to `*response_out`; release it with
 /// `auth_buffer_free`. Engine failures are responses (redirects to the error
 /// page, 4xx, 503 when overloaded), not errors: an error code means the call
-/// itself was wrong (NULL, bad length, not UTF-8, not a request).
+/// itself was wrong (NULL, bad length, not UTF-8, not a request, or a `url`
+/// that is not absolute: `AUTH_INVALID_JSON`).
 #[no_mangle]
 pub unsafe extern "C" fn auth_handle(
     auth: *const auth_engine,
@@ -217,7 +286,8 @@ pub unsafe extern "C" fn auth_handle(
 /// `*session_out`, or NULL when there is no valid session. Fails with the
 /// engine's error: `AUTH_ADAPTER_ERROR` (database strategy, the database
 /// failed: the session may well exist), `AUTH_OVERLOADED` (`hooks.maxInFlight`
-/// reached), or a misuse code.
+/// reached), or a misuse code (as for `auth_handle`: a `url` that is not
+/// absolute is `AUTH_INVALID_JSON`).
 #[no_mangle]
 pub unsafe extern "C" fn auth_get_session(
     auth: *const auth_engine,
@@ -323,8 +393,11 @@ pub extern "C" fn auth_result_name(code: i32) -> *const c_char {
 }
 
 /// Answer a hook call: copy `len` bytes of UTF-8 JSON from `json` as the
-/// hook's result (the caller keeps its buffer). Call it at most once per hook
-/// call, from inside the hook, then return `AUTH_HOOK_OK`.
+/// hook's result (the caller keeps its buffer). Call it from inside the
+/// hook, then return `AUTH_HOOK_OK`; a second call replaces the first.
+/// Text that is not one JSON value is refused with `AUTH_INVALID_JSON`
+/// (`AUTH_INVALID_UTF8`, `AUTH_NULL_ARGUMENT` for those) and nothing is
+/// recorded: an earlier answer stands, and with none the result is `null`.
 #[no_mangle]
 pub unsafe extern "C" fn auth_hook_result_set(
     result: *mut auth_hook_result,
@@ -336,7 +409,11 @@ pub unsafe extern "C" fn auth_hook_result_set(
         let json = unsafe { text(json, len, "json") }?;
         // SAFETY: NULL or the live slot of the current hook call.
         let result = unsafe { result.as_mut() }.ok_or_else(|| null_output("result"))?;
-        result.json = Some(json.as_bytes().to_vec());
+        // Parsed here, not after the hook returned: the host learns of its
+        // bug from the code, at the call that made it.
+        let value: Value = serde_json::from_str(json)
+            .map_err(|e| Failure::new(auth_result::AUTH_INVALID_JSON, format!("the hook result is not JSON: {e}")))?;
+        result.json = Some(value);
         Ok(())
     })
 }

@@ -20,6 +20,14 @@ enum {
     MODE_REENTER = 16,
     MODE_ADAPTER_FAILS = 32,
     MODE_SESSION_FOUND = 64,
+    MODE_NOT_JSON_AFTER_USER = 128, /* authorize answers the user, then tries text that is not JSON */
+    MODE_NOT_JSON_ONLY = 256,       /* authorize tries only text that is not JSON */
+};
+
+/* Texts that are not one JSON value: auth_hook_result_set refuses each. */
+static const char *const NOT_JSON[] = {
+    "{nope", "", " ", "undefined", "NaN", "'x'", "{\"a\":1}x", "1 2", "[1,]", "{\"a\":1", "tru", "\"open",
+    "{\"a\":1}{\"b\":2}", "{'a':1}", "0x10", "+1", "[1]]", "/* c */ 1", NULL,
 };
 
 static const char *const HOOK_NAMES[] = {
@@ -37,6 +45,8 @@ typedef struct {
     auth_result reentered_code;
     int reentered_status;
     char last_email_url[2048];
+    atomic_int sets_refused;  /* auth_hook_result_set calls answered AUTH_INVALID_JSON */
+    atomic_int sets_accepted; /* ... answered anything else */
 } host_state;
 
 static int hook_index(const char *name) {
@@ -86,7 +96,9 @@ static int32_t hook(void *user_data, const char *name, const char *args_json, si
                 response_free(&r);
             }
         }
-        if (user && pass && strcmp(user, pass) == 0) {
+        if (mode & MODE_NOT_JSON_ONLY) {
+            /* No answer but the refused ones below. */
+        } else if (user && pass && strcmp(user, pass) == 0) {
             cJSON *u = cJSON_CreateObject();
             cJSON_AddStringToObject(u, "id", user);
             cJSON_AddStringToObject(u, "name", user);
@@ -97,6 +109,16 @@ static int32_t hook(void *user_data, const char *name, const char *args_json, si
         } else {
             auth_hook_result_error(result, "CredentialsSignin", "wrong password", "bad_password");
             status = AUTH_HOOK_ERROR;
+        }
+        if (mode & (MODE_NOT_JSON_AFTER_USER | MODE_NOT_JSON_ONLY)) {
+            status = AUTH_HOOK_OK;
+            for (int i = 0; NOT_JSON[i]; i++) {
+                auth_result code = auth_hook_result_set(result, NOT_JSON[i], strlen(NOT_JSON[i]));
+                atomic_fetch_add(code == AUTH_INVALID_JSON ? &h->sets_refused : &h->sets_accepted, 1);
+            }
+            /* A JSON text cut short by its length is not JSON either. */
+            auth_result code = auth_hook_result_set(result, "{\"id\":\"x\"}", 5);
+            atomic_fetch_add(code == AUTH_INVALID_JSON ? &h->sets_refused : &h->sets_accepted, 1);
         }
     } else if (strcmp(name, "callbacks.signIn") == 0) {
         if (mode & MODE_SLOW_SIGNIN) usleep(150 * 1000);
@@ -236,6 +258,80 @@ static void expect_refused(const char *config, size_t len, auth_hook_fn fn, auth
     auth_error_free(err);
 }
 
+/* A value of the wrong type inside an option names the option it is in,
+ * at any depth, as in the Node and Python bindings. */
+static void test_nested_type_errors(void) {
+    const char *cases[][2] = {
+        {",\"session\":{\"strategy\":1}", "session.strategy"},
+        {",\"session\":{\"maxAge\":\"long\"}", "session.maxAge"},
+        {",\"jwt\":{\"maxAge\":[]}", "jwt.maxAge"},
+        {",\"hooks\":{\"timeout\":\"soon\"}", "hooks.timeout"},
+        {",\"hooks\":{\"maxInFlight\":-1}", "hooks.maxInFlight"},
+        {",\"hooks\":{\"timeouts\":{\"callbacks.jwt\":true}}", "hooks.timeouts.callbacks.jwt"},
+        {",\"pages\":{\"signIn\":7}", "pages.signIn"},
+        {",\"theme\":{\"colorScheme\":\"blue\"}", "theme.colorScheme"},
+        {",\"cookies\":{\"sessionToken\":{\"options\":{\"secure\":\"yes\"}}}",
+         "cookies.sessionToken.options.secure"},
+        {",\"redirectProxyOrigins\":[\"https://a.example\",2]", "redirectProxyOrigins[1]"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char *c = config_with(cases[i][0]);
+        expect_refused(c, strlen(c), hook, AUTH_CONFIGURATION, "Configuration", cases[i][1], cases[i][1]);
+        free(c);
+    }
+}
+
+#define HOST_ADAPTER_HOOKS                                                                                    \
+    "\"adapter.createUser\",\"adapter.getUser\",\"adapter.getUserByEmail\",\"adapter.getUserByAccount\","       \
+    "\"adapter.updateUser\",\"adapter.deleteUser\",\"adapter.linkAccount\",\"adapter.createSession\","          \
+    "\"adapter.getSessionAndUser\",\"adapter.updateSession\",\"adapter.deleteSession\""
+
+/* A hook name the engine never calls is refused by that name wherever a C
+ * host writes it: under callbacks, events or logger in the JSON (whatever
+ * the value), or in hooks.implemented. And a right name under callbacks,
+ * events or logger that hooks.implemented does not list is refused too:
+ * JSON holds no function, so it would never be called. */
+static void test_misspelt_hooks(void) {
+    const char *cases[][2] = {
+        {",\"callbacks\":{\"sesion\":true}", "callbacks.sesion"},
+        {",\"callbacks\":{\"signin\":{}}", "callbacks.signin"},
+        {",\"callbacks\":{\"JWT\":\"x\"}", "callbacks.JWT"},
+        {",\"events\":{\"signout\":null}", "events.signout"},
+        {",\"logger\":{\"info\":1}", "logger.info"},
+        {",\"callbacks\":\"session\"", "callbacks"},
+        {",\"hooks\":{\"implemented\":[\"callbacks.sesion\"]}", "callbacks.sesion"},
+        {",\"hooks\":{\"implemented\":[\"callbacks.jwt\",\"callbacks.JWT\"]}", "callbacks.JWT"},
+        {",\"hooks\":{\"implemented\":[\"events.signin\"]}", "events.signin"},
+        {",\"hooks\":{\"implemented\":[\"logger.info\"]}", "logger.info"},
+        {",\"hooks\":{\"implemented\":[\"jwt.encod\"]}", "jwt.encod"},
+        {",\"hooks\":{\"implemented\":[\"session.generateSessionTokn\"]}", "session.generateSessionTokn"},
+        {",\"hooks\":{\"implemented\":[\"sesion\"]}", "sesion"},
+        {",\"providers\":[" CREDENTIALS_PROVIDER "],\"hooks\":{\"implemented\":[\"providers.credentials.authorize\","
+         "\"providers.credentials.authorise\"]}",
+         "providers.credentials.authorise"},
+        {",\"adapter\":{\"type\":\"host\"},\"hooks\":{\"implemented\":[" HOST_ADAPTER_HOOKS ",\"adapter.getUsr\"]}",
+         "adapter.getUsr"},
+        /* Spelt right, not listed. */
+        {",\"callbacks\":{\"session\":true}", "callbacks.session"},
+        {",\"events\":{\"signIn\":true},\"hooks\":{\"implemented\":[\"events.signOut\"]}", "events.signIn"},
+        {",\"logger\":{\"warn\":true}", "logger.warn"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char *c = config_with(cases[i][0]);
+        expect_refused(c, strlen(c), hook, AUTH_CONFIGURATION, "Configuration", cases[i][1], cases[i][0]);
+        free(c);
+    }
+    /* Listed, it may also appear under callbacks. */
+    char *c = config_with(",\"callbacks\":{\"jwt\":true},\"events\":{},\"hooks\":{\"implemented\":[\"callbacks.jwt\"]}");
+    host_state h = {0};
+    auth_error *err = NULL;
+    auth_engine *auth = engine(c, &h, &err);
+    CHECK(auth != NULL, "a listed hook under callbacks: %s", auth_error_message(err));
+    auth_error_free(err);
+    auth_free(auth);
+    free(c);
+}
+
 static void test_config_errors(void) {
     expect_refused(NULL, 10, hook, AUTH_NULL_ARGUMENT, "NullArgument", NULL, "NULL config");
     expect_refused("{bad", 4, hook, AUTH_INVALID_JSON, "InvalidJson", "config", "bad JSON");
@@ -264,6 +360,8 @@ static void test_config_errors(void) {
     expect_refused(c, strlen(c), hook, AUTH_MISSING_AUTHORIZE, "MissingAuthorize", "providers[0].authorize",
                    "credentials without authorize");
     free(c);
+    test_nested_type_errors();
+    test_misspelt_hooks();
     /* No auth_out: an error, not a crash. */
     auth_error *err = NULL;
     CHECK(auth_new(good, strlen(good), NULL, NULL, NULL, &err) == AUTH_NULL_ARGUMENT, "NULL auth_out");
@@ -326,6 +424,81 @@ static void test_call_errors(const auth_engine *auth) {
     }
 }
 
+/* The request's url must be absolute (http:// or https://, then a host):
+ * anything else is AUTH_INVALID_JSON from both calls, with a message that
+ * does not repeat the url (its query may hold a token), and nothing
+ * written. An absolute url in any case spelling is accepted. */
+static void test_urls_must_be_absolute(const auth_engine *auth) {
+    const char *bad[] = {
+        "", " ", "/auth/csrf", "auth/csrf", "?a=1", "#x", "//localhost:8080/auth/csrf",
+        "localhost:8080/auth/csrf", "http:/localhost:8080/auth/csrf", "http:localhost/auth/csrf",
+        "http:///auth/csrf", "http:\\\\localhost/auth/csrf", "http://\\\\localhost/auth/csrf", "http://", "https://?x", "http://#f",
+        "http://:8080/auth/csrf", "http://a b/auth/csrf", "ftp://localhost/auth/csrf", "file:///etc/passwd",
+        "mailto:a@example.com", "data:text/plain,x", "javascript:alert(1)", " http://localhost:8080/auth/csrf",
+        "/auth/callback/email?token=tok-SECRET-123&email=a%40b.c", "http://localhost:8080\\auth\\csrf",
+        "http://localhost:8080/auth\\csrf", "http://localhost:8080\\auth\\callback\\x?code=c&state=s&y=/auth/session",
+    };
+    auth_buffer *sentinel = (auth_buffer *)(uintptr_t)0x1;
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        char *req = request_json("GET", bad[i], NULL, NULL);
+        for (int which = 0; which < 2; which++) {
+            const char *fn = which == 0 ? "auth_handle" : "auth_get_session";
+            auth_buffer *out = sentinel;
+            auth_error *err = NULL;
+            auth_result code = which == 0 ? auth_handle(auth, req, strlen(req), &out, &err)
+                                          : auth_get_session(auth, req, strlen(req), &out, &err);
+            CHECK(code == AUTH_INVALID_JSON, "%s, url \"%s\": code %d (%s), want AUTH_INVALID_JSON", fn, bad[i], code,
+                  auth_result_name(code));
+            CHECK(out == sentinel, "%s, url \"%s\": nothing written", fn, bad[i]);
+            CHECK(err && strstr(auth_error_message(err), "absolute") && !strstr(auth_error_message(err), "SECRET"),
+                  "%s, url \"%s\": message %s", fn, bad[i], err ? auth_error_message(err) : "(none)");
+            auth_error_free(err);
+        }
+        free(req);
+    }
+    const char *good[] = {ORIGIN "/auth/csrf", "HTTP://LOCALHOST:8080/auth/csrf", "https://127.0.0.1/auth/csrf",
+                          "http://[::1]:8080/auth/csrf", ORIGIN "/auth/csrf?x=a\\b"};
+    for (size_t i = 0; i < sizeof good / sizeof good[0]; i++) {
+        char *req = request_json("GET", good[i], NULL, NULL);
+        auth_buffer *out = NULL;
+        CHECK(auth_handle(auth, req, strlen(req), &out, NULL) == AUTH_OK && out, "auth_handle, url %s", good[i]);
+        auth_buffer_free(out);
+        out = sentinel;
+        CHECK(auth_get_session(auth, req, strlen(req), &out, NULL) == AUTH_OK && out == NULL,
+              "auth_get_session, url %s", good[i]);
+        free(req);
+    }
+}
+
+/* auth_hook_result_set refuses every text that is not one JSON value with
+ * AUTH_INVALID_JSON and records nothing: after a valid answer the answer
+ * stands (the sign-in succeeds); with none the result is null (authorize
+ * found no user). */
+static void test_hook_result_must_be_json(const auth_engine *auth, host_state *h) {
+    size_t tried = 1; /* the one cut short by its length */
+    while (NOT_JSON[tried - 1]) tried++;
+    char jar[8192] = "";
+    response r;
+    atomic_store(&h->mode, MODE_NOT_JSON_AFTER_USER);
+    sign_in(auth, "demo", "demo", jar, sizeof jar, &r);
+    CHECK(r.status == 302 && strstr(jar, "session-token") && !strstr(header(&r, "location", 0) ?: "", "error="),
+          "the answer before the refused ones stands: %d %s", r.status, header(&r, "location", 0));
+    response_free(&r);
+    CHECK((size_t)atomic_load(&h->sets_refused) == tried && atomic_load(&h->sets_accepted) == 0,
+          "every text that is not JSON refused: %d of %zu (%d accepted)", atomic_load(&h->sets_refused), tried,
+          atomic_load(&h->sets_accepted));
+    char jar2[8192] = "";
+    atomic_store(&h->mode, MODE_NOT_JSON_ONLY);
+    sign_in(auth, "demo", "demo", jar2, sizeof jar2, &r);
+    const char *loc = header(&r, "location", 0);
+    CHECK(r.status == 302 && loc && strstr(loc, "error=CredentialsSignin") && !strstr(loc, "bad_password") &&
+              !strstr(jar2, "session-token"),
+          "only refused answers: the result is null: %d %s", r.status, loc);
+    response_free(&r);
+    CHECK(atomic_load(&h->sets_accepted) == 0, "nothing accepted: %d", atomic_load(&h->sets_accepted));
+    atomic_store(&h->mode, 0);
+}
+
 static void test_round_trip(void) {
     host_state h = {0};
     char *c = config_with(",\"providers\":[" CREDENTIALS_PROVIDER "],"
@@ -340,6 +513,7 @@ static void test_round_trip(void) {
     if (!auth) return;
 
     test_call_errors(auth);
+    test_urls_must_be_absolute(auth);
 
     char jar[8192] = "";
     response r;
@@ -424,6 +598,7 @@ static void test_round_trip(void) {
     CHECK(count(&h, "events.signOut") == 1, "events.signOut called");
     CHECK(strstr(jar, "session-token") == NULL, "sign-out cleared the cookie: %s", jar);
 
+    test_hook_result_must_be_json(auth, &h);
     auth_free(auth);
 }
 

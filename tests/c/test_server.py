@@ -113,8 +113,23 @@ def main():
     return 1 if failed else 0
 
 
+def raw_status(port, host_header):
+    """The status of GET /auth/csrf sent with this Host header, as is."""
+    with socket.create_connection(("127.0.0.1", port), timeout=10) as s:
+        s.sendall(f"GET /auth/csrf HTTP/1.1\r\nHost: {host_header}\r\nConnection: close\r\n\r\n".encode())
+        data = b""
+        while chunk := s.recv(4096):
+            data += chunk
+    return int(data.split(b" ", 2)[1]) if data.startswith(b"HTTP/") else None
+
+
 def run(port):
     c = Client(port)
+    # A Host header that makes no absolute URL is the client's error (400),
+    # which the engine reports as AUTH_INVALID_JSON, not a server error.
+    for host in ["", ":8080", "@", "/x", "a b"]:
+        status = raw_status(port, host)
+        check(status == 400, f"Host {host!r}: status {status}, want 400")
     # Not signed in: the home page says so, the protected page redirects.
     status, _, body = c.request("GET", "/")
     check(status == 200 and "Not signed in." in body, f"home signed out: {status}")

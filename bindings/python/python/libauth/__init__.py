@@ -57,8 +57,9 @@ def get_session(request: Any, auth: Optional[Auth] = None) -> Optional[Dict[str,
     Django ``request.environ``; Starlette/FastAPI ``request.scope``).
 
     WSGI: read on first use (on this thread) and kept in
-    ``environ["libauth.session"]``. ASGI: ``scope["state"]["session"]`` as
-    ``ASGIMiddleware`` set it; without the middleware, ``auth`` is needed,
+    ``environ["libauth.session"]``. ASGI: the session ``ASGIMiddleware``
+    read (kept in ``scope["libauth.session"]``, never an app's own
+    ``state["session"]``); without the middleware, ``auth`` is needed,
     and a configuration whose session reads reach hooks must use
     ``await auth.get_session_async(...)`` instead (hooks are awaited on the
     event loop, which this call would block)."""
@@ -70,12 +71,16 @@ def get_session(request: Any, auth: Optional[Auth] = None) -> Optional[Dict[str,
         else:
             environ = request
     if scope is not None:
+        from .asgi import SESSION_KEY, _LazyState, scope_url_and_cookie
+
+        if SESSION_KEY in scope:
+            return scope[SESSION_KEY]  # type: ignore[no-any-return]
+        # Not ``state["session"]`` of any state: the app's own (lifespan
+        # state, a middleware) may hold that name. Only the middleware's lazy
+        # state reads libauth's session there.
         state = scope.get("state")
-        if state is not None:
-            try:
-                return state["session"]  # type: ignore[no-any-return]
-            except KeyError:
-                pass
+        if isinstance(state, _LazyState):
+            return state["session"]  # type: ignore[no-any-return]
         auth = auth or scope.get("libauth.auth")
         if auth is None:
             raise RuntimeError("libauth: no Auth for this request; wrap the app in ASGIMiddleware or pass `auth`")
@@ -84,10 +89,8 @@ def get_session(request: Any, auth: Optional[Auth] = None) -> Optional[Dict[str,
                 "libauth: this configuration's session reads call hooks; use ASGIMiddleware "
                 "(request.state.session) or `await auth.get_session_async(url, cookie)`"
             )
-        from .asgi import scope_url_and_cookie
-
         session = auth.get_session(*scope_url_and_cookie(scope))
-        scope.setdefault("state", {})["session"] = session
+        scope[SESSION_KEY] = session
         return session
     if environ is None:
         raise TypeError("libauth.get_session: expected a WSGI environ, an ASGI scope, or a request carrying one")

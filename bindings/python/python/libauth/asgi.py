@@ -78,12 +78,33 @@ def scope_url_and_cookie(scope: Scope) -> Tuple[str, Optional[str]]:
     return _url(scope, host), cookie
 
 
+#: Where the middleware keeps the session it read, as ``environ["libauth.session"]``
+#: under WSGI: a key of libauth's own, which no app state can shadow.
+SESSION_KEY = "libauth.session"
+
+#: The state keys the middleware owns. Whatever the app's state held under
+#: them (lifespan state, an outer middleware) is dropped: were it kept, an
+#: anonymous request would read the app's object as its session.
+_OWN_STATE_KEYS = ("session", "session_error")
+
+
+def _request_state(scope: Scope) -> Dict[str, Any]:
+    """A new state dict for this request: the app's keys, less the ones the
+    middleware owns. New rather than updated in place, so a state dict an
+    outer middleware shares between requests never holds one request's
+    session."""
+    state = dict(scope.get("state") or {})
+    for key in _OWN_STATE_KEYS:
+        state.pop(key, None)
+    return state
+
+
 class _LazyState(dict):  # type: ignore[type-arg]
     """``scope["state"]`` whose ``session`` is read on first use (hookless
     configurations only: no hook can be reached, so it runs inline)."""
 
-    def __init__(self, initial: Any, auth: Auth, scope: Scope) -> None:
-        super().__init__(initial or {})
+    def __init__(self, initial: Dict[str, Any], auth: Auth, scope: Scope) -> None:
+        super().__init__(initial)
         self._auth = auth
         self._scope = scope
 
@@ -92,23 +113,27 @@ class _LazyState(dict):  # type: ignore[type-arg]
             raise KeyError(key)
         session = self._auth.get_session(*scope_url_and_cookie(self._scope))
         self["session"] = session
+        self._scope[SESSION_KEY] = session
         return session
 
 
 async def _read_body(receive: Receive) -> bytes:
+    """The body, read until it passes the limit and no further: one byte
+    past it is enough for the engine to answer 413, so that answer goes out
+    at once (after at most one chunk more than the limit) while a client
+    may still be sending, instead of after the whole body was drained. The
+    server deals with the unread rest (it closes the connection)."""
     chunks: List[bytes] = []
     size = 0
-    while True:
+    while size <= MAX_BODY:
         message = await receive()
         if message["type"] == "http.disconnect":
             break
         chunk = message.get("body") or b""
-        if size <= MAX_BODY:
-            chunks.append(chunk)
-            size += len(chunk)
+        chunks.append(chunk)
+        size += len(chunk)
         if not message.get("more_body"):
             break
-    # One byte past the limit is enough for the engine to answer 413.
     return b"".join(chunks)[: MAX_BODY + 1]
 
 
@@ -123,7 +148,9 @@ class ASGIMiddleware:
     HTTP request to ``app`` with ``scope["state"]["session"]`` set (so
     ``request.state.session`` in Starlette and FastAPI): read on first use
     when no hook can be reached, else read before the app runs (with the
-    error, if any, in ``scope["state"]["session_error"]``)."""
+    error, if any, in ``scope["state"]["session_error"]``). Both keys are
+    always libauth's: a ``session`` the state already held (lifespan state,
+    an outer middleware) is not passed on."""
 
     def __init__(self, app: ASGIApp, auth: Auth) -> None:
         self.app = app
@@ -137,14 +164,16 @@ class ASGIMiddleware:
         scope["libauth.auth"] = auth
         if not auth.is_auth_path(scope_path(scope)):
             if auth.session_is_hookless:
-                scope["state"] = _LazyState(scope.get("state"), auth, scope)
+                scope["state"] = _LazyState(_request_state(scope), auth, scope)
             else:
-                state = scope.setdefault("state", {})
+                state = _request_state(scope)
                 try:
-                    state["session"] = await session_from_scope(scope, auth)
+                    session = await session_from_scope(scope, auth)
                 except AuthError as e:
-                    state["session"] = None
+                    session = None
                     state["session_error"] = e
+                state["session"] = scope[SESSION_KEY] = session
+                scope["state"] = state
             await self.app(scope, receive, send)
             return
         method = scope.get("method", "GET")
