@@ -19,7 +19,7 @@ import re
 import sys
 from functools import lru_cache
 from pathlib import Path
-from typing import Dict, List, Set, Tuple
+from typing import Dict, Iterator, List, Set, Tuple
 from urllib.parse import unquote
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -34,20 +34,28 @@ HTML_ANCHOR = re.compile(r"<a\s+(?:id|name)=\"([^\"]+)\"")
 EXTERNAL = re.compile(r"^[a-zA-Z][a-zA-Z0-9+.-]*:")  # http:, https:, mailto:, …
 
 
-def lines_outside_code(text: str) -> List[Tuple[int, str]]:
-    """(line number, line) of every line outside fenced code blocks."""
-    out, fence = [], None
+def walk(text: str) -> Iterator[Tuple[int, str, str, str]]:
+    """(line number, line, kind, the block's language) of every line: kind is
+    "text" outside fenced code blocks, "open" on a block's opening fence,
+    "code" inside a block or on its closing fence."""
+    fence = None
+    lang = ""
     for number, line in enumerate(text.split("\n"), 1):
         m = FENCE.match(line)
         if fence is None and m:
-            fence = m.group(1)
-            continue
-        if fence is not None:
-            if line.strip().startswith(fence[0] * len(fence)) and not line.strip().strip(fence[0]):
+            fence, lang = m.group(1), m.group(2)
+            yield number, line, "open", lang
+        elif fence is not None:
+            stripped = line.strip()
+            if stripped.startswith(fence) and not stripped.strip(fence[0]):
                 fence = None
-            continue
-        out.append((number, line))
-    return out
+            yield number, line, "code", lang
+        else:
+            yield number, line, "text", ""
+
+
+def lines_outside_code(text: str) -> List[Tuple[int, str]]:
+    return [(number, line) for number, line, kind, _ in walk(text) if kind == "text"]
 
 
 def slug(heading: str) -> str:
@@ -108,44 +116,24 @@ def rust_examples_outside_doctests(pages: List[Path]) -> List[str]:
         (DOCTEST_SOURCE.parent / p).resolve()
         for p in re.findall(r'include_str!\("([^"]+\.md)"\)', DOCTEST_SOURCE.read_text(encoding="utf-8"))
     }
-    errors = []
-    for page in pages:
-        if page in included:
-            continue
-        fence = None
-        for number, line in enumerate(page.read_text(encoding="utf-8").split("\n"), 1):
-            m = FENCE.match(line)
-            if fence is None and m:
-                fence = m.group(1)
-                if m.group(2) == "rust":
-                    errors.append(
-                        f"{page.relative_to(ROOT)}:{number}: a Rust example in a page that core/src/lib.rs "
-                        f"does not include as doctests: include the page there"
-                    )
-            elif fence is not None and line.strip() and not line.strip().strip(fence[0]) and line.strip().startswith(fence):
-                fence = None
-    return errors
+    return [
+        f"{page.relative_to(ROOT)}:{number}: a Rust example in a page that core/src/lib.rs "
+        f"does not include as doctests: include the page there"
+        for page in pages
+        if page not in included
+        for number, _, kind, lang in walk(page.read_text(encoding="utf-8"))
+        if kind == "open" and lang == "rust"
+    ]
 
 
 def main() -> int:
     pages = sorted({p.resolve() for pattern in PAGES for p in ROOT.glob(pattern)})
-    passed = failed = 0
-    for page in pages:
-        errors = check_page(page)
+    results = [check_page(page) for page in pages] + [rust_examples_outside_doctests(pages)]
+    for errors in results:
         for e in errors:
             print(e)
-        if errors:
-            failed += 1
-        else:
-            passed += 1
-    errors = rust_examples_outside_doctests(pages)
-    for e in errors:
-        print(e)
-    if errors:
-        failed += 1
-    else:
-        passed += 1
-    print(f"docs: {passed} passed, {failed} failed")
+    failed = sum(1 for errors in results if errors)
+    print(f"docs: {len(results) - failed} passed, {failed} failed")
     return 1 if failed else 0
 
 
