@@ -29,6 +29,7 @@ command -v taskset >/dev/null || apt_install util-linux || exit 1
 [ -d node_modules ] || npm install --no-audit --no-fund --loglevel=error
 LIBAUTH_PROFILE=release LIBAUTH_OUT="$PWD/.libauth-release.node" node ../bindings/node/scripts/build.js
 export LIBAUTH_NATIVE="$PWD/.libauth-release.node"
+mkdir -p results
 load_before=$(bench_load)
 # Copy results/<name>.md into its section of bench/RESULTS.md, as written.
 quote() { # name heading [mode]
