@@ -16,7 +16,7 @@
 // ROUNDS rounds starts the servers afresh, warms every row up, then runs
 // every row in turn; the median and the spread (min–max) are reported,
 // ratios within each round. The table goes
-// to bench/results/http.md, which run.sh copies into the README.
+// to bench/results/http.md, which run.sh copies into bench/RESULTS.md.
 //
 // Run by hand: `./bench/run.sh`. Not a test: numbers depend on the machine
 // and on whatever else it is doing (the load average is recorded).

@@ -3,8 +3,8 @@
 // pinned to one core, the load generator (`hooks-load.mjs`) to the other;
 // CLIENTS concurrent clients each loop "GET csrf, POST callback/credentials"
 // for SECONDS; ROUNDS rounds per server, alternating; the median and the
-// spread (min–max) are reported and written to results/hooks.md, which the
-// README quotes.
+// spread (min–max) are reported and written to results/hooks.md, which
+// run.sh copies into bench/RESULTS.md.
 //
 // Run by hand: `./bench/run.sh hooks` (builds the release addon first).
 import { fork, spawn } from "node:child_process";

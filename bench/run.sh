@@ -4,7 +4,7 @@
 #
 #   ./bench/run.sh          bench.mjs: getSession in-process, HTTP req/s vs bare
 #                           routes (Express and node:http), RSS; writes
-#                           results/http.md and copies it into the README
+#                           results/http.md
 #   ./bench/run.sh profile  profile.mjs for every HTTP row: server CPU per
 #                           request split by layer; writes results/profile.md
 #   ./bench/run.sh instructions
@@ -12,6 +12,9 @@
 #                           callgrind (repeatable); writes results/instructions.md
 #   ./bench/run.sh hooks    hooks.mjs: sign-ins with an authorize awaiting I/O,
 #                           libauth vs Auth.js; writes results/hooks.md
+#
+# Each writes its section of bench/RESULTS.md (results/*.md are the
+# benchmarks' own output, not committed).
 #
 # Servers run on CPU $SERVER_CPU (default 0), the load generator on
 # $LOAD_CPU (default 1). As root, both run at nice -20, so that other work on
@@ -26,8 +29,12 @@ command -v taskset >/dev/null || apt_install util-linux || exit 1
 [ -d node_modules ] || npm install --no-audit --no-fund --loglevel=error
 LIBAUTH_PROFILE=release LIBAUTH_OUT="$PWD/.libauth-release.node" node ../bindings/node/scripts/build.js
 export LIBAUTH_NATIVE="$PWD/.libauth-release.node"
-# The README quotes results/<name>.md between its markers, as written.
-quote() { quote_in_readme "bench/results/$1.md"; }
+mkdir -p results
+load_before=$(bench_load)
+# Copy results/<name>.md into its section of bench/RESULTS.md, as written.
+quote() { # name heading [mode]
+  write_results "node-$1" "$2" "bench/run.sh${3:+ $3}" "$load_before" "results/$1.md"
+}
 
 case "${1:-bench}" in
   bench)
@@ -35,7 +42,7 @@ case "${1:-bench}" in
     nice=${BENCH_NICE:--20}
     nice -n "$nice" true 2>/dev/null || nice=0
     BENCH_NICE=$nice ENGINE_BENCH="$(cd .. && pwd)/target/release/libauth-bench" nice -n "$nice" taskset -c "${LOAD_CPU:-1}" node bench.mjs
-    quote http
+    quote http "Node: \`getSession\` and HTTP, libauth vs Auth.js"
     ;;
   profile)
     # Where a request's server CPU goes, per layer, for each HTTP row.
@@ -52,16 +59,16 @@ case "${1:-bench}" in
       echo '```'
     } > results/profile.md
     cat results/profile.md
-    quote profile
+    quote profile "Node: server CPU per request by layer" profile
     ;;
   instructions)
     command -v valgrind >/dev/null || apt_install valgrind || exit 1
     node instructions.mjs
-    quote instructions
+    quote instructions "Node: instructions per request" instructions
     ;;
   hooks)
     node hooks.mjs
-    quote hooks
+    quote hooks "Node: sign-ins with hooks that await I/O" hooks
     ;;
   *) echo "usage: $0 [bench|profile|instructions|hooks]" >&2; exit 1 ;;
 esac

@@ -72,21 +72,43 @@ ensure_c_tools() {
   [ ${#missing[@]} -eq 0 ] || apt_install "${missing[@]}"
 }
 
-# Copy a benchmark's results file into README.md between its markers
-# (`<!-- <file>: begin -->` and `<!-- <file>: end -->`), as written: no
-# figure in the README is typed by hand. `file` is relative to the
-# repository root.
-quote_in_readme() { # file
-  local root readme file=$1
+# bench/RESULTS.md holds the latest results of every benchmark, one section
+# each between `<!-- results: <id> begin -->` and `<!-- results: <id> end -->`,
+# always laid out the same way: a heading, the machine and its load, the
+# results as the benchmark wrote them (tables), and the date. No figure in it
+# is typed by hand: each bench script calls this with what it measured. A
+# section not there yet is added at the end.
+#
+#   load_before=$(bench_load)      # before the benchmark runs
+#   ...
+#   write_results engine "Engine, in-process" bench/engine/run.sh "$load_before" "$body_file"
+bench_load() { cut -d' ' -f1-3 /proc/loadavg; }
+
+write_results() { # id heading script load_before body_file
+  local id=$1 heading=$2 script=$3 load_before=$4 body=$5 root results section cpu
   root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-  readme=$root/README.md
-  if ! grep -qxF "<!-- $file: begin -->" "$readme" || ! grep -qxF "<!-- $file: end -->" "$readme"; then
-    echo "README.md: no markers for $file" >&2
-    return 1
+  results=$root/bench/RESULTS.md
+  cpu=$(awk -F': *' '/^model name/ { print $2; exit }' /proc/cpuinfo)
+  section=$(mktemp)
+  {
+    echo "<!-- results: $id begin -->"
+    echo "## $heading"
+    echo
+    echo "Machine: $(nproc) CPUs (${cpu:-unknown model}), $(uname -m), Linux $(uname -r); load average $load_before before, $(bench_load) after."
+    echo
+    cat "$body"
+    echo
+    echo "Measured $(date -u '+%Y-%m-%d %H:%M') UTC by \`$script\`."
+    echo "<!-- results: $id end -->"
+  } >"$section"
+  if grep -qxF "<!-- results: $id begin -->" "$results" && grep -qxF "<!-- results: $id end -->" "$results"; then
+    awk -v begin="<!-- results: $id begin -->" -v end="<!-- results: $id end -->" -v src="$section" '
+      $0 == begin { while ((getline line < src) > 0) print line; skipping = 1; next }
+      $0 == end { skipping = 0; next }
+      !skipping { print }' "$results" >"$results.tmp" && mv "$results.tmp" "$results"
+  else
+    { echo; cat "$section"; } >>"$results"
   fi
-  awk -v begin="<!-- $file: begin -->" -v end="<!-- $file: end -->" -v src="$root/$file" '
-    $0 == begin { print; while ((getline line < src) > 0) print line; skipping = 1; next }
-    $0 == end { skipping = 0 }
-    !skipping { print }' "$readme" >"$readme.tmp" && mv "$readme.tmp" "$readme"
-  echo "README.md: quotes $file"
+  rm -f "$section"
+  echo "bench/RESULTS.md: wrote section $id"
 }

@@ -95,6 +95,12 @@ code=$?
 [ "$code" -eq 0 ] || { echo "cargo doc has warnings:"; head -40 "$LOG_DIR/doc.log"; }
 record "rustdoc" "$code" $((code == 0 ? 1 : 0)) 0
 
+echo "== docs: links, anchors and where the Rust examples run (scripts/check-docs.py)"
+python3 scripts/check-docs.py 2>&1 | tee "$LOG_DIR/docs.log"
+code=${PIPESTATUS[0]}
+read -r p f < <(awk '/^docs: [0-9]+ passed, [0-9]+ failed$/ { p = $2; f = $4 } END { print p+0, f+0 }' "$LOG_DIR/docs.log")
+record "docs" "$code" "$p" "$f"
+
 echo "== Rust: cargo test --workspace"
 # A hung test must not eat CI's 90 minutes.
 timeout 1500 cargo test --workspace --all-targets --no-fail-fast 2>&1 | tee "$LOG_DIR/cargo.log"

@@ -8,7 +8,7 @@
 # bench/engine pinned to CPU 0 (its "get_session (JWT, no callbacks)" µs/op)
 # and to CPUs 0,1 (its "all cores" ops/s), and bench/c/bench.c the same way
 # (1 thread on CPU 0, 2 threads on CPUs 0,1). Writes the medians with their
-# spread (min-max over the rounds) to bench/c/RESULTS.md.
+# spread (min-max over the rounds) to its section of bench/RESULTS.md.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 source scripts/lib.sh
@@ -23,7 +23,7 @@ OUT=target/release/bench-c
 cc -std=c11 -O2 -Wall -Wextra -Werror -Iinclude bench/c/bench.c -o "$OUT" -Ltarget/release \
   -Wl,-rpath,"$PWD/target/release" -lauth -lpthread
 command -v taskset >/dev/null || { echo "taskset (util-linux) is needed" >&2; exit 1; }
-load_before=$(cut -d' ' -f1-3 /proc/loadavg)
+load_before=$(bench_load)
 rust1=() rust2=() c1=() c2=()
 for r in $(seq "$ROUNDS"); do
   rust1+=("$(taskset -c 0 target/release/libauth-bench | awk '/^get_session \(JWT, no callbacks\)/ { for (i = 1; i <= NF; i++) if ($(i) == "µs/op") print $(i-1) }')")
@@ -32,7 +32,6 @@ for r in $(seq "$ROUNDS"); do
   c2+=("$(taskset -c 0,1 "$OUT" 2 | awk '{ print $(NF-1) }')")
   echo "round $r: rust ${rust1[-1]} µs/op, ${rust2[-1]} ops/s (2 threads); C ${c1[-1]} µs/op, ${c2[-1]} ops/s (2 threads)"
 done
-load_after=$(cut -d' ' -f1-3 /proc/loadavg)
 stats() { printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END { m = (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2; printf "%s %s %s\n", m, v[1], v[NR] }'; }
 read -r r1 r1lo r1hi < <(stats "${rust1[@]}")
 read -r k1 k1lo k1hi < <(stats "${c1[@]}")
@@ -42,11 +41,11 @@ ratio1=$(awk -v c="$k1" -v r="$r1" 'BEGIN { printf "%.2f", c / r }')
 ratio2=$(awk -v c="$k2" -v r="$r2" 'BEGIN { printf "%.2f", r / c }')
 busy=""
 if awk -v l="${load_before%% *}" 'BEGIN { exit !(l > 1.0) }'; then
-  busy=" — machine busy (load average $load_before before, $load_after after): absolute figures are low and noisy"
+  busy=" — machine busy (see the load average above): absolute figures are low and noisy"
 fi
+body=$(mktemp)
 {
-  echo "Written by \`bench/c/run.sh\` on $(date -u +%Y-%m-%d) ($(nproc) CPUs, $(uname -m)); release build;"
-  echo "JWT strategy, no session hooks; median of $ROUNDS rounds, (min-max) spread; pinned with taskset."
+  echo "Release build; JWT strategy, no session hooks; median of $ROUNDS rounds, (min-max) spread; pinned with taskset."
   echo
   echo "| get_session (JWT)$busy | Rust (bench/engine) | C (bench/c) | C cost / Rust cost |"
   echo "|---|---|---|---|"
@@ -56,6 +55,7 @@ fi
   echo "The C call parses the request JSON, reads the session and serializes it"
   echo "into a returned buffer; the Rust call takes a built \`AuthRequest\` and"
   echo "returns a \`Session\`. Target: C cost at most 1.5x the Rust cost."
-} >bench/c/RESULTS.md
-cat bench/c/RESULTS.md
-quote_in_readme bench/c/RESULTS.md
+} >"$body"
+cat "$body"
+write_results c "C: \`auth_get_session\` vs the Rust call" bench/c/run.sh "$load_before" "$body"
+rm -f "$body"

@@ -7,8 +7,8 @@
 # rounds of ~0.4 s after a warm-up; median µs/op and the rounds' min-max),
 # then counts the instructions of one get_session call under callgrind (the
 # difference between 1000 and 3000 calls, divided by 2000: repeatable
-# whatever else the machine is doing). Writes bench/engine/RESULTS.md and
-# copies it into the README.
+# whatever else the machine is doing). Writes its section of
+# bench/RESULTS.md.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 source scripts/lib.sh
@@ -17,7 +17,7 @@ command -v taskset >/dev/null || { echo "taskset (util-linux) is needed" >&2; ex
 command -v valgrind >/dev/null || apt_install valgrind || exit 1
 cargo build -q --release -p libauth-bench
 BIN=target/release/libauth-bench
-load_before=$(cut -d' ' -f1-3 /proc/loadavg)
+load_before=$(bench_load)
 out=$(taskset -c 1 "$BIN")
 instructions() { # calls
   valgrind --tool=callgrind --callgrind-out-file=/dev/null "$BIN" --calls "$1" 2>&1 |
@@ -26,10 +26,9 @@ instructions() { # calls
 few=$(instructions 1000)
 many=$(instructions 3000)
 per_call=$(((many - few) / 2000))
-load_after=$(cut -d' ' -f1-3 /proc/loadavg)
+body=$(mktemp)
 {
-  echo "Written by \`bench/engine/run.sh\` on $(date -u '+%Y-%m-%d %H:%M') UTC ($(nproc) CPUs, $(uname -m)); release build,"
-  echo "pinned to CPU 1; each row the median of 5 rounds (min-max). Load average $load_before before, $load_after after."
+  echo "Release build, pinned to CPU 1; each row the median of 5 rounds (min-max)."
   echo
   echo "| operation (in-process, one thread) | µs/op | ops/s |"
   echo "|---|---|---|"
@@ -40,6 +39,7 @@ load_after=$(cut -d' ' -f1-3 /proc/loadavg)
     printf "| %s | %s (%s) | %s |\n", name, us, spread, ops }'
   echo
   echo "\`get_session\` (JWT, no callbacks) executes $per_call instructions per call (callgrind, valgrind $(valgrind --version | sed 's/valgrind-//'))."
-} >bench/engine/RESULTS.md
-cat bench/engine/RESULTS.md
-quote_in_readme bench/engine/RESULTS.md
+} >"$body"
+cat "$body"
+write_results engine "Engine, in-process" bench/engine/run.sh "$load_before" "$body"
+rm -f "$body"

@@ -1,7 +1,7 @@
 //! The encrypted session token (JWT strategy), byte-compatible with Auth.js
 //! v5: compact JWE `alg: dir`, `enc: A256CBC-HS512`, key =
 //! HKDF-SHA-256(secret, salt = cookie name), `kid` = the key's RFC 7638
-//! thumbprint. The README's "Security" section describes what is accepted.
+//! thumbprint. docs/security.md describes what is accepted.
 //!
 //! Decoding accepts only what is safe, on one path with RustCrypto
 //! primitives and no generic JOSE fallback:

@@ -4,6 +4,7 @@
 #   - libauth.so exports only auth_* symbols
 #   - the header compiles as C11 and C++17 with -Wall -Wextra -Werror -pedantic
 #   - pkg-config --cflags --libs libauth (build tree) builds and runs a program
+#   - the README's C example compiles and runs (under valgrind)
 #   - test_auth: plain, under valgrind, and with -fsanitize=address,undefined
 #   - test_threads: 8 threads x 10000 calls; smaller under valgrind and ASan
 #   - the example server (examples/c-server) over HTTP (tests/c/test_server.py)
@@ -62,6 +63,15 @@ cc -std=c11 tests/c/header_check.c -o "$OUT/header_static" $(PKG_CONFIG_PATH=$(d
   $(PKG_CONFIG_PATH=$(dirname "$pc") pkg-config --variable=static_libs libauth) &&
   ! ldd "$OUT/header_static" | grep -q libauth && "$OUT/header_static" >/dev/null
 one "static link (libauth.a)" $?
+
+# The README's C example (its one ```c block), compiled with the flags above
+# and run under valgrind as written: it prints the providers route's answer.
+awk '/^```c$/ { on = 1; next } on && /^```$/ { exit } on' README.md >"$OUT/readme.c"
+cc -std=c11 "${CFLAGS[@]}" "$OUT/readme.c" -o "$OUT/readme" "${LINK[@]}" &&
+  AUTH_SECRET=readme-example-secret-0123456789abcdef valgrind -q --leak-check=full --errors-for-leak-kinds=definite \
+    --error-exitcode=1 "$OUT/readme" >"$OUT/readme.log" 2>&1 && grep -q '"status":200' "$OUT/readme.log" &&
+  grep -q 'signin/github' "$OUT/readme.log"
+code=$?; [ "$code" -eq 0 ] || head -20 "$OUT/readme.log"; one "README's C example" "$code"
 
 TFLAGS=(-std=c11 -Wall -Wextra -Werror -g -I"$ROOT/include")
 TLIBS=("${LINK[@]}" -lcjson -lpthread)

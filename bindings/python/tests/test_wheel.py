@@ -3,7 +3,7 @@ in a fresh virtual environment with no Rust toolchain on PATH.
 
 The test builds with ``--profile dev`` (a release build takes minutes on a
 small machine); the release wheel (``maturin build --release``) is the same
-project and was checked by hand the same way (README, Python: Packaging)."""
+project and was checked by hand the same way (docs/python.md, Packaging)."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 // Compiled by `tsc --noEmit` in test/types.test.mjs: every exported function
-// and type used the way the README shows.
+// and type used the way the README and docs/node.md show.
 import express from "express";
 import {
   ServerAuth,
