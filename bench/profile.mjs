@@ -71,7 +71,7 @@ await new Promise((resolve) => {
 
 const profile = JSON.parse(readFileSync(path.join(dir, readdirSync(dir)[0]), "utf8"));
 const nodes = new Map(profile.nodes.map((n) => [n.id, n]));
-const callers = new Set(["handle", "getSession", "getSessionSync"]);
+const callers = new Set(["handle", "getSession", "getSessionJson"]);
 function category(node) {
   const { url: file, functionName } = node.callFrame;
   if (functionName === "(garbage collector)") return "GC";

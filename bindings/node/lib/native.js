@@ -90,8 +90,7 @@ class Instance {
   /** @returns {object | null | Promise<object | null>} */
   getSession(url, cookie) {
     if (this.inlineSession) {
-      const out = this.native.getSessionSync(url, cookie ?? null, slots);
-      if (out === true) return sessionFromSlots();
+      const out = this.native.getSessionJson(url, cookie ?? null);
       return out == null ? null : JSON.parse(out);
     }
     const id = this.callId();
@@ -213,22 +212,6 @@ class Instance {
     }
     this.native.hookDone(id, true, json);
   }
-}
-
-/**
- * Where `getSessionSync` writes a session's parts (name, email, image,
- * expires) when they are all strings or null: building the object here
- * costs a third of a JSON round trip. Read at once, before the next call.
- */
-const slots = [undefined, undefined, undefined, undefined];
-
-/** The session in `slots`, shaped as the engine's JSON would parse. */
-function sessionFromSlots() {
-  const user = {};
-  if (slots[0] !== undefined) user.name = slots[0];
-  if (slots[1] !== undefined) user.email = slots[1];
-  if (slots[2] !== undefined) user.image = slots[2];
-  return { user, expires: slots[3] };
 }
 
 /**
