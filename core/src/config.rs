@@ -29,6 +29,7 @@ const KNOWN_OPTIONS: &[&str] = &[
     "jwt",
     "logger",
     "pages",
+    "rateLimit",
     "raw",
     "redirectProxyOrigins",
     "redirectProxyUrl",
@@ -36,6 +37,7 @@ const KNOWN_OPTIONS: &[&str] = &[
     "session",
     "skipCSRFCheck",
     "theme",
+    "trustedProxies",
     "trustHost",
     "useSecureCookies",
     "url",
@@ -87,6 +89,14 @@ pub struct Config {
     pub trust_host: Option<bool>,
     #[serde(default)]
     pub use_secure_cookies: Option<bool>,
+    /// Rate limits (see [`crate::ratelimit`]): absent for the defaults,
+    /// `false` for none, or `{ window, max, credentials, email, callback }`.
+    #[serde(default)]
+    pub rate_limit: Option<Value>,
+    /// Proxies whose `X-Forwarded-For` / `Forwarded` is believed (CIDR
+    /// ranges or addresses); none by default.
+    #[serde(default)]
+    pub trusted_proxies: Vec<String>,
     /// The deployment's canonical URL; `AUTH_URL` when absent.
     #[serde(default)]
     pub url: Option<String>,
@@ -260,6 +270,8 @@ impl Config {
             "hooks" => self.hooks = parse(key, value)?,
             "jwt" => self.jwt = parse_object_ignoring_functions(key, value)?,
             "pages" => self.pages = parse(key, value)?,
+            "rateLimit" => self.rate_limit = Some(value),
+            "trustedProxies" => self.trusted_proxies = parse(key, value)?,
             "redirectProxyUrl" => self.redirect_proxy_url = parse(key, value)?,
             "redirectProxyOrigins" => self.redirect_proxy_origins = parse(key, value)?,
             "secret" => self.secret = parse(key, value)?,

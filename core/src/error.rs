@@ -38,10 +38,13 @@ pub enum ErrorType {
     /// libauth's own: the bound of in-flight requests that need host code
     /// (`hooks.maxInFlight`) is reached; answered 503 with `Retry-After`.
     Overloaded,
+    /// libauth's own: a rate limit refused the request; answered 429 with
+    /// `Retry-After` (see `ratelimit`).
+    RateLimited,
 }
 
 impl ErrorType {
-    pub const ALL: [ErrorType; 29] = [
+    pub const ALL: [ErrorType; 30] = [
         Self::AccessDenied,
         Self::AccountNotLinked,
         Self::AdapterError,
@@ -71,6 +74,7 @@ impl ErrorType {
         Self::UntrustedHost,
         Self::Verification,
         Self::Overloaded,
+        Self::RateLimited,
     ];
 
     pub fn as_str(self) -> &'static str {
@@ -104,6 +108,7 @@ impl ErrorType {
             Self::UntrustedHost => "UntrustedHost",
             Self::Verification => "Verification",
             Self::Overloaded => "Overloaded",
+            Self::RateLimited => "RateLimited",
         }
     }
 
@@ -124,6 +129,7 @@ impl ErrorType {
                 | Self::Verification
                 | Self::MissingCSRF
                 | Self::AccountNotLinked
+                | Self::RateLimited
         )
     }
 

@@ -29,6 +29,7 @@ impl Hook {
     pub const EVENT_UPDATE_USER: Hook = Hook::fixed("events.updateUser");
     pub const EVENT_LINK_ACCOUNT: Hook = Hook::fixed("events.linkAccount");
     pub const EVENT_SESSION: Hook = Hook::fixed("events.session");
+    pub const EVENT_RATE_LIMITED: Hook = Hook::fixed("events.rateLimited");
 
     pub const JWT_ENCODE: Hook = Hook::fixed("jwt.encode");
     pub const JWT_DECODE: Hook = Hook::fixed("jwt.decode");
@@ -39,7 +40,7 @@ impl Hook {
     pub const LOGGER_DEBUG: Hook = Hook::fixed("logger.debug");
 
     /// Every hook whose name does not depend on a provider or an adapter method.
-    pub const FIXED: [Hook; 16] = [
+    pub const FIXED: [Hook; 17] = [
         Hook::SIGN_IN,
         Hook::REDIRECT,
         Hook::JWT,
@@ -50,6 +51,7 @@ impl Hook {
         Hook::EVENT_UPDATE_USER,
         Hook::EVENT_LINK_ACCOUNT,
         Hook::EVENT_SESSION,
+        Hook::EVENT_RATE_LIMITED,
         Hook::JWT_ENCODE,
         Hook::JWT_DECODE,
         Hook::GENERATE_SESSION_TOKEN,
@@ -125,6 +127,8 @@ pub enum Event {
     UpdateUser,
     LinkAccount,
     Session,
+    /// A request refused by a rate limit: `{ route, key, limit, window, retryAfter }`.
+    RateLimited,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -159,6 +163,7 @@ impl HookKind {
             ("events", "updateUser") => HookKind::Event(Event::UpdateUser),
             ("events", "linkAccount") => HookKind::Event(Event::LinkAccount),
             ("events", "session") => HookKind::Event(Event::Session),
+            ("events", "rateLimited") => HookKind::Event(Event::RateLimited),
             ("logger", "error") => HookKind::Logger(LogLevel::Error),
             ("logger", "warn") => HookKind::Logger(LogLevel::Warn),
             ("logger", "debug") => HookKind::Logger(LogLevel::Debug),
@@ -208,7 +213,7 @@ impl HookKind {
 pub(crate) fn known_hooks_hint(name: &str) -> &'static str {
     match name.split('.').next().unwrap_or_default() {
         "callbacks" => "the callbacks are signIn, redirect, jwt and session",
-        "events" => "the events are signIn, signOut, createUser, updateUser, linkAccount and session",
+        "events" => "the events are signIn, signOut, createUser, updateUser, linkAccount, session and rateLimited",
         "logger" => "the logger's levels are error, warn and debug",
         "jwt" => "the jwt functions are encode and decode",
         "session" => "the session function is generateSessionToken",

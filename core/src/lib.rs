@@ -100,6 +100,8 @@ pub struct Auth {
     pages_hookless: bool,
     /// Refusals past `hooks.maxInFlight`, for the rate-limited log line.
     overload: OverloadLog,
+    /// Rate limits on the routes that cost or leak.
+    limiter: ratelimit::Limiter,
 }
 
 /// How often, at most, refusals past `hooks.maxInFlight` are logged (seconds).
@@ -203,6 +205,15 @@ impl Auth {
                 "experimental.enableWebAuthn is set, but libauth has no WebAuthn provider; the option has no effect",
             );
         }
+        let limiter = ratelimit::Limiter::new(
+            ratelimit::RateLimits::parse(config.rate_limit.as_ref())?,
+            match sibling {
+                Some(sibling) => sibling.limiter.store(),
+                None => Arc::new(ratelimit::MemoryStore::default()),
+            },
+            ratelimit::TrustedProxies::parse(&config.trusted_proxies)?,
+            &settings.secrets[0],
+        );
         let session_hookless = settings.strategy == SessionStrategy::Jwt
             && adapter.is_none()
             && !reaches_host(host.as_ref(), host::HookKind::reached_by_session_reads);
@@ -211,6 +222,7 @@ impl Auth {
             session_hookless,
             pages_hookless,
             overload: OverloadLog::default(),
+            limiter,
             adapter,
             custom_session_token: host.has(&Hook::GENERATE_SESSION_TOKEN),
             custom_jwt_encode: host.has(&Hook::JWT_ENCODE),

@@ -138,6 +138,12 @@ pub fn error_category(error: &str) -> ErrorCategory {
             message: &["The sign in link is no longer valid.", "It may have been used already or it may have expired."],
             offers_signin: true,
         },
+        "RateLimited" => ErrorCategory {
+            status: 429,
+            heading: "Too many attempts",
+            message: &["There were too many sign-in attempts.", "Wait a little, then try again."],
+            offers_signin: true,
+        },
         _ => ErrorCategory { status: 200, heading: "Error", message: &[], offers_signin: false },
     }
 }

@@ -228,6 +228,8 @@ pub struct Limiter {
     proxies: TrustedProxies,
     hmac_key: Vec<u8>,
     warned_no_ip: AtomicBool,
+    /// The log has said once that client IPs are unknown.
+    pub(crate) logged_no_ip: AtomicBool,
 }
 
 /// Failures of the store: logged by the caller, then the route's
@@ -236,11 +238,23 @@ pub type CheckResult = Result<Verdict, StoreError>;
 
 impl Limiter {
     pub fn new(limits: RateLimits, store: Arc<dyn LimitStore>, proxies: TrustedProxies, secret: &str) -> Limiter {
-        Limiter { limits, store, proxies, hmac_key: secret.as_bytes().to_vec(), warned_no_ip: AtomicBool::new(false) }
+        Limiter {
+            limits,
+            store,
+            proxies,
+            hmac_key: secret.as_bytes().to_vec(),
+            warned_no_ip: AtomicBool::new(false),
+            logged_no_ip: AtomicBool::new(false),
+        }
     }
 
     pub fn rule(&self, route: Route) -> Option<Rule> {
         self.limits.rule(route)
+    }
+
+    /// The store, to share with another engine of the same application.
+    pub fn store(&self) -> Arc<dyn LimitStore> {
+        self.store.clone()
     }
 
     /// The keys a request is counted under for `route`: the client's IP

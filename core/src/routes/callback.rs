@@ -11,6 +11,7 @@ use crate::cookies::ChunkedCookie;
 use crate::error::{AuthError, ErrorType};
 use crate::host::Hook;
 use crate::providers::{Provider, ProviderKind};
+use crate::ratelimit::Route;
 use crate::session::default_token;
 use crate::time::{now_millis, now_seconds};
 
@@ -26,9 +27,15 @@ pub fn handle(ctx: &mut Ctx) -> Result<Reply, AuthError> {
             Err(AuthError::new(ErrorType::UnknownAction, "the credentials callback only accepts POST"))
         }
         // State, PKCE and nonce protect this route; the provider can't send
-        // our CSRF token.
-        ProviderKind::OAuth(p) => super::oauth::callback(ctx, provider, p),
-        ProviderKind::Email(p) => super::email::callback(ctx, provider, p),
+        // our CSRF token. Each callback costs a token request: counted per IP.
+        ProviderKind::OAuth(p) => {
+            super::limits::check(ctx, Route::Callback, None, 1)?;
+            super::oauth::callback(ctx, provider, p)
+        }
+        ProviderKind::Email(p) => {
+            super::limits::check(ctx, Route::Callback, None, 1)?;
+            super::email::callback(ctx, provider, p)
+        }
     }
 }
 
@@ -37,12 +44,21 @@ pub fn handle(ctx: &mut Ctx) -> Result<Reply, AuthError> {
 pub(super) fn credentials(ctx: &mut Ctx, provider: &Provider) -> Result<Reply, AuthError> {
     let mut credentials = ctx.body().clone();
     credentials.remove("csrfToken");
+    // Failed sign-ins are counted per username (or email) and per client
+    // IP; past the limit `authorize` is not even called.
+    let identifier = ["username", "email"].iter().find_map(|k| credentials.get(*k).and_then(Value::as_str));
+    let counted = super::limits::check(ctx, Route::Credentials, identifier, 0)?;
     let request = ctx.req.to_record();
     let host = &ctx.auth.callbacks.host;
     let authorized = host
         .call(&Hook::provider(&provider.id, "authorize"), json!({ "credentials": credentials, "request": request }))
-        .map_err(|e| AuthError::from_host(e, ErrorType::CallbackRouteError))?;
-    let user = match authorized {
+        .map_err(|e| AuthError::from_host(e, ErrorType::CallbackRouteError));
+    if matches!(&authorized, Err(e) if e.error_type == ErrorType::CredentialsSignin)
+        || matches!(&authorized, Ok(Value::Null | Value::Bool(false)))
+    {
+        super::limits::count_failure(ctx, &counted);
+    }
+    let user = match authorized? {
         Value::Object(user) => user,
         Value::Null | Value::Bool(false) => {
             return Err(AuthError::credentials_signin(None, "authorize returned no user"));

@@ -53,6 +53,9 @@ pub fn send_link(ctx: &mut Ctx, provider: &Provider, p: &EmailProvider) -> Resul
     let raw = ctx.body_str("email").unwrap_or_default();
     let email = normalise_email(&raw)
         .ok_or_else(|| AuthError::new(ErrorType::EmailSignInError, "not a valid email address"))?;
+    // Every link sent counts, per address and per client IP: a flood of
+    // links to someone's inbox stops at the limit.
+    super::limits::check(ctx, crate::ratelimit::Route::Email, Some(&email), 1)?;
     let callback_url = ctx.callback_url();
 
     let user = match adapter.get_user_by_email(&email)? {

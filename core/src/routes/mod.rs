@@ -4,6 +4,7 @@
 mod callback;
 mod email;
 mod info;
+mod limits;
 mod oauth;
 mod pages;
 mod register;
@@ -53,9 +54,18 @@ impl Action {
 
 /// What a route answers, before serialisation.
 pub(crate) enum Reply {
-    Json { status: u16, body: Value, no_store: bool },
-    Html { status: u16, html: String },
+    Json {
+        status: u16,
+        body: Value,
+        no_store: bool,
+    },
+    Html {
+        status: u16,
+        html: String,
+    },
     Redirect(String),
+    /// 429: JSON for API clients, the error page for browsers.
+    Limited(crate::ratelimit::Limited),
 }
 
 impl Reply {
@@ -76,6 +86,8 @@ pub(crate) struct Ctx<'a> {
     pub cookies: &'a CookieSet,
     pub set_cookies: Vec<SetCookie>,
     body: Option<Map<String, Value>>,
+    /// Set when a rate limit refused the request: the 429's details.
+    pub limited: Option<crate::ratelimit::Limited>,
 }
 
 impl<'a> Ctx<'a> {
@@ -163,7 +175,7 @@ impl<'a> Ctx<'a> {
             None => url.origin().ascii_serialization(),
         };
         let cookies = auth.cookies_for_url(&req.url);
-        Ctx { auth, req, url, origin, action, provider_id, cookies, set_cookies: Vec::new(), body }
+        Ctx { auth, req, url, origin, action, provider_id, cookies, set_cookies: Vec::new(), body, limited: None }
     }
 }
 
@@ -305,6 +317,10 @@ pub(crate) fn handle(auth: &Auth, req: &AuthRequest) -> AuthResponse {
     let result = if is_post { dispatch_post(&mut ctx) } else { dispatch_get(&mut ctx) };
     let reply = match result {
         Ok(reply) => reply,
+        Err(error) if error.error_type == ErrorType::RateLimited && ctx.limited.is_some() => {
+            ctx.auth.callbacks.logger.warn(ctx.auth.callbacks.host.as_ref(), "RateLimited", &error.message);
+            Reply::Limited(ctx.limited.take().expect("checked"))
+        }
         Err(error) => error_reply(&mut ctx, error, is_post),
     };
     finish(&ctx, reply)
@@ -493,6 +509,25 @@ fn finish(ctx: &Ctx, reply: Reply) -> AuthResponse {
             headers.push(("content-type".into(), "text/html; charset=utf-8".into()));
             headers.extend(HTML_SECURITY_HEADERS.iter().map(|(k, v)| ((*k).into(), (*v).into())));
             (status, html.into_bytes())
+        }
+        Reply::Limited(limited) => {
+            headers.extend(limited.headers());
+            let wants_json = ctx.req.header("x-auth-return-redirect").is_some()
+                || ctx.req.header("accept").is_some_and(|a| a.contains("application/json"))
+                || ctx.req.header("content-type").is_some_and(|t| t.contains("application/json"));
+            if wants_json {
+                headers.push(("content-type".into(), "application/json".into()));
+                let body = json!({ "error": "RateLimited", "message": "Too many attempts. Try again later.",
+                                   "retryAfter": limited.retry_after.as_secs().max(1) });
+                (429, body.to_string().into_bytes())
+            } else {
+                let Reply::Html { html, .. } = pages::render_error(ctx, "RateLimited") else {
+                    unreachable!("the built-in error page is HTML")
+                };
+                headers.push(("content-type".into(), "text/html; charset=utf-8".into()));
+                headers.extend(HTML_SECURITY_HEADERS.iter().map(|(k, v)| ((*k).into(), (*v).into())));
+                (429, html.into_bytes())
+            }
         }
         Reply::Redirect(location) => {
             if ctx.req.header("x-auth-return-redirect").is_some() {

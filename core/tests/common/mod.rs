@@ -100,6 +100,8 @@ impl<'a> Browser<'a> {
             req.headers.push(("cookie".into(), self.cookie_header()));
         }
         req.headers.extend(self.extra_headers.iter().cloned());
+        // A browser always has a peer address (what rate limits count).
+        req.remote_address.get_or_insert_with(|| "127.0.0.1".to_owned());
         let res = self.auth.handle(&req);
         self.absorb(&res);
         res

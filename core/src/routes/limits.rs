@@ -1,0 +1,77 @@
+//! Rate limits applied to the routes (the rules and stores are in
+//! `crate::ratelimit`): check before the work, count what the rule counts,
+//! and refuse with `RateLimited` (the 429 is built in `routes::handle`).
+
+use std::sync::atomic::Ordering;
+use std::time::Duration;
+
+use super::Ctx;
+use crate::error::{AuthError, ErrorType};
+use crate::host::Hook;
+use crate::ratelimit::{Limited, Route, Verdict};
+
+/// The keys a request was counted under, to count a failure later.
+pub(crate) struct Counted {
+    route: Route,
+    keys: (String, Option<String>),
+}
+
+/// Check `route`'s limit for this request, adding `cost` (0: only look);
+/// `Err(RateLimited)` when over it (and `ctx.limited` set for the 429).
+pub(crate) fn check(ctx: &mut Ctx, route: Route, identifier: Option<&str>, cost: u64) -> Result<Counted, AuthError> {
+    let limiter = &ctx.auth.limiter;
+    let keys = limiter.keys(route, ctx.req, identifier);
+    if limiter.take_no_ip_warning() && !limiter.logged_no_ip.swap(true, Ordering::Relaxed) {
+        ctx.auth.callbacks.logger.warn(
+            ctx.auth.callbacks.host.as_ref(),
+            "rate-limit-no-client-ip",
+            "a request came with no client address: rate limits count such requests under one shared key. \
+             Pass the connection's peer address (the bindings do; C hosts set `remoteAddress` in the request JSON) \
+             and, behind a proxy, list it in `trustedProxies`",
+        );
+    }
+    let counted = Counted { route, keys };
+    match limiter.check(route, &counted.keys, cost) {
+        Ok(Verdict::Allowed) => Ok(counted),
+        Ok(Verdict::Limited(limited)) => Err(refuse(ctx, limited)),
+        Err(e) => {
+            ctx.auth.callbacks.log(&AuthError::new(ErrorType::RateLimited, e.to_string()));
+            // Closed for password guessing, open elsewhere: an unreachable
+            // store must not let guesses through, nor stop every sign-in.
+            if route != Route::Credentials {
+                return Ok(counted);
+            }
+            let rule = limiter.rule(route).expect("checked routes have a rule");
+            let limited = Limited {
+                route,
+                key: "store-unavailable".into(),
+                limit: rule.max,
+                window: rule.window,
+                retry_after: Duration::from_secs(1),
+            };
+            Err(refuse(ctx, limited))
+        }
+    }
+}
+
+/// Count one failure (a refused password) against the keys checked before.
+pub(crate) fn count_failure(ctx: &mut Ctx, counted: &Counted) {
+    if let Err(e) = ctx.auth.limiter.check(counted.route, &counted.keys, 1) {
+        ctx.auth.callbacks.log(&AuthError::new(ErrorType::RateLimited, e.to_string()));
+    }
+}
+
+fn refuse(ctx: &mut Ctx, limited: Limited) -> AuthError {
+    ctx.auth.callbacks.event(&Hook::EVENT_RATE_LIMITED, || limited.event());
+    let error = AuthError::new(
+        ErrorType::RateLimited,
+        format!(
+            "too many {} attempts for {}; try again in {} s",
+            limited.route.as_str(),
+            limited.key,
+            limited.retry_after.as_secs().max(1)
+        ),
+    );
+    ctx.limited = Some(limited);
+    error
+}
