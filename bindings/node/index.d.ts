@@ -433,6 +433,8 @@ export interface EventsOptions {
   updateUser?: (message: { user: User }) => Awaitable<void>;
   linkAccount?: (message: { user: User | AdapterUser; account: Account; profile: User | AdapterUser }) => Awaitable<void>;
   session?: (message: { session: Session; token: JWT }) => Awaitable<void>;
+  /** A request a rate limit refused; `key` is `ip:<address or /64>` or `id:<hash>` (never the username or email). */
+  rateLimited?: (message: { route: "credentials" | "email" | "callback"; key: string; limit: number; window: number; retryAfter: number }) => Awaitable<void>;
 }
 
 export interface LoggerInstance {
@@ -463,6 +465,17 @@ export interface AuthConfig {
   theme?: Theme;
   trustHost?: boolean;
   useSecureCookies?: boolean;
+  /**
+   * Rate limits, on by default: failed credentials sign-ins per username and
+   * per client IP, magic links per address and per IP, provider callbacks per
+   * IP. `false` turns them off; each route takes `{ window, max, maxPerIp }`
+   * (seconds, counts) or `false`.
+   */
+  rateLimit?: false | RateLimitOptions;
+  /** Proxies (CIDR ranges or addresses) whose `X-Forwarded-For` / `Forwarded` is believed. None by default. */
+  trustedProxies?: string[];
+  /** Store provider access, refresh and id tokens encrypted (AES-256-GCM, key from the secret). Needs an adapter. */
+  encryptTokens?: boolean;
   /** The canonical URL of the deployment; `AUTH_URL` when absent. */
   url?: string;
 }
@@ -599,7 +612,8 @@ export type ErrorType =
   | "UnsupportedStrategy"
   | "UntrustedHost"
   | "Verification"
-  | "Overloaded";
+  | "Overloaded"
+  | "RateLimited";
 
 /** Base class of libauth's errors. */
 export declare class AuthError extends Error {
@@ -629,3 +643,19 @@ export declare class InvalidConfig extends AuthError {
 
 /** Worker threads the addon has started (0 until a request needs one). */
 export declare function workerThreads(): number;
+
+/** One route's rate limit: `max` per identifier, `maxPerIp` per client IP, per `window` seconds. */
+export interface RateLimitRule {
+  window?: number;
+  max?: number;
+  maxPerIp?: number;
+}
+
+/** `rateLimit`: defaults for every route (`window`, `max`), and each route's own rule or `false`. */
+export interface RateLimitOptions {
+  window?: number;
+  max?: number;
+  credentials?: false | RateLimitRule;
+  email?: false | RateLimitRule;
+  callback?: false | RateLimitRule;
+}

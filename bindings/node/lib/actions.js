@@ -19,9 +19,9 @@ const reactive = require("./reactive");
  * @returns {Promise<{ url: string, cookies: string[] }>}
  */
 async function signIn(provider, fields, request, config) {
-  const { auth, method, url, headers } = target(request, config, "signIn");
+  const { auth, method, url, headers, peer } = target(request, config, "signIn");
   const json = JSON.stringify(plainFields(fields));
-  return auth.signIn(provider == null ? "" : String(provider), json, method, url, headers);
+  return auth.signIn(provider == null ? "" : String(provider), json, method, url, headers, peer);
 }
 
 /**
@@ -30,8 +30,8 @@ async function signIn(provider, fields, request, config) {
  * @returns {Promise<{ url: string, cookies: string[] }>}
  */
 async function signOut(request, config) {
-  const { auth, method, url, headers } = target(request, config, "signOut");
-  return auth.signOut(method, url, headers);
+  const { auth, method, url, headers, peer } = target(request, config, "signOut");
+  return auth.signOut(method, url, headers, peer);
 }
 
 /**
@@ -72,13 +72,14 @@ function target(request, config, name) {
   if (web) {
     const headers = [];
     for (const [k, v] of web.headers) headers.push(k, v);
-    return { auth: reactive.engineFor(config), method: web.method, url: web.url, headers };
+    return { auth: reactive.engineFor(config), method: web.method, url: web.url, headers, peer: reactive.clientAddress(request) };
   }
   if (!request || typeof request.headers !== "object") {
     throw new TypeError(`${name}: request must be an Express request, a Web Request, or an event with one`);
   }
   const headers = Array.isArray(request.rawHeaders) ? request.rawHeaders : flatten(request.headers);
-  return { auth: express.engineFor(config), method: request.method ?? "POST", url: express.absoluteUrl(request), headers };
+  const peer = request.socket?.remoteAddress;
+  return { auth: express.engineFor(config), method: request.method ?? "POST", url: express.absoluteUrl(request), headers, peer };
 }
 
 function webRequest(request) {

@@ -33,7 +33,7 @@ function ServerAuth(config) {
       if (pathname !== base && !pathname.startsWith(base + "/")) return next();
       const method = req.method;
       if (method === "GET" || method === "HEAD") {
-        const out = auth.handle(method, absoluteUrl(req, target), req.rawHeaders, undefined);
+        const out = auth.handle(method, absoluteUrl(req, target), req.rawHeaders, undefined, req.socket?.remoteAddress);
         if (typeof out.then === "function") return out.then((o) => send(res, o)).catch(next);
         return send(res, out);
       }
@@ -47,7 +47,7 @@ function ServerAuth(config) {
 async function handleWithBody(auth, req, res, explicit) {
   const body = await readBody(req);
   const target = explicit ? req.originalUrl ?? req.url : canonicalTarget(req.originalUrl ?? req.url, auth.basePath);
-  let out = auth.handle(req.method, absoluteUrl(req, target), req.rawHeaders, body);
+  let out = auth.handle(req.method, absoluteUrl(req, target), req.rawHeaders, body, req.socket?.remoteAddress);
   if (typeof out.then === "function") out = await out;
   send(res, out);
 }

@@ -81,9 +81,9 @@ class Instance {
    * list (Node's `rawHeaders` shape).
    * @returns {{status:number, headers:string[], body:string} | Promise<…>}
    */
-  handle(method, url, headers, body) {
+  handle(method, url, headers, body, remoteAddress) {
     const id = this.callId();
-    const res = this.native.handle(id, method, url, headers, body ?? null);
+    const res = this.native.handle(id, method, url, headers, body ?? null, remoteAddress ?? null);
     return res ?? this.defer(id);
   }
 
@@ -104,11 +104,11 @@ class Instance {
    * list. Always on a worker thread.
    * @returns {Promise<{url: string, cookies: string[]}>}
    */
-  signIn(provider, fieldsJson, method, url, headers) {
+  signIn(provider, fieldsJson, method, url, headers, remoteAddress) {
     const id = this.callId();
     const promise = this.defer(id);
     try {
-      this.native.signIn(id, provider, fieldsJson, method, url, headers);
+      this.native.signIn(id, provider, fieldsJson, method, url, headers, remoteAddress ?? null);
     } catch (e) {
       this.settle(id, String(e?.message ?? e));
     }
@@ -116,11 +116,11 @@ class Instance {
   }
 
   /** @returns {Promise<{url: string, cookies: string[]}>} */
-  signOut(method, url, headers) {
+  signOut(method, url, headers, remoteAddress) {
     const id = this.callId();
     const promise = this.defer(id);
     try {
-      this.native.signOut(id, method, url, headers);
+      this.native.signOut(id, method, url, headers, remoteAddress ?? null);
     } catch (e) {
       this.settle(id, String(e?.message ?? e));
     }

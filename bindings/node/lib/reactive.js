@@ -33,7 +33,7 @@ function ReactiveAuth(config) {
     if (request.method !== "GET" && request.method !== "HEAD" && request.body) {
       body = Buffer.from(await request.arrayBuffer());
     }
-    let out = auth.handle(request.method, url, headers, body);
+    let out = auth.handle(request.method, url, headers, body, clientAddress(event));
     if (typeof out.then === "function") out = await out;
     return toResponse(out);
   }
@@ -48,6 +48,11 @@ async function getSession(request, options) {
   const auth = sessionInstanceFor(options);
   const req = request?.request ?? request;
   return auth.getSession(req.url, req.headers.get("cookie"));
+}
+
+/** The peer address of the request (SolidStart's `clientAddress`, or the Node socket under it). */
+function clientAddress(event) {
+  return event?.clientAddress ?? event?.nativeEvent?.node?.req?.socket?.remoteAddress ?? undefined;
 }
 
 /** The engine `ReactiveAuth(config)` answers with (built once per config). */
@@ -73,4 +78,4 @@ function normalise(prefix) {
   return p.startsWith("/") ? p : `/${p}`;
 }
 
-module.exports = { ReactiveAuth, getSession, engineFor };
+module.exports = { ReactiveAuth, getSession, engineFor, clientAddress };

@@ -192,14 +192,10 @@ impl NativeAuth {
         url: String,
         headers: Vec<String>,
         body: Option<BufferSlice>,
+        remote_address: Option<String>,
     ) -> Option<NativeResponse> {
-        let req = AuthRequest {
-            method,
-            url,
-            headers: pair_up(headers),
-            body: body.map(|b| b.to_vec()),
-            remote_address: None,
-        };
+        let req =
+            AuthRequest { method, url, headers: pair_up(headers), body: body.map(|b| b.to_vec()), remote_address };
         match self.auth.dispatch(&req) {
             Dispatch::Inline => Some(to_native(self.auth.handle(&req))),
             Dispatch::Refused(res) => Some(to_native(res)),
@@ -239,8 +235,9 @@ impl NativeAuth {
         method: String,
         url: String,
         headers: Vec<String>,
+        remote_address: Option<String>,
     ) {
-        let req = AuthRequest { method, url, headers: pair_up(headers), body: None, remote_address: None };
+        let req = AuthRequest { method, url, headers: pair_up(headers), body: None, remote_address };
         let fields = match serde_json::from_str::<serde_json::Value>(&fields_json) {
             Ok(serde_json::Value::Object(fields)) => fields,
             _ => {
@@ -256,8 +253,8 @@ impl NativeAuth {
 
     /// Sign out from host code on a worker thread; as `sign_in`.
     #[napi(catch_unwind)]
-    pub fn sign_out(&self, id: u32, method: String, url: String, headers: Vec<String>) {
-        let req = AuthRequest { method, url, headers: pair_up(headers), body: None, remote_address: None };
+    pub fn sign_out(&self, id: u32, method: String, url: String, headers: Vec<String>, remote_address: Option<String>) {
+        let req = AuthRequest { method, url, headers: pair_up(headers), body: None, remote_address };
         self.run_admitted(id, move |auth| action_outcome(auth.sign_out(&req)));
     }
 

@@ -149,7 +149,7 @@ impl NativeAuth {
     /// host code can be reached) or refused (503 past `hooks.maxInFlight`),
     /// else a `NativeJob` holding the request and its admission permit, to
     /// `run()` on a worker thread (asyncio hosts).
-    #[pyo3(signature = (method, url, headers, body=None))]
+    #[pyo3(signature = (method, url, headers, body=None, remote_address=None))]
     fn begin(
         &self,
         py: Python<'_>,
@@ -157,8 +157,9 @@ impl NativeAuth {
         url: String,
         headers: Vec<(String, String)>,
         body: Option<Vec<u8>>,
+        remote_address: Option<String>,
     ) -> PyResult<Begun> {
-        let req = AuthRequest { method, url, headers, body, remote_address: None };
+        let req = AuthRequest { method, url, headers, body, remote_address };
         let auth = &self.auth;
         let begun = py.allow_threads(|| {
             catch_unwind(AssertUnwindSafe(|| match auth.dispatch(&req) {
@@ -193,7 +194,7 @@ impl NativeAuth {
     /// Answer a request under basePath on this thread, as the engine's
     /// dispatch decides (503 past `hooks.maxInFlight`); the GIL is
     /// released meanwhile. For WSGI, whose threads may block.
-    #[pyo3(signature = (method, url, headers, body=None))]
+    #[pyo3(signature = (method, url, headers, body=None, remote_address=None))]
     fn handle(
         &self,
         py: Python<'_>,
@@ -201,8 +202,9 @@ impl NativeAuth {
         url: String,
         headers: Vec<(String, String)>,
         body: Option<Vec<u8>>,
+        remote_address: Option<String>,
     ) -> PyResult<NativeResponse> {
-        let req = AuthRequest { method, url, headers, body, remote_address: None };
+        let req = AuthRequest { method, url, headers, body, remote_address };
         let auth = &self.auth;
         let res = py.allow_threads(|| catch_unwind(AssertUnwindSafe(|| auth.handle_admitted(&req))));
         res.map(|r| to_py(py, r)).map_err(|_| internal())

@@ -5,7 +5,7 @@
 //! |---|---|---|---|
 //! | `credentials`: `POST callback/<credentials>` | failed sign-ins only | the username (hashed) and the client IP | 5 per username, 50 per IP, per 5 min |
 //! | `email`: `POST signin/<email>` | every link sent | the address (hashed) and the client IP | 5 per address, 20 per IP, per hour |
-//! | `callback`: OAuth/OIDC and email-link callbacks | every request | the client IP | 30 per minute |
+//! | `callback`: OAuth/OIDC and email-link callbacks | every request | the client IP | 100 per minute |
 //!
 //! Each is configurable, `rateLimit: { window, max, credentials: { window,
 //! max, maxPerIp } | false, email: …, callback: … }`, or off as a whole with
@@ -70,7 +70,7 @@ impl Route {
         match self {
             Route::Credentials => Rule { window: Duration::from_secs(300), max: 5, max_per_ip: 50 },
             Route::Email => Rule { window: Duration::from_secs(3600), max: 5, max_per_ip: 20 },
-            Route::Callback => Rule { window: Duration::from_secs(60), max: 30, max_per_ip: 30 },
+            Route::Callback => Rule { window: Duration::from_secs(60), max: 100, max_per_ip: 100 },
         }
     }
 }

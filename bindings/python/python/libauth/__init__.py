@@ -39,6 +39,7 @@ from ._errors import (
     OAuthProfileParseError,
     OAuthSignInError,
     Overloaded,
+    RateLimited,
     SessionTokenError,
     SignOutError,
     UnknownAction,
@@ -109,6 +110,6 @@ __all__ = [
     "InvalidEndpoints", "InvalidProviderType", "JWTSessionError", "MissingAdapter",
     "MissingAdapterMethods", "MissingAuthorize", "MissingCSRF", "MissingSecret",
     "OAuthAccountNotLinked", "OAuthCallbackError", "OAuthProfileParseError", "OAuthSignInError",
-    "Overloaded", "SessionTokenError", "SignOutError", "UnknownAction", "UnsupportedStrategy",
+    "Overloaded", "RateLimited", "SessionTokenError", "SignOutError", "UnknownAction", "UnsupportedStrategy",
     "UntrustedHost", "Verification",
 ]

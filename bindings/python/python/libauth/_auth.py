@@ -80,12 +80,14 @@ class Auth:
         """Whether ``path`` is under basePath (the engine answers it)."""
         return path == self.base_path or path.startswith(self._base_prefix)
 
-    def handle(self, method: str, url: str, headers: Headers, body: Optional[bytes] = None) -> Response:
+    def handle(
+        self, method: str, url: str, headers: Headers, body: Optional[bytes] = None, remote_address: Optional[str] = None
+    ) -> Response:
         """Answer a request under basePath on this thread (the GIL is
         released while the engine works). ``url`` is absolute, as the client
         saw it. A request that may reach host code is admitted first
         (``hooks.maxInFlight``); past the bound the answer is 503."""
-        return Response(*_engine_call(self._native.handle, method, url, headers, body))
+        return Response(*_engine_call(self._native.handle, method, url, headers, body, remote_address))
 
     def get_session(self, url: str, cookie: Optional[str] = None) -> Optional[Dict[str, Any]]:
         """The session for this request URL and ``Cookie`` header, or ``None``
@@ -126,11 +128,13 @@ class Auth:
 
         return await loop.run_in_executor(self.executor(), work)
 
-    async def handle_async(self, method: str, url: str, headers: Headers, body: Optional[bytes] = None) -> Response:
+    async def handle_async(
+        self, method: str, url: str, headers: Headers, body: Optional[bytes] = None, remote_address: Optional[str] = None
+    ) -> Response:
         """``handle`` for asyncio, in one engine call on the loop: the
         engine answers at once when no host code can be reached (or with
         503 past ``hooks.maxInFlight``); the rest runs on a worker thread."""
-        begun = _engine_call(self._native.begin, method, url, headers, body)
+        begun = _engine_call(self._native.begin, method, url, headers, body, remote_address)
         if isinstance(begun, tuple):
             return Response(*begun)
         return Response(*await self._run_job(begun))

@@ -146,6 +146,13 @@ class Overloaded(AuthError):
     type = "Overloaded"
 
 
+class RateLimited(AuthError):
+    """A rate limit refused the request (too many failed sign-ins, links or
+    callbacks); the HTTP answer is 429 with ``Retry-After``."""
+
+    type = "RateLimited"
+
+
 class InvalidConfig(AuthError, ValueError):
     """A configuration the engine refuses. ``option`` names the option in the
     spec's spelling (``secret``, ``providers[1].type``); ``type`` is the error
@@ -165,7 +172,7 @@ _CLASSES: List[Type[AuthError]] = [
     MissingAdapterMethods, MissingAuthorize, MissingCSRF, MissingSecret,
     OAuthAccountNotLinked, OAuthCallbackError, OAuthProfileParseError, OAuthSignInError,
     SessionTokenError, SignOutError, UnknownAction, UnsupportedStrategy, UntrustedHost,
-    Verification, Overloaded, InvalidConfig,
+    Verification, Overloaded, RateLimited, InvalidConfig,
 ]
 
 #: Exception class by engine error type.

@@ -178,7 +178,9 @@ class ASGIMiddleware:
             return
         method = scope.get("method", "GET")
         body = None if method in ("GET", "HEAD") else await _read_body(receive)
-        res = await auth.handle_async(method, scope_url(scope), scope_headers(scope), body)
+        client = scope.get("client")
+        peer = str(client[0]) if client else None
+        res = await auth.handle_async(method, scope_url(scope), scope_headers(scope), body, peer)
         headers = [(k.lower().encode("latin-1"), v.encode("latin-1")) for k, v in res.headers]
         if not any(k == b"content-length" for k, _ in headers):
             headers.append((b"content-length", str(len(res.body)).encode()))

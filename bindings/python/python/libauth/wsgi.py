@@ -89,6 +89,7 @@ class WSGIMiddleware:
             environ_url(environ),
             environ_headers(environ),
             _read_body(environ),
+            environ.get("REMOTE_ADDR") or None,
         )
         try:
             reason = http.HTTPStatus(res.status).phrase
