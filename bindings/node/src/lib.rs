@@ -226,6 +226,8 @@ impl NativeAuth {
     /// `fields_json` is the submitted form as a JSON object; the request is
     /// the host's own (its body is not read). `{ url, cookies }` as JSON, or
     /// the engine's error, arrives through `on_done` with this `id`.
+    // One argument per JavaScript argument: napi-rs maps them positionally.
+    #[allow(clippy::too_many_arguments)]
     #[napi(catch_unwind)]
     pub fn sign_in(
         &self,
