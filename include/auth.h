@@ -25,13 +25,16 @@
  * without `http://` or `https://` and a host, or with a `\` before the
  * query, is AUTH_INVALID_JSON), headers
  * as [name, value] pairs (several of one name allowed), `body` the raw body as
- * a UTF-8 string, or absent:
+ * a UTF-8 string, or absent; `remoteAddress` the connection's peer address
+ * (what rate limits count: without it every request shares one limit, and
+ * the log says so once):
  *
  *   {"method": "POST",
  *    "url": "http://localhost:8080/auth/callback/credentials",
  *    "headers": [["content-type", "application/x-www-form-urlencoded"],
  *                ["cookie", "authjs.csrf-token=..."]],
- *    "body": "csrfToken=...&username=demo&password=demo"}
+ *    "body": "csrfToken=...&username=demo&password=demo",
+ *    "remoteAddress": "203.0.113.7"}
  *
  * RESPONSE (auth_handle): write it as is; several `set-cookie` headers may
  * appear, each its own header line; `body` is UTF-8 (JSON or HTML):
@@ -174,6 +177,9 @@ typedef enum auth_result {
     AUTH_VERIFICATION = 128,
     // `hooks.maxInFlight` requests that may call host code are in flight.
     AUTH_OVERLOADED = 129,
+    // A rate limit refused the request (429 with `Retry-After` from
+    // `auth_handle`).
+    AUTH_RATE_LIMITED = 130,
 } auth_result;
 
 // One engine for one configuration. Opaque; thread-safe: any number of

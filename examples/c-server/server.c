@@ -26,6 +26,8 @@
 #include <string.h>
 #include <strings.h>
 #include <unistd.h>
+#include <arpa/inet.h>
+#include <netinet/in.h>
 
 #include <cjson/cJSON.h>
 #include <microhttpd.h>
@@ -161,6 +163,15 @@ static char *engine_request(struct MHD_Connection *conn, const char *method, req
     cJSON_AddStringToObject(req, "url", url);
     free(url);
     MHD_get_connection_values(conn, MHD_HEADER_KIND, add_header, cJSON_AddArrayToObject(req, "headers"));
+    /* The peer address: what libauth's rate limits count. */
+    const union MHD_ConnectionInfo *info = MHD_get_connection_info(conn, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+    char peer[INET6_ADDRSTRLEN] = "";
+    if (info && info->client_addr) {
+        const struct sockaddr *sa = info->client_addr;
+        if (sa->sa_family == AF_INET) inet_ntop(AF_INET, &((const struct sockaddr_in *)sa)->sin_addr, peer, sizeof peer);
+        if (sa->sa_family == AF_INET6) inet_ntop(AF_INET6, &((const struct sockaddr_in6 *)sa)->sin6_addr, peer, sizeof peer);
+    }
+    if (peer[0]) cJSON_AddStringToObject(req, "remoteAddress", peer);
     if (st->body) {
         /* The engine reads form and JSON bodies, which are UTF-8. */
         char *body = strndup(st->body, st->len);

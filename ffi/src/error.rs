@@ -59,6 +59,9 @@ pub enum auth_result {
     AUTH_VERIFICATION = 128,
     /// `hooks.maxInFlight` requests that may call host code are in flight.
     AUTH_OVERLOADED = 129,
+    /// A rate limit refused the request (429 with `Retry-After` from
+    /// `auth_handle`).
+    AUTH_RATE_LIMITED = 130,
 }
 
 use auth_result::*;
@@ -96,6 +99,7 @@ impl auth_result {
             ErrorType::UntrustedHost => AUTH_UNTRUSTED_HOST,
             ErrorType::Verification => AUTH_VERIFICATION,
             ErrorType::Overloaded => AUTH_OVERLOADED,
+            ErrorType::RateLimited => AUTH_RATE_LIMITED,
         }
     }
 
@@ -139,6 +143,7 @@ impl auth_result {
             AUTH_UNTRUSTED_HOST => c"UntrustedHost",
             AUTH_VERIFICATION => c"Verification",
             AUTH_OVERLOADED => c"Overloaded",
+            AUTH_RATE_LIMITED => c"RateLimited",
         }
     }
 
