@@ -45,14 +45,57 @@ pub struct HookCall {
     pub requests: Vec<String>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub errors: Vec<String>,
+    /// For a host whose functions take keyword arguments (Python): the
+    /// hook's parameters, Auth.js's names in order. A callback or event
+    /// (one object) is called with each as a keyword, absent ones as none;
+    /// `authorize` with `credentials` and `request`.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub keywords: Vec<&'static str>,
+}
+
+/// The parameters of the hooks called with keyword arguments, in Auth.js's
+/// names: everything the engine may pass, so a host can offer each one.
+fn keywords_of(kind: &HookKind) -> &'static [&'static str] {
+    use crate::host::{Callback, Event};
+    match kind {
+        HookKind::Callback(Callback::SignIn) => &["user", "account", "profile", "email", "credentials"],
+        HookKind::Callback(Callback::Redirect) => &["url", "baseUrl"],
+        HookKind::Callback(Callback::Jwt) => {
+            &["token", "user", "account", "profile", "trigger", "isNewUser", "session"]
+        }
+        HookKind::Callback(Callback::Session) => &["session", "token", "user", "newSession", "trigger"],
+        HookKind::Event(Event::SignIn) => &["user", "account", "profile", "isNewUser"],
+        HookKind::Event(Event::SignOut) => &["session", "token"],
+        HookKind::Event(Event::CreateUser | Event::UpdateUser) => &["user"],
+        HookKind::Event(Event::LinkAccount) => &["user", "account", "profile"],
+        HookKind::Event(Event::Session) => &["session", "token"],
+        HookKind::Event(Event::RateLimited) => &["route", "key", "limit", "window", "retryAfter"],
+        HookKind::Provider { method: ProviderMethod::Authorize, .. } => &["credentials", "request"],
+        _ => &[],
+    }
 }
 
 impl HookCall {
     /// How a host calls `hook` with the engine's arguments: Auth.js's
     /// signature for each kind.
     pub fn describe(hook: &str, engine_args: Value) -> HookCall {
-        let call = |args: Vec<Value>| HookCall { args, dates: Vec::new(), requests: Vec::new(), errors: Vec::new() };
-        let Some(kind) = HookKind::parse(hook) else { return call(vec![engine_args]) };
+        let Some(kind) = HookKind::parse(hook) else {
+            return HookCall {
+                args: vec![engine_args],
+                dates: Vec::new(),
+                requests: Vec::new(),
+                errors: Vec::new(),
+                keywords: Vec::new(),
+            };
+        };
+        let keywords = keywords_of(&kind).to_vec();
+        let call = |args: Vec<Value>| HookCall {
+            args,
+            dates: Vec::new(),
+            requests: Vec::new(),
+            errors: Vec::new(),
+            keywords: keywords.clone(),
+        };
         let mut fields = match engine_args {
             Value::Object(map) => map,
             // Every kind below takes an object; anything else is passed on.
@@ -394,6 +437,9 @@ mod tests {
                 }
             }
             assert_eq!(args, case["received"], "{hook}");
+            let keywords: Vec<&str> =
+                case["keywords"].as_array().map(|k| k.iter().filter_map(Value::as_str).collect()).unwrap_or_default();
+            assert_eq!(call.keywords, keywords, "{hook}: keywords");
             kinds.insert(format!("{:?}", HookKind::parse(hook).unwrap()).split(['(', ' ']).next().unwrap().to_owned());
         }
         // Every kind of hook, and every adapter method, is in the vectors.

@@ -142,17 +142,82 @@ def _update(root: Any, path: str, convert: Callable[[Any], Any]) -> None:
         parent[last] = convert(parent[last])
 
 
-def _apply(fn: Callable[..., Any], call: Dict[str, Any]) -> Any:
+def _apply(fn: Callable[..., Any], call: Dict[str, Any], plans: Optional[Dict[Any, Any]] = None) -> Any:
     """Call a hook as the engine describes the call (core's ``HookCall``):
     positional ``args``, the values at ``dates`` as ``datetime``, the
     records at ``errors`` as ``AuthError`` (requests stay dicts:
-    ``{method, url, headers}``). Nothing here knows which hook it is."""
+    ``{method, url, headers}``), and, for hooks with ``keywords``
+    (callbacks, events, ``authorize``), keyword arguments in snake_case.
+    Nothing here knows which hook it is."""
     args = call.get("args") or []
     for path in call.get("dates") or ():
         _update(args, path, _to_datetime)
     for path in call.get("errors") or ():
         _update(args, path, _to_error)
+    keywords = call.get("keywords")
+    if keywords:
+        return _call_with_keywords(fn, keywords, args, {} if plans is None else plans)
     return fn(*args)
+
+
+def _snake(name: str) -> str:
+    return re.sub(r"(?<=[a-z0-9])([A-Z])", lambda m: "_" + m.group(1).lower(), name)
+
+
+def _call_with_keywords(fn: Callable[..., Any], keywords: List[str], args: List[Any], plans: Dict[Any, Any]) -> Any:
+    """``fn(token=..., user=None, ...)``: every parameter of the hook by its
+    snake_case name, absent ones as ``None`` (and, to a ``**kwargs``, any
+    other key the engine sent). A function written for the one-dict form
+    (``def jwt(params)``) still gets the dict, with a DeprecationWarning."""
+    if len(args) == 1 and isinstance(args[0], dict):
+        values = dict(args[0])
+    else:
+        values = dict(zip(keywords, args))
+    kwargs = {_snake(k): values.pop(k, None) for k in keywords}
+    offered = frozenset(kwargs)
+    if offered not in plans:
+        plans[offered] = _keyword_plan(fn, offered)
+    plan = plans[offered]
+    if plan is None:
+        if len(args) == 1 and isinstance(args[0], dict):
+            _warn_one_dict(fn)
+        return fn(*args)
+    if plan == "all":
+        for k, v in values.items():
+            kwargs.setdefault(_snake(k), v)
+        return fn(**kwargs)
+    return fn(**{k: v for k, v in kwargs.items() if k in plan})
+
+
+def _keyword_plan(fn: Callable[..., Any], offered: frozenset[str]) -> Any:
+    """How ``fn`` takes keywords: ``"all"`` (it has ``**kwargs``), the set
+    of names it accepts, or ``None`` when it cannot be called by keyword
+    (it requires a parameter the hook does not have)."""
+    try:
+        params = list(inspect.signature(fn).parameters.values())
+    except (TypeError, ValueError):
+        plan: Any = None
+    else:
+        if any(p.kind is p.VAR_KEYWORD for p in params):
+            plan = "all"
+        else:
+            named = {p.name for p in params if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)}
+            required = {p.name for p in params if p.default is p.empty and p.kind is not p.VAR_POSITIONAL}
+            plan = frozenset(named & offered) if required <= offered and named & offered else None
+    return plan
+
+
+def _warn_one_dict(fn: Callable[..., Any]) -> None:
+    import warnings
+
+    name = getattr(fn, "__qualname__", repr(fn))
+    warnings.warn(
+        f"libauth: {name} takes the hook's arguments as one dict; hooks are now called with keyword "
+        "arguments (e.g. `def jwt(*, token, user=None, account=None, trigger=None, **_)`). "
+        "The one-dict form will be removed in the next release.",
+        DeprecationWarning,
+        stacklevel=2,
+    )
 
 
 async def _bounded(awaitable: Any, timeout: Optional[float]) -> Any:
@@ -164,13 +229,15 @@ class Dispatcher:
 
     def __init__(self, hooks: Hooks) -> None:
         self.hooks = hooks
+        #: How each hook's function takes keyword arguments, worked out once.
+        self.plans: Dict[str, Dict[Any, Any]] = {name: {} for name in hooks}
 
     def __call__(self, name: str, args_json: str, timeout: Optional[float]) -> Tuple[int, str]:
         try:
             fn = self.hooks.get(name)
             if fn is None:
                 raise AuthError(f"libauth: no function for hook {name}")
-            result = _apply(fn, json.loads(args_json))
+            result = _apply(fn, json.loads(args_json), self.plans.get(name))
             if inspect.isawaitable(result):
                 loop = getattr(_local, "loop", None)
                 if loop is not None and loop.is_running():
