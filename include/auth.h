@@ -180,6 +180,9 @@ typedef enum auth_result {
     // A rate limit refused the request (429 with `Retry-After` from
     // `auth_handle`).
     AUTH_RATE_LIMITED = 130,
+    // The provider refused the stored refresh token (`auth_get_access_token`):
+    // the user must sign in with the provider again.
+    AUTH_REFRESH_TOKEN_REVOKED = 131,
 } auth_result;
 
 // One engine for one configuration. Opaque; thread-safe: any number of
@@ -350,6 +353,27 @@ enum auth_result auth_get_session(const struct auth_engine *auth,
                                   size_t request_len,
                                   struct auth_buffer **session_out,
                                   struct auth_error **error_out);
+
+// A valid access token for the user's account with `provider` (both
+// UTF-8), for calling the provider's API: on success writes
+// `{"accessToken": "...", "expiresAt": 1767225600, "tokenType": "bearer",
+// "scope": "..."}` to `*token_out`, or NULL when the user has no such
+// account. A token that expires within `tokenRefresh.skew` (60 s) is
+// refreshed first, once however many threads (and, with a shared
+// rate-limit store, processes) ask at the same time. Fails with
+// `AUTH_REFRESH_TOKEN_REVOKED` when the provider refuses the stored refresh
+// token (the user must sign in with the provider again),
+// `AUTH_MISSING_ADAPTER` without an adapter, `AUTH_ADAPTER_ERROR`,
+// `AUTH_OAUTH_CALLBACK_ERROR` for another provider error, or
+// `AUTH_OVERLOADED`. It may call the provider: don't call it where a
+// blocking network call is not allowed. Admitted as `auth_handle` is.
+enum auth_result auth_get_access_token(const struct auth_engine *auth,
+                                       const char *user_id,
+                                       size_t user_id_len,
+                                       const char *provider,
+                                       size_t provider_len,
+                                       struct auth_buffer **token_out,
+                                       struct auth_error **error_out);
 
 // Release an engine. NULL is ignored. No call on it may be running or
 // follow.

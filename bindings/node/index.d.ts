@@ -434,6 +434,7 @@ export interface EventsOptions {
   linkAccount?: (message: { user: User | AdapterUser; account: Account; profile: User | AdapterUser }) => Awaitable<void>;
   session?: (message: { session: Session; token: JWT }) => Awaitable<void>;
   /** A request a rate limit refused; `key` is `ip:<address or /64>` or `id:<hash>` (never the username or email). */
+  refreshTokenRevoked?: (message: { userId: string; provider: string; providerAccountId: string }) => Awaitable<void>;
   rateLimited?: (message: { route: "credentials" | "email" | "callback"; key: string; limit: number; window: number; retryAfter: number }) => Awaitable<void>;
 }
 
@@ -474,6 +475,8 @@ export interface AuthConfig {
   rateLimit?: false | RateLimitOptions;
   /** Proxies (CIDR ranges or addresses) whose `X-Forwarded-For` / `Forwarded` is believed. None by default. */
   trustedProxies?: string[];
+  /** When `getAccessToken` refreshes: a token expiring within `skew` seconds (60); a call waits at most `wait` seconds (10) for a refresh already running. */
+  tokenRefresh?: { skew?: number; wait?: number };
   /** Store provider access, refresh and id tokens encrypted (AES-256-GCM, key from the secret). Needs an adapter. */
   encryptTokens?: boolean;
   /** The canonical URL of the deployment; `AUTH_URL` when absent. */
@@ -579,6 +582,23 @@ export declare function getAccount(userId: string, provider: string, config: Omi
  */
 export declare function refreshAccount(userId: string, provider: string, config: Omit<AuthConfig, "raw">): Promise<AdapterAccount | null>;
 
+/** A valid access token for a stored provider account (`getAccessToken`). */
+export interface AccessToken {
+  accessToken: string;
+  /** Unix seconds, when the provider said. */
+  expiresAt?: number;
+  tokenType?: string;
+  scope?: string;
+}
+
+/**
+ * A valid access token for the user's account with `provider`, refreshed
+ * first when it expires within `tokenRefresh.skew` (60 s) — once, however
+ * many calls ask at the same time (and across processes with a shared
+ * rate-limit store). Null when not linked. A refresh token the provider
+ * refused rejects with an AuthError of type `RefreshTokenRevoked`.
+ */
+export declare function getAccessToken(userId: string, provider: string, config: Omit<AuthConfig, "raw">): Promise<AccessToken | null>;
 // ---------------------------------------------------------------- errors
 
 export type ErrorType =
@@ -613,7 +633,8 @@ export type ErrorType =
   | "UntrustedHost"
   | "Verification"
   | "Overloaded"
-  | "RateLimited";
+  | "RateLimited"
+  | "RefreshTokenRevoked";
 
 /** Base class of libauth's errors. */
 export declare class AuthError extends Error {

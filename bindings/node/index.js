@@ -35,6 +35,7 @@ exports.signIn = actions.signIn;
 exports.signOut = actions.signOut;
 exports.getAccount = actions.getAccount;
 exports.refreshAccount = actions.refreshAccount;
+exports.getAccessToken = actions.getAccessToken;
 exports.Credentials = Credentials;
 exports.TikTok = TikTok;
 exports.GitHub = GitHub;

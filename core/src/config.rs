@@ -37,6 +37,7 @@ const KNOWN_OPTIONS: &[&str] = &[
     "session",
     "skipCSRFCheck",
     "theme",
+    "tokenRefresh",
     "trustedProxies",
     "trustHost",
     "useSecureCookies",
@@ -93,6 +94,8 @@ pub struct Config {
     /// `false` for none, or `{ window, max, credentials, email, callback }`.
     #[serde(default)]
     pub rate_limit: Option<Value>,
+    #[serde(default)]
+    pub token_refresh: TokenRefreshConfig,
     /// Proxies whose `X-Forwarded-For` / `Forwarded` is believed (CIDR
     /// ranges or addresses); none by default.
     #[serde(default)]
@@ -155,6 +158,17 @@ pub struct HooksConfig {
     pub timeouts: std::collections::BTreeMap<String, f64>,
     /// Requests that need host code, in flight at once (default 1024).
     pub max_in_flight: Option<usize>,
+}
+
+/// `tokenRefresh`: when `get_access_token` refreshes a stored access token.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct TokenRefreshConfig {
+    /// Refresh a token that expires within this many seconds (default 60).
+    pub skew: Option<u64>,
+    /// How long a call waits for a refresh another call (or process) is
+    /// doing, in seconds (default 10).
+    pub wait: Option<u64>,
 }
 
 /// Custom page URLs replacing the built-in pages.
@@ -272,6 +286,7 @@ impl Config {
             "pages" => self.pages = parse(key, value)?,
             "rateLimit" => self.rate_limit = Some(value),
             "trustedProxies" => self.trusted_proxies = parse(key, value)?,
+            "tokenRefresh" => self.token_refresh = parse(key, value)?,
             "redirectProxyUrl" => self.redirect_proxy_url = parse(key, value)?,
             "redirectProxyOrigins" => self.redirect_proxy_origins = parse(key, value)?,
             "secret" => self.secret = parse(key, value)?,

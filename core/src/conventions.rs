@@ -70,6 +70,7 @@ fn keywords_of(kind: &HookKind) -> &'static [&'static str] {
         HookKind::Event(Event::LinkAccount) => &["user", "account", "profile"],
         HookKind::Event(Event::Session) => &["session", "token"],
         HookKind::Event(Event::RateLimited) => &["route", "key", "limit", "window", "retryAfter"],
+        HookKind::Event(Event::RefreshTokenRevoked) => &["userId", "provider", "providerAccountId"],
         HookKind::Provider { method: ProviderMethod::Authorize, .. } => &["credentials", "request"],
         _ => &[],
     }

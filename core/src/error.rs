@@ -41,10 +41,14 @@ pub enum ErrorType {
     /// libauth's own: a rate limit refused the request; answered 429 with
     /// `Retry-After` (see `ratelimit`).
     RateLimited,
+    /// libauth's own: the provider refused the stored refresh token
+    /// (`invalid_grant`: revoked, expired or spent), and no newer one is
+    /// stored; the user must sign in with the provider again.
+    RefreshTokenRevoked,
 }
 
 impl ErrorType {
-    pub const ALL: [ErrorType; 30] = [
+    pub const ALL: [ErrorType; 31] = [
         Self::AccessDenied,
         Self::AccountNotLinked,
         Self::AdapterError,
@@ -75,6 +79,7 @@ impl ErrorType {
         Self::Verification,
         Self::Overloaded,
         Self::RateLimited,
+        Self::RefreshTokenRevoked,
     ];
 
     pub fn as_str(self) -> &'static str {
@@ -109,6 +114,7 @@ impl ErrorType {
             Self::Verification => "Verification",
             Self::Overloaded => "Overloaded",
             Self::RateLimited => "RateLimited",
+            Self::RefreshTokenRevoked => "RefreshTokenRevoked",
         }
     }
 

@@ -30,6 +30,7 @@ impl Hook {
     pub const EVENT_LINK_ACCOUNT: Hook = Hook::fixed("events.linkAccount");
     pub const EVENT_SESSION: Hook = Hook::fixed("events.session");
     pub const EVENT_RATE_LIMITED: Hook = Hook::fixed("events.rateLimited");
+    pub const EVENT_REFRESH_TOKEN_REVOKED: Hook = Hook::fixed("events.refreshTokenRevoked");
 
     pub const JWT_ENCODE: Hook = Hook::fixed("jwt.encode");
     pub const JWT_DECODE: Hook = Hook::fixed("jwt.decode");
@@ -40,7 +41,7 @@ impl Hook {
     pub const LOGGER_DEBUG: Hook = Hook::fixed("logger.debug");
 
     /// Every hook whose name does not depend on a provider or an adapter method.
-    pub const FIXED: [Hook; 17] = [
+    pub const FIXED: [Hook; 18] = [
         Hook::SIGN_IN,
         Hook::REDIRECT,
         Hook::JWT,
@@ -52,6 +53,7 @@ impl Hook {
         Hook::EVENT_LINK_ACCOUNT,
         Hook::EVENT_SESSION,
         Hook::EVENT_RATE_LIMITED,
+        Hook::EVENT_REFRESH_TOKEN_REVOKED,
         Hook::JWT_ENCODE,
         Hook::JWT_DECODE,
         Hook::GENERATE_SESSION_TOKEN,
@@ -129,6 +131,8 @@ pub enum Event {
     Session,
     /// A request refused by a rate limit: `{ route, key, limit, window, retryAfter }`.
     RateLimited,
+    /// The provider refused a stored refresh token: `{ userId, provider, providerAccountId }`.
+    RefreshTokenRevoked,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -164,6 +168,7 @@ impl HookKind {
             ("events", "linkAccount") => HookKind::Event(Event::LinkAccount),
             ("events", "session") => HookKind::Event(Event::Session),
             ("events", "rateLimited") => HookKind::Event(Event::RateLimited),
+            ("events", "refreshTokenRevoked") => HookKind::Event(Event::RefreshTokenRevoked),
             ("logger", "error") => HookKind::Logger(LogLevel::Error),
             ("logger", "warn") => HookKind::Logger(LogLevel::Warn),
             ("logger", "debug") => HookKind::Logger(LogLevel::Debug),
@@ -213,7 +218,7 @@ impl HookKind {
 pub(crate) fn known_hooks_hint(name: &str) -> &'static str {
     match name.split('.').next().unwrap_or_default() {
         "callbacks" => "the callbacks are signIn, redirect, jwt and session",
-        "events" => "the events are signIn, signOut, createUser, updateUser, linkAccount, session and rateLimited",
+        "events" => "the events are signIn, signOut, createUser, updateUser, linkAccount, session, rateLimited and refreshTokenRevoked",
         "logger" => "the logger's levels are error, warn and debug",
         "jwt" => "the jwt functions are encode and decode",
         "session" => "the session function is generateSessionToken",

@@ -58,6 +58,7 @@ mod routes;
 pub mod session;
 #[doc(hidden)]
 pub mod time;
+pub mod tokens;
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
@@ -102,6 +103,11 @@ pub struct Auth {
     overload: OverloadLog,
     /// Rate limits on the routes that cost or leak.
     limiter: ratelimit::Limiter,
+    /// Access-token refreshes in flight in this process.
+    refreshes: tokens::Flights,
+    /// `tokenRefresh.skew` and `tokenRefresh.wait`.
+    refresh_skew: std::time::Duration,
+    refresh_wait: std::time::Duration,
 }
 
 /// How often, at most, refusals past `hooks.maxInFlight` are logged (seconds).
@@ -223,6 +229,9 @@ impl Auth {
             pages_hookless,
             overload: OverloadLog::default(),
             limiter,
+            refreshes: tokens::Flights::default(),
+            refresh_skew: std::time::Duration::from_secs(config.token_refresh.skew.unwrap_or(60)),
+            refresh_wait: std::time::Duration::from_secs(config.token_refresh.wait.unwrap_or(10).clamp(1, 120)),
             adapter,
             custom_session_token: host.has(&Hook::GENERATE_SESSION_TOKEN),
             custom_jwt_encode: host.has(&Hook::JWT_ENCODE),
@@ -559,11 +568,17 @@ impl Auth {
         user_id: &str,
         provider_id: &str,
     ) -> Result<Option<adapter::AdapterAccount>, AuthError> {
-        let Some(mut account) = self.get_account(user_id, provider_id)? else { return Ok(None) };
+        let Some(account) = self.get_account(user_id, provider_id)? else { return Ok(None) };
+        self.refresh_stored(account).map(Some)
+    }
+
+    /// Refresh `account` at its provider and store the new tokens.
+    fn refresh_stored(&self, mut account: adapter::AdapterAccount) -> Result<adapter::AdapterAccount, AuthError> {
+        let provider_id = account.provider.clone();
         let refresh_token = account.refresh_token.clone().filter(|t| !t.is_empty()).ok_or_else(|| {
             AuthError::new(ErrorType::OAuthCallbackError, format!("the {provider_id} account has no refresh token"))
         })?;
-        let fresh = self.refresh_access_token(provider_id, &refresh_token, Some(&account.provider_account_id))?;
+        let fresh = self.refresh_access_token(&provider_id, &refresh_token, Some(&account.provider_account_id))?;
         let text = |key: &str| fresh.get(key).and_then(serde_json::Value::as_str).map(str::to_owned);
         if let Some(token) = text("access_token") {
             account.access_token = Some(token);
@@ -600,9 +615,88 @@ impl Auth {
                 account.extra.insert(key.clone(), value.clone());
             }
         }
-        let adapter = self.adapter.as_ref().expect("get_account succeeded, so there is an adapter");
+        let adapter = self.adapter.as_ref().expect("the account was read, so there is an adapter");
         adapter.update_account(&account).map_err(AuthError::from)?;
-        Ok(Some(account))
+        Ok(account)
+    }
+
+    /// A valid access token for `user_id`'s account with `provider_id`,
+    /// refreshed first when it expires within `tokenRefresh.skew` (60 s by
+    /// default) and a refresh token is stored; `None` when the user has no
+    /// such account. Concurrent calls make one refresh request, in this
+    /// process and, with a shared rate-limit store, across processes (see
+    /// [`tokens`]). A refresh token the provider refuses is
+    /// `RefreshTokenRevoked` (and `events.refreshTokenRevoked`).
+    pub fn get_access_token(&self, user_id: &str, provider_id: &str) -> Result<Option<tokens::AccessToken>, AuthError> {
+        let Some(account) = self.get_account(user_id, provider_id)? else { return Ok(None) };
+        if tokens::is_fresh(&account, self.refresh_skew, time::now_seconds())
+            || account.refresh_token.as_deref().is_none_or(str::is_empty)
+        {
+            return Ok(tokens::AccessToken::of(&account));
+        }
+        let key = format!("{}:{}", account.provider, account.provider_account_id);
+        self.refreshes.single(&key, self.refresh_wait, || self.refresh_once(user_id, provider_id, &key))
+    }
+
+    /// The refresh of one account, led by this process if it takes the
+    /// lease. The lease is on the refresh token about to be spent (a
+    /// compare-and-swap on it, through the store): one process spends a
+    /// given refresh token, whoever else meets it waits for the tokens that
+    /// replace it.
+    fn refresh_once(
+        &self,
+        user_id: &str,
+        provider_id: &str,
+        key: &str,
+    ) -> Result<Option<tokens::AccessToken>, AuthError> {
+        let Some(account) = self.get_account(user_id, provider_id)? else { return Ok(None) };
+        let spending = format!("{key}\0{}", account.refresh_token.as_deref().unwrap_or_default());
+        let lease_key = format!("lease:refresh:{}", session::stored_session_token(&spending));
+        let leader = match self.limiter.store().consume(&lease_key, 1, tokens::LEASE) {
+            Ok(count) => count.count == 1,
+            // No store to coordinate through: refresh here (one process's
+            // calls are still one refresh).
+            Err(e) => {
+                self.callbacks.log(&AuthError::new(ErrorType::AdapterError, e.to_string()));
+                true
+            }
+        };
+        let deadline = std::time::Instant::now() + self.refresh_wait;
+        loop {
+            // Read again: another process may have refreshed meanwhile.
+            let Some(account) = self.get_account(user_id, provider_id)? else { return Ok(None) };
+            if tokens::is_fresh(&account, self.refresh_skew, time::now_seconds()) {
+                return Ok(tokens::AccessToken::of(&account));
+            }
+            if leader {
+                let spent = account.refresh_token.clone();
+                return match self.refresh_stored(account) {
+                    Ok(account) => Ok(tokens::AccessToken::of(&account)),
+                    Err(e) if e.error_type == ErrorType::RefreshTokenRevoked => {
+                        // Spent by someone else who stored the new tokens?
+                        match self.get_account(user_id, provider_id)? {
+                            Some(now) if now.refresh_token != spent => Ok(tokens::AccessToken::of(&now)),
+                            now => {
+                                let account_id = now.map(|a| a.provider_account_id).unwrap_or_default();
+                                self.callbacks.event(&Hook::EVENT_REFRESH_TOKEN_REVOKED, || {
+                                    serde_json::json!({ "userId": user_id, "provider": provider_id, "providerAccountId": account_id })
+                                });
+                                self.callbacks.log(&e);
+                                Err(e)
+                            }
+                        }
+                    }
+                    Err(e) => Err(e),
+                };
+            }
+            if std::time::Instant::now() >= deadline {
+                return Err(AuthError::new(
+                    ErrorType::Overloaded,
+                    format!("another process is refreshing the {provider_id} token and has not finished"),
+                ));
+            }
+            std::thread::sleep(std::time::Duration::from_millis(50));
+        }
     }
 
     /// Use a refresh token at an OAuth provider's token endpoint. Returns the
@@ -631,8 +725,12 @@ impl Auth {
                 format!("{provider_id:?} is not an OAuth provider"),
             ));
         };
-        let tokens = oauth::refresh_tokens(p, refresh_token)
-            .map_err(|e| AuthError::new(ErrorType::OAuthCallbackError, e.to_string()).with_source(e))?;
+        let tokens = oauth::refresh_tokens(p, refresh_token).map_err(|e| {
+            // `invalid_grant`: the refresh token is revoked, expired or spent.
+            let revoked = matches!(&e, oauth::OAuthError::Token { error, .. } if error == "invalid_grant");
+            let kind = if revoked { ErrorType::RefreshTokenRevoked } else { ErrorType::OAuthCallbackError };
+            AuthError::new(kind, e.to_string()).with_source(e)
+        })?;
         let given = provider_account_id.filter(|id| !id.is_empty());
         let account_id = match (p.behaviour.account_id_from_tokens(&tokens), given) {
             (Some(said), Some(given)) if said != given => {

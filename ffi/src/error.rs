@@ -62,6 +62,9 @@ pub enum auth_result {
     /// A rate limit refused the request (429 with `Retry-After` from
     /// `auth_handle`).
     AUTH_RATE_LIMITED = 130,
+    /// The provider refused the stored refresh token (`auth_get_access_token`):
+    /// the user must sign in with the provider again.
+    AUTH_REFRESH_TOKEN_REVOKED = 131,
 }
 
 use auth_result::*;
@@ -100,6 +103,7 @@ impl auth_result {
             ErrorType::Verification => AUTH_VERIFICATION,
             ErrorType::Overloaded => AUTH_OVERLOADED,
             ErrorType::RateLimited => AUTH_RATE_LIMITED,
+            ErrorType::RefreshTokenRevoked => AUTH_REFRESH_TOKEN_REVOKED,
         }
     }
 
@@ -144,6 +148,7 @@ impl auth_result {
             AUTH_VERIFICATION => c"Verification",
             AUTH_OVERLOADED => c"Overloaded",
             AUTH_RATE_LIMITED => c"RateLimited",
+            AUTH_REFRESH_TOKEN_REVOKED => c"RefreshTokenRevoked",
         }
     }
 

@@ -316,6 +316,53 @@ pub unsafe extern "C" fn auth_get_session(
     })
 }
 
+/// A valid access token for the user's account with `provider` (both
+/// UTF-8), for calling the provider's API: on success writes
+/// `{"accessToken": "...", "expiresAt": 1767225600, "tokenType": "bearer",
+/// "scope": "..."}` to `*token_out`, or NULL when the user has no such
+/// account. A token that expires within `tokenRefresh.skew` (60 s) is
+/// refreshed first, once however many threads (and, with a shared
+/// rate-limit store, processes) ask at the same time. Fails with
+/// `AUTH_REFRESH_TOKEN_REVOKED` when the provider refuses the stored refresh
+/// token (the user must sign in with the provider again),
+/// `AUTH_MISSING_ADAPTER` without an adapter, `AUTH_ADAPTER_ERROR`,
+/// `AUTH_OAUTH_CALLBACK_ERROR` for another provider error, or
+/// `AUTH_OVERLOADED`. It may call the provider: don't call it where a
+/// blocking network call is not allowed. Admitted as `auth_handle` is.
+#[no_mangle]
+pub unsafe extern "C" fn auth_get_access_token(
+    auth: *const auth_engine,
+    user_id: *const c_char,
+    user_id_len: usize,
+    provider: *const c_char,
+    provider_len: usize,
+    token_out: *mut *mut auth_buffer,
+    error_out: *mut *mut auth_error,
+) -> auth_result {
+    firewall("auth_get_access_token", error_out, || {
+        // SAFETY: the header's contract for `auth`.
+        let auth = unsafe { engine(auth) }?;
+        // SAFETY: the header's contract for `user_id` and `provider`.
+        let user_id = unsafe { text(user_id, user_id_len, "user_id") }?;
+        // SAFETY: as above.
+        let provider = unsafe { text(provider, provider_len, "provider") }?;
+        if token_out.is_null() {
+            return Err(null_output("token_out"));
+        }
+        let _permit = auth.admit_or_refuse()?;
+        let buffer = match auth.get_access_token(user_id, provider)? {
+            Some(token) => auth_buffer::boxed(
+                serde_json::to_vec(&token)
+                    .map_err(|e| Failure::new(auth_result::AUTH_INTERNAL_ERROR, e.to_string()))?,
+            ),
+            None => std::ptr::null_mut(),
+        };
+        // SAFETY: not NULL; the contract makes it writable.
+        unsafe { *token_out = buffer };
+        Ok(())
+    })
+}
+
 /// Release an engine. NULL is ignored. No call on it may be running or
 /// follow.
 #[no_mangle]

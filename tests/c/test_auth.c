@@ -699,6 +699,43 @@ static void test_email_and_adapter(void) {
     auth_free(auth);
 }
 
+/* auth_get_access_token: arguments checked like every call; without an
+ * adapter AUTH_MISSING_ADAPTER; an unknown user has no token (NULL, AUTH_OK).
+ * (Refreshing and a revoked refresh token are the engine's, tested in
+ * core/tests/access_tokens.rs against the TikTok simulator.) */
+static void test_access_tokens(void) {
+    host_state h = {0};
+    auth_error *err = NULL;
+    char *c = config_with("");
+    auth_engine *bare = engine(c, &h, &err);
+    free(c);
+    CHECK(bare != NULL, "engine: %s", auth_error_message(err));
+    auth_error_free(err);
+    if (!bare) return;
+    auth_buffer *out = (auth_buffer *)(uintptr_t)0x1;
+    err = NULL;
+    auth_result code = auth_get_access_token(bare, "u1", 2, "tiktok", 6, &out, &err);
+    CHECK(code == AUTH_MISSING_ADAPTER, "no adapter: code %d", code);
+    CHECK(out == (auth_buffer *)(uintptr_t)0x1, "nothing written");
+    CHECK(err && strcmp(auth_error_type(err), "MissingAdapter") == 0, "type %s", err ? auth_error_type(err) : "-");
+    auth_error_free(err);
+    CHECK(auth_get_access_token(bare, "u1", 2, "tiktok", 6, NULL, NULL) == AUTH_NULL_ARGUMENT, "NULL token_out");
+    CHECK(auth_get_access_token(bare, NULL, 2, "tiktok", 6, &out, NULL) == AUTH_NULL_ARGUMENT, "NULL user id");
+    CHECK(auth_get_access_token(bare, "\xc3\x28", 2, "tiktok", 6, &out, NULL) == AUTH_INVALID_UTF8, "invalid UTF-8");
+    CHECK(auth_get_access_token(NULL, "u1", 2, "tiktok", 6, &out, NULL) == AUTH_NULL_ARGUMENT, "NULL engine");
+    auth_free(bare);
+
+    c = config_with(",\"adapter\":{\"type\":\"memory\"}");
+    auth_engine *with_db = engine(c, &h, NULL);
+    free(c);
+    CHECK(with_db != NULL, "engine with a memory adapter");
+    if (!with_db) return;
+    out = (auth_buffer *)(uintptr_t)0x1;
+    CHECK(auth_get_access_token(with_db, "nobody", 6, "tiktok", 6, &out, NULL) == AUTH_OK && out == NULL,
+          "no such account: AUTH_OK and no buffer");
+    auth_free(with_db);
+}
+
 int main(void) {
     unsetenv("AUTH_SECRET"); /* the "no secret" case */
     test_basics();
@@ -706,5 +743,6 @@ int main(void) {
     test_round_trip();
     test_deadline_and_admission();
     test_email_and_adapter();
+    test_access_tokens();
     return report("test_auth");
 }

@@ -43,7 +43,7 @@ async function signOut(request, config) {
  * @returns {Promise<object | null>}
  */
 async function getAccount(userId, provider, config) {
-  return accountCall(userId, provider, config, "getAccount", false);
+  return accountCall(userId, provider, config, "getAccount", "read");
 }
 
 /**
@@ -55,14 +55,27 @@ async function getAccount(userId, provider, config) {
  * @returns {Promise<object | null>}
  */
 async function refreshAccount(userId, provider, config) {
-  return accountCall(userId, provider, config, "refreshAccount", true);
+  return accountCall(userId, provider, config, "refreshAccount", "refresh");
 }
 
-function accountCall(userId, provider, config, name, refresh) {
+/**
+ * A valid access token for the user's account with a provider, for calling
+ * the provider's API: `{ accessToken, expiresAt?, tokenType?, scope? }`, or
+ * null when not linked. Refreshed first when it expires within
+ * `tokenRefresh.skew` (60 s), once however many calls ask at the same time.
+ * A refresh token the provider refused rejects with an AuthError of type
+ * `RefreshTokenRevoked` (and calls `events.refreshTokenRevoked`).
+ * @returns {Promise<object | null>}
+ */
+async function getAccessToken(userId, provider, config) {
+  return accountCall(userId, provider, config, "getAccessToken", "token");
+}
+
+function accountCall(userId, provider, config, name, what) {
   if (config === null || typeof config !== "object") throw new TypeError(`${name}: config must be an object`);
   if (typeof userId !== "string" || !userId) throw new TypeError(`${name}: userId must be a non-empty string`);
   if (typeof provider !== "string" || !provider) throw new TypeError(`${name}: provider must be a provider id`);
-  return express.engineFor(config).account(userId, provider, refresh);
+  return express.engineFor(config).account(userId, provider, what);
 }
 
 /** The engine and the request as the engine reads it. */
@@ -111,4 +124,4 @@ function plainFields(fields) {
   return { ...fields };
 }
 
-module.exports = { signIn, signOut, getAccount, refreshAccount };
+module.exports = { signIn, signOut, getAccount, refreshAccount, getAccessToken };

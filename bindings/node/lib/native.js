@@ -133,11 +133,12 @@ class Instance {
    * stores the new tokens. On a worker thread (database, network).
    * @returns {Promise<object | null>}
    */
-  account(userId, provider, refresh) {
+  account(userId, provider, what) {
     const id = this.callId();
     const promise = this.defer(id);
     try {
-      if (refresh) this.native.refreshAccount(id, userId, provider);
+      if (what === "refresh") this.native.refreshAccount(id, userId, provider);
+      else if (what === "token") this.native.getAccessToken(id, userId, provider);
       else this.native.getAccount(id, userId, provider);
     } catch (e) {
       this.settle(id, String(e?.message ?? e));

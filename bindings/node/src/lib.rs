@@ -275,6 +275,18 @@ impl NativeAuth {
         self.run_admitted(id, move |auth| account_outcome(auth.refresh_account(&user_id, &provider)));
     }
 
+    /// A valid access token for the user's account with `provider`
+    /// (refreshed when due, once however many ask) as JSON, or `null` when
+    /// not linked; arrives through `on_done` with this `id`. On a worker
+    /// thread: it reads the database and may call the provider.
+    #[napi(catch_unwind)]
+    pub fn get_access_token(&self, id: u32, user_id: String, provider: String) {
+        self.run_admitted(id, move |auth| match auth.get_access_token(&user_id, &provider) {
+            Ok(token) => Outcome::Json(Some(serde_json::to_string(&token).unwrap_or_else(|_| "null".into()))),
+            Err(e) => Outcome::Failed(error_json(&e)),
+        });
+    }
+
     /// Call `hook` with `args_json` as the engine would, on a worker thread
     /// (the cross-language conformance test of the host conventions): the
     /// decoded answer as JSON, or the hook's error, arrives through

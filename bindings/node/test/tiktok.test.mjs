@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { createRequire } from "node:module";
-import { ServerAuth, getSession, getAccount, refreshAccount, TikTok } from "libauth";
+import { ServerAuth, getSession, getAccount, refreshAccount, getAccessToken, TikTok } from "libauth";
 import { Browser, SECRET, freePort, skipUnless } from "./helpers.mjs";
 
 const require = createRequire(import.meta.url);
@@ -19,11 +19,13 @@ describe("TikTok through the Express adapter (simulator)", { skip }, () => {
   let server;
   let origin;
   let dbConfig;
+  let tokenUrl;
   const seen = {};
   before(async () => {
     const [simPort, appPort] = [await freePort(), await freePort()];
     origin = `http://127.0.0.1:${appPort}`;
     const simUrl = `http://127.0.0.1:${simPort}`;
+    tokenUrl = `${simUrl}/v2/oauth/token/`;
     const { spawn } = await import("node:child_process");
     sim = spawn(
       simBin,
@@ -248,5 +250,31 @@ describe("TikTok through the Express adapter (simulator)", { skip }, () => {
     assert.equal(await refreshAccount(userId, "github", dbConfig), null, "no such account");
     await assert.rejects(getAccount(userId, "tiktok", { secret: SECRET, providers: [] }), (e) => e.type === "MissingAdapter");
     await assert.rejects(getAccount("", "tiktok", dbConfig), TypeError);
+
+    // getAccessToken: a fresh token as stored; a due one refreshed once for
+    // 20 concurrent calls (TikTok rotates refresh tokens: a second refresh
+    // with the same one would be refused); a spent one is RefreshTokenRevoked.
+    const current = await getAccount(userId, "tiktok", dbConfig);
+    assert.equal((await getAccessToken(userId, "tiktok", dbConfig)).accessToken, current.access_token);
+    assert.equal(await getAccessToken("nobody", "tiktok", dbConfig), null);
+    // A skew the stored token is inside and a new one is outside: due once.
+    await new Promise((r) => setTimeout(r, 2000));
+    const remaining = current.expires_at - Math.floor(Date.now() / 1000);
+    const dueConfig = { ...dbConfig, tokenRefresh: { skew: remaining + 1 } };
+    const tokens = await Promise.all(Array.from({ length: 20 }, () => getAccessToken(userId, "tiktok", dueConfig)));
+    assert.ok(tokens.every((t) => t.accessToken === tokens[0].accessToken), "one refresh, shared");
+    assert.equal((await getAccessToken(userId, "tiktok", dueConfig)).accessToken, tokens[0].accessToken, "fresh now: not refreshed again");
+    assert.notEqual(tokens[0].accessToken, current.access_token);
+    const after = await getAccount(userId, "tiktok", dbConfig);
+    assert.equal(after.access_token, tokens[0].accessToken, "stored");
+    // Spend the stored refresh token elsewhere, as a leaked copy would.
+    const spent = await fetch(tokenUrl, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({ client_key: "sim-client-key", client_secret: "sim-client-secret", grant_type: "refresh_token", refresh_token: after.refresh_token }),
+    });
+    assert.equal(spent.status, 200);
+    const alwaysDue = { ...dbConfig, tokenRefresh: { skew: 10 ** 9 } };
+    await assert.rejects(getAccessToken(userId, "tiktok", alwaysDue), (e) => e.type === "RefreshTokenRevoked");
   });
 });

@@ -222,6 +222,25 @@ impl NativeAuth {
         session_to_py(py, read.map_err(|_| internal())?)
     }
 
+    /// A valid access token for the user's account with `provider` as a
+    /// dict (`accessToken`, `expiresAt`, `tokenType`, `scope`), or `None`
+    /// when not linked; refreshed first when due, once however many threads
+    /// ask (the GIL released meanwhile: it may call the provider).
+    fn get_access_token<'py>(&self, py: Python<'py>, user_id: &str, provider: &str) -> PyResult<Bound<'py, PyAny>> {
+        let auth = &self.auth;
+        let got = py.allow_threads(|| {
+            catch_unwind(AssertUnwindSafe(|| {
+                let _permit = auth.admit_or_refuse()?;
+                auth.get_access_token(user_id, provider)
+            }))
+        });
+        match got.map_err(|_| internal())? {
+            Ok(Some(token)) => value_to_py(py, &serde_json::to_value(&token).unwrap_or_default()),
+            Ok(None) => Ok(py.None().into_bound(py)),
+            Err(e) => Err(engine_error(&e)),
+        }
+    }
+
     /// Call `hook` with `args_json` as the engine would (the GIL released;
     /// the hook takes it): the decoded answer as JSON, or `EngineError`
     /// with the hook's error. For the host-conventions conformance test.

@@ -21,7 +21,7 @@ import pytest
 import requests
 
 import libauth
-from conftest import SECRET, Browser, Server, free_port, wait_for
+from conftest import SECRET, Browser, Server, free_port, start_asgi, wait_for
 
 ROOT = Path(__file__).resolve().parents[3]
 TIKTOK_SIM = ROOT / "target" / "debug" / "tiktok-sim"
@@ -309,3 +309,67 @@ def test_email_sign_in_through_smtp(serve: Any, smtp_sink: Any) -> None:
     link = html.unescape(re.search(r'href="([^"]*)"', message["html"]).group(1))  # type: ignore[union-attr]
     assert link in message["text"].splitlines()
     follow_link(s, br, link, "grace@example.com")
+
+
+def test_get_access_token_refreshes_once_and_types_a_revoked_token(tiktok_sim: Dict[str, Any], tmp_path: Any) -> None:
+    """Database sessions: the stored TikTok account's token is refreshed once
+    for 16 concurrent threads (TikTok rotates refresh tokens, so a second
+    refresh would be refused); a refresh token spent elsewhere is
+    ``RefreshTokenRevoked``."""
+    import concurrent.futures
+    import urllib.parse
+    import urllib.request
+
+    sim = tiktok_sim["url"]
+    config: Dict[str, Any] = {
+        "secret": SECRET,
+        "basePath": "/auth",
+        "adapter": {"type": "sqlite", "path": str(tmp_path / "auth.db")},
+        "session": {"strategy": "database"},
+        "providers": [libauth.TikTok(
+            client_id="sim-client-key", client_secret="sim-client-secret",
+            authorization={"url": f"{sim}/v2/auth/authorize/"},
+            token=f"{sim}/v2/oauth/token/", userinfo=f"{sim}/v2/user/info/",
+        )],
+        "callbacks": {"session": lambda *, session, user=None, **_: {**session, "user": {**session["user"], "id": user["id"]}}},
+    }
+    s: Server = start_asgi(config, port=tiktok_sim["app_port"])
+    try:
+        origin = tiktok_sim["origin"]
+        br = Browser(s)
+        res = br.post("/auth/signin/tiktok", {"csrfToken": br.csrf()})
+        back = follow_until(res.headers["location"], origin)
+        assert br.get(back[len(origin):]).status_code == 302
+        user_id = br.session()["user"]["id"]
+    finally:
+        s.stop()
+
+    auth = libauth.Auth(config)
+    fresh = auth.get_access_token(user_id, "tiktok")
+    assert fresh is not None and fresh["accessToken"].startswith("act.")
+    assert auth.get_access_token("nobody", "tiktok") is None
+
+    # A skew the stored token is inside and a new one is outside: due once.
+    import time
+
+    time.sleep(2)
+    remaining = fresh["expiresAt"] - int(time.time())
+    due = libauth.Auth({**config, "tokenRefresh": {"skew": remaining + 1}})
+    with concurrent.futures.ThreadPoolExecutor(16) as pool:
+        tokens = list(pool.map(lambda _: due.get_access_token(user_id, "tiktok"), range(16)))
+    assert all(t is not None and t["accessToken"] == tokens[0]["accessToken"] for t in tokens), "one refresh, shared"  # type: ignore[index]
+    assert tokens[0]["accessToken"] != fresh["accessToken"]  # type: ignore[index]
+    assert due.get_access_token(user_id, "tiktok") == tokens[0], "fresh now: not refreshed again"
+
+    # Spend the stored refresh token elsewhere, as a leaked copy would.
+    import sqlite3
+
+    with sqlite3.connect(str(tmp_path / "auth.db")) as db:
+        (refresh,) = db.execute("SELECT refresh_token FROM accounts WHERE provider = 'tiktok'").fetchone()
+    body = urllib.parse.urlencode({"client_key": "sim-client-key", "client_secret": "sim-client-secret",
+                                   "grant_type": "refresh_token", "refresh_token": refresh}).encode()
+    with urllib.request.urlopen(urllib.request.Request(f"{sim}/v2/oauth/token/", data=body)) as spent:
+        assert spent.status == 200
+    always_due = libauth.Auth({**config, "tokenRefresh": {"skew": 10**9}})
+    with pytest.raises(libauth.RefreshTokenRevoked):
+        always_due.get_access_token(user_id, "tiktok")

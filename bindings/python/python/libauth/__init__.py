@@ -40,6 +40,7 @@ from ._errors import (
     OAuthSignInError,
     Overloaded,
     RateLimited,
+    RefreshTokenRevoked,
     SessionTokenError,
     SignOutError,
     UnknownAction,
@@ -110,6 +111,6 @@ __all__ = [
     "InvalidEndpoints", "InvalidProviderType", "JWTSessionError", "MissingAdapter",
     "MissingAdapterMethods", "MissingAuthorize", "MissingCSRF", "MissingSecret",
     "OAuthAccountNotLinked", "OAuthCallbackError", "OAuthProfileParseError", "OAuthSignInError",
-    "Overloaded", "RateLimited", "SessionTokenError", "SignOutError", "UnknownAction", "UnsupportedStrategy",
+    "Overloaded", "RateLimited", "RefreshTokenRevoked", "SessionTokenError", "SignOutError", "UnknownAction", "UnsupportedStrategy",
     "UntrustedHost", "Verification",
 ]

@@ -146,6 +146,22 @@ class Auth:
             return _engine_call(self._native.get_session, url, cookie)  # type: ignore[no-any-return]
         return await self._run_job(_engine_call(self._native.begin_session, url, cookie))  # type: ignore[no-any-return]
 
+    def get_access_token(self, user_id: str, provider: str) -> Optional[Dict[str, Any]]:
+        """A valid access token for the user's account with ``provider``, for
+        calling the provider's API: ``{"accessToken", "expiresAt",
+        "tokenType", "scope"}``, or ``None`` when not linked. Refreshed first
+        when it expires within ``tokenRefresh.skew`` (60 s), once however
+        many threads (and, with a shared rate-limit store, processes) ask.
+        Raises ``RefreshTokenRevoked`` when the provider refuses the stored
+        refresh token. Blocks while it refreshes: from asyncio, use
+        ``get_access_token_async``."""
+        return _engine_call(self._native.get_access_token, user_id, provider)  # type: ignore[no-any-return]
+
+    async def get_access_token_async(self, user_id: str, provider: str) -> Optional[Dict[str, Any]]:
+        """``get_access_token`` on a worker thread."""
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self.executor(), self.get_access_token, user_id, provider)
+
     def close(self) -> None:
         """Stop the worker threads (they also stop with the process)."""
         if self._executor is not None:

@@ -146,6 +146,13 @@ class Overloaded(AuthError):
     type = "Overloaded"
 
 
+class RefreshTokenRevoked(AuthError):
+    """The provider refused the stored refresh token (revoked, expired or
+    spent): the user must sign in with the provider again."""
+
+    type = "RefreshTokenRevoked"
+
+
 class RateLimited(AuthError):
     """A rate limit refused the request (too many failed sign-ins, links or
     callbacks); the HTTP answer is 429 with ``Retry-After``."""
@@ -172,7 +179,7 @@ _CLASSES: List[Type[AuthError]] = [
     MissingAdapterMethods, MissingAuthorize, MissingCSRF, MissingSecret,
     OAuthAccountNotLinked, OAuthCallbackError, OAuthProfileParseError, OAuthSignInError,
     SessionTokenError, SignOutError, UnknownAction, UnsupportedStrategy, UntrustedHost,
-    Verification, Overloaded, RateLimited, InvalidConfig,
+    Verification, Overloaded, RateLimited, RefreshTokenRevoked, InvalidConfig,
 ]
 
 #: Exception class by engine error type.
