@@ -516,6 +516,189 @@ mod suite {
     }
 }
 
+/// The idempotent writes of a first sign-in (`ensure_*`): the same call
+/// twice gives the first one's row, other conflicts stay errors, and
+/// concurrent calls (threads here; processes in `first_sign_in.rs`) all
+/// get one row, created once.
+mod first_sign_in {
+    use super::suite::{new_user, oauth_account};
+    use super::*;
+
+    fn unique_email() -> String {
+        format!("{}@example.com", libauth_core::random::hex(6))
+    }
+
+    fn assert_conflict<T: std::fmt::Debug>(f: &Fixture, result: Result<T, AdapterError>, name: &str) {
+        match result {
+            Err(AdapterError::Constraint { constraint, .. }) if f.typed_errors => assert_eq!(constraint, name),
+            Err(e) if !f.typed_errors => assert!(!e.is_retryable(), "{e}"),
+            other => panic!("expected a violation of {name}, got {other:?}"),
+        }
+    }
+
+    /// Every key a user can be found by: an id with and without an email,
+    /// an email alone; and a user with neither is simply created.
+    pub fn ensure_user(f: &Fixture) {
+        let a = &f.adapter;
+        let id = format!("user-{}", libauth_core::random::hex(4));
+        for email in [Some(unique_email()), None] {
+            let id = format!("{id}-{}", email.is_some());
+            let first = a.ensure_user(&NewUser { id: Some(id.clone()), ..new_user(email.as_deref()) }).unwrap();
+            assert!(first.created);
+            assert_eq!((first.user.id.as_str(), first.user.email.as_deref()), (id.as_str(), email.as_deref()));
+            // Again, with other fields: the stored row, unchanged.
+            let again =
+                a.ensure_user(&NewUser { id: Some(id.clone()), name: Some("Other".into()), ..new_user(None) }).unwrap();
+            assert_eq!(again, libauth_core::adapter::Ensured { user: first.user.clone(), created: false });
+            assert_eq!(a.get_user(&id).unwrap(), Some(first.user));
+        }
+        let email = unique_email();
+        let by_email = a.ensure_user(&new_user(Some(&email))).unwrap();
+        assert!(by_email.created);
+        let again = a.ensure_user(&new_user(Some(&email))).unwrap();
+        assert_eq!((again.user, again.created), (by_email.user.clone(), false));
+        // A new id whose email another user has is not that user.
+        let taken = NewUser { id: Some(format!("{id}-new")), ..new_user(Some(&email)) };
+        assert_conflict(f, a.ensure_user(&taken), constraint::USER_EMAIL);
+        assert_eq!(a.get_user(&format!("{id}-new")).unwrap(), None);
+        // Neither key: always a new user.
+        let (x, y) = (a.ensure_user(&new_user(None)).unwrap(), a.ensure_user(&new_user(None)).unwrap());
+        assert!(x.created && y.created && x.user.id != y.user.id);
+    }
+
+    pub fn ensure_account_linked(f: &Fixture) {
+        let a = &f.adapter;
+        let owner = a.create_user(&new_user(None)).unwrap();
+        let other = a.create_user(&new_user(None)).unwrap();
+        let pid = libauth_core::random::hex(6);
+        assert!(a.ensure_account_linked(&oauth_account(&owner.id, &pid)).unwrap(), "linked now");
+        assert!(!a.ensure_account_linked(&oauth_account(&owner.id, &pid)).unwrap(), "linked already");
+        assert_conflict(f, a.ensure_account_linked(&oauth_account(&other.id, &pid)), constraint::ACCOUNT_PROVIDER);
+        assert_eq!(a.get_user_by_account("github", &pid).unwrap(), Some(owner));
+        let result = a.ensure_account_linked(&oauth_account("no-such-user", &libauth_core::random::hex(6)));
+        assert_conflict(f, result, constraint::ACCOUNT_USER);
+    }
+
+    pub fn ensure_user_with_account(f: &Fixture) {
+        let a = &f.adapter;
+        for email in [Some(unique_email()), None] {
+            let pid = libauth_core::random::hex(6);
+            let first = a.ensure_user_with_account(&new_user(email.as_deref()), &oauth_account("", &pid)).unwrap();
+            assert!(first.created);
+            assert_eq!(a.get_user_by_account("github", &pid).unwrap(), Some(first.user.clone()));
+            // The same account again, even with another email: its owner,
+            // and no second user.
+            let later = unique_email();
+            let again = a.ensure_user_with_account(&new_user(Some(&later)), &oauth_account("", &pid)).unwrap();
+            assert_eq!((again.user, again.created), (first.user, false));
+            assert_eq!(a.get_user_by_email(&later).unwrap(), None, "no user left behind");
+        }
+        // The email belongs to a user without this account: an error, and
+        // nothing linked.
+        let owner = a.create_user(&new_user(Some(&unique_email()))).unwrap();
+        let pid = libauth_core::random::hex(6);
+        let result = a.ensure_user_with_account(&new_user(owner.email.as_deref()), &oauth_account("", &pid));
+        assert_conflict(f, result, constraint::USER_EMAIL);
+        assert_eq!(a.get_user_by_account("github", &pid).unwrap(), None);
+    }
+
+    /// `THREADS` concurrent calls of each kind, released at once: every
+    /// one succeeds, all get the same user, exactly one created it.
+    pub fn concurrent_first_sign_ins_have_one_winner(f: &Fixture) {
+        const THREADS: usize = 12;
+        type Call = Arc<dyn Fn(&dyn Adapter) -> Result<(String, bool), AdapterError> + Send + Sync>;
+        let linked_to = f.adapter.create_user(&new_user(None)).unwrap().id;
+        for round in 0..3 {
+            let (id, email, pid) = (
+                format!("racer-{round}-{}", libauth_core::random::hex(4)),
+                unique_email(),
+                libauth_core::random::hex(6),
+            );
+            let kinds: Vec<(&str, Call)> = vec![
+                ("credentials, with email", {
+                    let user = NewUser { id: Some(id.clone()), ..new_user(Some(&email)) };
+                    Arc::new(move |a| a.ensure_user(&user).map(|e| (e.user.id, e.created)))
+                }),
+                ("credentials, no email", {
+                    let user = NewUser { id: Some(format!("{id}-x")), ..new_user(None) };
+                    Arc::new(move |a| a.ensure_user(&user).map(|e| (e.user.id, e.created)))
+                }),
+                ("email sign-in", {
+                    let user = new_user(Some(&format!("e.{email}")));
+                    Arc::new(move |a| a.ensure_user(&user).map(|e| (e.user.id, e.created)))
+                }),
+                ("oauth, with email", {
+                    let (user, account) = (new_user(Some(&format!("o.{email}"))), oauth_account("", &pid));
+                    Arc::new(move |a| a.ensure_user_with_account(&user, &account).map(|e| (e.user.id, e.created)))
+                }),
+                ("oauth, no email", {
+                    let account = oauth_account("", &format!("{pid}-x"));
+                    Arc::new(move |a| {
+                        a.ensure_user_with_account(&new_user(None), &account).map(|e| (e.user.id, e.created))
+                    })
+                }),
+                ("link to a signed-in user", {
+                    let account = oauth_account(&linked_to, &format!("{pid}-l"));
+                    let owner = linked_to.clone();
+                    Arc::new(move |a| a.ensure_account_linked(&account).map(|linked| (owner.clone(), linked)))
+                }),
+            ];
+            for (kind, call) in kinds {
+                let barrier = Arc::new(Barrier::new(THREADS));
+                let handles: Vec<_> = (0..THREADS)
+                    .map(|_| {
+                        let (adapter, barrier, call) = (f.adapter.clone(), barrier.clone(), call.clone());
+                        thread::spawn(move || {
+                            barrier.wait();
+                            call(&*adapter)
+                        })
+                    })
+                    .collect();
+                let results: Vec<_> = handles.into_iter().map(|h| h.join().expect("no panic")).collect();
+                let ok: Vec<&(String, bool)> = results.iter().filter_map(|r| r.as_ref().ok()).collect();
+                assert_eq!(ok.len(), THREADS, "{kind}: every call succeeds: {results:?}");
+                assert!(ok.iter().all(|(user, _)| *user == ok[0].0), "{kind}: one user for all: {results:?}");
+                assert_eq!(ok.iter().filter(|(_, created)| *created).count(), 1, "{kind}: one creator: {results:?}");
+            }
+        }
+    }
+
+    macro_rules! for_every_adapter {
+        ($($check:ident),+) => {
+            $(
+                mod $check {
+                    #[test]
+                    fn memory_adapter() {
+                        super::$check(&super::super::memory());
+                    }
+
+                    #[test]
+                    fn sqlite_adapter() {
+                        super::$check(&super::super::sqlite());
+                    }
+
+                    #[test]
+                    fn postgres_adapter() {
+                        super::$check(&super::super::postgres());
+                    }
+
+                    #[test]
+                    fn host_adapter() {
+                        super::$check(&super::super::host());
+                    }
+                }
+            )+
+        };
+    }
+
+    for_every_adapter!(
+        ensure_user,
+        ensure_account_linked,
+        ensure_user_with_account,
+        concurrent_first_sign_ins_have_one_winner
+    );
+}
+
 /// Reading and updating a linked account's tokens (the built-in adapters;
 /// not part of Auth.js's interface).
 mod account_tokens {

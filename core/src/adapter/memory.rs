@@ -7,8 +7,8 @@ use std::collections::HashMap;
 use std::sync::{Mutex, MutexGuard};
 
 use super::{
-    constraint, new_user_id, Adapter, AdapterAccount, AdapterError, AdapterSession, AdapterUser, NewUser, Purged,
-    UserUpdate, VerificationToken,
+    constraint, new_user_id, Adapter, AdapterAccount, AdapterError, AdapterSession, AdapterUser, Ensured, NewUser,
+    Purged, UserUpdate, VerificationToken,
 };
 
 type AccountKey = (String, String);
@@ -171,6 +171,42 @@ impl Adapter for MemoryAdapter {
         let created = store.insert_user(user)?;
         store.insert_account(&AdapterAccount { user_id: created.id.clone(), ..account.clone() })?;
         Ok(created)
+    }
+
+    /// Look-up and insert under one lock: a concurrent call either finds
+    /// the row or inserts it, never both.
+    fn ensure_user(&self, user: &NewUser) -> Result<Ensured, AdapterError> {
+        let mut store = self.store();
+        let existing = match (&user.id, &user.email) {
+            (Some(id), _) => store.users.get(id).cloned(),
+            (None, Some(email)) => store.user_by_email.get(email).and_then(|id| store.users.get(id)).cloned(),
+            (None, None) => None,
+        };
+        match existing {
+            Some(user) => Ok(Ensured { user, created: false }),
+            None => store.insert_user(user).map(|user| Ensured { user, created: true }),
+        }
+    }
+
+    fn ensure_account_linked(&self, account: &AdapterAccount) -> Result<bool, AdapterError> {
+        let mut store = self.store();
+        let key = (account.provider.clone(), account.provider_account_id.clone());
+        match store.accounts.get(&key) {
+            Some(linked) if linked.user_id == account.user_id => Ok(false),
+            Some(_) => Err(AdapterError::constraint("linkAccount", constraint::ACCOUNT_PROVIDER)),
+            None => store.insert_account(account).map(|()| true),
+        }
+    }
+
+    fn ensure_user_with_account(&self, user: &NewUser, account: &AdapterAccount) -> Result<Ensured, AdapterError> {
+        let mut store = self.store();
+        let key = (account.provider.clone(), account.provider_account_id.clone());
+        if let Some(owner) = store.accounts.get(&key).and_then(|a| store.users.get(&a.user_id)) {
+            return Ok(Ensured { user: owner.clone(), created: false });
+        }
+        let created = store.insert_user(user)?;
+        store.insert_account(&AdapterAccount { user_id: created.id.clone(), ..account.clone() })?;
+        Ok(Ensured { user: created, created: true })
     }
 
     fn create_session(&self, session: &AdapterSession) -> Result<AdapterSession, AdapterError> {

@@ -458,6 +458,78 @@ pub trait Adapter: Send + Sync {
         }
     }
 
+    /// Idempotent `createUser`, for a first sign-in that may run several
+    /// times at once (two tabs, a double submit, several worker processes):
+    /// store the user, or, when a user with its key exists already (stored
+    /// by a concurrent call a moment earlier), return that row with
+    /// `created: false`. The key is `user.id` when set, else `user.email`
+    /// (a user with neither is always created). A conflict on the other
+    /// unique column is still `Constraint`: an id whose email belongs to
+    /// another user is not that user.
+    ///
+    /// The default creates, and on a failure other than `Unavailable`
+    /// looks the key up (a host adapter's exception is opaque, so any
+    /// failure may be the conflict); the built-in adapters insert with
+    /// `ON CONFLICT DO NOTHING` and read the winner's row.
+    fn ensure_user(&self, user: &NewUser) -> Result<Ensured, AdapterError> {
+        let error = match self.create_user(user) {
+            Ok(created) => return Ok(Ensured { user: created, created: true }),
+            Err(e @ AdapterError::Unavailable { .. }) => return Err(e),
+            Err(e) => e,
+        };
+        let existing = match (&user.id, &user.email) {
+            (Some(id), _) => self.get_user(id)?,
+            (None, Some(email)) => self.get_user_by_email(email)?,
+            (None, None) => None,
+        };
+        existing.map(|user| Ensured { user, created: false }).ok_or(error)
+    }
+
+    /// Idempotent `linkAccount`: link the account to `account.user_id`, or
+    /// do nothing when it is linked to that user already (a concurrent
+    /// sign-in linked it first). `Ok(true)` when this call linked it.
+    /// Linked to another user: `Constraint(accounts_provider_account_key)`,
+    /// as [`Adapter::link_account`].
+    fn ensure_account_linked(&self, account: &AdapterAccount) -> Result<bool, AdapterError> {
+        let error = match self.link_account(account) {
+            Ok(()) => return Ok(true),
+            Err(e @ AdapterError::Unavailable { .. }) => return Err(e),
+            Err(e) => e,
+        };
+        match self.get_user_by_account(&account.provider, &account.provider_account_id)? {
+            Some(owner) if owner.id == account.user_id => Ok(false),
+            _ => Err(error),
+        }
+    }
+
+    /// Idempotent [`Adapter::create_user_and_link_account`], for an OAuth
+    /// first sign-in: create the user and link the account atomically, or,
+    /// when the account is linked already (a concurrent first sign-in of
+    /// the same account won), return the user it is linked to with
+    /// `created: false` and leave nothing behind. Any other conflict (the
+    /// email belongs to a user without this account) is the error
+    /// `create_user_and_link_account` gives.
+    ///
+    /// The default runs `create_user_and_link_account` and on a failure
+    /// other than `Unavailable` looks the account up, a few times over
+    /// about 200 ms: a host adapter's racer creates its user and links its
+    /// account in two calls, so the account may appear a moment after the
+    /// conflict. The built-in adapters need no second look.
+    fn ensure_user_with_account(&self, user: &NewUser, account: &AdapterAccount) -> Result<Ensured, AdapterError> {
+        let error = match self.create_user_and_link_account(user, account) {
+            Ok(created) => return Ok(Ensured { user: created, created: true }),
+            Err(e @ AdapterError::Unavailable { .. }) => return Err(e),
+            Err(e) => e,
+        };
+        for pause in WINNER_LOOKUPS {
+            std::thread::sleep(pause);
+            if let Some(owner) = self.get_user_by_account(&account.provider, &account.provider_account_id)? {
+                return Ok(Ensured { user: owner, created: false });
+            }
+        }
+        Err(error)
+    }
+
     /// `Constraint(sessions_pkey)` for a token in use,
     /// `Constraint(sessions_user_fkey)` for an unknown user.
     fn create_session(&self, session: &AdapterSession) -> Result<AdapterSession, AdapterError>;
@@ -512,6 +584,28 @@ pub trait Adapter: Send + Sync {
         METHODS.contains(&method)
     }
 }
+
+/// What an idempotent write ([`Adapter::ensure_user`],
+/// [`Adapter::ensure_user_with_account`]) resolved to: the stored user, and
+/// whether this call created it (`false`: a concurrent call, or an earlier
+/// one, stored it first, and this is that row).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Ensured {
+    pub user: AdapterUser,
+    pub created: bool,
+}
+
+/// How often the default idempotent writes look for a concurrent writer's
+/// row before giving up, and how long they wait between looks. Only the
+/// default (host adapter) implementations need it: there a racer's user and
+/// its account are two host calls, so for a moment the user exists and the
+/// account does not. The built-in adapters resolve a conflict atomically.
+const WINNER_LOOKUPS: [std::time::Duration; 4] = [
+    std::time::Duration::ZERO,
+    std::time::Duration::from_millis(10),
+    std::time::Duration::from_millis(40),
+    std::time::Duration::from_millis(150),
+];
 
 /// `#[serde(default, skip_serializing_if = "Option::is_none", with = "patch")]`
 /// for any other field of a partial update: absent = keep, `null` = clear.

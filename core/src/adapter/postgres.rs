@@ -56,8 +56,8 @@ use time::OffsetDateTime;
 use tokio_postgres_rustls::MakeRustlsConnect;
 
 use super::{
-    new_user_id, Adapter, AdapterAccount, AdapterError, AdapterSession, AdapterUser, NewUser, Purged, UserUpdate,
-    VerificationToken,
+    constraint, new_user_id, Adapter, AdapterAccount, AdapterError, AdapterSession, AdapterUser, Ensured, NewUser,
+    Purged, UserUpdate, VerificationToken,
 };
 
 mod tls;
@@ -321,12 +321,18 @@ fn session_from_row(row: &Row) -> Result<AdapterSession, postgres::Error> {
 /// Every statement, with the schema filled in once at construction.
 struct Statements {
     insert_user: String,
+    /// `insert_user` that does nothing on a conflict of the id, of the
+    /// email, or of either.
+    insert_user_unless_id: String,
+    insert_user_unless_email: String,
+    insert_user_unless_any: String,
     user_by_id: String,
     user_by_email: String,
     user_by_account: String,
     update_user: String,
     delete_user: String,
     insert_account: String,
+    insert_account_unless_linked: String,
     delete_account: String,
     account_by_user: String,
     update_account: String,
@@ -344,10 +350,18 @@ impl Statements {
     fn new(schema: &str) -> Statements {
         let s = quote_ident(schema);
         let user_columns = "id, name, email, email_verified, image";
+        let insert_user =
+            format!("INSERT INTO {s}.users (id, name, email, email_verified, image) VALUES ($1, $2, $3, $4, $5)");
+        let insert_account = format!(
+            "INSERT INTO {s}.accounts (provider, provider_account_id, type, access_token, refresh_token,
+                expires_at, token_type, scope, id_token, session_state, extra, user_id)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)"
+        );
         Statements {
-            insert_user: format!(
-                "INSERT INTO {s}.users (id, name, email, email_verified, image) VALUES ($1, $2, $3, $4, $5)"
-            ),
+            insert_user_unless_id: format!("{insert_user} ON CONFLICT (id) DO NOTHING"),
+            insert_user_unless_email: format!("{insert_user} ON CONFLICT (email) DO NOTHING"),
+            insert_user_unless_any: format!("{insert_user} ON CONFLICT DO NOTHING"),
+            insert_user,
             user_by_id: format!("SELECT {user_columns} FROM {s}.users WHERE id = $1"),
             user_by_email: format!("SELECT {user_columns} FROM {s}.users WHERE email = $1"),
             user_by_account: format!(
@@ -366,12 +380,11 @@ impl Statements {
                  WHERE id = $1 RETURNING {user_columns}"
             ),
             delete_user: format!("DELETE FROM {s}.users WHERE id = $1"),
-            // Both account writes take the parameters of `account_params`.
-            insert_account: format!(
-                "INSERT INTO {s}.accounts (provider, provider_account_id, type, access_token, refresh_token,
-                    expires_at, token_type, scope, id_token, session_state, extra, user_id)
-                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)"
+            // The account writes take the parameters of `account_params`.
+            insert_account_unless_linked: format!(
+                "{insert_account} ON CONFLICT (provider, provider_account_id) DO NOTHING"
             ),
+            insert_account,
             delete_account: format!("DELETE FROM {s}.accounts WHERE provider = $1 AND provider_account_id = $2"),
             account_by_user: format!(
                 "SELECT type, provider_account_id, access_token, refresh_token, expires_at, token_type, scope,
@@ -716,6 +729,120 @@ impl Adapter for PostgresAdapter {
         // On any error above, dropping `tx` rolls the user back.
         tx.commit().map_err(|e| map_error("linkAccount", e))?;
         Ok(created)
+    }
+
+    /// `INSERT … ON CONFLICT (key) DO NOTHING`, then the row holding the
+    /// key. A concurrent insert of the same key makes ours wait for its
+    /// transaction and then do nothing, so the winner's row is there to
+    /// read. Both unique indexes can still race: PostgreSQL checks the
+    /// conflict target first without waiting, then the other index waits
+    /// for the racer and fails with its constraint; the key's row decides
+    /// that case too.
+    fn ensure_user(&self, user: &NewUser) -> Result<Ensured, AdapterError> {
+        let op = "createUser";
+        let mut conn = self.conn(op)?;
+        let stored = user.with_id(user.id.clone().unwrap_or_else(new_user_id));
+        let verified = stored.email_verified.map(|ms| to_timestamp(op, ms)).transpose()?;
+        let (sql, key_constraint) = if user.id.is_some() {
+            (&self.sql.insert_user_unless_id, constraint::USER_ID)
+        } else {
+            (&self.sql.insert_user_unless_email, constraint::USER_EMAIL)
+        };
+        let conflict = match conn.execute(sql, &[&stored.id, &stored.name, &stored.email, &verified, &stored.image]) {
+            Ok(1) => return Ok(Ensured { user: stored, created: true }),
+            Ok(_) => AdapterError::constraint(op, key_constraint),
+            Err(e) => match map_error(op, e) {
+                e @ AdapterError::Constraint { .. } => e,
+                e => return Err(e),
+            },
+        };
+        let (sql, key) = match (&user.id, &user.email) {
+            (Some(id), _) => (&self.sql.user_by_id, id),
+            (None, Some(email)) => (&self.sql.user_by_email, email),
+            (None, None) => return Err(conflict),
+        };
+        let row = conn.query_opt(sql, &[key]).map_err(|e| map_error(op, e))?;
+        match row.map(|r| user_from_row(&r, 0)).transpose().map_err(|e| map_error(op, e))? {
+            Some(user) => Ok(Ensured { user, created: false }),
+            None => Err(conflict),
+        }
+    }
+
+    fn ensure_account_linked(&self, account: &AdapterAccount) -> Result<bool, AdapterError> {
+        let op = "linkAccount";
+        let mut conn = self.conn(op)?;
+        let extra = serde_json::Value::Object(account.extra.clone());
+        let inserted = conn
+            .execute(&self.sql.insert_account_unless_linked, &account_params(account, &extra))
+            .map_err(|e| map_error(op, e))?;
+        if inserted == 1 {
+            return Ok(true);
+        }
+        let owner = conn
+            .query_opt(&self.sql.user_by_account, &[&account.provider, &account.provider_account_id])
+            .map_err(|e| map_error(op, e))?
+            .map(|r| r.try_get::<_, String>(0))
+            .transpose()
+            .map_err(|e| map_error(op, e))?;
+        match owner {
+            Some(owner) if owner == account.user_id => Ok(false),
+            _ => Err(AdapterError::constraint(op, constraint::ACCOUNT_PROVIDER)),
+        }
+    }
+
+    /// One transaction inserting both rows with `ON CONFLICT DO NOTHING`:
+    /// a conflict with a concurrent first sign-in waits for its transaction
+    /// to end, so when either insert did nothing, the winner's user and
+    /// account are committed and the account's owner is the answer (our
+    /// user, if inserted, is rolled back).
+    fn ensure_user_with_account(&self, user: &NewUser, account: &AdapterAccount) -> Result<Ensured, AdapterError> {
+        let op = "createUser";
+        let mut conn = self.conn(op)?;
+        let stored = user.with_id(user.id.clone().unwrap_or_else(new_user_id));
+        let verified = stored.email_verified.map(|ms| to_timestamp(op, ms)).transpose()?;
+        let user_inserted = {
+            let mut tx = conn.transaction().map_err(|e| map_error(op, e))?;
+            let user_inserted = tx
+                .execute(
+                    &self.sql.insert_user_unless_any,
+                    &[&stored.id, &stored.name, &stored.email, &verified, &stored.image],
+                )
+                .map_err(|e| map_error(op, e))?
+                == 1;
+            if user_inserted {
+                let linked = AdapterAccount { user_id: stored.id.clone(), ..account.clone() };
+                let extra = serde_json::Value::Object(linked.extra.clone());
+                let account_inserted = tx
+                    .execute(&self.sql.insert_account_unless_linked, &account_params(&linked, &extra))
+                    .map_err(|e| map_error("linkAccount", e))?
+                    == 1;
+                if account_inserted {
+                    tx.commit().map_err(|e| map_error("linkAccount", e))?;
+                    return Ok(Ensured { user: stored, created: true });
+                }
+            }
+            // Dropping `tx` rolls our user back.
+            user_inserted
+        };
+        let row = conn
+            .query_opt(&self.sql.user_by_account, &[&account.provider, &account.provider_account_id])
+            .map_err(|e| map_error("getUserByAccount", e))?;
+        if let Some(owner) = row.map(|r| user_from_row(&r, 0)).transpose().map_err(|e| map_error(op, e))? {
+            return Ok(Ensured { user: owner, created: false });
+        }
+        // No owner: the conflict was this user's own (its email, or its
+        // given id, belongs to a user without this account), or the
+        // account was unlinked again since.
+        let conflict = if user_inserted {
+            AdapterError::constraint("linkAccount", constraint::ACCOUNT_PROVIDER)
+        } else {
+            let id_taken = match &user.id {
+                Some(id) => conn.query_opt(&self.sql.user_by_id, &[id]).map_err(|e| map_error(op, e))?.is_some(),
+                None => false,
+            };
+            AdapterError::constraint(op, if id_taken { constraint::USER_ID } else { constraint::USER_EMAIL })
+        };
+        Err(conflict)
     }
 
     fn create_session(&self, session: &AdapterSession) -> Result<AdapterSession, AdapterError> {

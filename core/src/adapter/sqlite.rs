@@ -20,8 +20,8 @@ use std::time::Duration;
 use rusqlite::{params, Connection, ErrorCode, OptionalExtension, Row, TransactionBehavior};
 
 use super::{
-    constraint, new_user_id, Adapter, AdapterAccount, AdapterError, AdapterSession, AdapterUser, NewUser, Purged,
-    UserUpdate, VerificationToken,
+    constraint, new_user_id, Adapter, AdapterAccount, AdapterError, AdapterSession, AdapterUser, Ensured, NewUser,
+    Purged, UserUpdate, VerificationToken,
 };
 
 /// How long a write waits for another process's write before giving up
@@ -198,6 +198,53 @@ fn insert_user(conn: &Connection, user: &NewUser) -> Result<AdapterUser, Adapter
     Ok(stored)
 }
 
+/// [`insert_user`] that does nothing when a row holds the same value of
+/// `target` (`"(id)"` or `"(email)"`): `None` then.
+fn insert_user_unless_conflict(
+    conn: &Connection,
+    user: &NewUser,
+    target: &str,
+) -> Result<Option<AdapterUser>, AdapterError> {
+    let stored = user.with_id(user.id.clone().unwrap_or_else(new_user_id));
+    let inserted = conn
+        .prepare_cached(&format!(
+            "INSERT INTO users (id, name, email, email_verified, image) VALUES (?1, ?2, ?3, ?4, ?5)
+             ON CONFLICT {target} DO NOTHING"
+        ))
+        .and_then(|mut stmt| {
+            stmt.execute(params![stored.id, stored.name, stored.email, stored.email_verified, stored.image])
+        })
+        .map_err(map_error("createUser", None))?;
+    Ok((inserted == 1).then_some(stored))
+}
+
+fn user_by_id(conn: &Connection, op: &'static str, id: &str) -> Result<Option<AdapterUser>, AdapterError> {
+    conn.prepare_cached(&format!("SELECT {USER_COLUMNS} FROM users WHERE id = ?1"))
+        .and_then(|mut stmt| stmt.query_row([id], user_from_row).optional())
+        .map_err(map_error(op, None))
+}
+
+fn user_by_email(conn: &Connection, op: &'static str, email: &str) -> Result<Option<AdapterUser>, AdapterError> {
+    conn.prepare_cached(&format!("SELECT {USER_COLUMNS} FROM users WHERE email = ?1"))
+        .and_then(|mut stmt| stmt.query_row([email], user_from_row).optional())
+        .map_err(map_error(op, None))
+}
+
+fn user_by_account(
+    conn: &Connection,
+    op: &'static str,
+    provider: &str,
+    provider_account_id: &str,
+) -> Result<Option<AdapterUser>, AdapterError> {
+    conn.prepare_cached(
+        "SELECT u.id, u.name, u.email, u.email_verified, u.image
+         FROM accounts a JOIN users u ON u.id = a.user_id
+         WHERE a.provider = ?1 AND a.provider_account_id = ?2",
+    )
+    .and_then(|mut stmt| stmt.query_row([provider, provider_account_id], user_from_row).optional())
+    .map_err(map_error(op, None))
+}
+
 fn insert_account(conn: &Connection, account: &AdapterAccount) -> Result<(), AdapterError> {
     let op = "linkAccount";
     let extra = serde_json::to_string(&account.extra).map_err(|e| AdapterError::other(op, e.to_string()))?;
@@ -237,17 +284,11 @@ impl Adapter for SqliteAdapter {
     }
 
     fn get_user(&self, id: &str) -> Result<Option<AdapterUser>, AdapterError> {
-        let conn = self.conn();
-        conn.prepare_cached(&format!("SELECT {USER_COLUMNS} FROM users WHERE id = ?1"))
-            .and_then(|mut stmt| stmt.query_row([id], user_from_row).optional())
-            .map_err(map_error("getUser", None))
+        user_by_id(&self.conn(), "getUser", id)
     }
 
     fn get_user_by_email(&self, email: &str) -> Result<Option<AdapterUser>, AdapterError> {
-        let conn = self.conn();
-        conn.prepare_cached(&format!("SELECT {USER_COLUMNS} FROM users WHERE email = ?1"))
-            .and_then(|mut stmt| stmt.query_row([email], user_from_row).optional())
-            .map_err(map_error("getUserByEmail", None))
+        user_by_email(&self.conn(), "getUserByEmail", email)
     }
 
     fn get_user_by_account(
@@ -255,14 +296,68 @@ impl Adapter for SqliteAdapter {
         provider: &str,
         provider_account_id: &str,
     ) -> Result<Option<AdapterUser>, AdapterError> {
+        user_by_account(&self.conn(), "getUserByAccount", provider, provider_account_id)
+    }
+
+    /// `INSERT … ON CONFLICT (key) DO NOTHING`, then the row holding the
+    /// key. Writes are serialised (the connection's lock in this process,
+    /// SQLite's write lock across processes), so after a conflict the
+    /// winner's row is there to read.
+    fn ensure_user(&self, user: &NewUser) -> Result<Ensured, AdapterError> {
+        let op = "createUser";
         let conn = self.conn();
-        conn.prepare_cached(
-            "SELECT u.id, u.name, u.email, u.email_verified, u.image
-             FROM accounts a JOIN users u ON u.id = a.user_id
-             WHERE a.provider = ?1 AND a.provider_account_id = ?2",
-        )
-        .and_then(|mut stmt| stmt.query_row([provider, provider_account_id], user_from_row).optional())
-        .map_err(map_error("getUserByAccount", None))
+        let (target, key_constraint) =
+            if user.id.is_some() { ("(id)", constraint::USER_ID) } else { ("(email)", constraint::USER_EMAIL) };
+        if let Some(created) = insert_user_unless_conflict(&conn, user, target)? {
+            return Ok(Ensured { user: created, created: true });
+        }
+        let existing = match (&user.id, &user.email) {
+            (Some(id), _) => user_by_id(&conn, op, id)?,
+            (None, Some(email)) => user_by_email(&conn, op, email)?,
+            (None, None) => None,
+        };
+        // Gone again already (another process deleted it): report the
+        // conflict as `create_user` would have.
+        existing.map(|user| Ensured { user, created: false }).ok_or(AdapterError::constraint(op, key_constraint))
+    }
+
+    fn ensure_account_linked(&self, account: &AdapterAccount) -> Result<bool, AdapterError> {
+        let op = "linkAccount";
+        let conn = self.conn();
+        let extra = serde_json::to_string(&account.extra).map_err(|e| AdapterError::other(op, e.to_string()))?;
+        let inserted = conn
+            .prepare_cached(
+                "INSERT INTO accounts (provider, provider_account_id, type, access_token, refresh_token, expires_at,
+                    token_type, scope, id_token, session_state, extra, user_id)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)
+                 ON CONFLICT (provider, provider_account_id) DO NOTHING",
+            )
+            .and_then(|mut stmt| stmt.execute(account_params(account, &extra)))
+            .map_err(map_error(op, Some(constraint::ACCOUNT_USER)))?;
+        if inserted == 1 {
+            return Ok(true);
+        }
+        match user_by_account(&conn, op, &account.provider, &account.provider_account_id)? {
+            Some(owner) if owner.id == account.user_id => Ok(false),
+            _ => Err(AdapterError::constraint(op, constraint::ACCOUNT_PROVIDER)),
+        }
+    }
+
+    /// Under `BEGIN IMMEDIATE` (the write lock, taken first): no other
+    /// writer in any process can link the account between the look-up and
+    /// the inserts, so the look-up decides.
+    fn ensure_user_with_account(&self, user: &NewUser, account: &AdapterAccount) -> Result<Ensured, AdapterError> {
+        let mut conn = self.conn();
+        let tx =
+            conn.transaction_with_behavior(TransactionBehavior::Immediate).map_err(map_error("createUser", None))?;
+        if let Some(owner) = user_by_account(&tx, "getUserByAccount", &account.provider, &account.provider_account_id)?
+        {
+            return Ok(Ensured { user: owner, created: false });
+        }
+        let created = insert_user(&tx, user)?;
+        insert_account(&tx, &AdapterAccount { user_id: created.id.clone(), ..account.clone() })?;
+        tx.commit().map_err(map_error("linkAccount", None))?;
+        Ok(Ensured { user: created, created: true })
     }
 
     fn update_user(&self, update: &UserUpdate) -> Result<AdapterUser, AdapterError> {

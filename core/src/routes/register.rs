@@ -103,6 +103,16 @@ fn current_user_id(ctx: &Ctx, adapter: &dyn Adapter) -> Result<Option<String>, A
     }
 }
 
+/// The result of [`Adapter::ensure_user`]: `createUser` is sent only by
+/// the call that created the user.
+fn created_user_event(ctx: &Ctx, ensured: &crate::adapter::Ensured) -> Result<Registered, AuthError> {
+    if ensured.created {
+        let json = user_json(&ensured.user);
+        ctx.auth.callbacks.event(&Hook::EVENT_CREATE_USER, || serde_json::json!({ "user": json }));
+    }
+    Ok(Registered { user: user_json(&ensured.user), is_new_user: ensured.created })
+}
+
 /// `known` is what [`known_user`] found for this sign-in.
 pub fn login_or_register(
     ctx: &Ctx,
@@ -138,14 +148,14 @@ pub fn login_or_register(
                 events.event(&Hook::EVENT_UPDATE_USER, || serde_json::json!({ "user": json }));
                 return Ok(Registered { user: user_json(&user), is_new_user: false });
             }
-            let user = adapter.create_user(&NewUser {
+            // Idempotent: a concurrent first sign-in with the same address
+            // (another link, another tab) may have created the user.
+            let ensured = adapter.ensure_user(&NewUser {
                 email: Some(email),
                 email_verified: Some(now),
                 ..NewUser::default()
             })?;
-            let json = user_json(&user);
-            events.event(&Hook::EVENT_CREATE_USER, || serde_json::json!({ "user": json }));
-            Ok(Registered { user: user_json(&user), is_new_user: true })
+            created_user_event(ctx, &ensured)
         }
         SignInKind::Credentials => {
             // The app's own user id: keep it, so sessions reference it.
@@ -153,19 +163,24 @@ pub fn login_or_register(
             if let Some(user) = adapter.get_user(&id)? {
                 return Ok(Registered { user: user_json(&user), is_new_user: false });
             }
-            let user = adapter.create_user(&NewUser { id: Some(id), ..new_user(None) })?;
-            let json = user_json(&user);
-            events.event(&Hook::EVENT_CREATE_USER, || serde_json::json!({ "user": json }));
-            Ok(Registered { user: user_json(&user), is_new_user: true })
+            // Idempotent: concurrent first sign-ins of this user (several
+            // workers, a double submit) all get the one row.
+            let ensured = adapter.ensure_user(&NewUser { id: Some(id), ..new_user(None) })?;
+            created_user_event(ctx, &ensured)
         }
         SignInKind::OAuth { allow_dangerous_email_account_linking } => {
             let current = current_user_id(ctx, adapter)?;
             let link = |user: &AdapterUser| -> Result<(), AuthError> {
                 let linked = AdapterAccount { user_id: user.id.clone(), ..account.clone() };
-                adapter.link_account(&linked)?;
-                let (u, a, p) = (user_json(user), account_json(), profile_json());
-                events
-                    .event(&Hook::EVENT_LINK_ACCOUNT, || serde_json::json!({ "user": u, "account": a, "profile": p }));
+                // Linked to this user by a concurrent sign-in already: done,
+                // and that sign-in sent the event.
+                if adapter.ensure_account_linked(&linked)? {
+                    let (u, a, p) = (user_json(user), account_json(), profile_json());
+                    events.event(
+                        &Hook::EVENT_LINK_ACCOUNT,
+                        || serde_json::json!({ "user": u, "account": a, "profile": p }),
+                    );
+                }
                 Ok(())
             };
             if let Some(user) = known {
@@ -196,8 +211,13 @@ pub fn login_or_register(
                     return Ok(Registered { user: user_json(&user), is_new_user: false });
                 }
             }
-            // A new user and their account, atomically.
-            let user = adapter.create_user_and_link_account(&new_user(None), account)?;
+            // A new user and their account, atomically; a concurrent first
+            // sign-in of the same account that won gives its user.
+            let ensured = adapter.ensure_user_with_account(&new_user(None), account)?;
+            if !ensured.created {
+                return Ok(Registered { user: user_json(&ensured.user), is_new_user: false });
+            }
+            let user = ensured.user;
             let json = user_json(&user);
             events.event(&Hook::EVENT_CREATE_USER, || serde_json::json!({ "user": json }));
             let (u, a, p) = (user_json(&user), account_json(), profile_json());
