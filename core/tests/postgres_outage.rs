@@ -251,3 +251,130 @@ fn the_engine_degrades_cleanly_and_loses_no_session() {
     assert_eq!(after["user"], before["user"], "the session survived the outage");
     assert_eq!(common::location(&other.sign_in("ada", "secret")), common::ORIGIN);
 }
+
+/// One session read by a client: when it started, how long it took,
+/// whether it found the session.
+struct Read {
+    started: Instant,
+    took: Duration,
+    ok: bool,
+}
+
+/// Database sessions under steady load (40 clients, each reading the
+/// session every 50 ms) while an administrator stops the server
+/// (`pg_ctl stop -m fast`) and starts it again a second later: no read
+/// waits for the 5 s connect timeout. The reads in flight when the server
+/// goes away fail at once, as do the ones that arrive while it is down;
+/// and once the server accepts connections again, every client reads its
+/// session within a second.
+#[test]
+fn reads_in_flight_when_the_server_stops_fail_at_once_and_recover_within_a_second() {
+    const CLIENTS: usize = 40;
+    const INTERVAL: Duration = Duration::from_millis(50);
+    /// Reads while the server is down (or starting) answer within this.
+    const OUTAGE_READ: Duration = Duration::from_millis(100);
+    /// The reads already in flight, or started while the server shuts
+    /// down, get a little more (the shutdown itself takes that long).
+    const IN_FLIGHT_READ: Duration = Duration::from_millis(500);
+    const RECOVERY: Duration = Duration::from_secs(1);
+
+    let server = Server::init("inflight");
+    server.start();
+    let config = libauth_core::Config::from_value(serde_json::json!({
+        "secret": common::SECRET,
+        "trustHost": true,
+        // The default connect timeout: a read that waited for it would show.
+        "adapter": { "type": "postgres", "url": server.url(), "poolSize": 10, "connectTimeout": 5 },
+        "providers": [{ "type": "credentials", "credentials": { "username": {}, "password": {} } }]
+    }))
+    .unwrap();
+    let auth =
+        libauth_core::Auth::with_env(config, std::sync::Arc::new(common::hooks()), &std::collections::HashMap::new())
+            .unwrap();
+    let mut b = common::Browser::new(&auth);
+    assert_eq!(common::location(&b.sign_in("ada", "secret")), common::ORIGIN);
+    let req =
+        libauth_core::AuthRequest::get("http://localhost:3000/auth/session").with_header("cookie", b.cookie_header());
+
+    let stop = std::sync::atomic::AtomicBool::new(false);
+    let (stop_began, stopped, accepting, reads) = thread::scope(|s| {
+        let clients: Vec<_> = (0..CLIENTS)
+            .map(|i| {
+                let (auth, req, stop) = (&auth, &req, &stop);
+                s.spawn(move || {
+                    // Spread the clients over the interval, as real ones are.
+                    thread::sleep(INTERVAL * i as u32 / CLIENTS as u32);
+                    let mut reads = Vec::new();
+                    while !stop.load(std::sync::atomic::Ordering::Relaxed) {
+                        let started = Instant::now();
+                        let ok = matches!(auth.get_session(req), Ok(Some(_)));
+                        reads.push(Read { started, took: started.elapsed(), ok });
+                        thread::sleep(INTERVAL);
+                    }
+                    reads
+                })
+            })
+            .collect();
+        thread::sleep(Duration::from_millis(500));
+        let stop_began = Instant::now();
+        server.stop();
+        let stopped = Instant::now();
+        thread::sleep(Duration::from_secs(1));
+        // When the server accepts connections again, seen from outside the
+        // adapter: a new connection every 5 ms until one works.
+        let watcher = s.spawn(|| loop {
+            if ::postgres::Client::connect(&server.url(), ::postgres::NoTls).is_ok() {
+                break Instant::now();
+            }
+            thread::sleep(Duration::from_millis(5));
+        });
+        server.start();
+        let accepting = watcher.join().unwrap();
+        thread::sleep(RECOVERY + Duration::from_millis(500));
+        stop.store(true, std::sync::atomic::Ordering::Relaxed);
+        let reads: Vec<Vec<Read>> = clients.into_iter().map(|c| c.join().unwrap()).collect();
+        (stop_began, stopped, accepting, reads)
+    });
+
+    let all: Vec<&Read> = reads.iter().flatten().collect();
+    let before: Vec<&&Read> = all.iter().filter(|r| r.started + r.took < stop_began).collect();
+    assert!(!before.is_empty() && before.iter().all(|r| r.ok), "before the outage every read finds the session");
+    // In flight when the stop began, or started while the server shut down.
+    let in_flight: Vec<Duration> =
+        all.iter().filter(|r| r.started < stopped && r.started + r.took >= stop_began).map(|r| r.took).collect();
+    // Started while the server was down or starting, until it accepted.
+    let during: Vec<Duration> =
+        all.iter().filter(|r| r.started >= stopped && r.started < accepting).map(|r| r.took).collect();
+    let max = |d: &[Duration]| d.iter().max().copied().unwrap_or_default();
+    assert!(during.len() > CLIENTS * 10, "the clients kept reading during the outage: {}", during.len());
+    assert!(max(&in_flight) < IN_FLIGHT_READ, "reads in flight at the stop: {in_flight:?}");
+    let slow: Vec<&Duration> = during.iter().filter(|t| **t >= OUTAGE_READ).collect();
+    assert!(slow.is_empty(), "reads during the outage took {slow:?} (of {})", during.len());
+    // Each client's first session after the server accepts again.
+    let recovered: Vec<Duration> = reads
+        .iter()
+        .map(|client| {
+            client
+                .iter()
+                .find(|r| r.ok && r.started >= accepting)
+                .map(|r| r.started + r.took - accepting)
+                .expect("every client reads its session again")
+        })
+        .collect();
+    let recovery = max(&recovered);
+    assert!(recovery < RECOVERY, "sessions came back {recovery:?} after the server accepted connections");
+    let mut sorted = during.clone();
+    sorted.sort();
+    eprintln!(
+        "in-flight outage: {} reads in flight at the stop, slowest {:?}; {} reads during the outage \
+         (stop took {:?}): median {:?}, slowest {:?}; every client read its session again within {:?} \
+         of the server accepting connections",
+        in_flight.len(),
+        max(&in_flight),
+        during.len(),
+        stopped - stop_began,
+        sorted[sorted.len() / 2],
+        max(&during),
+        recovery
+    );
+}

@@ -83,6 +83,12 @@ impl Breaker {
         }
     }
 
+    /// The probe learned nothing (it waited for a busy pool and made no
+    /// connection): the next caller probes instead.
+    pub fn probe_abandoned(&self) {
+        self.state.lock().unwrap_or_else(|e| e.into_inner()).probing = false;
+    }
+
     /// Whether calls are failing fast now.
     pub fn is_open(&self) -> bool {
         self.state.lock().unwrap_or_else(|e| e.into_inner()).open_until.is_some()
@@ -122,6 +128,18 @@ mod tests {
             assert_eq!(b.admit_at(now), Admission::Probe, "probed at least every {MAX_BACKOFF:?}");
             b.failed_at(Admission::Probe, now);
         }
+    }
+
+    #[test]
+    fn an_abandoned_probe_lets_the_next_caller_probe() {
+        let b = Breaker::default();
+        let t0 = Instant::now();
+        b.failed_at(Admission::Normal, t0);
+        let later = t0 + INITIAL_BACKOFF;
+        assert_eq!(b.admit_at(later), Admission::Probe);
+        b.probe_abandoned();
+        assert!(b.is_open(), "still open: the probe learned nothing");
+        assert_eq!(b.admit_at(later), Admission::Probe, "the next caller probes");
     }
 
     #[test]

@@ -88,6 +88,14 @@ pub enum AdapterError {
     /// same call may succeed later: nothing was written.
     #[error("adapter {operation}: database unavailable ({reason})")]
     Unavailable { operation: &'static str, reason: String },
+    /// The database is reachable but every connection this process may
+    /// open stayed busy for the whole wait (`connect_timeout`): more
+    /// concurrent calls than connections. Nothing was written; the same
+    /// call may succeed in a moment. The engine answers it with 503 and
+    /// `Retry-After`, and it never opens the circuit breaker (load is not
+    /// an outage).
+    #[error("adapter {operation}: database busy ({reason})")]
+    Overloaded { operation: &'static str, reason: String },
     /// The write would break a unique or foreign-key constraint; `constraint`
     /// is one of the names in [`constraint`] (or the database's own name for
     /// a constraint libauth did not create).
@@ -107,6 +115,10 @@ impl AdapterError {
         AdapterError::Unavailable { operation, reason: reason.into() }
     }
 
+    pub fn overloaded(operation: &'static str, reason: impl Into<String>) -> Self {
+        AdapterError::Overloaded { operation, reason: reason.into() }
+    }
+
     pub fn constraint(operation: &'static str, constraint: impl Into<String>) -> Self {
         AdapterError::Constraint { operation, constraint: constraint.into() }
     }
@@ -119,6 +131,7 @@ impl AdapterError {
     pub fn operation(&self) -> &'static str {
         match self {
             AdapterError::Unavailable { operation, .. }
+            | AdapterError::Overloaded { operation, .. }
             | AdapterError::Constraint { operation, .. }
             | AdapterError::NotFound { operation, .. }
             | AdapterError::Other { operation, .. } => operation,
@@ -127,7 +140,7 @@ impl AdapterError {
 
     /// Whether retrying the same call later may succeed.
     pub fn is_retryable(&self) -> bool {
-        matches!(self, AdapterError::Unavailable { .. })
+        matches!(self, AdapterError::Unavailable { .. } | AdapterError::Overloaded { .. })
     }
 
     /// The violated constraint, for a [`AdapterError::Constraint`].
@@ -140,10 +153,16 @@ impl AdapterError {
 }
 
 /// An adapter failure reaching the engine's error handling is Auth.js's
-/// `AdapterError`.
+/// `AdapterError`; a busy pool is libauth's `Overloaded` (503 with
+/// `Retry-After`, as for `hooks.maxInFlight`), since retrying shortly is
+/// the right answer to it.
 impl From<AdapterError> for AuthError {
     fn from(e: AdapterError) -> Self {
-        AuthError::new(ErrorType::AdapterError, e.to_string()).with_source(e)
+        let error_type = match e {
+            AdapterError::Overloaded { .. } => ErrorType::Overloaded,
+            _ => ErrorType::AdapterError,
+        };
+        AuthError::new(error_type, e.to_string()).with_source(e)
     }
 }
 
@@ -474,7 +493,7 @@ pub trait Adapter: Send + Sync {
     fn ensure_user(&self, user: &NewUser) -> Result<Ensured, AdapterError> {
         let error = match self.create_user(user) {
             Ok(created) => return Ok(Ensured { user: created, created: true }),
-            Err(e @ AdapterError::Unavailable { .. }) => return Err(e),
+            Err(e) if e.is_retryable() => return Err(e),
             Err(e) => e,
         };
         let existing = match (&user.id, &user.email) {
@@ -493,7 +512,7 @@ pub trait Adapter: Send + Sync {
     fn ensure_account_linked(&self, account: &AdapterAccount) -> Result<bool, AdapterError> {
         let error = match self.link_account(account) {
             Ok(()) => return Ok(true),
-            Err(e @ AdapterError::Unavailable { .. }) => return Err(e),
+            Err(e) if e.is_retryable() => return Err(e),
             Err(e) => e,
         };
         match self.get_user_by_account(&account.provider, &account.provider_account_id)? {
@@ -518,7 +537,7 @@ pub trait Adapter: Send + Sync {
     fn ensure_user_with_account(&self, user: &NewUser, account: &AdapterAccount) -> Result<Ensured, AdapterError> {
         let error = match self.create_user_and_link_account(user, account) {
             Ok(created) => return Ok(Ensured { user: created, created: true }),
-            Err(e @ AdapterError::Unavailable { .. }) => return Err(e),
+            Err(e) if e.is_retryable() => return Err(e),
             Err(e) => e,
         };
         for pause in WINNER_LOOKUPS {

@@ -1,5 +1,5 @@
-//! PostgreSQL adapter: the `postgres` crate (synchronous client) with an
-//! `r2d2` connection pool.
+//! PostgreSQL adapter: the `postgres` crate (synchronous client) with a
+//! small connection pool of its own (`pool.rs`, which says why not r2d2).
 //!
 //! Tables live in one schema (`public` unless configured), named in every
 //! statement rather than through `search_path`, so a pooled connection
@@ -8,15 +8,23 @@
 //! PostgreSQL advisory lock, so several processes starting at once take
 //! turns instead of racing to create the same tables.
 //!
-//! Outages: connecting and checking a connection out of the pool time out
-//! after `connect_timeout` (5 s by default) and become
-//! [`AdapterError::Unavailable`]. After such a failure a circuit breaker
-//! (`breaker.rs`) makes every call fail at once, while one caller at a time
-//! probes the server (at least every 500 ms, with a 500 ms timeout), so an
-//! outage costs a request milliseconds, not a connect timeout. A connection
-//! that broke is discarded when it goes back to the pool, and every
-//! checked-out connection is tested first, so once a probe gets through the
-//! next calls succeed.
+//! Outages: a connect that fails (refused, or no answer within
+//! `connect_timeout`, 5 s by default) fails its call with
+//! [`AdapterError::Unavailable`] at once, and every call waiting for a
+//! connection with it. It also opens a circuit breaker (`breaker.rs`):
+//! every call then fails at once, while one caller at a time probes the
+//! server (at least every 500 ms, with a 500 ms timeout), so an outage
+//! costs a request microseconds, not a connect timeout, and the first probe
+//! that gets through closes it. An idle connection is tested before it is
+//! handed out and replaced if the server dropped it, so a restart breaks
+//! no call after it. A call that waits `connect_timeout` for a connection
+//! because all `pool_size` are busy gets [`AdapterError::Overloaded`]
+//! (the engine answers 503 with `Retry-After`); that is load, and never
+//! opens the breaker.
+//!
+//! Processes: connections belong to the process that opened them. A child
+//! after `fork()` (a pre-fork server's workers) opens its own on first use
+//! and never uses, nor closes, the parent's.
 //!
 //! TLS (rustls with the `ring` provider), chosen by libpq's URL options:
 //!
@@ -42,15 +50,13 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Mutex;
 use std::time::Duration;
 
+use super::breaker::{Admission, Breaker};
+use pool::{CheckoutError, Pool, PooledClient};
 use postgres::config::SslMode;
 use postgres::{Client, GenericClient, Row};
-use r2d2::{Pool, PooledConnection};
-
-use super::breaker::{Admission, Breaker};
 
 /// How long a probe of an unreachable server waits for a connection.
 const PROBE_TIMEOUT: Duration = Duration::from_millis(500);
-use r2d2_postgres::PostgresConnectionManager;
 use sha2::{Digest, Sha256};
 use time::OffsetDateTime;
 use tokio_postgres_rustls::MakeRustlsConnect;
@@ -60,6 +66,7 @@ use super::{
     Purged, UserUpdate, VerificationToken,
 };
 
+mod pool;
 mod tls;
 
 pub const DEFAULT_POOL_SIZE: u32 = 10;
@@ -180,8 +187,8 @@ pub fn migrate(options: &PostgresOptions) -> Result<usize, AdapterError> {
     if !is_valid_schema_name(&options.schema) {
         return Err(AdapterError::other(op, "invalid schema name"));
     }
-    let (config, tls) = client_config(options).map_err(|e| AdapterError::other(op, e))?;
-    let mut client = config.connect(tls).map_err(|e| map_error(op, e))?;
+    let connector = Connector::new(options).map_err(|e| AdapterError::other(op, e))?;
+    let mut client = connector.connect(false).map_err(|e| map_error(op, e))?;
     migrate_client(&mut client, &options.schema)
 }
 
@@ -425,51 +432,42 @@ impl Statements {
     }
 }
 
-/// r2d2_postgres's manager, with errors that keep their causes: the pool
-/// reports a failed connect by the error's text, and a `postgres::Error`
-/// prints only its kind ("error performing TLS handshake", not why).
-struct Manager(PostgresConnectionManager<MakeRustlsConnect>);
-
-#[derive(Debug)]
-struct ConnectError(String);
-
-impl std::fmt::Display for ConnectError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.0)
+/// A failed connect as the pool reports it: a server error by its code and
+/// message only (its DETAIL may quote values), anything else with its
+/// causes (a `postgres::Error` prints only its kind, "error performing TLS
+/// handshake", not why).
+fn connect_error_text(e: &postgres::Error) -> String {
+    match e.as_db_error() {
+        Some(db) => format!("{} {}", db.code().code(), db.message()),
+        None => with_causes(e),
     }
 }
 
-impl std::error::Error for ConnectError {}
-
-impl From<postgres::Error> for ConnectError {
-    fn from(e: postgres::Error) -> Self {
-        // A server error's DETAIL may quote values: its code and message only.
-        ConnectError(match e.as_db_error() {
-            Some(db) => format!("{} {}", db.code().code(), db.message()),
-            None => with_causes(&e),
-        })
-    }
+/// How connections are made: the URL's settings, the same with the
+/// breaker probe's short connect timeout, and the TLS connector.
+struct Connector {
+    config: postgres::Config,
+    probe_config: postgres::Config,
+    tls: MakeRustlsConnect,
 }
 
-impl r2d2::ManageConnection for Manager {
-    type Connection = Client;
-    type Error = ConnectError;
-
-    fn connect(&self) -> Result<Client, ConnectError> {
-        Ok(self.0.connect()?)
+impl Connector {
+    fn new(options: &PostgresOptions) -> Result<Connector, String> {
+        let (config, tls) = client_config(options)?;
+        let mut probe_config = config.clone();
+        let timeout = config.get_connect_timeout().copied().unwrap_or(options.connect_timeout);
+        probe_config.connect_timeout(timeout.min(PROBE_TIMEOUT));
+        Ok(Connector { config, probe_config, tls })
     }
 
-    fn is_valid(&self, client: &mut Client) -> Result<(), ConnectError> {
-        Ok(self.0.is_valid(client)?)
-    }
-
-    fn has_broken(&self, client: &mut Client) -> bool {
-        self.0.has_broken(client)
+    fn connect(&self, probe: bool) -> Result<Client, postgres::Error> {
+        let config = if probe { &self.probe_config } else { &self.config };
+        config.connect(self.tls.clone())
     }
 }
 
 pub struct PostgresAdapter {
-    pool: Pool<Manager>,
+    pool: Pool,
     schema: String,
     sql: Statements,
     /// Set once the schema is known to be current in this process.
@@ -493,20 +491,12 @@ impl PostgresAdapter {
         if !is_valid_schema_name(&options.schema) {
             return Err("the schema must be a lowercase SQL identifier ([a-z_][a-z0-9_]*, at most 63 bytes)".to_owned());
         }
-        let (config, tls) = client_config(options)?;
-        let pool = Pool::builder()
-            .max_size(options.pool_size)
-            // No idle connections kept open by a background thread: they
-            // would reconnect in a loop during an outage for nobody.
-            .min_idle(Some(0))
-            .connection_timeout(options.connect_timeout)
-            // Test each connection as it is checked out, so connections
-            // broken by a server restart are replaced, not handed out.
-            .test_on_check_out(true)
-            // r2d2 would log connection errors through `log`; we report
-            // them as `Unavailable` instead.
-            .error_handler(Box::new(r2d2::NopErrorHandler))
-            .build_unchecked(Manager(PostgresConnectionManager::new(config, tls)));
+        let connector = Connector::new(options)?;
+        let connect: pool::Connect =
+            Box::new(move |probe| connector.connect(probe).map_err(|e| connect_error_text(&e)));
+        // Testing an idle connection is one round trip; a connection that
+        // takes longer than a connect would is as good as dropped.
+        let pool = Pool::new(options.pool_size, options.connect_timeout, connect);
         Ok(PostgresAdapter {
             pool,
             sql: Statements::new(&options.schema),
@@ -521,38 +511,54 @@ impl PostgresAdapter {
     /// Create or upgrade the schema now (it is otherwise done on first use)
     /// and return its version.
     pub fn migrate(&self) -> Result<usize, AdapterError> {
-        let mut conn = self.pool.get().map_err(|e| AdapterError::unavailable("migrate", e.to_string()))?;
-        let _one_at_a_time = self.migrating.lock().unwrap_or_else(|p| p.into_inner());
-        let version = migrate_client(&mut conn, &self.schema)?;
-        self.migrated.store(true, Ordering::Release);
-        Ok(version)
+        // A connection is only handed out with the schema migrated.
+        self.conn("migrate").map(|_| MIGRATIONS.len())
     }
 
     /// A pooled connection, with the schema migrated. While the server is
     /// unreachable the breaker answers at once, and one caller at a time
     /// probes with a short timeout.
-    fn conn(&self, operation: &'static str) -> Result<PooledConnection<Manager>, AdapterError> {
+    ///
+    /// Only a connect that failed opens the breaker (the pool reports it
+    /// at once, to this caller and to every caller waiting for a
+    /// connection). A pool whose connections are all busy for the whole
+    /// `connect_timeout` is load, not an outage: `Overloaded`, and the
+    /// breaker stays as it is. A query that fails on a connection the
+    /// server dropped fails that call only: the connection is discarded,
+    /// and the next checkout finds out whether the server is there.
+    fn conn(&self, operation: &'static str) -> Result<PooledClient<'_>, AdapterError> {
         let admission = self.breaker.admit();
-        let checked_out = match admission {
+        let (wait, probe) = match admission {
             Admission::Refused => {
                 return Err(AdapterError::unavailable(
                     operation,
                     "the database was unreachable moments ago; failing fast until a probe reaches it",
                 ))
             }
-            Admission::Probe => self.pool.get_timeout(self.connect_timeout.min(PROBE_TIMEOUT)),
-            Admission::Normal => self.pool.get(),
+            Admission::Probe => (self.connect_timeout.min(PROBE_TIMEOUT), true),
+            Admission::Normal => (self.connect_timeout, false),
         };
-        let mut conn = match checked_out {
+        let mut conn = match self.pool.get(wait, probe) {
             Ok(conn) => {
-                if admission == Admission::Probe || self.breaker.is_open() {
+                if probe || self.breaker.is_open() {
                     self.breaker.succeeded();
                 }
                 conn
             }
-            Err(e) => {
+            Err(CheckoutError::Unreachable(reason)) => {
                 self.breaker.failed(admission);
-                return Err(AdapterError::unavailable(operation, e.to_string()));
+                return Err(AdapterError::unavailable(operation, reason));
+            }
+            Err(CheckoutError::Exhausted { waited }) => {
+                if probe {
+                    // Busy connections say nothing about the server now:
+                    // the next caller probes again.
+                    self.breaker.probe_abandoned();
+                }
+                return Err(AdapterError::overloaded(
+                    operation,
+                    format!("all {} connections stayed busy for {} ms", self.pool.max(), waited.as_millis()),
+                ));
             }
         };
         if !self.migrated.load(Ordering::Acquire) {

@@ -321,6 +321,16 @@ pub(crate) fn handle(auth: &Auth, req: &AuthRequest) -> AuthResponse {
             ctx.auth.callbacks.logger.warn(ctx.auth.callbacks.host.as_ref(), "RateLimited", &error.message);
             Reply::Limited(ctx.limited.take().expect("checked"))
         }
+        // The database's connections are all busy: a moment later the same
+        // request may succeed, so say that (503, Retry-After) rather than
+        // send the user to the error page or sign them out.
+        Err(error) if error.error_type == ErrorType::Overloaded => {
+            // A session read logged it already, where it failed.
+            if ctx.action != Action::Session {
+                auth.callbacks.log(&error);
+            }
+            return overloaded_response();
+        }
         Err(error) => error_reply(&mut ctx, error, is_post),
     };
     finish(&ctx, reply)
@@ -330,7 +340,7 @@ fn dispatch_get(ctx: &mut Ctx) -> Result<Reply, AuthError> {
     match ctx.action {
         Action::Providers => Ok(info::providers(ctx)),
         Action::Csrf => Ok(info::csrf(ctx)),
-        Action::Session => Ok(session::get(ctx)),
+        Action::Session => session::get(ctx),
         Action::SignIn => pages::signin(ctx),
         Action::SignOut => Ok(pages::signout(ctx)),
         Action::Error => Ok(pages::error(ctx)),
