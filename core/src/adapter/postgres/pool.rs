@@ -131,7 +131,7 @@ impl Pool {
                 }
                 // Dropped by the server: discard it (outside the lock) and
                 // take another, or make a new one.
-                drop(client);
+                discard(client);
                 state = self.lock();
                 state.open = state.open.saturating_sub(1);
                 continue;
@@ -187,6 +187,20 @@ impl Pool {
         }
         self.changed.notify_one();
     }
+}
+
+/// Close a connection that failed its test. Closing waits for the server
+/// to close its end: at once for a connection that is closed already, but
+/// possibly for many minutes for one whose server stopped answering (the
+/// test timed out), which is then closed on a thread of its own rather
+/// than hold up a request.
+fn discard(client: Client) {
+    if client.is_closed() {
+        return drop(client);
+    }
+    // Should no thread be had, the closure, and the connection with it, is
+    // dropped here after all.
+    let _ = std::thread::Builder::new().name("libauth-pg-close".into()).spawn(move || drop(client));
 }
 
 impl Drop for Pool {
