@@ -26,9 +26,26 @@
 //! after `fork()` (a pre-fork server's workers) opens its own on first use
 //! and never uses, nor closes, the parent's.
 //!
-//! TLS (rustls with the `ring` provider), chosen by libpq's URL options:
+//! TLS (rustls with the `ring` provider), chosen by libpq's URL options,
+//! with libpq's meaning:
 //!
-//! - `sslmode=disable`, `allow`, `prefer` or none: plain TCP, never TLS.
+//! - No `sslmode`, or `sslmode=disable`: plain TCP, never TLS. (libpq's
+//!   default is `prefer`; here the default stays plain, so say `prefer` to
+//!   get it.)
+//! - `sslmode=allow`: plain TCP first; if the server refuses that startup
+//!   (an error response, e.g. `pg_hba.conf` has only `hostssl` lines for
+//!   us), a second connection with TLS, without certificate verification.
+//! - `sslmode=prefer`: TLS first, without certificate verification (as
+//!   `require` without `sslrootcert`). If the server answers the SSL
+//!   request with "no TLS", the same connection goes on in plain text; if
+//!   the TLS attempt fails (the handshake fails at any point, or the
+//!   server refuses the startup over TLS, e.g. a `hostnossl`-only
+//!   `pg_hba.conf`), a second connection in plain text, as libpq does
+//!   ("first try an SSL connection; if that fails, try a non-SSL
+//!   connection"). Like libpq's, it protects against a passive eavesdropper
+//!   only: anyone on the path can make it fall back to plain text.
+//!   `allow` and `prefer` ignore `sslrootcert` (libpq would verify with
+//!   it, then fall back to plain text on a failed check).
 //! - `sslmode=require`: TLS without certificate verification, as libpq's
 //!   `require` (encrypted, but open to an active man in the middle). With
 //!   `sslrootcert` it verifies like `verify-ca`, as libpq does.
@@ -40,11 +57,12 @@
 //! `sslrootcert=/path/ca.pem` is a PEM file of one or more CA certificates,
 //! read when the adapter is built; `verify-ca` and `verify-full` need it
 //! (there is no default file and no system store). In the key-value form:
-//! `host=db sslmode=verify-full sslrootcert=/etc/ssl/db-ca.pem`. A mode
-//! that asks for TLS never falls back to plain TCP: if the server refuses
-//! TLS or the handshake or verification fails, the call fails with
-//! [`AdapterError::Unavailable`] naming the TLS handshake. An unknown
-//! `sslmode` value, or an unreadable `sslrootcert`, fails at config time.
+//! `host=db sslmode=verify-full sslrootcert=/etc/ssl/db-ca.pem`. `require`,
+//! `verify-ca` and `verify-full` never fall back to plain TCP: if the
+//! server refuses TLS or the handshake or verification fails, the call
+//! fails with [`AdapterError::Unavailable`] naming the TLS handshake. An
+//! unknown `sslmode` value, or an unreadable `sslrootcert`, fails at config
+//! time.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Mutex;
@@ -161,20 +179,17 @@ pub fn is_valid_schema_name(name: &str) -> bool {
         && name.len() <= 63
 }
 
-/// Parse the URL, set up TLS as its `sslmode` asks, and apply our
-/// timeout. Fails for a URL that does not parse, an unknown `sslmode` or a
-/// CA file that cannot be used.
-fn client_config(options: &PostgresOptions) -> Result<(postgres::Config, MakeRustlsConnect), String> {
+/// Parse the URL and apply our timeout (the URL's `connect_timeout` wins),
+/// with libpq's TLS options taken out. Fails for a URL that does not parse,
+/// an unknown `sslmode` or a CA file that cannot be used.
+fn client_config(options: &PostgresOptions) -> Result<(postgres::Config, tls::Tls), String> {
     let (rest, tls) = tls::split_options(&options.url)?;
     // The parse error names the bad option, never the URL or its password.
     let mut config: postgres::Config = rest.parse().map_err(|e: postgres::Error| e.to_string())?;
-    // `Disable` for the plain modes: the connector is then never used, as
-    // before TLS support (`prefer` never tried TLS).
-    config.ssl_mode(if tls.is_on() { SslMode::Require } else { SslMode::Disable });
     if config.get_connect_timeout().is_none() {
         config.connect_timeout(options.connect_timeout);
     }
-    Ok((config, tls.connector()?))
+    Ok((config, tls))
 }
 
 /// Create or upgrade libauth's schema in the database `options` names, and
@@ -443,26 +458,78 @@ fn connect_error_text(e: &postgres::Error) -> String {
     }
 }
 
-/// How connections are made: the URL's settings, the same with the
-/// breaker probe's short connect timeout, and the TLS connector.
+/// When a failed first attempt is retried with the other transport, as
+/// libpq does for `prefer` and `allow`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Retry {
+    Never,
+    /// `prefer`: the TLS attempt failed (the handshake, or the server
+    /// refused the startup over TLS): try plain TCP. A server that answers
+    /// "no TLS" to the SSL request is not a failure: the same connection
+    /// goes on in plain text.
+    PlainAfterTls,
+    /// `allow`: the server refused the plain startup: try TLS.
+    TlsAfterPlain,
+}
+
+impl Retry {
+    fn applies_to(self, e: &postgres::Error) -> bool {
+        let refused_by_server = e.as_db_error().is_some();
+        match self {
+            Retry::Never => false,
+            Retry::PlainAfterTls => refused_by_server || e.to_string().starts_with("error performing TLS handshake"),
+            Retry::TlsAfterPlain => refused_by_server,
+        }
+    }
+}
+
+/// How connections are made: the URL's settings for the first attempt and,
+/// for `prefer` and `allow`, the second; the same with the breaker probe's
+/// short connect timeout; and the TLS connector.
 struct Connector {
-    config: postgres::Config,
-    probe_config: postgres::Config,
+    attempts: [postgres::Config; 2],
+    probe_attempts: [postgres::Config; 2],
+    retry: Retry,
     tls: MakeRustlsConnect,
 }
 
 impl Connector {
     fn new(options: &PostgresOptions) -> Result<Connector, String> {
         let (config, tls) = client_config(options)?;
-        let mut probe_config = config.clone();
+        let modes = match tls {
+            tls::Tls::Off => [SslMode::Disable, SslMode::Disable],
+            tls::Tls::Prefer => [SslMode::Prefer, SslMode::Disable],
+            tls::Tls::Allow => [SslMode::Disable, SslMode::Require],
+            tls::Tls::Require | tls::Tls::VerifyCa(_) | tls::Tls::VerifyFull(_) => [SslMode::Require; 2],
+        };
+        let retry = match tls {
+            tls::Tls::Prefer => Retry::PlainAfterTls,
+            tls::Tls::Allow => Retry::TlsAfterPlain,
+            _ => Retry::Never,
+        };
         let timeout = config.get_connect_timeout().copied().unwrap_or(options.connect_timeout);
-        probe_config.connect_timeout(timeout.min(PROBE_TIMEOUT));
-        Ok(Connector { config, probe_config, tls })
+        let attempt = |mode: SslMode, probe: bool| {
+            let mut c = config.clone();
+            c.ssl_mode(mode);
+            if probe {
+                c.connect_timeout(timeout.min(PROBE_TIMEOUT));
+            }
+            c
+        };
+        Ok(Connector {
+            attempts: modes.map(|m| attempt(m, false)),
+            probe_attempts: modes.map(|m| attempt(m, true)),
+            retry,
+            tls: tls.connector()?,
+        })
     }
 
     fn connect(&self, probe: bool) -> Result<Client, postgres::Error> {
-        let config = if probe { &self.probe_config } else { &self.config };
-        config.connect(self.tls.clone())
+        let [first, second] = if probe { &self.probe_attempts } else { &self.attempts };
+        match first.connect(self.tls.clone()) {
+            Err(e) if self.retry.applies_to(&e) => second.connect(self.tls.clone()),
+            result => result,
+        }
     }
 }
 

@@ -125,6 +125,18 @@ impl Server {
         path
     }
 
+    /// Re-read the configuration files (`pg_hba.conf` among them) without
+    /// a restart; new connections see the change a moment later.
+    pub fn reload(&self) {
+        let reload = self.command("pg_ctl").args(["reload", "-D"]).arg(&self.data).output();
+        self.check(reload, "pg_ctl reload");
+    }
+
+    /// Where the server's Unix socket is (its data directory).
+    pub fn socket_dir(&self) -> &std::path::Path {
+        &self.data
+    }
+
     pub fn port(&self) -> u16 {
         self.port
     }

@@ -16,8 +16,13 @@ use tokio_postgres_rustls::MakeRustlsConnect;
 /// What `sslmode` (and `sslrootcert`) ask for.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(super) enum Tls {
-    /// Plain TCP.
+    /// Plain TCP (`disable`, or no `sslmode`).
     Off,
+    /// Plain TCP first; TLS (any certificate) if the server refuses it.
+    Allow,
+    /// TLS (any certificate) first; plain TCP if the server has no TLS or
+    /// the TLS attempt fails.
+    Prefer,
     /// Encrypted; any certificate.
     Require,
     /// The chain must lead to a CA of the file; any host name.
@@ -27,10 +32,6 @@ pub(super) enum Tls {
 }
 
 impl Tls {
-    pub(super) fn is_on(&self) -> bool {
-        *self != Tls::Off
-    }
-
     /// The connector for this mode (also built, unused, when TLS is off, so
     /// the pool has one connection type).
     pub(super) fn connector(&self) -> Result<MakeRustlsConnect, String> {
@@ -40,7 +41,9 @@ impl Tls {
             .map_err(|e| format!("TLS setup failed: {e}"))?;
         let config = match self {
             Tls::Off => builder.with_root_certificates(RootCertStore::empty()).with_no_client_auth(),
-            Tls::Require => builder
+            // `allow` and `prefer` check no certificate, as libpq (whose
+            // `prefer` would fall back to plain text anyway).
+            Tls::Allow | Tls::Prefer | Tls::Require => builder
                 .dangerous()
                 .with_custom_certificate_verifier(Arc::new(AnyCertificate(provider)))
                 .with_no_client_auth(),
@@ -124,7 +127,11 @@ pub(super) fn split_options(conninfo: &str) -> Result<(String, Tls), String> {
         kept.join(" ")
     };
     let tls = match (mode.as_deref(), root_cert) {
-        (None | Some("disable" | "allow" | "prefer"), _) => Tls::Off,
+        // `sslrootcert` means nothing to the modes that may end in plain
+        // text: use `require` or `verify-*` to rely on it.
+        (None | Some("disable"), _) => Tls::Off,
+        (Some("allow"), _) => Tls::Allow,
+        (Some("prefer"), _) => Tls::Prefer,
         (Some("require"), None) => Tls::Require,
         (Some("require" | "verify-ca"), Some(path)) => Tls::VerifyCa(path),
         (Some("verify-full"), Some(path)) => Tls::VerifyFull(path),
@@ -135,7 +142,7 @@ pub(super) fn split_options(conninfo: &str) -> Result<(String, Tls), String> {
         }
         (Some(other), _) => {
             return Err(format!(
-            "invalid value for option `sslmode`: \"{other}\"; use disable, prefer, require, verify-ca or verify-full"
+            "invalid value for option `sslmode`: \"{other}\"; use disable, allow, prefer, require, verify-ca or verify-full"
         ))
         }
     };
@@ -282,7 +289,9 @@ mod tests {
         let (_, tls) = split_options("postgres://h/db?sslmode=require&sslrootcert=/ca").unwrap();
         assert_eq!(tls, Tls::VerifyCa("/ca".into()));
         assert_eq!(split_options("postgres://h/db").unwrap().1, Tls::Off);
-        assert_eq!(split_options("postgres://h/db?sslmode=prefer").unwrap().1, Tls::Off);
+        assert_eq!(split_options("postgres://h/db?sslmode=disable").unwrap().1, Tls::Off);
+        assert_eq!(split_options("postgres://h/db?sslmode=prefer").unwrap().1, Tls::Prefer);
+        assert_eq!(split_options("postgres://h/db?sslmode=allow&sslrootcert=/ca").unwrap().1, Tls::Allow);
     }
 
     #[test]
