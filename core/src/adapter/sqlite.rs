@@ -11,9 +11,11 @@
 //!
 //! Other processes on the same file (pre-fork servers) are handled by WAL
 //! mode (readers don't block the writer) and a busy timeout (a writer waits
-//! for another process's write instead of failing).
+//! for another process's write instead of failing). A child after `fork()`
+//! opens the file again on its first call and leaves the inherited
+//! connection alone (see `Opened`).
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::{Mutex, MutexGuard};
 use std::time::Duration;
 
@@ -74,40 +76,108 @@ const USER_COLUMNS: &str = "id, name, email, email_verified, image";
 const SESSION_COLUMNS: &str = "session_token, user_id, expires";
 
 pub struct SqliteAdapter {
-    conn: Mutex<Connection>,
+    /// What `open` was given, to open it again in a child after `fork()`.
+    path: PathBuf,
+    conn: Mutex<Opened>,
+}
+
+/// The connection and the process that opened it.
+///
+/// A connection must not cross `fork()` (SQLite's own rule: the child
+/// would share the parent's file descriptors and WAL index, but not its
+/// POSIX locks). A child that calls the adapter opens the file again, and
+/// never uses, nor closes, the inherited connection: closing it could
+/// checkpoint and remove the WAL file under the parent. It is forgotten
+/// (a small leak, once per child). A `:memory:` database has no file: the
+/// child goes on with its copy (diverging from the parent's, as any
+/// memory after a fork does).
+struct Opened {
+    /// `Some` except in a child whose inherited connection was forgotten
+    /// and whose own could not be opened yet.
+    conn: Option<Connection>,
+    pid: u32,
+}
+
+impl Drop for Opened {
+    fn drop(&mut self) {
+        if self.pid != std::process::id() {
+            std::mem::forget(self.conn.take());
+        }
+    }
+}
+
+/// The connection, locked for one call.
+struct ConnGuard<'a>(MutexGuard<'a, Opened>);
+
+impl std::ops::Deref for ConnGuard<'_> {
+    type Target = Connection;
+
+    fn deref(&self) -> &Connection {
+        // `SqliteAdapter::conn` hands out a guard only over a connection.
+        self.0.conn.as_ref().expect("checked by SqliteAdapter::conn")
+    }
+}
+
+impl std::ops::DerefMut for ConnGuard<'_> {
+    fn deref_mut(&mut self) -> &mut Connection {
+        self.0.conn.as_mut().expect("checked by SqliteAdapter::conn")
+    }
 }
 
 impl SqliteAdapter {
     /// Open (or create) the database at `path` (`:memory:` for a private
     /// in-memory one) and bring its schema up to date.
     pub fn open(path: impl AsRef<Path>) -> Result<SqliteAdapter, AdapterError> {
-        let op = "open";
-        let mut conn = Connection::open(path).map_err(map_error(op, None))?;
-        conn.busy_timeout(BUSY_TIMEOUT).map_err(map_error(op, None))?;
-        // Off by default in SQLite; needed for ON DELETE CASCADE and for the
-        // references from accounts and sessions to users.
-        conn.pragma_update(None, "foreign_keys", true).map_err(map_error(op, None))?;
-        // Answers "memory" for `:memory:`, which has no WAL; that is fine.
-        conn.pragma_update_and_check(None, "journal_mode", "WAL", |row| row.get::<_, String>(0))
-            .map_err(map_error(op, None))?;
+        let path = path.as_ref().to_path_buf();
+        let mut conn = open_connection(&path, "open")?;
         migrate(&mut conn)?;
-        Ok(SqliteAdapter { conn: Mutex::new(conn) })
+        Ok(SqliteAdapter { path, conn: Mutex::new(Opened { conn: Some(conn), pid: std::process::id() }) })
     }
 
     /// The schema version of the open database.
     pub fn schema_version(&self) -> Result<usize, AdapterError> {
-        let conn = self.conn();
+        let conn = self.conn("schemaVersion")?;
         conn.query_row("SELECT COALESCE(MAX(version), 0) FROM schema_version", [], |r| r.get::<_, i64>(0))
             .map(|v| v as usize)
             .map_err(map_error("schemaVersion", None))
     }
 
-    /// The connection, even after a panic on another thread: rusqlite rolls
-    /// back an unfinished transaction when it is dropped, so the connection
-    /// is always in a usable state.
-    fn conn(&self) -> MutexGuard<'_, Connection> {
-        self.conn.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+    /// This process's connection, even after a panic on another thread:
+    /// rusqlite rolls back an unfinished transaction when it is dropped, so
+    /// the connection is always in a usable state. In a child after
+    /// `fork()`, the child's own (see [`Opened`]); failing to open it is
+    /// `Unavailable` for `operation`, and the next call tries again.
+    fn conn(&self, operation: &'static str) -> Result<ConnGuard<'_>, AdapterError> {
+        let mut opened = self.conn.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        let pid = std::process::id();
+        if opened.pid != pid {
+            if self.path != Path::new(":memory:") {
+                std::mem::forget(opened.conn.take());
+            }
+            opened.pid = pid;
+        }
+        if opened.conn.is_none() {
+            let fresh = open_connection(&self.path, operation).map_err(|e| match e {
+                AdapterError::Unavailable { .. } => e,
+                other => AdapterError::unavailable(operation, other.to_string()),
+            })?;
+            opened.conn = Some(fresh);
+        }
+        Ok(ConnGuard(opened))
     }
+}
+
+/// A connection to `path` set up as the adapter needs it.
+fn open_connection(path: &Path, op: &'static str) -> Result<Connection, AdapterError> {
+    let conn = Connection::open(path).map_err(map_error(op, None))?;
+    conn.busy_timeout(BUSY_TIMEOUT).map_err(map_error(op, None))?;
+    // Off by default in SQLite; needed for ON DELETE CASCADE and for the
+    // references from accounts and sessions to users.
+    conn.pragma_update(None, "foreign_keys", true).map_err(map_error(op, None))?;
+    // Answers "memory" for `:memory:`, which has no WAL; that is fine.
+    conn.pragma_update_and_check(None, "journal_mode", "WAL", |row| row.get::<_, String>(0))
+        .map_err(map_error(op, None))?;
+    Ok(conn)
 }
 
 /// Create or upgrade the schema in one `BEGIN IMMEDIATE` transaction, which
@@ -280,15 +350,15 @@ fn account_params<'a>(account: &'a AdapterAccount, extra: &'a dyn rusqlite::ToSq
 
 impl Adapter for SqliteAdapter {
     fn create_user(&self, user: &NewUser) -> Result<AdapterUser, AdapterError> {
-        insert_user(&self.conn(), user)
+        insert_user(&*self.conn("createUser")?, user)
     }
 
     fn get_user(&self, id: &str) -> Result<Option<AdapterUser>, AdapterError> {
-        user_by_id(&self.conn(), "getUser", id)
+        user_by_id(&*self.conn("getUser")?, "getUser", id)
     }
 
     fn get_user_by_email(&self, email: &str) -> Result<Option<AdapterUser>, AdapterError> {
-        user_by_email(&self.conn(), "getUserByEmail", email)
+        user_by_email(&*self.conn("getUserByEmail")?, "getUserByEmail", email)
     }
 
     fn get_user_by_account(
@@ -296,7 +366,7 @@ impl Adapter for SqliteAdapter {
         provider: &str,
         provider_account_id: &str,
     ) -> Result<Option<AdapterUser>, AdapterError> {
-        user_by_account(&self.conn(), "getUserByAccount", provider, provider_account_id)
+        user_by_account(&*self.conn("getUserByAccount")?, "getUserByAccount", provider, provider_account_id)
     }
 
     /// `INSERT … ON CONFLICT (key) DO NOTHING`, then the row holding the
@@ -305,7 +375,7 @@ impl Adapter for SqliteAdapter {
     /// winner's row is there to read.
     fn ensure_user(&self, user: &NewUser) -> Result<Ensured, AdapterError> {
         let op = "createUser";
-        let conn = self.conn();
+        let conn = self.conn("createUser")?;
         let (target, key_constraint) =
             if user.id.is_some() { ("(id)", constraint::USER_ID) } else { ("(email)", constraint::USER_EMAIL) };
         if let Some(created) = insert_user_unless_conflict(&conn, user, target)? {
@@ -323,7 +393,7 @@ impl Adapter for SqliteAdapter {
 
     fn ensure_account_linked(&self, account: &AdapterAccount) -> Result<bool, AdapterError> {
         let op = "linkAccount";
-        let conn = self.conn();
+        let conn = self.conn("linkAccount")?;
         let extra = serde_json::to_string(&account.extra).map_err(|e| AdapterError::other(op, e.to_string()))?;
         let inserted = conn
             .prepare_cached(
@@ -347,7 +417,7 @@ impl Adapter for SqliteAdapter {
     /// writer in any process can link the account between the look-up and
     /// the inserts, so the look-up decides.
     fn ensure_user_with_account(&self, user: &NewUser, account: &AdapterAccount) -> Result<Ensured, AdapterError> {
-        let mut conn = self.conn();
+        let mut conn = self.conn("createUser")?;
         let tx =
             conn.transaction_with_behavior(TransactionBehavior::Immediate).map_err(map_error("createUser", None))?;
         if let Some(owner) = user_by_account(&tx, "getUserByAccount", &account.provider, &account.provider_account_id)?
@@ -362,7 +432,7 @@ impl Adapter for SqliteAdapter {
 
     fn update_user(&self, update: &UserUpdate) -> Result<AdapterUser, AdapterError> {
         let op = "updateUser";
-        let conn = self.conn();
+        let conn = self.conn("updateUser")?;
         // One statement for any subset of fields: each field has a "change
         // it" flag, so `null` (clear) and "absent" (keep) stay distinct.
         let updated = conn
@@ -396,7 +466,7 @@ impl Adapter for SqliteAdapter {
     }
 
     fn delete_user(&self, id: &str) -> Result<(), AdapterError> {
-        let conn = self.conn();
+        let conn = self.conn("deleteUser")?;
         // Accounts and sessions go with it (ON DELETE CASCADE).
         conn.prepare_cached("DELETE FROM users WHERE id = ?1")
             .and_then(|mut stmt| stmt.execute([id]))
@@ -405,12 +475,12 @@ impl Adapter for SqliteAdapter {
     }
 
     fn link_account(&self, account: &AdapterAccount) -> Result<(), AdapterError> {
-        insert_account(&self.conn(), account)
+        insert_account(&*self.conn("linkAccount")?, account)
     }
 
     fn get_account(&self, user_id: &str, provider: &str) -> Result<Option<AdapterAccount>, AdapterError> {
         let op = "getAccount";
-        let conn = self.conn();
+        let conn = self.conn("getAccount")?;
         let row = conn
             .prepare_cached(
                 "SELECT type, provider_account_id, access_token, refresh_token, expires_at, token_type, scope,
@@ -451,7 +521,7 @@ impl Adapter for SqliteAdapter {
     fn update_account(&self, account: &AdapterAccount) -> Result<(), AdapterError> {
         let op = "updateAccount";
         let extra = serde_json::to_string(&account.extra).map_err(|e| AdapterError::other(op, e.to_string()))?;
-        let conn = self.conn();
+        let conn = self.conn("updateAccount")?;
         let changed = conn
             .prepare_cached(
                 "UPDATE accounts SET type = ?3, access_token = ?4, refresh_token = ?5, expires_at = ?6,
@@ -467,7 +537,7 @@ impl Adapter for SqliteAdapter {
     }
 
     fn unlink_account(&self, provider: &str, provider_account_id: &str) -> Result<(), AdapterError> {
-        let conn = self.conn();
+        let conn = self.conn("unlinkAccount")?;
         conn.prepare_cached("DELETE FROM accounts WHERE provider = ?1 AND provider_account_id = ?2")
             .and_then(|mut stmt| stmt.execute([provider, provider_account_id]))
             .map(|_| ())
@@ -479,7 +549,7 @@ impl Adapter for SqliteAdapter {
         user: &NewUser,
         account: &AdapterAccount,
     ) -> Result<AdapterUser, AdapterError> {
-        let mut conn = self.conn();
+        let mut conn = self.conn("createUser")?;
         let tx =
             conn.transaction_with_behavior(TransactionBehavior::Immediate).map_err(map_error("createUser", None))?;
         let created = insert_user(&tx, user)?;
@@ -490,7 +560,7 @@ impl Adapter for SqliteAdapter {
     }
 
     fn create_session(&self, session: &AdapterSession) -> Result<AdapterSession, AdapterError> {
-        let conn = self.conn();
+        let conn = self.conn("createSession")?;
         conn.prepare_cached("INSERT INTO sessions (session_token, user_id, expires) VALUES (?1, ?2, ?3)")
             .and_then(|mut stmt| stmt.execute(params![session.session_token, session.user_id, session.expires]))
             .map_err(map_error("createSession", Some(constraint::SESSION_USER)))?;
@@ -498,7 +568,7 @@ impl Adapter for SqliteAdapter {
     }
 
     fn get_session_and_user(&self, session_token: &str) -> Result<Option<(AdapterSession, AdapterUser)>, AdapterError> {
-        let conn = self.conn();
+        let conn = self.conn("getSessionAndUser")?;
         conn.prepare_cached(
             "SELECT s.session_token, s.user_id, s.expires, u.id, u.name, u.email, u.email_verified, u.image
              FROM sessions s JOIN users u ON u.id = s.user_id
@@ -522,7 +592,7 @@ impl Adapter for SqliteAdapter {
     }
 
     fn update_session(&self, session_token: &str, expires: i64) -> Result<Option<AdapterSession>, AdapterError> {
-        let conn = self.conn();
+        let conn = self.conn("updateSession")?;
         conn.prepare_cached(&format!(
             "UPDATE sessions SET expires = ?2 WHERE session_token = ?1 RETURNING {SESSION_COLUMNS}"
         ))
@@ -531,14 +601,14 @@ impl Adapter for SqliteAdapter {
     }
 
     fn delete_session(&self, session_token: &str) -> Result<Option<AdapterSession>, AdapterError> {
-        let conn = self.conn();
+        let conn = self.conn("deleteSession")?;
         conn.prepare_cached(&format!("DELETE FROM sessions WHERE session_token = ?1 RETURNING {SESSION_COLUMNS}"))
             .and_then(|mut stmt| stmt.query_row([session_token], session_from_row).optional())
             .map_err(map_error("deleteSession", None))
     }
 
     fn delete_expired(&self, now: i64) -> Result<Purged, AdapterError> {
-        let conn = self.conn();
+        let conn = self.conn("deleteExpired")?;
         let map = map_error("deleteExpired", None);
         let sessions = conn.execute("DELETE FROM sessions WHERE expires < ?1", [now]).map_err(&map)?;
         let tokens = conn.execute("DELETE FROM verification_tokens WHERE expires < ?1", [now]).map_err(&map)?;
@@ -546,7 +616,7 @@ impl Adapter for SqliteAdapter {
     }
 
     fn create_verification_token(&self, token: &VerificationToken) -> Result<(), AdapterError> {
-        let conn = self.conn();
+        let conn = self.conn("createVerificationToken")?;
         conn.prepare_cached("INSERT INTO verification_tokens (identifier, token, expires) VALUES (?1, ?2, ?3)")
             .and_then(|mut stmt| stmt.execute(params![token.identifier, token.token, token.expires]))
             .map(|_| ())
@@ -554,7 +624,7 @@ impl Adapter for SqliteAdapter {
     }
 
     fn use_verification_token(&self, identifier: &str, token: &str) -> Result<Option<VerificationToken>, AdapterError> {
-        let conn = self.conn();
+        let conn = self.conn("useVerificationToken")?;
         // One statement: finding and consuming the token cannot be split by
         // another process using the same token.
         conn.prepare_cached(
