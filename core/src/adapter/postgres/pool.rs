@@ -23,6 +23,11 @@
 //!   new one made in its place. So a connection the server dropped (a
 //!   restart, an idle timeout) costs nothing when the server is up, and
 //!   fails at once, as a refused connect, when it is down.
+//! - Connections idle for [`IDLE_TIMEOUT`] or older than [`MAX_LIFETIME`]
+//!   (r2d2's defaults) are closed when a call finds them, instead of by a
+//!   reaper thread: a busy process sheds the connections it no longer
+//!   needs; a process that gets no calls at all keeps up to `max` open
+//!   (the server's `idle_session_timeout` can end those).
 //! - No threads, and fork-aware: connections belong to the process that
 //!   made them. In a child after `fork()` they are never used, nor closed
 //!   (closing would send the server a Terminate on the parent's socket and
@@ -46,12 +51,33 @@ pub(crate) enum CheckoutError {
     Exhausted { waited: Duration },
 }
 
+/// An idle connection unused this long is closed rather than handed out.
+pub(crate) const IDLE_TIMEOUT: Duration = Duration::from_secs(10 * 60);
+/// A connection this old is closed rather than handed out (so connections
+/// move to a new server behind the same name, a pooler's new backend, …).
+pub(crate) const MAX_LIFETIME: Duration = Duration::from_secs(30 * 60);
+
 /// Makes a connection; `probe` asks for the short connect timeout of a
 /// circuit-breaker probe.
 pub(crate) type Connect = Box<dyn Fn(bool) -> Result<Client, String> + Send + Sync>;
 
+/// A connection in the pool, with when it was made and last returned.
+struct Idle {
+    client: Client,
+    born: Instant,
+    since: Instant,
+}
+
+/// Whether a connection made at `born` and idle since `since` is to be
+/// closed.
+fn expired(born: Instant, since: Instant, now: Instant) -> bool {
+    now.duration_since(since) >= IDLE_TIMEOUT || now.duration_since(born) >= MAX_LIFETIME
+}
+
 struct State {
-    idle: Vec<Client>,
+    /// Most recently returned last: calls take from the end, so unneeded
+    /// connections age at the front.
+    idle: Vec<Idle>,
     /// Connections that exist or are being made: idle, in use, connecting.
     open: u32,
     /// Failed connects so far: a waiter that sees it change knows a connect
@@ -76,6 +102,7 @@ pub(crate) struct Pool {
 pub(crate) struct PooledClient<'a> {
     pool: &'a Pool,
     client: Option<Client>,
+    born: Instant,
     pid: u32,
 }
 
@@ -107,8 +134,8 @@ impl Pool {
         let pid = std::process::id();
         if state.pid != pid {
             // A child after fork(): the connections are the parent's.
-            for client in state.idle.drain(..) {
-                std::mem::forget(client);
+            for idle in state.idle.drain(..) {
+                std::mem::forget(idle);
             }
             state.open = 0;
             state.pid = pid;
@@ -123,14 +150,17 @@ impl Pool {
         let mut state = self.lock();
         let failures_seen = state.connect_failures;
         loop {
-            if let Some(mut client) = state.idle.pop() {
+            if let Some(Idle { mut client, born, since }) = state.idle.pop() {
                 let pid = state.pid;
                 drop(state);
-                if !client.is_closed() && client.is_valid(self.validate_timeout).is_ok() {
-                    return Ok(PooledClient { pool: self, client: Some(client), pid });
+                if !expired(born, since, Instant::now())
+                    && !client.is_closed()
+                    && client.is_valid(self.validate_timeout).is_ok()
+                {
+                    return Ok(PooledClient { pool: self, client: Some(client), born, pid });
                 }
-                // Dropped by the server: discard it (outside the lock) and
-                // take another, or make a new one.
+                // Too old, or dropped by the server: discard it (outside
+                // the lock) and take another, or make a new one.
                 discard(client);
                 state = self.lock();
                 state.open = state.open.saturating_sub(1);
@@ -141,7 +171,7 @@ impl Pool {
                 let pid = state.pid;
                 drop(state);
                 return match (self.connect)(probe) {
-                    Ok(client) => Ok(PooledClient { pool: self, client: Some(client), pid }),
+                    Ok(client) => Ok(PooledClient { pool: self, client: Some(client), born: Instant::now(), pid }),
                     Err(reason) => {
                         let mut state = self.lock();
                         if state.pid == pid {
@@ -169,7 +199,7 @@ impl Pool {
         }
     }
 
-    fn put_back(&self, client: Client, pid: u32) {
+    fn put_back(&self, client: Client, born: Instant, pid: u32) {
         let mut state = self.lock();
         if state.pid != pid {
             // Made before a fork, given back in the child: the parent's.
@@ -177,15 +207,26 @@ impl Pool {
             std::mem::forget(client);
             return;
         }
-        if client.is_closed() {
+        let now = Instant::now();
+        // The connection unused longest goes if it has idled too long: a
+        // process that needed more connections than it does now sheds them.
+        let stale = match state.idle.first() {
+            Some(oldest) if expired(oldest.born, oldest.since, now) => {
+                state.open = state.open.saturating_sub(1);
+                Some(state.idle.remove(0).client)
+            }
+            _ => None,
+        };
+        let closed = if client.is_closed() {
             state.open = state.open.saturating_sub(1);
-            drop(state);
-            drop(client);
+            Some(client)
         } else {
-            state.idle.push(client);
-            drop(state);
-        }
+            state.idle.push(Idle { client, born, since: now });
+            None
+        };
+        drop(state);
         self.changed.notify_one();
+        stale.into_iter().chain(closed).for_each(discard);
     }
 }
 
@@ -228,7 +269,36 @@ impl std::ops::DerefMut for PooledClient<'_> {
 impl Drop for PooledClient<'_> {
     fn drop(&mut self) {
         if let Some(client) = self.client.take() {
-            self.pool.put_back(client, self.pid);
+            self.pool.put_back(client, self.born, self.pid);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn idle_and_old_connections_expire() {
+        // Later than now, so `now - d` exists however short the uptime.
+        let now = Instant::now() + MAX_LIFETIME * 2;
+        let ago = |d: Duration| now - d;
+        let minute = Duration::from_secs(60);
+        assert!(!expired(ago(minute), ago(minute), now), "fresh");
+        assert!(expired(ago(minute * 11), ago(IDLE_TIMEOUT), now), "idle for IDLE_TIMEOUT");
+        assert!(expired(ago(MAX_LIFETIME), now, now), "in use all along, but MAX_LIFETIME old");
+        assert!(!expired(ago(MAX_LIFETIME - minute), ago(IDLE_TIMEOUT - minute), now));
+    }
+
+    #[test]
+    fn a_refused_connect_fails_at_once_and_frees_its_slot() {
+        let pool = Pool::new(1, Duration::from_secs(1), Box::new(|_| Err("refused".to_owned())));
+        for _ in 0..3 {
+            let started = Instant::now();
+            let err = pool.get(Duration::from_secs(5), false).err();
+            assert_eq!(err, Some(CheckoutError::Unreachable("refused".to_owned())));
+            assert!(started.elapsed() < Duration::from_secs(1), "no wait for the checkout timeout");
+        }
+        assert_eq!(pool.lock().open, 0, "every failed connect gave its slot back");
     }
 }
