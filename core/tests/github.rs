@@ -114,10 +114,15 @@ fn start_sim(user: Value, emails: Value) -> Sim {
     std::thread::spawn(move || {
         for stream in listener.incoming() {
             let Ok(stream) = stream else { continue };
-            let Some(req) = read_request(&stream) else { continue };
-            let (status, headers, body) = handle(&shared, &req);
-            let headers: Vec<(&str, &str)> = headers.iter().map(|(k, v)| (*k, v.as_str())).collect();
-            respond(stream, status, &headers, &body);
+            // A thread per connection: concurrent sign-ins are served
+            // concurrently, as by GitHub.
+            let shared = shared.clone();
+            std::thread::spawn(move || {
+                let Some(req) = read_request(&stream) else { return };
+                let (status, headers, body) = handle(&shared, &req);
+                let headers: Vec<(&str, &str)> = headers.iter().map(|(k, v)| (*k, v.as_str())).collect();
+                respond(stream, status, &headers, &body);
+            });
         }
     });
     Sim { base, state }
@@ -451,4 +456,67 @@ fn defaults_are_github_and_overridable() {
     };
     let err = err.to_string();
     assert!(err.contains("tiktok") && err.contains("github"), "{err}");
+}
+
+/// Concurrent first sign-ins of one GitHub account (several tabs, a double
+/// submit, several workers) with database sessions, released together at
+/// the callback: every one signs in, all as the same user; the user and
+/// the account are created once (one createUser, one linkAccount event).
+fn concurrent_first_sign_ins(adapter: Value) {
+    const BROWSERS: usize = 16;
+    let sim = start_sim(octocat(json!("octocat@github.com")), json!([]));
+    let log: CallLog = Arc::new(Mutex::new(Vec::new()));
+    let hooks =
+        recording(HookMap::new(), &log, &["events.createUser", "events.linkAccount", "logger.error"], Value::Null);
+    let config = libauth_core::Config::from_value(
+        json!({ "secret": SECRET, "trustHost": true, "providers": [sim.provider()], "adapter": adapter.clone() }),
+    )
+    .unwrap();
+    let auth = Auth::with_env(config, Arc::new(hooks), &HashMap::new()).unwrap();
+    let db = libauth_core::adapter::from_config(&adapter, Arc::new(libauth_core::NoHooks)).unwrap();
+    let mut browsers: Vec<Browser> = (0..BROWSERS).map(|_| Browser::new(&auth)).collect();
+    let callbacks: Vec<String> = browsers.iter_mut().map(authorize).collect();
+    let barrier = std::sync::Barrier::new(BROWSERS);
+    let outcomes: Vec<(String, Option<String>)> = std::thread::scope(|s| {
+        let handles: Vec<_> = browsers
+            .iter_mut()
+            .zip(callbacks)
+            .map(|(b, callback)| {
+                let barrier = &barrier;
+                s.spawn(move || {
+                    barrier.wait();
+                    let to = location(&b.get(&callback)).to_owned();
+                    (to, b.jar.get("authjs.session-token").cloned())
+                })
+            })
+            .collect();
+        handles.into_iter().map(|h| h.join().unwrap()).collect()
+    });
+    let errors = logged_errors(&log);
+    assert!(outcomes.iter().all(|(to, _)| to == "http://localhost:3000/after"), "{outcomes:?}; errors: {errors:?}");
+    let users: std::collections::BTreeSet<String> = outcomes
+        .iter()
+        .map(|(_, token)| {
+            let stored = libauth_core::session::stored_session_token(token.as_deref().expect("a session cookie"));
+            db.get_session_and_user(&stored).unwrap().expect("a session row").1.id
+        })
+        .collect();
+    assert_eq!(users.len(), 1, "one user for every sign-in: {users:?}");
+    let owner = db.get_user_by_account("github", "583231").unwrap().expect("the account is linked");
+    assert_eq!(users.first(), Some(&owner.id));
+    let calls = log.lock().unwrap();
+    let count = |name: &str| calls.iter().filter(|(n, _)| n == name).count();
+    assert_eq!((count("events.createUser"), count("events.linkAccount")), (1, 1), "created and linked once");
+}
+
+#[test]
+fn concurrent_first_sign_ins_on_sqlite() {
+    let file = temp_db_path();
+    concurrent_first_sign_ins(json!({ "type": "sqlite", "path": file.0 }));
+}
+
+#[test]
+fn concurrent_first_sign_ins_on_postgres() {
+    let schema = temp_schema();
+    concurrent_first_sign_ins(json!({ "type": "postgres", "url": postgres_url(), "schema": schema.0 }));
 }

@@ -201,6 +201,12 @@ pub fn login_or_register(
             }
             if let Some(email) = signed_in.email.as_ref().filter(|e| !e.is_empty()) {
                 if let Some(user) = adapter.get_user_by_email(&email.to_lowercase())? {
+                    // A concurrent first sign-in of this same account may have
+                    // created that user, and linked the account, since `known`
+                    // was looked up: then this is simply its user.
+                    if let Some(owner) = adapter.get_user_by_account(&account.provider, &account.provider_account_id)? {
+                        return Ok(Registered { user: user_json(&owner), is_new_user: false });
+                    }
                     if !allow_dangerous_email_account_linking {
                         return Err(AuthError::new(
                             ErrorType::OAuthAccountNotLinked,
