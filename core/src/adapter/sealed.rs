@@ -22,7 +22,8 @@ use base64::engine::general_purpose::URL_SAFE_NO_PAD as B64;
 use base64::Engine as _;
 
 use super::{
-    Adapter, AdapterAccount, AdapterError, AdapterSession, AdapterUser, NewUser, Purged, UserUpdate, VerificationToken,
+    Adapter, AdapterAccount, AdapterError, AdapterSession, AdapterUser, Ensured, NewUser, Purged, UserUpdate,
+    VerificationToken,
 };
 
 /// Marks a sealed value; anything else is a token stored in plain text.
@@ -150,6 +151,18 @@ impl Adapter for SealedTokens {
     ) -> Result<AdapterUser, AdapterError> {
         self.inner.create_user_and_link_account(user, &self.seal_account(account)?)
     }
+    // The idempotent first sign-in writes go to the inner adapter's own
+    // (atomic) versions, not to the trait's defaults built from the calls
+    // above.
+    fn ensure_user(&self, user: &NewUser) -> Result<Ensured, AdapterError> {
+        self.inner.ensure_user(user)
+    }
+    fn ensure_account_linked(&self, account: &AdapterAccount) -> Result<bool, AdapterError> {
+        self.inner.ensure_account_linked(&self.seal_account(account)?)
+    }
+    fn ensure_user_with_account(&self, user: &NewUser, account: &AdapterAccount) -> Result<Ensured, AdapterError> {
+        self.inner.ensure_user_with_account(user, &self.seal_account(account)?)
+    }
     fn create_session(&self, session: &AdapterSession) -> Result<AdapterSession, AdapterError> {
         self.inner.create_session(session)
     }
@@ -243,6 +256,113 @@ mod tests {
         {
             assert!(sealed.open(&associated_data("github", "1", "access_token"), &tampered).is_err(), "{tampered}");
         }
+    }
+
+    /// The inner adapter, recording which of the first sign-in writes
+    /// reach it.
+    struct Recording(MemoryAdapter, std::sync::Mutex<Vec<&'static str>>);
+
+    impl Recording {
+        fn note(&self, call: &'static str) {
+            self.1.lock().unwrap().push(call);
+        }
+    }
+
+    impl Adapter for Recording {
+        fn create_user(&self, user: &NewUser) -> Result<AdapterUser, AdapterError> {
+            self.note("create_user");
+            self.0.create_user(user)
+        }
+        fn get_user(&self, id: &str) -> Result<Option<AdapterUser>, AdapterError> {
+            self.0.get_user(id)
+        }
+        fn get_user_by_email(&self, email: &str) -> Result<Option<AdapterUser>, AdapterError> {
+            self.0.get_user_by_email(email)
+        }
+        fn get_user_by_account(&self, provider: &str, id: &str) -> Result<Option<AdapterUser>, AdapterError> {
+            self.0.get_user_by_account(provider, id)
+        }
+        fn update_user(&self, update: &UserUpdate) -> Result<AdapterUser, AdapterError> {
+            self.0.update_user(update)
+        }
+        fn delete_user(&self, id: &str) -> Result<(), AdapterError> {
+            self.0.delete_user(id)
+        }
+        fn link_account(&self, account: &AdapterAccount) -> Result<(), AdapterError> {
+            self.note("link_account");
+            self.0.link_account(account)
+        }
+        fn unlink_account(&self, provider: &str, id: &str) -> Result<(), AdapterError> {
+            self.0.unlink_account(provider, id)
+        }
+        fn ensure_user(&self, user: &NewUser) -> Result<Ensured, AdapterError> {
+            self.note("ensure_user");
+            self.0.ensure_user(user)
+        }
+        fn ensure_account_linked(&self, account: &AdapterAccount) -> Result<bool, AdapterError> {
+            self.note("ensure_account_linked");
+            self.0.ensure_account_linked(account)
+        }
+        fn ensure_user_with_account(&self, user: &NewUser, account: &AdapterAccount) -> Result<Ensured, AdapterError> {
+            self.note("ensure_user_with_account");
+            self.0.ensure_user_with_account(user, account)
+        }
+        fn create_session(&self, session: &AdapterSession) -> Result<AdapterSession, AdapterError> {
+            self.0.create_session(session)
+        }
+        fn get_session_and_user(&self, token: &str) -> Result<Option<(AdapterSession, AdapterUser)>, AdapterError> {
+            self.0.get_session_and_user(token)
+        }
+        fn update_session(&self, token: &str, expires: i64) -> Result<Option<AdapterSession>, AdapterError> {
+            self.0.update_session(token, expires)
+        }
+        fn delete_session(&self, token: &str) -> Result<Option<AdapterSession>, AdapterError> {
+            self.0.delete_session(token)
+        }
+        fn create_verification_token(&self, token: &VerificationToken) -> Result<(), AdapterError> {
+            self.0.create_verification_token(token)
+        }
+        fn use_verification_token(
+            &self,
+            identifier: &str,
+            token: &str,
+        ) -> Result<Option<VerificationToken>, AdapterError> {
+            self.0.use_verification_token(identifier, token)
+        }
+        fn get_account(&self, user_id: &str, provider: &str) -> Result<Option<AdapterAccount>, AdapterError> {
+            self.0.get_account(user_id, provider)
+        }
+    }
+
+    /// First sign-in writes reach the inner adapter's own idempotent
+    /// versions (atomic in the SQL adapters), with the tokens sealed.
+    #[test]
+    fn first_sign_in_writes_go_to_the_inner_adapter_sealed() {
+        let inner = Arc::new(Recording(MemoryAdapter::default(), Default::default()));
+        let sealed = SealedTokens::new(inner.clone(), &secrets(&["s-s-s-s-s-s-s-s-s-s-s-s-s-s-s-s"]));
+        let new = NewUser { email: Some("b@example.com".into()), ..Default::default() };
+        let first = sealed.ensure_user_with_account(&new, &account("", "7")).unwrap();
+        assert!(first.created);
+        assert!(!sealed.ensure_user_with_account(&new, &account("", "7")).unwrap().created);
+        assert!(!sealed.ensure_user(&new).unwrap().created);
+        assert!(!sealed.ensure_account_linked(&account(&first.user.id, "7")).unwrap());
+        assert!(sealed.ensure_account_linked(&account(&first.user.id, "8")).unwrap());
+        assert_eq!(
+            *inner.1.lock().unwrap(),
+            [
+                "ensure_user_with_account",
+                "ensure_user_with_account",
+                "ensure_user",
+                "ensure_account_linked",
+                "ensure_account_linked"
+            ]
+        );
+        let raw = inner.0.get_account(&first.user.id, "github").unwrap().unwrap();
+        assert!(raw.access_token.unwrap().starts_with(PREFIX), "stored sealed");
+        assert_eq!(
+            sealed.get_account(&first.user.id, "github").unwrap().unwrap().access_token.as_deref(),
+            Some("gho_access")
+        );
     }
 
     #[test]
