@@ -315,9 +315,9 @@ fn refresh_helper_rotates_the_refresh_token() {
     assert_ne!(fresh["refresh_token"].as_str().unwrap(), refresh);
     assert_eq!(fresh["token_type"], "bearer");
     assert!(fresh["expires_at"].as_u64().unwrap() > libauth_core::time::now_seconds());
-    // The rotated-out token no longer works.
+    // The rotated-out token no longer works: TikTok says invalid_grant.
     let err = s.auth.refresh_access_token("tiktok", &refresh, Some(&open_id)).unwrap_err();
-    assert_eq!(err.error_type, libauth_core::ErrorType::OAuthCallbackError);
+    assert_eq!(err.error_type, libauth_core::ErrorType::RefreshTokenRevoked);
     // The rotated-in one does, with the caller's (matching) id.
     let again = s.auth.refresh_access_token("tiktok", fresh["refresh_token"].as_str().unwrap(), Some(&open_id));
     assert_eq!(again.unwrap()["providerAccountId"], open_id.as_str());
