@@ -54,6 +54,7 @@ pub mod random;
 pub mod ratelimit;
 #[doc(hidden)]
 pub mod redirect;
+pub mod redis_pool;
 mod routes;
 pub mod session;
 #[doc(hidden)]
@@ -182,10 +183,13 @@ impl Auth {
             )
             .with_kind(ErrorType::MissingAdapter));
         }
+        // The adapter's SQL database, for a `"database"` rate-limit store.
+        let mut database = None;
         let adapter = match (&config.adapter, sibling) {
             (Some(_), Some(sibling)) => sibling.adapter.clone(),
             (Some(value), None) => {
-                let store = adapter::from_config(value, host.clone())?;
+                let (store, sql) = adapter::from_config_with_database(value, host.clone())?;
+                database = sql;
                 Some(match config.encrypt_tokens {
                     true => Arc::new(adapter::sealed::SealedTokens::new(store, &settings.secrets)) as Arc<dyn Adapter>,
                     false => store,
@@ -211,12 +215,14 @@ impl Auth {
                 "experimental.enableWebAuthn is set, but libauth has no WebAuthn provider; the option has no effect",
             );
         }
+        let limits = ratelimit::RateLimits::parse(config.rate_limit.as_ref())?;
+        let limit_store = match sibling {
+            Some(sibling) => sibling.limiter.store(),
+            None => ratelimit::config::build(limits.store(), database.as_ref())?,
+        };
         let limiter = ratelimit::Limiter::new(
-            ratelimit::RateLimits::parse(config.rate_limit.as_ref())?,
-            match sibling {
-                Some(sibling) => sibling.limiter.store(),
-                None => Arc::new(ratelimit::MemoryStore::default()),
-            },
+            limits,
+            limit_store,
             ratelimit::TrustedProxies::parse(&config.trusted_proxies)?,
             &settings.secrets[0],
         );

@@ -15,11 +15,22 @@ use serde_json::{Map, Value};
 use super::{Adapter, HostAdapter, MemoryAdapter, PostgresAdapter, PostgresOptions, SqliteAdapter};
 use crate::error::ConfigError;
 use crate::host::Host;
+use crate::ratelimit::SqlBackend;
 
 /// Build the adapter the `adapter` option describes. SQLite opens (and
 /// migrates) its file now, so a bad path fails here; PostgreSQL connects on
 /// first use, so the application can start while its database is down.
 pub fn from_config(value: &Value, host: Arc<dyn Host>) -> Result<Arc<dyn Adapter>, ConfigError> {
+    from_config_with_database(value, host).map(|(adapter, _)| adapter)
+}
+
+/// As [`from_config`], also answering the SQL database behind a SQLite or
+/// PostgreSQL adapter, for what else may keep its tables there (the
+/// `"database"` rate-limit store) on the same connections.
+pub fn from_config_with_database(
+    value: &Value,
+    host: Arc<dyn Host>,
+) -> Result<(Arc<dyn Adapter>, Option<SqlBackend>), ConfigError> {
     let Value::Object(options) = value else {
         return Err(ConfigError::new(
             "adapter",
@@ -39,14 +50,15 @@ pub fn from_config(value: &Value, host: Arc<dyn Host>) -> Result<Arc<dyn Adapter
     match kind {
         "memory" => {
             allow_only(options, &[])?;
-            Ok(Arc::new(MemoryAdapter::new()))
+            Ok((Arc::new(MemoryAdapter::new()), None))
         }
         "sqlite" => {
             allow_only(options, &["path"])?;
             let path = required_string(options, "path", "a file path such as \"auth.db\", or \":memory:\"")?;
             let adapter = SqliteAdapter::open(path)
                 .map_err(|e| ConfigError::new("adapter.path", format!("cannot open the SQLite database: {e}")))?;
-            Ok(Arc::new(adapter))
+            let adapter = Arc::new(adapter);
+            Ok((adapter.clone(), Some(SqlBackend::Sqlite(adapter))))
         }
         "postgres" => {
             allow_only(options, &["url", "poolSize", "schema", "connectTimeout"])?;
@@ -80,15 +92,15 @@ pub fn from_config(value: &Value, host: Arc<dyn Host>) -> Result<Arc<dyn Adapter
                 })?;
                 pg.connect_timeout = Duration::from_secs_f64(seconds);
             }
-            let adapter = PostgresAdapter::new(&pg).map_err(|e| ConfigError::new("adapter.url", e))?;
-            Ok(Arc::new(adapter))
+            let adapter = Arc::new(PostgresAdapter::new(&pg).map_err(|e| ConfigError::new("adapter.url", e))?);
+            Ok((adapter.clone(), Some(SqlBackend::Postgres(adapter))))
         }
         "host" => {
             allow_only(options, &[])?;
             let adapter = HostAdapter::new(host).map_err(|missing| {
                 ConfigError::new("adapter", format!("the host adapter lacks required methods: {}", missing.join(", ")))
             })?;
-            Ok(Arc::new(adapter))
+            Ok((Arc::new(adapter), None))
         }
         other => Err(ConfigError::new(
             "adapter.type",

@@ -35,7 +35,7 @@ use serde_json::{Map, Value};
 
 use crate::error::{AuthError, ErrorType};
 
-pub use config::from_config;
+pub use config::{from_config, from_config_with_database};
 pub use host::HostAdapter;
 pub use memory::MemoryAdapter;
 pub use postgres::{PostgresAdapter, PostgresOptions};

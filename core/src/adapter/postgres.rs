@@ -582,6 +582,23 @@ impl PostgresAdapter {
         self.conn("migrate").map(|_| MIGRATIONS.len())
     }
 
+    /// Run `f` on a pooled connection, with this adapter's breaker,
+    /// timeouts, TLS and error mapping: for other tables in the same
+    /// database (the SQL rate-limit store), so there is one pool.
+    pub(crate) fn with_client<T>(
+        &self,
+        operation: &'static str,
+        f: impl FnOnce(&mut Client) -> Result<T, postgres::Error>,
+    ) -> Result<T, AdapterError> {
+        let mut conn = self.conn(operation)?;
+        f(&mut conn).map_err(|e| map_error(operation, e))
+    }
+
+    /// The schema holding libauth's tables (a valid lowercase identifier).
+    pub(crate) fn schema(&self) -> &str {
+        &self.schema
+    }
+
     /// A pooled connection, with the schema migrated. While the server is
     /// unreachable the breaker answers at once, and one caller at a time
     /// probes with a short timeout.

@@ -142,6 +142,18 @@ impl SqliteAdapter {
             .map_err(map_error("schemaVersion", None))
     }
 
+    /// Run `f` on this adapter's connection, its errors mapped as the
+    /// adapter's own: for other tables in the same database (the SQL
+    /// rate-limit store), so one file has one connection and one lock.
+    pub(crate) fn with_connection<T>(
+        &self,
+        operation: &'static str,
+        f: impl FnOnce(&Connection) -> rusqlite::Result<T>,
+    ) -> Result<T, AdapterError> {
+        let conn = self.conn(operation)?;
+        f(&conn).map_err(map_error(operation, None))
+    }
+
     /// This process's connection, even after a panic on another thread:
     /// rusqlite rolls back an unfinished transaction when it is dropped, so
     /// the connection is always in a usable state. In a child after

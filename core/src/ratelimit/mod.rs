@@ -32,6 +32,9 @@
 //! `trustedProxies` or pass the peer address.
 
 pub mod client_ip;
+pub mod config;
+pub mod redis;
+pub mod sql;
 pub mod store;
 
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -45,6 +48,9 @@ use sha2::Sha256;
 use crate::error::ConfigError;
 use crate::http::AuthRequest;
 pub use client_ip::TrustedProxies;
+pub use config::StoreConfig;
+pub use redis::RedisStore;
+pub use sql::{SqlBackend, SqlStore};
 pub use store::{LimitStore, MemoryStore, StoreError, WindowCount};
 
 /// A route family with its own limit.
@@ -85,14 +91,21 @@ pub struct Rule {
 }
 
 /// The parsed `rateLimit` option.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone)]
 pub struct RateLimits {
     rules: [Option<Rule>; 3],
+    store: StoreConfig,
+    /// Per route: refuse (true) or admit (false) when the store fails.
+    fail_closed: [bool; 3],
 }
 
 impl Default for RateLimits {
     fn default() -> Self {
-        RateLimits { rules: Route::ALL.map(|r| Some(r.default_rule())) }
+        RateLimits {
+            rules: Route::ALL.map(|r| Some(r.default_rule())),
+            store: StoreConfig::Memory,
+            fail_closed: Route::ALL.map(|r| r == Route::Credentials),
+        }
     }
 }
 
@@ -101,16 +114,16 @@ impl RateLimits {
     pub fn parse(value: Option<&Value>) -> Result<RateLimits, ConfigError> {
         let map = match value {
             None | Some(Value::Null) | Some(Value::Bool(true)) => return Ok(RateLimits::default()),
-            Some(Value::Bool(false)) => return Ok(RateLimits { rules: [None; 3] }),
+            Some(Value::Bool(false)) => return Ok(RateLimits { rules: [None; 3], ..RateLimits::default() }),
             Some(Value::Object(map)) => map,
             Some(_) => {
                 return Err(ConfigError::new(
                     "rateLimit",
-                    "must be false or an object { window, max, credentials, email, callback }",
+                    "must be false or an object { window, max, credentials, email, callback, store }",
                 ))
             }
         };
-        const KEYS: [&str; 5] = ["window", "max", "credentials", "email", "callback"];
+        const KEYS: [&str; 6] = ["window", "max", "credentials", "email", "callback", "store"];
         if let Some(key) = map.keys().find(|k| !KEYS.contains(&k.as_str())) {
             return Err(ConfigError::new(
                 format!("rateLimit.{key}"),
@@ -151,11 +164,23 @@ impl RateLimits {
                 Some(_) => return Err(ConfigError::new(option, "must be false or { window, max, maxPerIp }")),
             };
         }
-        Ok(RateLimits { rules })
+        let (store, fail_closed) = config::parse(map.get("store"))?;
+        Ok(RateLimits { rules, store, fail_closed })
     }
 
     pub fn rule(&self, route: Route) -> Option<Rule> {
         self.rules[route as usize]
+    }
+
+    /// Where the counts live (`rateLimit.store`).
+    pub fn store(&self) -> &StoreConfig {
+        &self.store
+    }
+
+    /// Whether `route` refuses requests while the store fails
+    /// (`rateLimit.store.failClosed`).
+    pub fn fail_closed(&self, route: Route) -> bool {
+        self.fail_closed[route as usize]
     }
 }
 
@@ -250,6 +275,11 @@ impl Limiter {
 
     pub fn rule(&self, route: Route) -> Option<Rule> {
         self.limits.rule(route)
+    }
+
+    /// See [`RateLimits::fail_closed`].
+    pub fn fail_closed(&self, route: Route) -> bool {
+        self.limits.fail_closed(route)
     }
 
     /// The store, to share with another engine of the same application.

@@ -36,9 +36,10 @@ pub(crate) fn check(ctx: &mut Ctx, route: Route, identifier: Option<&str>, cost:
         Ok(Verdict::Limited(limited)) => Err(refuse(ctx, limited)),
         Err(e) => {
             ctx.auth.callbacks.log(&AuthError::new(ErrorType::RateLimited, e.to_string()));
-            // Closed for password guessing, open elsewhere: an unreachable
-            // store must not let guesses through, nor stop every sign-in.
-            if route != Route::Credentials {
+            // By default closed for password guessing, open elsewhere: an
+            // unreachable store must not let guesses through, nor stop every
+            // sign-in (`rateLimit.store.failClosed` changes it per route).
+            if !limiter.fail_closed(route) {
                 return Ok(counted);
             }
             let rule = limiter.rule(route).expect("checked routes have a rule");

@@ -1,0 +1,189 @@
+//! `rateLimit.store`: where counts live, and what a route does when that
+//! store cannot be reached.
+//!
+//! ```json
+//! { "type": "memory" }                                   // the default
+//! { "type": "sqlite", "path": "limits.db" }
+//! { "type": "postgres", "url": "postgres://…", "poolSize": 10, "schema": "public", "connectTimeout": 5 }
+//! { "type": "redis", "url": "redis://…", "timeout": 1, "poolSize": 16, "caFile": "ca.pem", "keyPrefix": "libauth:" }
+//! { "type": "database" }                                 // the `adapter`'s SQLite or PostgreSQL
+//! ```
+//!
+//! Each also takes `failClosed`: `["credentials"]` by default (an
+//! unreachable store refuses password sign-ins, so guessing cannot go on
+//! unlimited, and lets magic links and callbacks through, so an outage of
+//! the store does not stop every sign-in), `true` for every route, `false`
+//! for none, or a list of route names.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use serde_json::{Map, Value};
+
+use super::redis::RedisStore;
+use super::sql::{SqlBackend, SqlStore};
+use super::{LimitStore, MemoryStore, Route};
+use crate::adapter::{PostgresAdapter, PostgresOptions, SqliteAdapter};
+use crate::error::ConfigError;
+use crate::redis_pool::{RedisOptions, RedisPool};
+
+/// The parsed `rateLimit.store`.
+#[derive(Debug, Clone)]
+pub enum StoreConfig {
+    Memory,
+    Sqlite {
+        path: String,
+    },
+    Postgres(PostgresOptions),
+    Redis(RedisOptions),
+    /// The adapter's own database.
+    Database,
+}
+
+const OPTION: &str = "rateLimit.store";
+
+/// Parse `rateLimit.store`; also answers its `failClosed`, per route.
+pub fn parse(value: Option<&Value>) -> Result<(StoreConfig, [bool; 3]), ConfigError> {
+    let default_closed = Route::ALL.map(|r| r == Route::Credentials);
+    let map = match value {
+        None | Some(Value::Null) => return Ok((StoreConfig::Memory, default_closed)),
+        Some(Value::Object(map)) => map,
+        Some(_) => {
+            return Err(ConfigError::new(
+                OPTION,
+                "must be an object such as { \"type\": \"redis\", \"url\": \"redis://127.0.0.1:6379\" }",
+            ))
+        }
+    };
+    let fail_closed = match map.get("failClosed") {
+        None | Some(Value::Null) => default_closed,
+        Some(Value::Bool(all)) => [*all; 3],
+        Some(Value::Array(names)) => {
+            let mut closed = [false; 3];
+            for name in names {
+                let route = Route::ALL.into_iter().find(|r| Some(r.as_str()) == name.as_str()).ok_or_else(|| {
+                    ConfigError::new(
+                        format!("{OPTION}.failClosed"),
+                        "must be true, false or a list of \"credentials\", \"email\", \"callback\"",
+                    )
+                })?;
+                closed[route as usize] = true;
+            }
+            closed
+        }
+        Some(_) => {
+            return Err(ConfigError::new(
+                format!("{OPTION}.failClosed"),
+                "must be true, false or a list of \"credentials\", \"email\", \"callback\"",
+            ))
+        }
+    };
+    let kind = map.get("type").and_then(Value::as_str).ok_or_else(|| {
+        ConfigError::new(
+            format!("{OPTION}.type"),
+            "is required: \"memory\", \"sqlite\", \"postgres\", \"redis\" or \"database\"",
+        )
+    })?;
+    let store = match kind {
+        "memory" => {
+            allow_only(map, &[])?;
+            StoreConfig::Memory
+        }
+        "database" => {
+            allow_only(map, &[])?;
+            StoreConfig::Database
+        }
+        "sqlite" => {
+            allow_only(map, &["path"])?;
+            match map.get("path").and_then(Value::as_str).filter(|p| !p.is_empty()) {
+                Some(path) => StoreConfig::Sqlite { path: path.to_owned() },
+                None => return Err(ConfigError::new(format!("{OPTION}.path"), "is required: a file path")),
+            }
+        }
+        "postgres" => {
+            allow_only(map, &["url", "poolSize", "schema", "connectTimeout"])?;
+            StoreConfig::Postgres(postgres_options(map)?)
+        }
+        "redis" => StoreConfig::Redis(RedisOptions::parse(map, OPTION, &["type", "failClosed"])?),
+        other => {
+            return Err(ConfigError::new(
+                format!("{OPTION}.type"),
+                format!(
+                    "unknown store \"{other}\"; use \"memory\", \"sqlite\", \"postgres\", \"redis\" or \"database\""
+                ),
+            ))
+        }
+    };
+    Ok((store, fail_closed))
+}
+
+fn postgres_options(map: &Map<String, Value>) -> Result<PostgresOptions, ConfigError> {
+    let url = map
+        .get("url")
+        .and_then(Value::as_str)
+        .filter(|u| !u.is_empty())
+        .ok_or_else(|| ConfigError::new(format!("{OPTION}.url"), "is required: a URL such as \"postgres://…\""))?;
+    let mut pg = PostgresOptions::new(url);
+    if let Some(size) = map.get("poolSize") {
+        pg.pool_size =
+            size.as_u64().filter(|n| (1..=1000).contains(n)).ok_or_else(|| {
+                ConfigError::new(format!("{OPTION}.poolSize"), "must be a whole number from 1 to 1000")
+            })? as u32;
+    }
+    if let Some(schema) = map.get("schema") {
+        pg.schema = schema
+            .as_str()
+            .filter(|s| crate::adapter::postgres::is_valid_schema_name(s))
+            .ok_or_else(|| ConfigError::new(format!("{OPTION}.schema"), "must be a lowercase SQL identifier"))?
+            .to_owned();
+    }
+    if let Some(timeout) = map.get("connectTimeout") {
+        let seconds = timeout.as_f64().filter(|s| *s > 0.0 && *s <= 600.0).ok_or_else(|| {
+            ConfigError::new(format!("{OPTION}.connectTimeout"), "must be a number of seconds from 0 to 600")
+        })?;
+        pg.connect_timeout = Duration::from_secs_f64(seconds);
+    }
+    Ok(pg)
+}
+
+fn allow_only(map: &Map<String, Value>, allowed: &[&str]) -> Result<(), ConfigError> {
+    match map.keys().find(|k| !["type", "failClosed"].contains(&k.as_str()) && !allowed.contains(&k.as_str())) {
+        Some(key) => Err(ConfigError::new(
+            format!("{OPTION}.{key}"),
+            format!(
+                "unknown option; this store takes: type, failClosed{}",
+                allowed.iter().map(|a| format!(", {a}")).collect::<String>()
+            ),
+        )),
+        None => Ok(()),
+    }
+}
+
+/// Build the store. `database` is the adapter's SQL database, when it has
+/// one (for `"database"`).
+pub fn build(config: &StoreConfig, database: Option<&SqlBackend>) -> Result<Arc<dyn LimitStore>, ConfigError> {
+    Ok(match config {
+        StoreConfig::Memory => Arc::new(MemoryStore::default()),
+        StoreConfig::Sqlite { path } => {
+            let db = SqliteAdapter::open(path).map_err(|e| {
+                ConfigError::new(format!("{OPTION}.path"), format!("cannot open the SQLite database: {e}"))
+            })?;
+            Arc::new(SqlStore::new(SqlBackend::Sqlite(Arc::new(db))))
+        }
+        StoreConfig::Postgres(options) => {
+            let db = PostgresAdapter::new(options).map_err(|e| ConfigError::new(format!("{OPTION}.url"), e))?;
+            Arc::new(SqlStore::new(SqlBackend::Postgres(Arc::new(db))))
+        }
+        StoreConfig::Redis(options) => {
+            let pool = RedisPool::new(options).map_err(|e| ConfigError::new(format!("{OPTION}.url"), e))?;
+            Arc::new(RedisStore::new(Arc::new(pool)))
+        }
+        StoreConfig::Database => match database {
+            Some(backend) => Arc::new(SqlStore::new(backend.clone())),
+            None => return Err(ConfigError::new(
+                format!("{OPTION}.type"),
+                "\"database\" uses the adapter's database: configure an `adapter` of type \"sqlite\" or \"postgres\"",
+            )),
+        },
+    })
+}

@@ -1,0 +1,75 @@
+//! Rate-limit counts in Redis, shared by every server process using it.
+//!
+//! One key per (key, window length, window number), so a new window is a
+//! new key and nothing needs resetting. One round trip per `consume`: a
+//! Lua script runs INCRBY and, when the key has no expiry yet (it was just
+//! made), PEXPIRE to the end of its window plus a margin. Redis runs a
+//! script atomically, so N processes incrementing one key see N distinct
+//! counts, and every key vanishes on its own once its window is over.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use super::store::{window_of, LimitStore, StoreError, WindowCount};
+use crate::redis_pool::RedisPool;
+
+/// Kept past the window's end, so a server whose clock runs a little behind
+/// still finds the count of a window others have left.
+const EXPIRY_MARGIN_MS: u64 = 5_000;
+
+const CONSUME: &str = r"
+local n = redis.call('INCRBY', KEYS[1], ARGV[1])
+if redis.call('PTTL', KEYS[1]) < 0 then
+  redis.call('PEXPIRE', KEYS[1], ARGV[2])
+end
+return n
+";
+
+pub struct RedisStore {
+    pool: Arc<RedisPool>,
+    script: redis::Script,
+}
+
+impl RedisStore {
+    pub fn new(pool: Arc<RedisPool>) -> RedisStore {
+        RedisStore { pool, script: redis::Script::new(CONSUME) }
+    }
+
+    /// The Redis key of `key`'s count in window `number` of `window_ms`.
+    fn redis_key(&self, key: &str, window_ms: u64, number: u64) -> String {
+        self.pool.key(&format!("rl:{window_ms}:{number}:{key}"))
+    }
+
+    pub(crate) fn consume_at(
+        &self,
+        key: &str,
+        cost: u64,
+        window: Duration,
+        now_ms: u64,
+    ) -> Result<WindowCount, StoreError> {
+        let (number, reset_after) = window_of(now_ms, window);
+        let window_ms = (window.as_millis() as u64).max(1);
+        let ttl = reset_after.as_millis() as u64 + EXPIRY_MARGIN_MS;
+        let redis_key = self.redis_key(key, window_ms, number);
+        // `invoke` sends EVALSHA and, the first time on a server that lacks
+        // the script, EVAL: one round trip after the first.
+        let count: i64 = self
+            .pool
+            .run(|conn| self.script.key(&redis_key).arg(cost).arg(ttl).invoke(conn))
+            .map_err(|e| StoreError(e.to_string()))?;
+        Ok(WindowCount { count: u64::try_from(count).unwrap_or(0), reset_after })
+    }
+
+    /// Milliseconds `key`'s current count has left in Redis (-2: gone).
+    pub fn ttl_ms(&self, key: &str, window: Duration, now_ms: u64) -> Result<i64, StoreError> {
+        let (number, _) = window_of(now_ms, window);
+        let redis_key = self.redis_key(key, (window.as_millis() as u64).max(1), number);
+        self.pool.run(|conn| redis::cmd("PTTL").arg(&redis_key).query(conn)).map_err(|e| StoreError(e.to_string()))
+    }
+}
+
+impl LimitStore for RedisStore {
+    fn consume(&self, key: &str, cost: u64, window: Duration) -> Result<WindowCount, StoreError> {
+        self.consume_at(key, cost, window, crate::time::now_millis())
+    }
+}
