@@ -33,6 +33,7 @@ const KNOWN_OPTIONS: &[&str] = &[
     "raw",
     "redirectProxyOrigins",
     "redirectProxyUrl",
+    "secondaryStorage",
     "secret",
     "session",
     "skipCSRFCheck",
@@ -80,6 +81,11 @@ pub struct Config {
     /// one subdomain). Without a list, nothing is forwarded.
     #[serde(default)]
     pub redirect_proxy_origins: Option<Vec<String>>,
+    /// Sessions and verification tokens kept apart from the adapter:
+    /// `{ "type": "redis", "url": "redis://…" }` (see
+    /// [`crate::adapter::secondary`]).
+    #[serde(default)]
+    pub secondary_storage: Option<Value>,
     #[serde(default)]
     pub secret: Option<Secret>,
     #[serde(default)]
@@ -289,6 +295,7 @@ impl Config {
             "tokenRefresh" => self.token_refresh = parse(key, value)?,
             "redirectProxyUrl" => self.redirect_proxy_url = parse(key, value)?,
             "redirectProxyOrigins" => self.redirect_proxy_origins = parse(key, value)?,
+            "secondaryStorage" => self.secondary_storage = if value.is_null() { None } else { Some(value) },
             "secret" => self.secret = parse(key, value)?,
             "session" => self.session = parse_object_ignoring_functions(key, value)?,
             "theme" => self.theme = parse(key, value)?,

@@ -183,6 +183,13 @@ impl Auth {
             )
             .with_kind(ErrorType::MissingAdapter));
         }
+        if config.secondary_storage.is_some() && config.adapter.is_none() {
+            return Err(ConfigError::new(
+                "secondaryStorage",
+                "keeps sessions and verification tokens beside an adapter's users and accounts; configure an adapter",
+            )
+            .with_kind(ErrorType::MissingAdapter));
+        }
         // The adapter's SQL database, for a `"database"` rate-limit store.
         let mut database = None;
         let adapter = match (&config.adapter, sibling) {
@@ -190,6 +197,10 @@ impl Auth {
             (Some(value), None) => {
                 let (store, sql) = adapter::from_config_with_database(value, host.clone())?;
                 database = sql;
+                let store = match &config.secondary_storage {
+                    Some(secondary) => secondary_storage(secondary, store)?,
+                    None => store,
+                };
                 Some(match config.encrypt_tokens {
                     true => Arc::new(adapter::sealed::SealedTokens::new(store, &settings.secrets)) as Arc<dyn Adapter>,
                     false => store,
@@ -818,6 +829,29 @@ fn check_hook_names(
         }
     }
     Ok(())
+}
+
+/// Wrap `inner` in the `secondaryStorage` the option describes.
+fn secondary_storage(value: &serde_json::Value, inner: Arc<dyn Adapter>) -> Result<Arc<dyn Adapter>, ConfigError> {
+    let serde_json::Value::Object(map) = value else {
+        return Err(ConfigError::new(
+            "secondaryStorage",
+            "must be an object such as { \"type\": \"redis\", \"url\": \"redis://127.0.0.1:6379\" }",
+        ));
+    };
+    match map.get("type").and_then(serde_json::Value::as_str) {
+        Some("redis") => {}
+        Some(other) => {
+            return Err(ConfigError::new(
+                "secondaryStorage.type",
+                format!("unknown secondary storage \"{other}\"; the one type is \"redis\""),
+            ))
+        }
+        None => return Err(ConfigError::new("secondaryStorage.type", "is required: \"redis\"")),
+    }
+    let options = redis_pool::RedisOptions::parse(map, "secondaryStorage", &["type"])?;
+    let pool = redis_pool::RedisPool::new(&options).map_err(|e| ConfigError::new("secondaryStorage.url", e))?;
+    Ok(Arc::new(adapter::secondary::RedisSecondary::new(inner, Arc::new(pool))))
 }
 
 /// The email provider stores its tokens through the adapter.

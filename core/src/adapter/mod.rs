@@ -26,6 +26,7 @@ pub mod host;
 pub mod memory;
 pub mod postgres;
 pub mod sealed;
+pub mod secondary;
 pub mod sqlite;
 
 use std::fmt;
