@@ -44,6 +44,21 @@ ensure_postgres() {
   fi
 }
 
+# Redis on 127.0.0.1:6379, for the shared rate-limit store and secondary
+# storage tests. Started without persistence (the tests' keys are
+# throwaway) when it is down; installed with apt when missing. The tests
+# fail rather than skip without it.
+ensure_redis() {
+  if ! redis-cli -h 127.0.0.1 -p 6379 ping >/dev/null 2>&1; then
+    command -v redis-server >/dev/null 2>&1 || apt_install redis-server redis-tools || exit 1
+    echo "== starting Redis on 127.0.0.1:6379"
+    redis-server --daemonize yes --bind 127.0.0.1 -::1 --port 6379 --save "" --appendonly no >/dev/null ||
+      { echo "could not start redis-server" >&2; exit 1; }
+    for _ in $(seq 30); do redis-cli -h 127.0.0.1 -p 6379 ping >/dev/null 2>&1 && break; sleep 0.2; done
+    redis-cli -h 127.0.0.1 -p 6379 ping >/dev/null 2>&1 || { echo "Redis is not answering on 127.0.0.1:6379" >&2; exit 1; }
+  fi
+}
+
 # A Python package the tests run (e.g. aiosmtpd, the SMTP server of the
 # email test), installed with pip when its module does not import.
 ensure_pip_package() { # module requirement

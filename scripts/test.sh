@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Run every test of libauth, in every language, on a fresh machine.
 # Installs what it needs (npm packages, aiosmtpd), starts what it needs
-# (PostgreSQL), and ends with
+# (PostgreSQL, Redis), and ends with
 # one line: "N passed, N failed". Exits non-zero on any failure.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -77,6 +77,7 @@ check_all_suites_ran() {
 ensure_rust
 ensure_node
 ensure_postgres
+ensure_redis
 ensure_pip_package aiosmtpd 'aiosmtpd==1.4.6'
 
 # The OIDC tests start a real OpenID Provider (oidc-provider, from npm).
