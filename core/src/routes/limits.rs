@@ -35,11 +35,17 @@ pub(crate) fn check(ctx: &mut Ctx, route: Route, identifier: Option<&str>, cost:
         Ok(Verdict::Allowed) => Ok(counted),
         Ok(Verdict::Limited(limited)) => Err(refuse(ctx, limited)),
         Err(e) => {
-            ctx.auth.callbacks.log(&AuthError::new(ErrorType::RateLimited, e.to_string()));
+            let closed = limiter.fail_closed(route);
+            let message = format!(
+                "{e}; {} requests are {} while the store fails (rateLimit.store.failClosed)",
+                route.as_str(),
+                if closed { "refused" } else { "admitted uncounted" }
+            );
+            ctx.auth.callbacks.log(&AuthError::new(ErrorType::RateLimited, message));
             // By default closed for password guessing, open elsewhere: an
             // unreachable store must not let guesses through, nor stop every
             // sign-in (`rateLimit.store.failClosed` changes it per route).
-            if !limiter.fail_closed(route) {
+            if !closed {
                 return Ok(counted);
             }
             let rule = limiter.rule(route).expect("checked routes have a rule");
