@@ -479,6 +479,8 @@ export interface AuthConfig {
   tokenRefresh?: { skew?: number; wait?: number };
   /** Store provider access, refresh and id tokens encrypted (AES-256-GCM, key from the secret). Needs an adapter. */
   encryptTokens?: boolean;
+  /** Database sessions and email verification tokens in Redis (with TTLs), users and accounts in the adapter. Needs an adapter. */
+  secondaryStorage?: { type: "redis" } & RedisStoreOptions;
   /** The canonical URL of the deployment; `AUTH_URL` when absent. */
   url?: string;
 }
@@ -679,4 +681,26 @@ export interface RateLimitOptions {
   credentials?: false | RateLimitRule;
   email?: false | RateLimitRule;
   callback?: false | RateLimitRule;
+  /** Where counts live: in memory (the default, one process) or shared by many server processes. See docs/scale-out.md. */
+  store?: RateLimitStore;
 }
+
+/** Connection options of a Redis store: `redis://` or `rediss://` (TLS) URL, a bound on every connect and command (seconds, default 1). */
+export interface RedisStoreOptions {
+  url: string;
+  timeout?: number;
+  poolSize?: number;
+  /** PEM file of the CA to verify a `rediss://` server with, instead of the system's. */
+  caFile?: string;
+  /** Default `libauth:`. */
+  keyPrefix?: string;
+}
+
+/** `rateLimit.store`. `failClosed`: the routes refused while the store fails (default `["credentials"]`; `true` all, `false` none). */
+export type RateLimitStore = { failClosed?: boolean | ("credentials" | "email" | "callback")[] } & (
+  | { type: "memory" }
+  | { type: "database" }
+  | { type: "sqlite"; path: string }
+  | { type: "postgres"; url: string; poolSize?: number; schema?: string; connectTimeout?: number }
+  | ({ type: "redis" } & RedisStoreOptions)
+);

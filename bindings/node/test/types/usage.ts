@@ -212,6 +212,19 @@ export const asyncTokenConfig: AuthConfig = {
   providers: [],
   session: { strategy: "database", generateSessionToken: async () => "a-token-of-at-least-16-chars" },
 };
+// Many servers, one state: users in PostgreSQL, sessions and rate limits in Redis.
+export const scaleOutConfig: AuthConfig = {
+  adapter: { type: "postgres", url: "postgres://app@db/app" },
+  providers: [],
+  secondaryStorage: { type: "redis", url: "rediss://cache:6380", timeout: 0.5 },
+  rateLimit: { credentials: { max: 5 }, store: { type: "redis", url: "rediss://cache:6380", failClosed: ["credentials", "email"] } },
+  trustedProxies: ["10.0.0.0/8"],
+};
+export const databaseStoreConfig: AuthConfig = { providers: [], rateLimit: { store: { type: "database", failClosed: true } } };
+// @ts-expect-error a Redis store needs its URL
+void ({ providers: [], rateLimit: { store: { type: "redis" } } } satisfies AuthConfig);
+// @ts-expect-error failClosed names routes
+void ({ providers: [], rateLimit: { store: { type: "memory", failClosed: ["passwords"] } } } satisfies AuthConfig);
 const smtp: SmtpServerOptions = { host: "localhost", port: 587, secure: "starttls" };
 const emailProvider: EmailConfig = Email({ server: smtp, from: "a@example.com" });
 void emailProvider.type;
