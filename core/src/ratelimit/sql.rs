@@ -33,7 +33,7 @@ pub enum SqlBackend {
 }
 
 pub struct SqlStore {
-    backend: SqlBackend,
+    db: Db,
     /// The table exists (created on first use, as the adapter's schema).
     created: AtomicBool,
     creating: Mutex<()>,
@@ -83,14 +83,41 @@ fn pg_consume(schema: &str) -> String {
 /// not safe against itself in PostgreSQL).
 const PG_CREATE_LOCK: i64 = 0x6c69_6261_7574_6872; // "libauthr"
 
+/// The database, and for PostgreSQL the statements with the adapter's
+/// schema filled in once.
+enum Db {
+    Sqlite(Arc<SqliteAdapter>),
+    Postgres(Arc<PostgresAdapter>, PgStatements),
+}
+
+struct PgStatements {
+    create: String,
+    consume: String,
+    purge: String,
+    rows: String,
+}
+
+impl PgStatements {
+    fn new(schema: &str) -> PgStatements {
+        PgStatements {
+            create: pg_table(schema),
+            consume: pg_consume(schema),
+            purge: format!("DELETE FROM \"{schema}\".rate_limits WHERE expires < $1"),
+            rows: format!("SELECT COUNT(*) FROM \"{schema}\".rate_limits"),
+        }
+    }
+}
+
 impl SqlStore {
     pub fn new(backend: SqlBackend) -> SqlStore {
-        SqlStore {
-            backend,
-            created: AtomicBool::new(false),
-            creating: Mutex::new(()),
-            last_purge_ms: AtomicU64::new(0),
-        }
+        let db = match backend {
+            SqlBackend::Sqlite(db) => Db::Sqlite(db),
+            SqlBackend::Postgres(db) => {
+                let sql = PgStatements::new(db.schema());
+                Db::Postgres(db, sql)
+            }
+        };
+        SqlStore { db, created: AtomicBool::new(false), creating: Mutex::new(()), last_purge_ms: AtomicU64::new(0) }
     }
 
     fn create_table(&self) -> Result<(), AdapterError> {
@@ -101,17 +128,14 @@ impl SqlStore {
         if self.created.load(Ordering::Acquire) {
             return Ok(());
         }
-        match &self.backend {
-            SqlBackend::Sqlite(db) => db.with_connection("rateLimit", |conn| conn.execute_batch(SQLITE_TABLE))?,
-            SqlBackend::Postgres(db) => {
-                let sql = pg_table(db.schema());
-                db.with_client("rateLimit", |client| {
-                    let mut tx = client.transaction()?;
-                    tx.execute("SELECT pg_advisory_xact_lock($1)", &[&PG_CREATE_LOCK])?;
-                    tx.batch_execute(&sql)?;
-                    tx.commit()
-                })?
-            }
+        match &self.db {
+            Db::Sqlite(db) => db.with_connection("rateLimit", |conn| conn.execute_batch(SQLITE_TABLE))?,
+            Db::Postgres(db, sql) => db.with_client("rateLimit", |client| {
+                let mut tx = client.transaction()?;
+                tx.execute("SELECT pg_advisory_xact_lock($1)", &[&PG_CREATE_LOCK])?;
+                tx.batch_execute(&sql.create)?;
+                tx.commit()
+            })?,
         }
         self.created.store(true, Ordering::Release);
         Ok(())
@@ -133,20 +157,20 @@ impl SqlStore {
         let as_i64 = |n: u64| i64::try_from(n).unwrap_or(i64::MAX);
         let expires = as_i64(now_ms + reset_after.as_millis() as u64 + EXPIRY_MARGIN_MS);
         let params = (as_i64(window_ms), as_i64(number), as_i64(cost));
-        let count: i64 = match &self.backend {
-            SqlBackend::Sqlite(db) => db
+        let count: i64 = match &self.db {
+            Db::Sqlite(db) => db
                 .with_connection("rateLimit", |conn| {
                     conn.prepare_cached(SQLITE_CONSUME)?
                         .query_row(rusqlite::params![key, params.0, params.1, params.2, expires], |row| row.get(0))
                 })
                 .map_err(fail)?,
-            SqlBackend::Postgres(db) => {
-                let sql = pg_consume(db.schema());
-                db.with_client("rateLimit", |client| {
-                    client.query_one(&sql, &[&key, &params.0, &params.1, &params.2, &expires]).map(|row| row.get(0))
+            Db::Postgres(db, sql) => db
+                .with_client("rateLimit", |client| {
+                    client
+                        .query_one(&sql.consume, &[&key, &params.0, &params.1, &params.2, &expires])
+                        .map(|row| row.get(0))
                 })
-                .map_err(fail)?
-            }
+                .map_err(fail)?,
         };
         self.maybe_purge(now_ms);
         Ok(WindowCount { count: u64::try_from(count).unwrap_or(0), reset_after })
@@ -167,14 +191,11 @@ impl SqlStore {
     /// Delete every row whose window ended before `now_ms`; how many.
     pub fn purge(&self, now_ms: u64) -> Result<u64, StoreError> {
         let now = i64::try_from(now_ms).unwrap_or(i64::MAX);
-        let deleted = match &self.backend {
-            SqlBackend::Sqlite(db) => db
+        let deleted = match &self.db {
+            Db::Sqlite(db) => db
                 .with_connection("rateLimit", |conn| conn.execute("DELETE FROM rate_limits WHERE expires < ?1", [now]))
                 .map(|n| n as u64),
-            SqlBackend::Postgres(db) => {
-                let sql = format!("DELETE FROM \"{}\".rate_limits WHERE expires < $1", db.schema());
-                db.with_client("rateLimit", |client| client.execute(&sql, &[&now]))
-            }
+            Db::Postgres(db, sql) => db.with_client("rateLimit", |client| client.execute(&sql.purge, &[&now])),
         };
         deleted.map_err(|e| StoreError(e.to_string()))
     }
@@ -182,13 +203,12 @@ impl SqlStore {
     /// Rows in the table (for tests and monitoring).
     pub fn rows(&self) -> Result<u64, StoreError> {
         self.create_table().map_err(|e| StoreError(e.to_string()))?;
-        let counted = match &self.backend {
-            SqlBackend::Sqlite(db) => db.with_connection("rateLimit", |conn| {
+        let counted = match &self.db {
+            Db::Sqlite(db) => db.with_connection("rateLimit", |conn| {
                 conn.query_row("SELECT COUNT(*) FROM rate_limits", [], |r| r.get(0))
             }),
-            SqlBackend::Postgres(db) => {
-                let sql = format!("SELECT COUNT(*) FROM \"{}\".rate_limits", db.schema());
-                db.with_client("rateLimit", |client| client.query_one(&sql, &[]).map(|r| r.get(0)))
+            Db::Postgres(db, sql) => {
+                db.with_client("rateLimit", |client| client.query_one(&sql.rows, &[]).map(|r| r.get(0)))
             }
         };
         counted.map(|n: i64| n as u64).map_err(|e| StoreError(e.to_string()))
