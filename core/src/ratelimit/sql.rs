@@ -15,6 +15,8 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
+use rusqlite::OptionalExtension;
+
 use super::store::{window_of, LimitStore, StoreError, WindowCount};
 use crate::adapter::{AdapterError, PostgresAdapter, SqliteAdapter};
 
@@ -50,6 +52,10 @@ const SQLITE_TABLE: &str = "CREATE TABLE IF NOT EXISTS rate_limits (
 );
 CREATE INDEX IF NOT EXISTS rate_limits_expires_idx ON rate_limits (expires);";
 
+/// A read (cost 0, the check before a password is tried): no write, so
+/// no write lock (SQLite) and no commit to flush (PostgreSQL).
+const SQLITE_READ: &str = "SELECT count FROM rate_limits WHERE key = ?1 AND window_ms = ?2 AND number = ?3";
+
 const SQLITE_CONSUME: &str = "INSERT INTO rate_limits (key, window_ms, number, count, expires)
     VALUES (?1, ?2, ?3, ?4, ?5)
     ON CONFLICT (key, window_ms, number) DO UPDATE SET count = count + excluded.count
@@ -57,7 +63,12 @@ const SQLITE_CONSUME: &str = "INSERT INTO rate_limits (key, window_ms, number, c
 
 fn pg_table(schema: &str) -> String {
     format!(
-        "CREATE TABLE IF NOT EXISTS \"{schema}\".rate_limits (
+        // UNLOGGED: no write-ahead log, so a count costs no WAL flush at
+        // commit (about 5 ms a statement on a busy disk, against 0.2 ms).
+        // The price is what a rate limit can afford: the table is emptied
+        // after a crash and not copied to replicas, so counts start again
+        // after a crash or a failover.
+        "CREATE UNLOGGED TABLE IF NOT EXISTS \"{schema}\".rate_limits (
             key text NOT NULL,
             window_ms bigint NOT NULL,
             number bigint NOT NULL,
@@ -93,6 +104,7 @@ enum Db {
 struct PgStatements {
     create: String,
     consume: String,
+    read: String,
     purge: String,
     rows: String,
 }
@@ -102,6 +114,9 @@ impl PgStatements {
         PgStatements {
             create: pg_table(schema),
             consume: pg_consume(schema),
+            read: format!(
+                "SELECT count FROM \"{schema}\".rate_limits WHERE key = $1 AND window_ms = $2 AND number = $3"
+            ),
             purge: format!("DELETE FROM \"{schema}\".rate_limits WHERE expires < $1"),
             rows: format!("SELECT COUNT(*) FROM \"{schema}\".rate_limits"),
         }
@@ -157,22 +172,31 @@ impl SqlStore {
         let as_i64 = |n: u64| i64::try_from(n).unwrap_or(i64::MAX);
         let expires = as_i64(now_ms + reset_after.as_millis() as u64 + EXPIRY_MARGIN_MS);
         let params = (as_i64(window_ms), as_i64(number), as_i64(cost));
-        let count: i64 = match &self.db {
-            Db::Sqlite(db) => db
-                .with_connection("rateLimit", |conn| {
-                    conn.prepare_cached(SQLITE_CONSUME)?
-                        .query_row(rusqlite::params![key, params.0, params.1, params.2, expires], |row| row.get(0))
-                })
-                .map_err(fail)?,
-            Db::Postgres(db, sql) => db
-                .with_client("rateLimit", |client| {
-                    client
-                        .query_one(&sql.consume, &[&key, &params.0, &params.1, &params.2, &expires])
-                        .map(|row| row.get(0))
-                })
-                .map_err(fail)?,
-        };
-        self.maybe_purge(now_ms);
+        let count: Option<i64> = match (&self.db, cost) {
+            (Db::Sqlite(db), 0) => db.with_connection("rateLimit", |conn| {
+                conn.prepare_cached(SQLITE_READ)?
+                    .query_row(rusqlite::params![key, params.0, params.1], |row| row.get(0))
+                    .optional()
+            }),
+            (Db::Sqlite(db), _) => db.with_connection("rateLimit", |conn| {
+                conn.prepare_cached(SQLITE_CONSUME)?
+                    .query_row(rusqlite::params![key, params.0, params.1, params.2, expires], |row| row.get(0))
+                    .map(Some)
+            }),
+            (Db::Postgres(db, sql), 0) => db.with_client("rateLimit", |client| {
+                client.query_opt(&sql.read, &[&key, &params.0, &params.1]).map(|row| row.map(|r| r.get(0)))
+            }),
+            (Db::Postgres(db, sql), _) => db.with_client("rateLimit", |client| {
+                client
+                    .query_one(&sql.consume, &[&key, &params.0, &params.1, &params.2, &expires])
+                    .map(|r| Some(r.get(0)))
+            }),
+        }
+        .map_err(fail)?;
+        let count = count.unwrap_or(0);
+        if cost > 0 {
+            self.maybe_purge(now_ms);
+        }
         Ok(WindowCount { count: u64::try_from(count).unwrap_or(0), reset_after })
     }
 
