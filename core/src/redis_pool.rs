@@ -12,7 +12,9 @@
 //!   probes, so an outage costs a request microseconds, not a timeout.
 //! - A connection that saw an I/O error or a timeout is dropped, never
 //!   reused: a reply arriving late would otherwise be read as the answer to
-//!   the next command.
+//!   the next command. Connections are not pinged when taken from the pool
+//!   (that would double the round trips); one the server closed is
+//!   replaced when a call meets it (see [`RedisPool::run`]).
 
 use std::path::PathBuf;
 use std::time::Duration;
@@ -171,6 +173,8 @@ impl r2d2::ManageConnection for Manager {
 /// A pool of connections to one Redis.
 pub struct RedisPool {
     pool: Pool<Manager>,
+    /// Stale pooled connections one call may meet: the pool's size.
+    max_retries: u32,
     breaker: Breaker,
     timeout: Duration,
     key_prefix: String,
@@ -212,6 +216,7 @@ impl RedisPool {
             .build_unchecked(Manager { client, timeout: options.timeout });
         Ok(RedisPool {
             pool,
+            max_retries: options.pool_size,
             breaker: Breaker::default(),
             timeout: options.timeout,
             key_prefix: options.key_prefix.clone(),
@@ -249,18 +254,31 @@ impl RedisPool {
         }
     }
 
-    /// Run `f` on a pooled connection. A connection error drops the
-    /// connection and opens the breaker.
-    pub fn run<T>(&self, f: impl FnOnce(&mut redis::Connection) -> redis::RedisResult<T>) -> Result<T, RedisFailure> {
-        let mut conn = self.conn()?;
-        match f(&mut conn.inner) {
-            Ok(value) => Ok(value),
-            Err(e) => {
-                if is_connection_error(&e) {
+    /// Run `f` on a pooled connection. A pooled connection the server has
+    /// closed (a restart, an idle timeout) fails at once, before the
+    /// command ran: it is dropped and `f` runs again on another, a fresh one
+    /// at the latest. A timeout is not retried (the command may have run,
+    /// and the caller must not wait twice); it, or a connection that cannot
+    /// be made, opens the breaker.
+    pub fn run<T>(
+        &self,
+        mut f: impl FnMut(&mut redis::Connection) -> redis::RedisResult<T>,
+    ) -> Result<T, RedisFailure> {
+        let mut retries = 0;
+        loop {
+            let mut conn = self.conn()?;
+            match f(&mut conn.inner) {
+                Ok(value) => return Ok(value),
+                Err(e) if is_connection_error(&e) => {
                     conn.broken = true;
+                    if !e.is_timeout() && retries < self.max_retries {
+                        retries += 1;
+                        continue;
+                    }
                     self.breaker.failed(Admission::Normal);
+                    return Err(RedisFailure::from_error(&e));
                 }
-                Err(RedisFailure::from_error(&e))
+                Err(e) => return Err(RedisFailure::from_error(&e)),
             }
         }
     }

@@ -1,7 +1,11 @@
-//! `rediss://` against a real Redis speaking TLS (its own `redis-server`
-//! on a free port, with a certificate from a test CA): verified against
-//! `caFile`, refused with another CA, and a plain `redis://` to the TLS
-//! port fails rather than talking in clear. Bounded by `timeout` each.
+//! Redis servers of the tests' own (`redis-server` on a free port):
+//!
+//! - `rediss://` against one speaking TLS, with a certificate from a test
+//!   CA: verified against `caFile`, refused with another CA, and a plain
+//!   `redis://` to the TLS port fails rather than talking in clear. Bounded
+//!   by `timeout` each.
+//! - A restart: the pooled connections the old server closed are replaced
+//!   without failing a call; while it is down, calls fail fast.
 
 use std::net::{TcpListener, TcpStream};
 use std::process::{Child, Command, Stdio};
@@ -105,4 +109,65 @@ fn rediss_is_verified_against_the_ca_file_and_never_plain() {
     assert!(RedisPool::new(&options).is_err());
     let options = RedisOptions { ca_file: Some("/no/such/ca.pem".into()), ..RedisOptions::new("rediss://localhost") };
     assert!(RedisPool::new(&options).err().is_some_and(|e| e.contains("/no/such/ca.pem")));
+}
+
+/// A plain redis-server on `port`.
+fn start_plain(port: u16, dir: &std::path::Path) -> Child {
+    let child = Command::new("redis-server")
+        .args(["--port", &port.to_string(), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"])
+        .args(["--dir", dir.to_str().unwrap()])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("redis-server runs (scripts/test.sh installs it)");
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while TcpStream::connect(("127.0.0.1", port)).is_err() {
+        assert!(Instant::now() < deadline, "redis-server did not listen on {port}");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    child
+}
+
+#[test]
+fn a_restarted_redis_costs_no_failed_call_and_a_down_one_fails_fast() {
+    let dir = std::env::temp_dir().join(format!("libauth-redis-restart-{}", libauth_core::random::hex(6)));
+    std::fs::create_dir_all(&dir).unwrap();
+    let port = TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+    let mut server = start_plain(port, &dir);
+    let options = RedisOptions {
+        pool_size: 4,
+        timeout: Duration::from_millis(500),
+        ..RedisOptions::new(format!("redis://127.0.0.1:{port}"))
+    };
+    let store = Arc::new(RedisStore::new(Arc::new(RedisPool::new(&options).unwrap())));
+    let window = Duration::from_secs(60);
+    // Fill the pool with connections (4 threads at once).
+    let threads: Vec<_> = (0..4)
+        .map(|i| {
+            let store = store.clone();
+            std::thread::spawn(move || store.consume(&format!("k{i}"), 1, window).unwrap())
+        })
+        .collect();
+    threads.into_iter().for_each(|t| assert_eq!(t.join().unwrap().count, 1));
+
+    // Restarted (empty: no persistence) while the pool holds 4 connections
+    // to the old server: they are replaced, and no call fails.
+    server.kill().unwrap();
+    server.wait().unwrap();
+    let mut server = start_plain(port, &dir);
+    for i in 0..8 {
+        let counted = store.consume("after", 1, window).unwrap_or_else(|e| panic!("call {i} after the restart: {e}"));
+        assert_eq!(counted.count, i + 1);
+    }
+
+    // Down: an error within the timeout, then at once (the breaker).
+    server.kill().unwrap();
+    server.wait().unwrap();
+    let started = Instant::now();
+    assert!(store.consume("k0", 1, window).is_err());
+    assert!(store.consume("k0", 1, window).is_err());
+    assert!(started.elapsed() < Duration::from_secs(2), "{:?}", started.elapsed());
+    let _ = server.kill();
+    let _ = server.wait();
+    let _ = std::fs::remove_dir_all(&dir);
 }
