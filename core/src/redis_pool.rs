@@ -17,9 +17,9 @@
 //!   replaced when a call meets it (see [`RedisPool::run`]).
 
 use std::path::PathBuf;
-use std::time::Duration;
+use std::sync::{Condvar, Mutex, MutexGuard};
+use std::time::{Duration, Instant};
 
-use r2d2::{Pool, PooledConnection};
 use serde_json::{Map, Value};
 
 use crate::adapter::breaker::{Admission, Breaker};
@@ -117,21 +117,37 @@ impl std::fmt::Debug for RedisOptions {
     }
 }
 
+/// What kind of failure a [`RedisFailure`] is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FailureKind {
+    /// Unreachable, timed out, or the connection broke: retrying later may
+    /// work.
+    Unavailable,
+    /// Every connection of this process stayed busy for the whole
+    /// `timeout`: Redis is fine, there are more concurrent calls than
+    /// `poolSize`.
+    Overloaded,
+    /// Redis answered with an error.
+    Command,
+}
+
 /// Why a Redis call failed. The message never holds a key or a value
 /// (keys hold hashed tokens, but there is no reason to log them either).
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("redis: {message}")]
 pub struct RedisFailure {
-    /// Unreachable, timed out, or the connection broke: retrying later may
-    /// work. Otherwise the server answered with an error.
-    pub unavailable: bool,
+    pub kind: FailureKind,
     pub message: String,
 }
 
 impl RedisFailure {
     fn from_error(e: &redis::RedisError) -> RedisFailure {
-        let unavailable = is_connection_error(e);
-        RedisFailure { unavailable, message: e.to_string() }
+        let kind = if is_connection_error(e) { FailureKind::Unavailable } else { FailureKind::Command };
+        RedisFailure { kind, message: e.to_string() }
+    }
+
+    fn unavailable(message: impl Into<String>) -> RedisFailure {
+        RedisFailure { kind: FailureKind::Unavailable, message: message.into() }
     }
 }
 
@@ -139,42 +155,26 @@ fn is_connection_error(e: &redis::RedisError) -> bool {
     e.is_io_error() || e.is_timeout() || e.is_connection_dropped() || e.is_connection_refusal()
 }
 
-/// A connection and whether it may go back to the pool.
-pub struct Conn {
-    inner: redis::Connection,
-    broken: bool,
+/// Idle connections, and how many this process has open.
+struct State {
+    idle: Vec<redis::Connection>,
+    open: u32,
+    /// The process the connections belong to (see [`RedisPool::state`]).
+    pid: u32,
 }
 
-struct Manager {
-    client: redis::Client,
-    timeout: Duration,
-}
-
-impl r2d2::ManageConnection for Manager {
-    type Connection = Conn;
-    type Error = redis::RedisError;
-
-    fn connect(&self) -> Result<Conn, redis::RedisError> {
-        let inner = self.client.get_connection_with_timeout(self.timeout)?;
-        inner.set_read_timeout(Some(self.timeout))?;
-        inner.set_write_timeout(Some(self.timeout))?;
-        Ok(Conn { inner, broken: false })
-    }
-
-    fn is_valid(&self, conn: &mut Conn) -> Result<(), redis::RedisError> {
-        redis::cmd("PING").query::<()>(&mut conn.inner)
-    }
-
-    fn has_broken(&self, conn: &mut Conn) -> bool {
-        conn.broken || !redis::ConnectionLike::is_open(&conn.inner)
-    }
-}
-
-/// A pool of connections to one Redis.
+/// A pool of at most `poolSize` connections to one Redis, each made on the
+/// thread of the call that needs it (as the PostgreSQL adapter's pool, and
+/// for its reasons: a refused connect fails that call at once instead of
+/// after a checkout timeout, no threads, fork-aware). Connections are not
+/// pinged when taken (that would double the round trips): one the server
+/// closed is replaced when a call meets it (see [`RedisPool::run`]).
 pub struct RedisPool {
-    pool: Pool<Manager>,
-    /// Stale pooled connections one call may meet: the pool's size.
-    max_retries: u32,
+    client: redis::Client,
+    state: Mutex<State>,
+    /// Signalled when a connection is returned or a slot frees up.
+    freed: Condvar,
+    max: u32,
     breaker: Breaker,
     timeout: Duration,
     key_prefix: String,
@@ -182,6 +182,29 @@ pub struct RedisPool {
 
 /// How long a probe of an unreachable server waits.
 const PROBE_TIMEOUT: Duration = Duration::from_millis(500);
+
+/// A connection taken from the pool; back into it when dropped, unless
+/// `broken`.
+struct Checked<'a> {
+    pool: &'a RedisPool,
+    conn: Option<redis::Connection>,
+    broken: bool,
+    /// What the breaker said: a probe's outcome closes or reopens it.
+    admission: Admission,
+}
+
+impl Drop for Checked<'_> {
+    fn drop(&mut self) {
+        let Some(conn) = self.conn.take() else { return };
+        let mut state = self.pool.state();
+        if self.broken || !redis::ConnectionLike::is_open(&conn) {
+            state.open = state.open.saturating_sub(1);
+        } else {
+            state.idle.push(conn);
+        }
+        self.pool.freed.notify_one();
+    }
+}
 
 impl RedisPool {
     /// Set up the pool. Does not connect (the first call does), so the
@@ -204,19 +227,11 @@ impl RedisPool {
         }
         // The error names what is wrong with the URL; it does not repeat it.
         .map_err(|e| format!("invalid Redis URL ({})", e.category()))?;
-        let pool = Pool::builder()
-            .max_size(options.pool_size)
-            // No background thread reconnecting during an outage.
-            .min_idle(Some(0))
-            .connection_timeout(options.timeout)
-            // A checked-out connection is used at once, and a broken one is
-            // dropped on return (`has_broken`): no PING per call.
-            .test_on_check_out(false)
-            .error_handler(Box::new(r2d2::NopErrorHandler))
-            .build_unchecked(Manager { client, timeout: options.timeout });
         Ok(RedisPool {
-            pool,
-            max_retries: options.pool_size,
+            client,
+            state: Mutex::new(State { idle: Vec::new(), open: 0, pid: std::process::id() }),
+            freed: Condvar::new(),
+            max: options.pool_size.max(1),
             breaker: Breaker::default(),
             timeout: options.timeout,
             key_prefix: options.key_prefix.clone(),
@@ -228,57 +243,132 @@ impl RedisPool {
         format!("{}{rest}", self.key_prefix)
     }
 
-    fn conn(&self) -> Result<PooledConnection<Manager>, RedisFailure> {
-        let admission = self.breaker.admit();
-        let checked_out = match admission {
-            Admission::Refused => {
-                return Err(RedisFailure {
-                    unavailable: true,
-                    message: "Redis was unreachable moments ago; failing fast until a probe reaches it".into(),
-                })
+    /// The pool's state, for this process. In a child after `fork()` the
+    /// parent's connections are forgotten, never used (two processes on one
+    /// socket would read each other's replies) nor closed (a TLS connection
+    /// would send its close alert on the parent's session): the child makes
+    /// its own.
+    fn state(&self) -> MutexGuard<'_, State> {
+        let mut state = self.state.lock().unwrap_or_else(|p| p.into_inner());
+        let pid = std::process::id();
+        if state.pid != pid {
+            for conn in state.idle.drain(..) {
+                std::mem::forget(conn);
             }
-            Admission::Probe => self.pool.get_timeout(self.timeout.min(PROBE_TIMEOUT)),
-            Admission::Normal => self.pool.get(),
-        };
-        match checked_out {
-            Ok(conn) => {
-                if admission == Admission::Probe || self.breaker.is_open() {
-                    self.breaker.succeeded();
-                }
-                Ok(conn)
-            }
-            Err(e) => {
-                self.breaker.failed(admission);
-                Err(RedisFailure { unavailable: true, message: format!("cannot connect: {e}") })
-            }
+            state.open = 0;
+            state.pid = pid;
         }
+        state
+    }
+
+    /// A connection: an idle one, a new one (made here, bounded by
+    /// `timeout`), or one returned by another call within `timeout`.
+    fn checkout(&self) -> Result<Checked<'_>, RedisFailure> {
+        let admission = self.breaker.admit();
+        if admission == Admission::Refused {
+            return Err(RedisFailure::unavailable(
+                "Redis was unreachable moments ago; failing fast until a probe reaches it",
+            ));
+        }
+        let deadline = Instant::now() + self.timeout;
+        let mut state = self.state();
+        loop {
+            if let Some(conn) = state.idle.pop() {
+                // A pooled connection proves nothing about the server yet:
+                // the call made on it does (see `run`).
+                return Ok(Checked { pool: self, conn: Some(conn), broken: false, admission });
+            }
+            if state.open < self.max {
+                state.open += 1;
+                drop(state);
+                return match self.connect(admission) {
+                    Ok(conn) => {
+                        if admission == Admission::Probe || self.breaker.is_open() {
+                            self.breaker.succeeded();
+                        }
+                        Ok(Checked { pool: self, conn: Some(conn), broken: false, admission: Admission::Normal })
+                    }
+                    Err(e) => {
+                        self.breaker.failed(admission);
+                        let mut state = self.state();
+                        state.open = state.open.saturating_sub(1);
+                        drop(state);
+                        // The waiters try (and fail) at once, not after
+                        // their timeout.
+                        self.freed.notify_all();
+                        Err(RedisFailure::unavailable(format!("cannot connect: {e}")))
+                    }
+                };
+            }
+            let now = Instant::now();
+            if now >= deadline {
+                if admission == Admission::Probe {
+                    self.breaker.probe_abandoned();
+                }
+                return Err(RedisFailure {
+                    kind: FailureKind::Overloaded,
+                    message: format!("all {} connections stayed busy for {:?} (poolSize)", self.max, self.timeout),
+                });
+            }
+            state = self.freed.wait_timeout(state, deadline - now).unwrap_or_else(|p| p.into_inner()).0;
+        }
+    }
+
+    fn connect(&self, admission: Admission) -> redis::RedisResult<redis::Connection> {
+        let timeout = if admission == Admission::Probe { self.timeout.min(PROBE_TIMEOUT) } else { self.timeout };
+        let conn = self.client.get_connection_with_timeout(timeout)?;
+        conn.set_read_timeout(Some(self.timeout))?;
+        conn.set_write_timeout(Some(self.timeout))?;
+        Ok(conn)
     }
 
     /// Run `f` on a pooled connection. A pooled connection the server has
     /// closed (a restart, an idle timeout) fails at once, before the
     /// command ran: it is dropped and `f` runs again on another, a fresh one
     /// at the latest. A timeout is not retried (the command may have run,
-    /// and the caller must not wait twice); it, or a connection that cannot
-    /// be made, opens the breaker.
+    /// and the caller must not wait twice); it, like a connection that
+    /// cannot be made, opens the breaker. A connection that saw an I/O
+    /// error or a timeout is never reused: a reply arriving late would be
+    /// read as the answer to the next command.
     pub fn run<T>(
         &self,
         mut f: impl FnMut(&mut redis::Connection) -> redis::RedisResult<T>,
     ) -> Result<T, RedisFailure> {
         let mut retries = 0;
         loop {
-            let mut conn = self.conn()?;
-            match f(&mut conn.inner) {
-                Ok(value) => return Ok(value),
+            let mut checked = self.checkout()?;
+            let Some(conn) = checked.conn.as_mut() else {
+                return Err(RedisFailure::unavailable("no connection"));
+            };
+            let admission = checked.admission;
+            match f(conn) {
+                Ok(value) => {
+                    if admission == Admission::Probe || self.breaker.is_open() {
+                        self.breaker.succeeded();
+                    }
+                    return Ok(value);
+                }
                 Err(e) if is_connection_error(&e) => {
-                    conn.broken = true;
-                    if !e.is_timeout() && retries < self.max_retries {
+                    checked.broken = true;
+                    if !e.is_timeout() && retries < self.max {
+                        if admission == Admission::Probe {
+                            // A stale connection said nothing about the
+                            // server: the retry probes instead.
+                            self.breaker.probe_abandoned();
+                        }
                         retries += 1;
                         continue;
                     }
-                    self.breaker.failed(Admission::Normal);
+                    self.breaker.failed(admission);
                     return Err(RedisFailure::from_error(&e));
                 }
-                Err(e) => return Err(RedisFailure::from_error(&e)),
+                // The server answered: it is up.
+                Err(e) => {
+                    if admission == Admission::Probe || self.breaker.is_open() {
+                        self.breaker.succeeded();
+                    }
+                    return Err(RedisFailure::from_error(&e));
+                }
             }
         }
     }

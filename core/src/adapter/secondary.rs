@@ -34,7 +34,7 @@ use super::{
     constraint, Adapter, AdapterAccount, AdapterError, AdapterSession, AdapterUser, NewUser, Purged, UserUpdate,
     VerificationToken,
 };
-use crate::redis_pool::{RedisFailure, RedisPool};
+use crate::redis_pool::{FailureKind, RedisFailure, RedisPool};
 
 const CREATE_SESSION: &str = r"
 if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
@@ -92,12 +92,10 @@ fn hex_sha256(parts: &[&str]) -> String {
 }
 
 fn failed(operation: &'static str) -> impl Fn(RedisFailure) -> AdapterError {
-    move |e| {
-        if e.unavailable {
-            AdapterError::unavailable(operation, e.message)
-        } else {
-            AdapterError::other(operation, e.message)
-        }
+    move |e| match e.kind {
+        FailureKind::Unavailable => AdapterError::unavailable(operation, e.message),
+        FailureKind::Overloaded => AdapterError::overloaded(operation, e.message),
+        FailureKind::Command => AdapterError::other(operation, e.message),
     }
 }
 
