@@ -31,8 +31,8 @@ use std::sync::Arc;
 use sha2::{Digest, Sha256};
 
 use super::{
-    constraint, Adapter, AdapterAccount, AdapterError, AdapterSession, AdapterUser, NewUser, Purged, UserUpdate,
-    VerificationToken,
+    constraint, Adapter, AdapterAccount, AdapterError, AdapterSession, AdapterUser, Ensured, NewUser, Purged,
+    UserUpdate, VerificationToken,
 };
 use crate::redis_pool::{FailureKind, RedisFailure, RedisPool};
 
@@ -160,6 +160,18 @@ impl Adapter for RedisSecondary {
     }
     fn link_account(&self, account: &AdapterAccount) -> Result<(), AdapterError> {
         self.inner.link_account(account)
+    }
+    // The idempotent first sign-in writes go to the inner adapter's own
+    // (atomic) versions, not to the trait's defaults built from the calls
+    // here.
+    fn ensure_user(&self, user: &NewUser) -> Result<Ensured, AdapterError> {
+        self.inner.ensure_user(user)
+    }
+    fn ensure_account_linked(&self, account: &AdapterAccount) -> Result<bool, AdapterError> {
+        self.inner.ensure_account_linked(account)
+    }
+    fn ensure_user_with_account(&self, user: &NewUser, account: &AdapterAccount) -> Result<Ensured, AdapterError> {
+        self.inner.ensure_user_with_account(user, account)
     }
     fn unlink_account(&self, provider: &str, id: &str) -> Result<(), AdapterError> {
         self.inner.unlink_account(provider, id)
