@@ -301,7 +301,9 @@ fn logged_errors(log: &CallLog) -> Vec<String> {
 #[test]
 fn a_down_or_hung_redis_fails_closed_for_credentials_open_elsewhere_in_bounded_time() {
     let (_hung, hung_url) = hung_redis();
-    for url in [refused_redis(), hung_url] {
+    // The TLS handshake with a hung server is bounded as well.
+    let hung_tls_url = hung_url.replace("redis://", "rediss://");
+    for url in [refused_redis(), hung_url, hung_tls_url] {
         let log: CallLog = Arc::new(Mutex::new(Vec::new()));
         let auth = engine_on(json!({ "type": "redis", "url": url, "timeout": 0.3 }), &log, json!({}));
         let mut b = Browser::new(&auth);
