@@ -5,7 +5,8 @@
 //! Lua script runs INCRBY and, when the key has no expiry yet (it was just
 //! made), PEXPIRE to the end of its window plus a margin. Redis runs a
 //! script atomically, so N processes incrementing one key see N distinct
-//! counts, and every key vanishes on its own once its window is over.
+//! counts, and every key vanishes on its own once its window is over. A
+//! read (cost 0) is a plain GET.
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -51,12 +52,16 @@ impl RedisStore {
         let window_ms = (window.as_millis() as u64).max(1);
         let ttl = reset_after.as_millis() as u64 + EXPIRY_MARGIN_MS;
         let redis_key = self.redis_key(key, window_ms, number);
-        // `invoke` sends EVALSHA and, the first time on a server that lacks
-        // the script, EVAL: one round trip after the first.
-        let count: i64 = self
-            .pool
-            .run(|conn| self.script.key(&redis_key).arg(cost).arg(ttl).invoke(conn))
-            .map_err(|e| StoreError(e.to_string()))?;
+        let count: Option<i64> = if cost == 0 {
+            // A read (the check before a password is tried) makes no key.
+            self.pool.run(|conn| redis::cmd("GET").arg(&redis_key).query(conn))
+        } else {
+            // `invoke` sends EVALSHA and, the first time on a server that
+            // lacks the script, EVAL: one round trip after the first.
+            self.pool.run(|conn| self.script.key(&redis_key).arg(cost).arg(ttl).invoke(conn).map(Some))
+        }
+        .map_err(|e| StoreError(e.to_string()))?;
+        let count = count.unwrap_or(0);
         Ok(WindowCount { count: u64::try_from(count).unwrap_or(0), reset_after })
     }
 
