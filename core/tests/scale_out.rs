@@ -33,6 +33,7 @@ fn redis_url() -> String {
 /// The body of a server process: run only as a child of the tests below
 /// (it does nothing without `LIBAUTH_SCALE_OUT_CONFIG`).
 #[test]
+#[ignore = "the body of a child process: this file's multi-process tests run it with --ignored"]
 fn child_server() {
     let Ok(config) = std::env::var("LIBAUTH_SCALE_OUT_CONFIG") else { return };
     let config = Config::from_value(serde_json::from_str(&config).expect("JSON config")).expect("valid config");
@@ -89,7 +90,7 @@ impl Drop for Server {
 
 fn start_server(config: &Value) -> Server {
     let mut child = Command::new(std::env::current_exe().expect("the test binary"))
-        .args(["child_server", "--exact", "--nocapture", "--test-threads", "1"])
+        .args(["child_server", "--exact", "--ignored", "--nocapture", "--test-threads", "1"])
         .env("LIBAUTH_SCALE_OUT_CONFIG", config.to_string())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
