@@ -112,3 +112,98 @@ fn a_revoked_refresh_token_is_a_typed_error_and_an_event() {
     assert_eq!(events[0]["userId"], s.user_id.as_str());
     assert!(events[0].get("refreshToken").is_none(), "no token in the event");
 }
+
+/// The config of the cross-process test: one PostgreSQL schema for users,
+/// accounts and the refresh leases (`rateLimit.store: "database"`).
+fn shared_config(sim: &Simulator, schema: &str) -> Value {
+    let urls = sim.urls();
+    json!({
+        "secret": SECRET, "trustHost": true,
+        "adapter": { "type": "postgres", "url": postgres_url(), "schema": schema },
+        "session": { "strategy": "database" },
+        "rateLimit": { "store": { "type": "database" } },
+        "providers": [{ "builtin": "tiktok", "clientId": "sim-client-key", "clientSecret": "sim-client-secret",
+            "authorization": { "url": urls.authorization }, "token": urls.token, "userinfo": urls.userinfo }]
+    })
+}
+
+/// Two processes (this binary run again), 20 concurrent calls each, for one
+/// account whose token is due: one refresh request at the provider, the
+/// same new token for all 40, and no `RefreshTokenRevoked` (TikTok rotates
+/// refresh tokens, so a second refresh with the spent one would be refused).
+#[test]
+fn two_processes_make_one_refresh() {
+    let sim = tiktok_sim::start(SimConfig { access_ttl: Duration::from_secs(30), ..SimConfig::default() });
+    let schema = temp_schema();
+    let config = shared_config(&sim, &schema.0);
+    let auth = Auth::with_env(
+        libauth_core::Config::from_value(config.clone()).unwrap(),
+        Arc::new(HookMap::new()),
+        &std::collections::HashMap::new(),
+    )
+    .unwrap();
+    let mut b = Browser::new(&auth);
+    let csrf = b.csrf();
+    let res = b.post("/auth/signin/tiktok", &[("csrfToken", &csrf)]);
+    let agent = ureq::AgentBuilder::new().redirects(0).build();
+    let back = match agent.get(location(&res)).call() {
+        Ok(r) | Err(ureq::Error::Status(_, r)) => r.header("location").unwrap().to_owned(),
+        Err(e) => panic!("{e}"),
+    };
+    assert_eq!(b.get(back.strip_prefix(ORIGIN).unwrap()).status, 302);
+    let adapter = libauth_core::adapter::from_config(
+        &json!({ "type": "postgres", "url": postgres_url(), "schema": schema.0 }),
+        Arc::new(libauth_core::NoHooks),
+    )
+    .unwrap();
+    let user_id = adapter.get_user_by_account("tiktok", &sim.user().open_id).unwrap().unwrap().id;
+    sim.update_config(|c| c.access_ttl = Duration::from_secs(3600)).unwrap();
+    drop(auth);
+
+    let exe = std::env::current_exe().unwrap();
+    let children: Vec<_> = (0..2)
+        .map(|_| {
+            std::process::Command::new(&exe)
+                .args(["child_calls_get_access_token", "--exact", "--ignored", "--nocapture", "--test-threads", "1"])
+                .env("LIBAUTH_TOKEN_CHILD", json!({ "config": config, "user": user_id }).to_string())
+                .stdout(std::process::Stdio::piped())
+                .stderr(std::process::Stdio::piped())
+                .spawn()
+                .unwrap()
+        })
+        .collect();
+    let mut tokens = Vec::new();
+    for child in children {
+        let out = child.wait_with_output().unwrap();
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert!(out.status.success(), "child failed: {stdout}\n{}", String::from_utf8_lossy(&out.stderr));
+        let line =
+            stdout.lines().find_map(|l| l.split_once("TOKENS ").map(|(_, t)| t)).expect("the child printed its tokens");
+        tokens.extend(serde_json::from_str::<Vec<String>>(line).unwrap());
+    }
+    assert_eq!(tokens.len(), 40);
+    assert!(tokens.iter().all(|t| t == &tokens[0]), "one new token for all: {tokens:?}");
+    assert_eq!(refreshes(&sim), 1, "one refresh request at the provider");
+}
+
+/// The body of the child processes above: 20 threads ask for the token.
+#[test]
+#[ignore = "the body of a child process: two_processes_make_one_refresh runs it with --ignored"]
+fn child_calls_get_access_token() {
+    let Ok(input) = std::env::var("LIBAUTH_TOKEN_CHILD") else { return };
+    let input: Value = serde_json::from_str(&input).unwrap();
+    let config = libauth_core::Config::from_value(input["config"].clone()).unwrap();
+    let auth = Arc::new(Auth::with_env(config, Arc::new(HookMap::new()), &std::collections::HashMap::new()).unwrap());
+    let user = input["user"].as_str().unwrap().to_owned();
+    let threads: Vec<_> = (0..20)
+        .map(|_| {
+            let (auth, user) = (auth.clone(), user.clone());
+            std::thread::spawn(move || auth.get_access_token(&user, "tiktok").map(|t| t.unwrap().access_token))
+        })
+        .collect();
+    let tokens: Vec<String> = threads
+        .into_iter()
+        .map(|t| t.join().unwrap().unwrap_or_else(|e| panic!("get_access_token failed: {e}")))
+        .collect();
+    println!("TOKENS {}", serde_json::to_string(&tokens).unwrap());
+}
