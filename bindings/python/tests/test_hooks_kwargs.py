@@ -94,3 +94,23 @@ def test_the_one_dict_form_still_works_with_a_deprecation_warning() -> None:
     assert session is not None and session["old_form"] is True
     messages = [str(w.message) for w in caught if issubclass(w.category, DeprecationWarning)]
     assert any("jwt takes the hook's arguments as one dict" in m for m in messages), messages
+
+
+def test_provider_options_are_snake_case_at_every_level() -> None:
+    provider = libauth.OAuth(
+        id="corp", client_id="x", client_secret="y",
+        authorization={"url": "https://idp.example/authorize", "params": {"access_type": "offline", "prompt": "consent"}},
+        token={"url": "https://idp.example/token"},
+        userinfo="https://idp.example/userinfo",
+        allow_dangerous_email_account_linking=True,
+        client={"token_endpoint_auth_method": "client_secret_post"},
+        style={"brand_color": "#123456", "logo": "data:,"},
+    )
+    assert provider["clientId"] == "x" and provider["allowDangerousEmailAccountLinking"] is True
+    assert provider["authorization"]["params"] == {"access_type": "offline", "prompt": "consent"}, "params are data"
+    assert provider["client"] == {"token_endpoint_auth_method": "client_secret_post"}
+    assert provider["style"] == {"brandColor": "#123456", "logo": "data:,"}, "nested options in camelCase"
+    email = libauth.Email(server={"host": "smtp.example", "port": 587}, from_="a@example.com", max_age=600)
+    assert email["from"] == "a@example.com" and email["maxAge"] == 600
+    # The engine accepts what the helpers build.
+    libauth.Auth({"secret": SECRET, "providers": [provider]})

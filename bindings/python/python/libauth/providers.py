@@ -15,8 +15,25 @@ def _camel(name: str) -> str:
     return head + "".join(part[:1].upper() + part[1:] for part in rest)
 
 
+#: Options whose keys are data, not option names: kept as written
+#: (authorization ``params`` such as ``access_type``, credentials field
+#: names, the OAuth ``client`` metadata such as ``token_endpoint_auth_method``).
+_VERBATIM = {"params", "credentials", "client"}
+
+
 def _options(options: Dict[str, Any]) -> Dict[str, Any]:
-    return {_camel(k): v for k, v in options.items() if v is not None}
+    """Keyword arguments as the engine's camelCase options, at every level
+    (``authorization={"url": ..., "params": {...}}``,
+    ``server={"host": ..., "require_tls": True}``), but for maps of data."""
+    out: Dict[str, Any] = {}
+    for key, value in options.items():
+        if value is None:
+            continue
+        name = _camel(key)
+        if isinstance(value, dict) and name not in _VERBATIM:
+            value = _options(value)
+        out[name] = value
+    return out
 
 
 def Credentials(**options: Any) -> Dict[str, Any]:
