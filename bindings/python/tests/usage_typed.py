@@ -43,3 +43,28 @@ providers = [
 asgi = libauth.ASGIMiddleware(asgi_app, auth)
 error: libauth.AuthError = libauth.Overloaded("busy")
 error_type: str = error.type
+
+
+# Hooks with keyword arguments, typed by libauth.hooks.
+from libauth.hooks import JWT, Account, JwtCallback, Request, Session, SessionCallback, User  # noqa: E402
+
+
+def jwt(*, token: JWT, user: Optional[User] = None, account: Optional[Account] = None,
+        trigger: Optional[str] = None, **_: Any) -> JWT:
+    if trigger == "signIn" and account is not None:
+        token["provider"] = account.get("provider")
+    return token
+
+
+async def session_callback(*, session: Session, token: Optional[JWT] = None, **_: Any) -> Session:
+    return session
+
+
+def authorize_kw(*, credentials: Dict[str, Any], request: Request) -> Optional[Dict[str, Any]]:
+    return None if request["method"] != "POST" else {"id": "1"}
+
+
+typed_jwt: JwtCallback = jwt
+typed_session: SessionCallback = session_callback
+libauth.Auth({"secret": "s" * 32, "providers": [libauth.Credentials(authorize=authorize_kw)],
+              "callbacks": {"jwt": jwt, "session": session_callback}})
