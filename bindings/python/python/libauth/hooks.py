@@ -12,7 +12,7 @@ nothing here.
 
 from __future__ import annotations
 
-from typing import Any, Awaitable, Dict, Optional, Protocol, TypedDict, Union
+import typing as _t
 
 __all__ = [
     "User", "Account", "Session", "JWT", "Request",
@@ -22,15 +22,15 @@ __all__ = [
 ]
 
 
-class User(TypedDict, total=False):
+class User(_t.TypedDict, total=False):
     id: str
-    name: Optional[str]
-    email: Optional[str]
-    image: Optional[str]
-    emailVerified: Optional[str]
+    name: _t.Optional[str]
+    email: _t.Optional[str]
+    image: _t.Optional[str]
+    emailVerified: _t.Optional[str]
 
 
-class Account(TypedDict, total=False):
+class Account(_t.TypedDict, total=False):
     userId: str
     type: str
     provider: str
@@ -43,85 +43,85 @@ class Account(TypedDict, total=False):
     id_token: str
 
 
-class Session(TypedDict, total=False):
+class Session(_t.TypedDict, total=False):
     user: User
     expires: str
 
 
 #: The session token's claims (``name``, ``email``, ``picture``, ``sub``, and
 #: whatever the jwt callback adds).
-JWT = Dict[str, Any]
+JWT = _t.Dict[str, _t.Any]
 
 
-class Request(TypedDict):
+class Request(_t.TypedDict):
     """The request a hook sees: method, absolute URL, headers (lowercase names)."""
 
     method: str
     url: str
-    headers: Dict[str, str]
+    headers: _t.Dict[str, str]
 
 
-_R = Union[Any, Awaitable[Any]]
+_R = _t.Union[_t.Any, _t.Awaitable[_t.Any]]
 
 
-class SignInCallback(Protocol):
+class SignInCallback(_t.Protocol):
     def __call__(
-        self, *, user: User, account: Optional[Account], profile: Optional[Dict[str, Any]],
-        email: Optional[Dict[str, Any]], credentials: Optional[Dict[str, Any]],
-    ) -> Union[bool, str, Awaitable[Union[bool, str]]]: ...
+        self, *, user: User, account: _t.Optional[Account], profile: _t.Optional[_t.Dict[str, _t.Any]],
+        email: _t.Optional[_t.Dict[str, _t.Any]], credentials: _t.Optional[_t.Dict[str, _t.Any]],
+    ) -> _t.Union[bool, str, _t.Awaitable[_t.Union[bool, str]]]: ...
 
 
-class RedirectCallback(Protocol):
-    def __call__(self, *, url: str, base_url: str) -> Union[str, Awaitable[str]]: ...
+class RedirectCallback(_t.Protocol):
+    def __call__(self, *, url: str, base_url: str) -> _t.Union[str, _t.Awaitable[str]]: ...
 
 
-class JwtCallback(Protocol):
+class JwtCallback(_t.Protocol):
     def __call__(
-        self, *, token: JWT, user: Optional[User], account: Optional[Account], profile: Optional[Dict[str, Any]],
-        trigger: Optional[str], is_new_user: Optional[bool], session: Optional[Any],
-    ) -> Union[Optional[JWT], Awaitable[Optional[JWT]]]: ...
+        self, *, token: JWT, user: _t.Optional[User], account: _t.Optional[Account], profile: _t.Optional[_t.Dict[str, _t.Any]],
+        trigger: _t.Optional[str], is_new_user: _t.Optional[bool], session: _t.Optional[_t.Any],
+    ) -> _t.Union[_t.Optional[JWT], _t.Awaitable[_t.Optional[JWT]]]: ...
 
 
-class SessionCallback(Protocol):
+class SessionCallback(_t.Protocol):
     def __call__(
-        self, *, session: Session, token: Optional[JWT], user: Optional[User], new_session: Optional[Any],
-        trigger: Optional[str],
-    ) -> Union[Session, Dict[str, Any], Awaitable[Union[Session, Dict[str, Any]]]]: ...
+        self, *, session: Session, token: _t.Optional[JWT], user: _t.Optional[User], new_session: _t.Optional[_t.Any],
+        trigger: _t.Optional[str],
+    ) -> _t.Union[Session, _t.Dict[str, _t.Any], _t.Awaitable[_t.Union[Session, _t.Dict[str, _t.Any]]]]: ...
 
 
-class Authorize(Protocol):
+class Authorize(_t.Protocol):
     def __call__(
-        self, *, credentials: Dict[str, Any], request: Request
-    ) -> Union[Optional[Dict[str, Any]], Awaitable[Optional[Dict[str, Any]]]]: ...
+        self, *, credentials: _t.Dict[str, _t.Any], request: Request
+    ) -> _t.Union[_t.Optional[_t.Dict[str, _t.Any]], _t.Awaitable[_t.Optional[_t.Dict[str, _t.Any]]]]: ...
 
 
-class SignInEvent(Protocol):
+class SignInEvent(_t.Protocol):
     def __call__(
-        self, *, user: User, account: Optional[Account], profile: Optional[Dict[str, Any]], is_new_user: Optional[bool]
+        self, *, user: User, account: _t.Optional[Account], profile: _t.Optional[_t.Dict[str, _t.Any]], is_new_user: _t.Optional[bool]
     ) -> _R: ...
 
 
-class SignOutEvent(Protocol):
-    def __call__(self, *, session: Optional[Dict[str, Any]], token: Optional[JWT]) -> _R: ...
+class SignOutEvent(_t.Protocol):
+    def __call__(self, *, session: _t.Optional[_t.Dict[str, _t.Any]], token: _t.Optional[JWT]) -> _R: ...
 
 
-class UserEvent(Protocol):
+class UserEvent(_t.Protocol):
     """``events.createUser`` and ``events.updateUser``."""
 
     def __call__(self, *, user: User) -> _R: ...
 
 
-class LinkAccountEvent(Protocol):
-    def __call__(self, *, user: User, account: Account, profile: Optional[Dict[str, Any]]) -> _R: ...
+class LinkAccountEvent(_t.Protocol):
+    def __call__(self, *, user: User, account: Account, profile: _t.Optional[_t.Dict[str, _t.Any]]) -> _R: ...
 
 
-class SessionEvent(Protocol):
-    def __call__(self, *, session: Session, token: Optional[JWT]) -> _R: ...
+class SessionEvent(_t.Protocol):
+    def __call__(self, *, session: Session, token: _t.Optional[JWT]) -> _R: ...
 
 
-class RateLimitedEvent(Protocol):
+class RateLimitedEvent(_t.Protocol):
     def __call__(self, *, route: str, key: str, limit: int, window: int, retry_after: int) -> _R: ...
 
 
-class RefreshTokenRevokedEvent(Protocol):
+class RefreshTokenRevokedEvent(_t.Protocol):
     def __call__(self, *, user_id: str, provider: str, provider_account_id: str) -> _R: ...
