@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import http
 import collections.abc
+import re
 from typing import Any, Callable, Dict, List, Optional, Tuple
 from wsgiref.util import request_uri
 
@@ -27,10 +28,28 @@ def environ_url(environ: Environ) -> str:
     return request_uri(environ, include_query=True)
 
 
+#: A comma that a WSGI server put between two ``Cookie`` headers it joined
+#: (waitress joins repeated headers with ", ", gunicorn with ","): one
+#: followed by a ``name=``. A cookie value has no comma (RFC 6265's
+#: cookie-octet), so no real pair is split.
+_JOINED_COOKIE = re.compile(r"\s*,\s*(?=[^\s=;,]+=)")
+
+
+def environ_cookie(environ: Environ) -> Optional[str]:
+    """The ``Cookie`` header, repeated ones read as one (``"; "``-joined,
+    whatever separator the server joined them with)."""
+    cookie = environ.get("HTTP_COOKIE")
+    if cookie and "," in cookie:
+        cookie = _JOINED_COOKIE.sub("; ", cookie)
+    return cookie or None
+
+
 def environ_headers(environ: Environ) -> List[Tuple[str, str]]:
     headers = []
     for key, value in environ.items():
-        if key.startswith("HTTP_"):
+        if key == "HTTP_COOKIE":
+            headers.append(("cookie", environ_cookie(environ) or ""))
+        elif key.startswith("HTTP_"):
             headers.append((key[5:].replace("_", "-").lower(), value))
         elif key in ("CONTENT_TYPE", "CONTENT_LENGTH") and value:
             headers.append((key.replace("_", "-").lower(), value))
@@ -64,7 +83,7 @@ def session_from_environ(environ: Environ, auth: Optional[Auth] = None) -> Optio
     auth = auth or environ.get(AUTH_KEY)
     if auth is None:
         raise RuntimeError("libauth: no Auth for this request; wrap the app in WSGIMiddleware or pass `auth`")
-    session = auth.get_session(environ_url(environ), environ.get("HTTP_COOKIE"))
+    session = auth.get_session(environ_url(environ), environ_cookie(environ))
     environ[SESSION_KEY] = session
     return session
 
@@ -84,8 +103,9 @@ class WSGIMiddleware:
         environ[AUTH_KEY] = self.auth
         if not self.auth.is_auth_path(environ_path(environ)):
             return self.app(environ, start_response)
+        method = environ.get("REQUEST_METHOD", "GET")
         res = self.auth.handle(
-            environ.get("REQUEST_METHOD", "GET"),
+            method,
             environ_url(environ),
             environ_headers(environ),
             _read_body(environ),
@@ -99,4 +119,8 @@ class WSGIMiddleware:
         if not any(k.lower() == "content-length" for k, _ in headers):
             headers.append(("Content-Length", str(len(res.body))))
         start_response(f"{res.status} {reason}", headers)
-        return [res.body]
+        # HEAD: the headers of the answer (its Content-Length included) and no
+        # body. Not every server drops a HEAD body (waitress writes it), and
+        # one written would be read as the start of the next response on a
+        # keep-alive connection.
+        return [] if method.upper() == "HEAD" else [res.body]
