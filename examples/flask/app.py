@@ -1,90 +1,39 @@
 """libauth's Flask example (WSGI).
 
     AUTH_SECRET=$(openssl rand -hex 32) python app.py      # http://127.0.0.1:5000/, sign in as demo / demo
-
-TikTok sign-in: with AUTH_TIKTOK_ID / AUTH_TIKTOK_SECRET, against TikTok;
-otherwise against the local simulator at TIKTOK_SIM_URL (default
-http://127.0.0.1:8787; start it with `cargo run -p tiktok-sim -- --port 8787
---redirect-uri http://127.0.0.1:5000/auth/callback/tiktok`).
-Sessions are JWTs in an encrypted cookie; no database.
 """
 
 from __future__ import annotations
 
 import os
 import sys
-from typing import Any, Dict, Optional
-from urllib.parse import quote
 
-from flask import Flask, redirect, request
-from markupsafe import escape
+from flask import Flask, render_template_string
 
-import libauth
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from libauth_demo import CONFIG, page  # noqa: E402  (the examples' shared config)
 
-
-def authorize(credentials: Dict[str, Any], request: Any) -> Optional[Dict[str, Any]]:
-    if credentials.get("username") == "demo" and credentials.get("password") == "demo":
-        return {"id": "1", "name": "Demo User", "email": "demo@example.com"}
-    return None  # the sign-in page shows "CredentialsSignin"
-
-
-def tiktok() -> Dict[str, Any]:
-    if os.environ.get("AUTH_TIKTOK_ID"):
-        return libauth.TikTok()  # AUTH_TIKTOK_ID / AUTH_TIKTOK_SECRET
-    sim = os.environ.get("TIKTOK_SIM_URL", "http://127.0.0.1:8787")
-    return libauth.TikTok(
-        client_id="sim-client-key",
-        client_secret="sim-client-secret",
-        authorization={"url": f"{sim}/v2/auth/authorize/"},
-        token=f"{sim}/v2/oauth/token/",
-        userinfo=f"{sim}/v2/user/info/",
-    )
-
-
-try:
-    auth = libauth.Auth({
-        "secret": os.environ.get("AUTH_SECRET"),
-        "trustHost": True,  # local development: the browser's Host is trusted; deploy with AUTH_URL instead
-        "providers": [
-            libauth.Credentials(
-                credentials={"username": {"label": "Username", "placeholder": "demo"},
-                             "password": {"label": "Password", "type": "password"}},
-                authorize=authorize,
-            ),
-            tiktok(),
-        ],
-    })
-except libauth.InvalidConfig as e:
-    sys.exit(str(e))  # one line naming the option, e.g. "libauth: invalid option `secret`: …"
+from libauth.flask import LibAuth, current_session, login_required  # noqa: E402
 
 app = Flask(__name__)
-app.wsgi_app = libauth.WSGIMiddleware(app.wsgi_app, auth)  # type: ignore[method-assign]
+LibAuth(app, CONFIG)  # /auth/signin, /auth/session, /auth/callback/tiktok, … ; libauth_session in templates
 
-
-def page(title: str, body: str) -> str:
-    return (f'<!doctype html><html lang="en"><head><meta charset="utf-8"><title>{title}</title></head>'
-            f"<body><h1>{title}</h1>{body}</body></html>")
+HOME = page("libauth Flask example", """{% if libauth_session %}
+<p id="who">Signed in as {{ libauth_session.user.name }} ({{ libauth_session.user.email or "no email" }})</p>
+<p><a href="/dashboard">Dashboard</a> · <a href="/auth/signout">Sign out</a></p>{% else %}
+<p id="who">Not signed in.</p><p><a id="signin" href="/auth/signin">Sign in</a> (demo / demo)</p>{% endif %}""")
 
 
 @app.get("/")
 def home() -> str:
-    session = libauth.get_session(request)
-    if session:
-        user = session["user"]
-        return page("libauth Flask example",
-                    f'<p id="who">Signed in as {escape(user.get("name"))} ({escape(user.get("email") or "no email")})</p>'
-                    '<p><a href="/dashboard">Dashboard</a> · <a href="/auth/signout">Sign out</a></p>')
-    return page("libauth Flask example",
-                '<p id="who">Not signed in.</p><p><a id="signin" href="/auth/signin">Sign in</a> (demo / demo)</p>')
+    return render_template_string(HOME)
 
 
 @app.get("/dashboard")
-def dashboard() -> Any:
-    session = libauth.get_session(request)
-    if session is None:
-        return redirect(f"/auth/signin?callbackUrl={quote(request.full_path.rstrip('?'), safe='')}")
-    name = escape(session["user"].get("name"))
-    return page("Dashboard", f'<p id="secret">Hello {name}, this page is protected.</p><p><a href="/">Home</a></p>')
+@login_required  # no session: 302 to /auth/signin?callbackUrl=%2Fdashboard
+def dashboard() -> str:
+    return render_template_string(page("Dashboard", '<p id="secret">Hello {{ name }}, this page is protected.</p>'
+                                       '<p><a href="/">Home</a></p>'), name=current_session["user"]["name"])
 
 
 if __name__ == "__main__":

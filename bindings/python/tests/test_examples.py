@@ -30,7 +30,11 @@ COMMANDS: Dict[str, List[str]] = {
     "flask": [sys.executable, "app.py"],
     "fastapi": [sys.executable, "app.py"],
     "django": [sys.executable, "manage.py", "runserver", "127.0.0.1:{port}", "--noreload"],
+    "django-asgi": [sys.executable, "-m", "uvicorn", "demo.asgi:application", "--host", "127.0.0.1", "--port", "{port}",
+                    "--log-level", "warning"],
 }
+#: The directory each runs in (django-asgi: the Django example under uvicorn).
+DIRS = {"django-asgi": "django"}
 
 
 class Example:
@@ -55,7 +59,7 @@ def example(request: Any) -> Iterator[Example]:
     env.pop("AUTH_TIKTOK_ID", None)
     env.pop("AUTH_TRUST_HOST", None)  # the example's own trustHost must do
     command = [part.format(port=port) for part in COMMANDS[name]]
-    proc = subprocess.Popen(command, cwd=EXAMPLES / name, env=env, stdin=subprocess.DEVNULL,
+    proc = subprocess.Popen(command, cwd=EXAMPLES / DIRS.get(name, name), env=env, stdin=subprocess.DEVNULL,
                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     try:
         wait_for(sim_port)
@@ -75,7 +79,7 @@ def example(request: Any) -> Iterator[Example]:
                 p.wait()
 
 
-ALL = pytest.mark.parametrize("example", ["flask", "fastapi", "django"], indirect=True)
+ALL = pytest.mark.parametrize("example", ["flask", "fastapi", "django", "django-asgi"], indirect=True)
 
 
 def get(http: requests.Session, url: str) -> requests.Response:
@@ -91,7 +95,12 @@ def assert_protected(http: requests.Session, origin: str) -> None:
     assert res.status_code in (302, 303, 307), res.status_code
     location = res.headers["location"]
     assert urlparse(location).path == "/auth/signin", location
-    assert parse_qs(urlparse(location).query)["callbackUrl"] == ["/dashboard"]
+    query = parse_qs(urlparse(location).query)
+    # Django's @login_required sends ?next=, which libauth.django reads as callbackUrl.
+    assert query.get("callbackUrl", query.get("next")) == ["/dashboard"], location
+    if "next" in query:
+        page = get(http, f"{origin}{location}").text
+        assert f'name="callbackUrl" value="{origin}/dashboard"' in page, page
     assert "Not signed in." in get(http, f"{origin}/").text
 
 
@@ -116,6 +125,10 @@ def test_example_credentials_sign_in(example: Example) -> None:
     if example.name == "fastapi":  # the require_session dependency on a JSON route
         assert get(http, f"{origin}/api/me").json()["user"]["email"] == "demo@example.com"
         assert get(requests.Session(), f"{origin}/api/me").status_code == 303
+        res = requests.get(f"{origin}/api/me", headers={"Accept": "application/json"}, timeout=30)
+        assert res.status_code == 401, res.status_code
+    if example.name.startswith("django"):  # an async view reading the session
+        assert get(http, f"{origin}/api/me").json()["session"]["user"]["email"] == "demo@example.com"
     res = http.post(f"{origin}/auth/signout", data={"csrfToken": csrf(http, origin)}, allow_redirects=False, timeout=30)
     assert res.status_code == 302
     assert_protected(http, origin)
