@@ -19,8 +19,10 @@ from ._errors import AuthError
 MAX_BODY = _native.max_body_bytes()
 
 Scope = collections.abc.MutableMapping[str, Any]
-Receive = Callable[[], collections.abc.Awaitable[Dict[str, Any]]]
-Send = Callable[[Dict[str, Any]], collections.abc.Awaitable[None]]
+#: ASGI messages as Starlette types them (MutableMapping), so a Starlette or
+#: FastAPI app is an ``ASGIApp`` under ``mypy --strict``.
+Receive = Callable[[], collections.abc.Awaitable[collections.abc.MutableMapping[str, Any]]]
+Send = Callable[[collections.abc.MutableMapping[str, Any]], collections.abc.Awaitable[None]]
 ASGIApp = Callable[[Scope, Receive, Send], collections.abc.Awaitable[None]]
 
 

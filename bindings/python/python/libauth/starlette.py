@@ -55,7 +55,7 @@ def _auth_of(conn: HTTPConnection, auth: Optional[Auth]) -> Auth:
     found = auth or conn.scope.get("libauth.auth")
     if found is None:
         raise RuntimeError("libauth: no Auth for this request; wrap the app in libauth.ASGIMiddleware or pass `auth`")
-    return found  # type: ignore[no-any-return]
+    return found
 
 
 async def get_session(conn: HTTPConnection, auth: Optional[Auth] = None) -> Optional[Session]:

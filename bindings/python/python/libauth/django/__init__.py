@@ -23,14 +23,12 @@ Settings:
 from __future__ import annotations
 
 import threading
-from typing import TYPE_CHECKING, Any, Callable, Dict, Optional
+from typing import Any, Callable, Dict, Optional
 
 from .._auth import Auth
+from ..asgi import ASGIApp
+from ..wsgi import WSGIApp
 from .user import AnonymousSessionUser, SessionUser
-
-if TYPE_CHECKING:
-    from ..asgi import ASGIApp
-    from ..wsgi import WSGIApp
 
 Session = Dict[str, Any]
 
@@ -59,7 +57,7 @@ def sign_in_url(auth: Optional[Auth] = None) -> str:
     return (auth or get_auth()).base_path + "/signin"
 
 
-def get_wsgi_application() -> "WSGIApp":
+def get_wsgi_application() -> WSGIApp:
     """Django's WSGI application with the engine's routes in front of it
     (for hosts in ``ALLOWED_HOSTS``; other hosts get Django's 400)."""
     from .handlers import wsgi_application
@@ -67,7 +65,7 @@ def get_wsgi_application() -> "WSGIApp":
     return wsgi_application()
 
 
-def get_asgi_application() -> "ASGIApp":
+def get_asgi_application() -> ASGIApp:
     """Django's ASGI application with the engine's routes in front of it
     (for hosts in ``ALLOWED_HOSTS``; other hosts get Django's 400)."""
     from .handlers import asgi_application

@@ -12,7 +12,7 @@ def _store(request: Any) -> Dict[str, Any]:
     """Where ``libauth.get_session(request)`` finds the session: the WSGI
     environ, or the ASGI scope."""
     scope = getattr(request, "scope", None)
-    return scope if isinstance(scope, dict) else request.META  # type: ignore[no-any-return]
+    return scope if isinstance(scope, dict) else request.META
 
 
 def store_auth(request: Any, auth: Auth) -> None:
@@ -65,3 +65,5 @@ async def read_session_async(request: Any, auth: Auth) -> Optional[Dict[str, Any
         session = await auth.get_session_async(request_url(request), request_cookie(request))
         keep_session(request, session)
     return session
+
+__all__ = ["request_url", "request_cookie", "request_headers", "read_session", "read_session_async", "store_auth"]

@@ -20,3 +20,5 @@ class LibAuthConfig(AppConfig):
             from . import get_auth, sign_in_url
 
             settings.LOGIN_URL = sign_in_url(get_auth())
+
+__all__ = ["LibAuthConfig"]

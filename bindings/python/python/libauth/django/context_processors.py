@@ -14,3 +14,5 @@ from ._request import cached_session, read_session
 def session(request: HttpRequest) -> Dict[str, Any]:
     found, value = cached_session(request)
     return {"libauth_session": value if found else read_session(request, get_auth())}
+
+__all__ = ["session"]

@@ -55,14 +55,14 @@ def asgi_application() -> ASGIApp:
 
     django_app = get_asgi_application()
     auth = get_auth()
-    with_auth = ASGIMiddleware(django_app, auth)
+    with_auth = ASGIMiddleware(django_app, auth)  # type: ignore[arg-type]
 
     signin = auth.base_path + "/signin"
 
     async def application(scope: Scope, receive: Receive, send: Send) -> None:
         path = scope_path(scope) if scope["type"] == "http" else ""
         if path and auth.is_auth_path(path):
-            if not _host_allowed(ASGIRequest(scope, io.BytesIO())):  # type: ignore[arg-type]
+            if not _host_allowed(ASGIRequest(scope, io.BytesIO())):
                 headers = [(b"content-type", b"text/plain"), (b"content-length", str(len(BAD_HOST)).encode())]
                 await send({"type": "http.response.start", "status": 400, "headers": headers})
                 await send({"type": "http.response.body", "body": b"" if scope.get("method") == "HEAD" else BAD_HOST})
@@ -74,3 +74,5 @@ def asgi_application() -> ASGIApp:
         await with_auth(scope, receive, send)
 
     return application
+
+__all__ = ["wsgi_application", "asgi_application"]

@@ -12,5 +12,7 @@ from .views import auth_view, auth_view_async
 app_name = "libauth"
 
 urlpatterns = [
-    re_path(r"^.*$", auth_view_async if getattr(settings, "LIBAUTH_ASYNC", False) else auth_view, name="auth"),
+    re_path(r"^.*$", auth_view_async if getattr(settings, "LIBAUTH_ASYNC", False) else auth_view, name="auth"),  # type: ignore[arg-type]
 ]
+
+__all__ = ["urlpatterns", "app_name"]

@@ -109,7 +109,7 @@ def django_user(session: Dict[str, Any]) -> Any:
     has neither."""
     from django.contrib.auth import get_user_model
 
-    model = get_user_model()
+    model: Any = get_user_model()
     user: Dict[str, Any] = session.get("user") or {}
     email = user.get("email")
     field = model.USERNAME_FIELD
@@ -136,3 +136,5 @@ def django_user(session: Dict[str, Any]) -> Any:
     except IntegrityError:  # created meanwhile by a concurrent request
         return model._default_manager.get(**{field: key})
     return new
+
+__all__ = ["SessionUser", "AnonymousSessionUser", "django_user"]

@@ -28,7 +28,7 @@ class _RawCookie:
         return f"{header} {self.value}".strip() if header else self.value
 
 
-class _EngineCookies(SimpleCookie):  # type: ignore[type-arg]
+class _EngineCookies(SimpleCookie):
     """``response.cookies`` carrying the engine's ``Set-Cookie`` lines as
     they are (Django's handlers write every ``cookies.values()``), beside any
     cookie a Django middleware sets."""
@@ -93,3 +93,5 @@ async def auth_view_async(request: HttpRequest, *args: Any, **kwargs: Any) -> Ht
     auth = get_auth()
     method, url, headers, body, peer = engine_request(request, auth)
     return django_response(await auth.handle_async(method, url, headers, body, peer), method)
+
+__all__ = ["auth_view", "auth_view_async", "engine_request", "django_response", "next_as_callback_url"]
