@@ -1,0 +1,41 @@
+"""A Django project for tests/test_django.py: django.contrib.auth users in
+SQLite (DJANGO_TEST_DB), Django's CSRF middleware, libauth's middleware,
+and the routes through ``include("libauth.django.urls")`` (async view when
+LIBAUTH_ASYNC=1)."""
+
+import os
+from typing import Any, Dict, Optional
+
+import libauth
+
+
+def authorize(credentials: Dict[str, Any], request: Any) -> Optional[Dict[str, Any]]:
+    if credentials.get("username") == "ada" and credentials.get("password") == "lovelace":
+        return {"id": "42", "name": "Ada Lovelace", "email": "ada@example.com"}
+    return None
+
+
+DEBUG = False
+SECRET_KEY = "django-test-only"
+ALLOWED_HOSTS = ["127.0.0.1"]
+ROOT_URLCONF = "django_site.urls"
+INSTALLED_APPS = ["django.contrib.auth", "django.contrib.contenttypes", "libauth.django"]
+MIDDLEWARE = [
+    "django.middleware.common.CommonMiddleware",
+    "django.middleware.csrf.CsrfViewMiddleware",
+    "libauth.django.middleware.AuthenticationMiddleware",
+]
+DATABASES = {"default": {"ENGINE": "django.db.backends.sqlite3", "NAME": os.environ.get("DJANGO_TEST_DB", ":memory:")}}
+TEMPLATES = [{"BACKEND": "django.template.backends.django.DjangoTemplates",
+              "OPTIONS": {"context_processors": ["django.contrib.auth.context_processors.auth",
+                                                 "libauth.django.context_processors.session"]}}]
+LIBAUTH = {
+    "secret": "libauth-python-test-secret-0123456789abcdef",
+    "trustHost": True,
+    "providers": [libauth.Credentials(authorize=authorize)],
+}
+LIBAUTH_ASYNC = os.environ.get("LIBAUTH_ASYNC") == "1"
+USE_TZ = True
+DEFAULT_AUTO_FIELD = "django.db.models.AutoField"
+LOGGING = {"version": 1, "handlers": {"console": {"class": "logging.StreamHandler"}},
+           "loggers": {"django.request": {"handlers": ["console"], "level": "ERROR"}}}

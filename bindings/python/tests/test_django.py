@@ -1,0 +1,141 @@
+"""libauth.django over real HTTP: a Django project (tests/django_site:
+django.contrib.auth users in SQLite, Django's CSRF middleware) under
+waitress (WSGI, the routes through ``include("libauth.django.urls")``),
+uvicorn (ASGI, the async view and middleware) and gunicorn (WSGI, the routes
+in front of Django by ``libauth.django.get_wsgi_application()``):
+``@login_required`` and ``LoginRequiredMixin`` redirect to the sign-in page,
+sign-in, the page shows the Django user (created once, then found), a host
+not in ALLOWED_HOSTS gets 400, HEAD has no body, sign-out."""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+from pathlib import Path
+from typing import Dict, Iterator, List, Tuple
+from urllib.parse import parse_qs, urlparse
+
+import pytest
+import requests
+
+from conftest import free_port
+from test_servers import Reader, _wait_http, request
+
+HERE = Path(__file__).parent
+BIN = Path(sys.executable).parent
+
+MODES: Dict[str, Tuple[List[str], Dict[str, str]]] = {
+    "wsgi-urls-waitress": ([str(BIN / "waitress-serve"), "--listen=127.0.0.1:{port}", "django_site.wsgi:application"], {}),
+    "asgi-urls-uvicorn": ([str(BIN / "uvicorn"), "--host", "127.0.0.1", "--port", "{port}", "--log-level", "warning",
+                           "django_site.asgi:application"], {"LIBAUTH_ASYNC": "1"}),
+    "wsgi-wrapper-gunicorn": ([str(BIN / "gunicorn"), "-k", "gthread", "--threads", "4", "-w", "1",
+                               "-b", "127.0.0.1:{port}", "django_site.wsgi:wrapped"], {}),
+}
+
+
+class Site:
+    def __init__(self, url: str, port: int) -> None:
+        self.url = url
+        self.port = port
+
+
+@pytest.fixture(params=sorted(MODES))
+def site(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Site]:
+    command, extra = MODES[request.param]
+    env = {**os.environ, "PYTHONPATH": str(HERE), "DJANGO_SETTINGS_MODULE": "django_site.settings",
+           "DJANGO_TEST_DB": str(tmp_path / "db.sqlite3"), "PYTHONUNBUFFERED": "1", **extra}
+    env.pop("AUTH_URL", None)
+    subprocess.run([sys.executable, "-m", "django", "migrate", "-v", "0"], cwd=HERE, env=env, check=True)
+    port = free_port()
+    proc = subprocess.Popen([part.format(port=port) for part in command], cwd=HERE, env=env,
+                            stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    try:
+        _wait_http_any(port, proc)
+        yield Site(f"http://127.0.0.1:{port}", port)
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+
+
+def _wait_http_any(port: int, proc: "subprocess.Popen[bytes]") -> None:
+    import time
+
+    deadline = time.time() + 30
+    while time.time() < deadline and proc.poll() is None:
+        try:
+            requests.get(f"http://127.0.0.1:{port}/auth/csrf", timeout=2)
+            return
+        except requests.RequestException:
+            time.sleep(0.1)
+    proc.kill()
+    raise AssertionError("Django did not start:\n" + proc.communicate()[0].decode(errors="replace")[-3000:])
+
+
+def get(http: requests.Session, url: str, **kw: object) -> requests.Response:
+    return http.get(url, allow_redirects=False, timeout=30, **kw)  # type: ignore[arg-type]
+
+
+def assert_to_sign_in(res: requests.Response, path: str) -> str:
+    assert res.status_code == 302, (res.status_code, res.text[:300])
+    location = res.headers["location"]
+    assert urlparse(location).path == "/auth/signin", location
+    assert parse_qs(urlparse(location).query)["next"] == [path], location
+    return location
+
+
+def test_login_required_sign_in_and_the_django_user(site: Site) -> None:
+    http = requests.Session()
+    origin = site.url
+    location = assert_to_sign_in(get(http, f"{origin}/dashboard"), "/dashboard")
+    assert_to_sign_in(get(http, f"{origin}/cbv"), "/cbv")
+    assert get(http, f"{origin}/whoami").json() == {"authenticated": False, "username": "", "pk": None, "session": None}
+    # The sign-in page reads Django's ?next= as callbackUrl.
+    page = get(http, origin + location)
+    assert page.status_code == 200 and f'name="callbackUrl" value="{origin}/dashboard"' in page.text
+    # Sign in (a POST through Django's CsrfViewMiddleware: the engine checks its own token).
+    token = get(http, f"{origin}/auth/csrf").json()["csrfToken"]
+    res = http.post(f"{origin}/auth/callback/credentials", allow_redirects=False, timeout=30,
+                    data={"csrfToken": token, "username": "ada", "password": "lovelace",
+                          "callbackUrl": f"{origin}/dashboard"})
+    assert res.status_code == 302 and res.headers["location"] == f"{origin}/dashboard", (res.status_code, res.text)
+    cookies = res.headers.get("set-cookie", "")
+    assert "authjs.session-token=" in cookies and "HttpOnly" in cookies and "SameSite=Lax" in cookies, cookies
+    page = get(http, f"{origin}/dashboard")
+    assert page.status_code == 200, page.text
+    assert '<p id="who">Hello Ada Lovelace (ada@example.com, #1)</p>' in page.text, page.text
+    assert '<p id="session">ada@example.com</p>' in page.text
+    assert get(http, f"{origin}/cbv").text == "cbv ada@example.com"
+    me = get(http, f"{origin}/whoami").json()
+    assert me["authenticated"] is True and me["username"] == "ada@example.com" and me["pk"] == 1
+    assert me["session"]["user"]["name"] == "Ada Lovelace"
+    assert get(http, f"{origin}/whoami").json()["pk"] == 1  # found, not created again
+    # Sign out.
+    token = get(http, f"{origin}/auth/csrf").json()["csrfToken"]
+    res = http.post(f"{origin}/auth/signout", data={"csrfToken": token}, allow_redirects=False, timeout=30)
+    assert res.status_code == 302
+    assert_to_sign_in(get(http, f"{origin}/dashboard"), "/dashboard")
+
+
+def test_only_allowed_hosts_reach_the_engine(site: Site) -> None:
+    for path in ("/auth/providers", "/auth/signin", "/auth/session"):
+        res = requests.get(f"{site.url}{path}", headers={"Host": "evil.example"}, allow_redirects=False, timeout=30)
+        assert res.status_code == 400, (path, res.status_code, res.text[:200])
+    assert requests.get(f"{site.url}/auth/providers", timeout=30).status_code == 200
+
+
+def test_head_has_no_body_and_keeps_the_connection(site: Site) -> None:
+    port = site.port
+    with socket.create_connection(("127.0.0.1", port), timeout=10) as sock:
+        reader = Reader(sock)
+        sock.sendall(request("/auth/providers", port, "HEAD"))
+        status, headers, _ = reader.response(head=True)
+        assert status in (200, 400), status
+        sock.sendall(request("/auth/providers", port))
+        status, _, body = reader.response()
+        assert status == 200 and b"credentials" in body, (status, body)
