@@ -33,6 +33,11 @@ MODES: Dict[str, Tuple[List[str], Dict[str, str]]] = {
     "wsgi-wrapper-gunicorn": ([str(BIN / "gunicorn"), "-k", "gthread", "--threads", "4", "-w", "1",
                                "-b", "127.0.0.1:{port}", "django_site.wsgi:wrapped"], {}),
 }
+#: The same site without django.contrib.auth (no database): SessionUser.
+LIGHT: Dict[str, Tuple[List[str], Dict[str, str]]] = {
+    "light-wsgi-waitress": (MODES["wsgi-urls-waitress"][0], {"DJANGO_SITE_LIGHT": "1"}),
+    "light-asgi-uvicorn": (MODES["asgi-urls-uvicorn"][0], {"DJANGO_SITE_LIGHT": "1", "LIBAUTH_ASYNC": "1"}),
+}
 
 
 class Site:
@@ -43,11 +48,20 @@ class Site:
 
 @pytest.fixture(params=sorted(MODES))
 def site(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Site]:
-    command, extra = MODES[request.param]
+    yield from _site(*MODES[request.param], tmp_path)
+
+
+@pytest.fixture(params=sorted(LIGHT))
+def light_site(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Site]:
+    yield from _site(*LIGHT[request.param], tmp_path)
+
+
+def _site(command: List[str], extra: Dict[str, str], tmp_path: Path) -> Iterator[Site]:
     env = {**os.environ, "PYTHONPATH": str(HERE), "DJANGO_SETTINGS_MODULE": "django_site.settings",
            "DJANGO_TEST_DB": str(tmp_path / "db.sqlite3"), "PYTHONUNBUFFERED": "1", **extra}
     env.pop("AUTH_URL", None)
-    subprocess.run([sys.executable, "-m", "django", "migrate", "-v", "0"], cwd=HERE, env=env, check=True)
+    if "DJANGO_SITE_LIGHT" not in extra:
+        subprocess.run([sys.executable, "-m", "django", "migrate", "-v", "0"], cwd=HERE, env=env, check=True)
     port = free_port()
     proc = subprocess.Popen([part.format(port=port) for part in command], cwd=HERE, env=env,
                             stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
@@ -139,3 +153,20 @@ def test_head_has_no_body_and_keeps_the_connection(site: Site) -> None:
         sock.sendall(request("/auth/providers", port))
         status, _, body = reader.response()
         assert status == 200 and b"credentials" in body, (status, body)
+
+
+def test_without_contrib_auth_the_session_user(light_site: Site) -> None:
+    http = requests.Session()
+    origin = light_site.url
+    for path in ("/dashboard", "/api"):
+        res = get(http, f"{origin}{path}")
+        assert res.status_code == 302, res.status_code
+        location = res.headers["location"]
+        assert urlparse(location).path == "/auth/signin" and parse_qs(urlparse(location).query)["callbackUrl"] == [path]
+    token = get(http, f"{origin}/auth/csrf").json()["csrfToken"]
+    res = http.post(f"{origin}/auth/callback/credentials", allow_redirects=False, timeout=30,
+                    data={"csrfToken": token, "username": "ada", "password": "lovelace", "callbackUrl": "/dashboard"})
+    assert res.status_code == 302 and res.headers["location"] == f"{origin}/dashboard"
+    assert '<p id="who">Hello Ada Lovelace (ada@example.com)</p>' in get(http, f"{origin}/dashboard").text
+    assert get(http, f"{origin}/api").json() == {"type": "SessionUser", "username": "ada@example.com",
+                                                  "email": "ada@example.com"}

@@ -9,7 +9,7 @@ from django.http import HttpRequest, HttpResponse
 from django.urls import include, path
 
 import libauth
-from libauth.django import SessionUser, get_asgi_application, get_auth, get_wsgi_application, sign_in_url
+from libauth.django import SessionUser, get_asgi_application, get_auth, get_wsgi_application, login_required as la_login_required, sign_in_url
 from libauth.django.middleware import AuthenticationMiddleware
 
 
@@ -29,3 +29,8 @@ auth: libauth.Auth = get_auth()
 url: str = sign_in_url(auth)
 wsgi = get_wsgi_application()
 asgi = get_asgi_application()
+
+
+@la_login_required
+async def api(request: HttpRequest) -> HttpResponse:
+    return HttpResponse(str(request.user))

@@ -35,6 +35,11 @@ LIBAUTH = {
     "providers": [libauth.Credentials(authorize=authorize)],
 }
 LIBAUTH_ASYNC = os.environ.get("LIBAUTH_ASYNC") == "1"
+if os.environ.get("DJANGO_SITE_LIGHT") == "1":  # no django.contrib.auth, no database: SessionUser
+    INSTALLED_APPS = ["libauth.django"]
+    DATABASES = {}
+    ROOT_URLCONF = "django_site.urls_light"
+    TEMPLATES[0]["OPTIONS"]["context_processors"] = ["libauth.django.context_processors.session"]
 USE_TZ = True
 DEFAULT_AUTO_FIELD = "django.db.models.AutoField"
 LOGGING = {"version": 1, "handlers": {"console": {"class": "logging.StreamHandler"}},

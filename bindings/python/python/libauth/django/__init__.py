@@ -28,6 +28,7 @@ from typing import Any, Callable, Dict, Optional
 from .._auth import Auth
 from ..asgi import ASGIApp
 from ..wsgi import WSGIApp
+from .decorators import login_required
 from .user import AnonymousSessionUser, SessionUser
 
 Session = Dict[str, Any]
@@ -92,5 +93,6 @@ def get_user_function() -> Callable[[Session], Any]:
 
 __all__ = [
     "get_auth", "sign_in_url", "get_wsgi_application", "get_asgi_application", "get_user_function",
-    "SessionUser", "AnonymousSessionUser", "Session",
+    "SessionUser", "AnonymousSessionUser", "Session", "login_required",
 ]
+
