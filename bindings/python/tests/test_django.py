@@ -1,8 +1,9 @@
 """libauth.django over real HTTP: a Django project (tests/django_site:
 django.contrib.auth users in SQLite, Django's CSRF middleware) under
 waitress (WSGI, the routes through ``include("libauth.django.urls")``),
-uvicorn (ASGI, the async view and middleware) and gunicorn (WSGI, the routes
-in front of Django by ``libauth.django.get_wsgi_application()``):
+uvicorn (ASGI, the async view and middleware), gunicorn (WSGI, the routes
+in front of Django by ``libauth.django.get_wsgi_application()``) and
+hypercorn (ASGI, ``get_asgi_application()``):
 ``@login_required`` and ``LoginRequiredMixin`` redirect to the sign-in page,
 sign-in, the page shows the Django user (created once, then found), a host
 not in ALLOWED_HOSTS gets 400, HEAD has no body, sign-out."""
@@ -32,6 +33,7 @@ MODES: Dict[str, Tuple[List[str], Dict[str, str]]] = {
                            "django_site.asgi:application"], {"LIBAUTH_ASYNC": "1"}),
     "wsgi-wrapper-gunicorn": ([str(BIN / "gunicorn"), "-k", "gthread", "--threads", "4", "-w", "1",
                                "-b", "127.0.0.1:{port}", "django_site.wsgi:wrapped"], {}),
+    "asgi-wrapper-hypercorn": ([str(BIN / "hypercorn"), "-b", "127.0.0.1:{port}", "django_site.asgi:wrapped"], {}),
 }
 #: The same site without django.contrib.auth (no database): SessionUser.
 LIGHT: Dict[str, Tuple[List[str], Dict[str, str]]] = {
