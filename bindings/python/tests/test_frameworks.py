@@ -78,7 +78,7 @@ def starlette_app() -> Any:
         return JSONResponse(user_json(request))
 
     def scopes(session: Dict[str, Any]) -> List[str]:
-        return ["authenticated", "reader"]
+        return ["reader"]  # "authenticated" is added
 
     return Starlette(
         routes=[Route("/me", me), Route("/admin", admin), Route("/maybe", maybe)],

@@ -86,7 +86,7 @@ class LibAuthBackend(AuthenticationBackend):
     """Starlette's ``AuthenticationMiddleware`` backend: a session gives
     ``(AuthCredentials(scopes), SessionUser(session))``; none, Starlette's
     ``UnauthenticatedUser``. ``scopes`` may be a function of the session
-    (it should include ``"authenticated"``). ``auth`` is needed only when
+    (``"authenticated"`` is always among them). ``auth`` is needed only when
     the app is not inside ``libauth.ASGIMiddleware``."""
 
     def __init__(
@@ -101,8 +101,10 @@ class LibAuthBackend(AuthenticationBackend):
         session = await get_session(conn, self.auth)
         if session is None:
             return None
-        scopes = self.scopes(session) if callable(self.scopes) else self.scopes
-        return AuthCredentials(list(scopes)), SessionUser(session)
+        scopes = list(self.scopes(session) if callable(self.scopes) else self.scopes)
+        if "authenticated" not in scopes:  # a session is always "authenticated" (@requires("authenticated"))
+            scopes.insert(0, "authenticated")
+        return AuthCredentials(scopes), SessionUser(session)
 
 
 __all__ = ["LibAuthBackend", "SessionUser", "Session", "get_session", "sign_in_url"]

@@ -74,7 +74,8 @@ def django_response(res: Response, method: str) -> HttpResponse:
         if name.lower() == "set-cookie":
             cookies.append(value)
         elif name.lower() != "content-length":
-            out.headers[name] = value
+            # A header the engine sends twice (other than Set-Cookie) joined, as HTTP allows.
+            out.headers[name] = f"{out.headers[name]}, {value}" if name in out.headers else value
     if method == "HEAD":
         out.headers["Content-Length"] = str(len(res.body))
     out.cookies = _EngineCookies(cookies)
