@@ -71,7 +71,7 @@ def _wait_http(port: int, proc: "subprocess.Popen[bytes]") -> None:
     raise AssertionError(f"server did not start:\n{out[-3000:]}")
 
 
-@pytest.fixture(params=sorted(SERVERS))
+@pytest.fixture(scope="module", params=sorted(SERVERS))
 def server(request: pytest.FixtureRequest) -> Iterator[Running]:
     name = request.param
     _, command = SERVERS[name]
