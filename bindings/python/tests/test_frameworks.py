@@ -17,11 +17,9 @@ from libauth.fastapi import CurrentSession, RequiredSession  # module-level: Fas
 from conftest import ADA, Browser, Server, base_config, free_port, start_asgi, sync_authorize, wait_for
 
 
-async def session_callback(args: Dict[str, Any]) -> Dict[str, Any]:
+async def session_callback(*, session: Dict[str, Any], **_: Any) -> Dict[str, Any]:
     """An async session callback: session reads reach a hook (not hookless)."""
-    session = dict(args["session"])
-    session["seen"] = True
-    return session
+    return {**session, "seen": True}
 
 
 CONFIGS = {
