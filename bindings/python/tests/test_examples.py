@@ -150,8 +150,10 @@ def test_example_tiktok_sign_in(example: Example) -> None:
     assert name and f"Signed in as {name}" in get(http, f"{origin}/").text
 
 
-@pytest.mark.parametrize("example", ["fastapi"], indirect=True)
-def test_fastapi_example_in_headless_chromium(example: Example) -> None:
+@pytest.mark.parametrize("example", ["fastapi", "django"], indirect=True)
+def test_example_in_headless_chromium(example: Example) -> None:
+    """FastAPI's ``require_session`` and Django's own ``@login_required``
+    (LOGIN_URL at libauth's sign-in page) in a real browser."""
     assert Path("/usr/bin/chromium").exists(), "Debian chromium is not installed (scripts/test.sh installs it)"
     assert (ROOT / "bindings" / "node" / "node_modules" / "playwright-core").exists(), \
         "playwright-core is not installed (npm ci in bindings/node; scripts/test.sh does)"
@@ -159,7 +161,8 @@ def test_fastapi_example_in_headless_chromium(example: Example) -> None:
                          capture_output=True, text=True, timeout=120)
     assert out.returncode == 0, out.stdout + out.stderr
     seen = json.loads(out.stdout.strip().splitlines()[-1])
-    assert seen["redirectedTo"].startswith(f"{example.origin}/auth/signin?callbackUrl="), seen
+    # FastAPI names the way back `callbackUrl`, Django `next` (read as one).
+    assert re.match(rf"{re.escape(example.origin)}/auth/signin\?(callbackUrl|next)=", seen["redirectedTo"]), seen
     assert seen["credentialsSecret"] == "Hello Demo User, this page is protected."
     assert seen["who"] == "Signed in as Demo User (demo@example.com)"
     assert seen["afterSignOut"] == "Not signed in."

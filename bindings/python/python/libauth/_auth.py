@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import json
+import os
 import threading
 import collections.abc
 from typing import Any, Dict, List, Optional, Tuple
@@ -72,6 +73,7 @@ class Auth:
         self.max_in_flight: int = built.max_in_flight
         self.session_is_hookless: bool = built.session_is_hookless
         self._executor: Optional[concurrent.futures.ThreadPoolExecutor] = None
+        self._executor_pid = os.getpid()
         self._executor_lock = threading.Lock()
 
     # -- routes ------------------------------------------------------------
@@ -106,9 +108,13 @@ class Auth:
     def executor(self) -> concurrent.futures.ThreadPoolExecutor:
         """The worker threads for engine work off the event loop, sized by
         ``hooks.maxInFlight`` (threads start on demand)."""
+        # A pool made before a fork has no threads in the child: make a new one.
+        if self._executor is not None and self._executor_pid != os.getpid():
+            self._executor = None
         if self._executor is None:
             with self._executor_lock:
                 if self._executor is None:
+                    self._executor_pid = os.getpid()
                     self._executor = concurrent.futures.ThreadPoolExecutor(
                         max_workers=self.max_in_flight, thread_name_prefix="libauth"
                     )
