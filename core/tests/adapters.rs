@@ -5,12 +5,16 @@
 //! adapter or to the `adapter` config option.
 //!
 //! PostgreSQL: `LIBAUTH_TEST_POSTGRES_URL` overrides the default
-//! `postgres://postgres@127.0.0.1:5432/test`. These tests never skip: with no
-//! server they fail (`scripts/test.sh` starts it).
+//! `postgres://postgres@127.0.0.1:5432/test`. Those tests need the server, so
+//! they are compiled with the `integration` feature only (`scripts/test.sh`
+//! enables it and starts the server); there they never skip: with no server
+//! they fail.
 
 mod common;
 
-use common::{postgres_url, temp_db_path, temp_schema};
+use common::temp_db_path;
+#[cfg(feature = "integration")]
+use common::{postgres_url, temp_schema};
 use std::sync::{Arc, Barrier};
 use std::thread;
 
@@ -46,6 +50,7 @@ fn sqlite() -> Fixture {
     Fixture { adapter, typed_errors: true, _cleanup: Some(Box::new(file)) }
 }
 
+#[cfg(feature = "integration")]
 fn postgres() -> Fixture {
     let schema = temp_schema();
     let config = json!({ "type": "postgres", "url": postgres_url(), "schema": schema.0, "connectTimeout": 5 });
@@ -678,6 +683,7 @@ mod first_sign_in {
                     }
 
                     #[test]
+                    #[cfg(feature = "integration")]
                     fn postgres_adapter() {
                         super::$check(&super::super::postgres());
                     }
@@ -743,6 +749,7 @@ mod account_tokens {
     }
 
     #[test]
+    #[cfg(feature = "integration")]
     fn postgres_adapter() {
         check(&super::postgres());
     }
@@ -772,6 +779,7 @@ macro_rules! conformance {
 
 conformance!(memory);
 conformance!(sqlite);
+#[cfg(feature = "integration")]
 conformance!(postgres);
 conformance!(host);
 
@@ -790,6 +798,7 @@ mod purge {
     }
 
     #[test]
+    #[cfg(feature = "integration")]
     fn postgres_adapter() {
         check(&super::postgres());
     }
@@ -877,6 +886,7 @@ fn sqlite_in_memory() {
 /// Several processes starting on an empty schema at once: the advisory lock
 /// makes them take turns; all succeed and the migration is recorded once.
 #[test]
+#[cfg(feature = "integration")]
 fn postgres_concurrent_migrations_do_not_race() {
     use libauth_core::adapter::{PostgresAdapter, PostgresOptions};
     let schema = temp_schema();
@@ -921,6 +931,7 @@ fn postgres_down_at_start_is_unavailable_not_a_config_error() {
 }
 
 #[test]
+#[cfg(feature = "integration")]
 fn postgres_errors_never_show_values() {
     let f = postgres();
     let token = "tok-very-secret-value";

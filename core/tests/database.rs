@@ -1,7 +1,9 @@
 //! The database session strategy through the engine, on SQLite (the
 //! embedded default) and PostgreSQL (the real server): create, read,
 //! throttled update, expiry, sign-out; credentials with database sessions;
-//! users and accounts created at OAuth sign-in; adapter failures.
+//! users and accounts created at OAuth sign-in; adapter failures. The
+//! PostgreSQL tests need the server, so they run with the `integration`
+//! feature only (`scripts/test.sh` enables it).
 
 mod common;
 
@@ -102,6 +104,7 @@ fn database_session_lifecycle_on_sqlite() {
 }
 
 #[test]
+#[cfg(feature = "integration")] // the PostgreSQL server
 fn database_session_lifecycle_on_postgres() {
     let schema = temp_schema();
     lifecycle(json!({ "type": "postgres", "url": postgres_url(), "schema": schema.0 }));
@@ -258,6 +261,7 @@ fn no_fixation_and_devices_are_independent_on_sqlite() {
 }
 
 #[test]
+#[cfg(feature = "integration")] // the PostgreSQL server
 fn no_fixation_and_devices_are_independent_on_postgres() {
     let schema = temp_schema();
     fixation_and_devices(json!({ "type": "postgres", "url": postgres_url(), "schema": schema.0 }));

@@ -50,6 +50,7 @@ fn user_for(kind: &str, run: &str) -> Value {
 }
 
 #[test]
+#[cfg(feature = "integration")] // the PostgreSQL server
 fn concurrent_first_sign_ins_from_two_processes_on_postgres() {
     let schema = temp_schema();
     let config = json!({ "type": "postgres", "url": postgres_url(), "schema": schema.0, "poolSize": 8 });

@@ -516,6 +516,7 @@ fn concurrent_first_sign_ins_on_sqlite() {
 }
 
 #[test]
+#[cfg(feature = "integration")] // the PostgreSQL server
 fn concurrent_first_sign_ins_on_postgres() {
     let schema = temp_schema();
     concurrent_first_sign_ins(json!({ "type": "postgres", "url": postgres_url(), "schema": schema.0 }));
