@@ -149,8 +149,7 @@ if [ "$addon_built" = 1 ]; then
 fi
 # ---- C ABI (ffi/, include/auth.h, examples/c-server) -------------------
 echo "== C ABI: tests/c/run.sh"
-# After the Node step: the example-server test mints a cookie with the Node
-# addon. tests/c/run.sh prints one "<name>: N passed, N failed" line per
+# tests/c/run.sh prints one "<name>: N passed, N failed" line per
 # program (plain, valgrind, ASan/UBSan, threads, the server over HTTP) and
 # the total as "c: N passed, N failed"; a missing tool fails, never skips.
 ensure_c_tools || record "C tools (prerequisite)" 1 0 1

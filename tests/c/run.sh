@@ -91,10 +91,8 @@ program "test_threads (valgrind, 4 x 100)" "$OUT/test_threads-valgrind.log" "${V
 program "test_threads (asan+ubsan, 8 x 500)" "$OUT/test_threads-asan.log" "$OUT/test_threads-asan" 8 500
 
 # The example server over HTTP (tests/c/test_server.py), with the TikTok
-# simulator and the Node addon (built by `npm ci` in bindings/node, which
-# scripts/test.sh runs first) to mint a cookie the C server must read.
+# simulator; the Auth.js cookies it must read are in tests/fixtures.
 if make -s -C examples/c-server >"$OUT/c-server-build.log" 2>&1 && cargo build -q -p tiktok-sim; then
-  [ -f bindings/node/libauth.node ] || echo "bindings/node/libauth.node is missing: run npm ci in bindings/node" >&2
   program "c-server (HTTP)" "$OUT/c-server.log" python3 tests/c/test_server.py
 else
   cat "$OUT/c-server-build.log"; line "c-server (build)" 0 1

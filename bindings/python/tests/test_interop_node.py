@@ -1,18 +1,37 @@
-"""Interop with the Node binding (bindings/node, built by scripts/test.sh
-before this step): a session cookie minted by Node is read by Python behind
-both middlewares, and one minted by Python is read by Node."""
+"""Interop with Auth.js and the Node binding.
+
+Auth.js -> Python: session cookies minted by Auth.js itself (``encode`` from
+``@auth/core/jwt``), read from ``tests/fixtures/authjs-session-vectors.json``
+(written by ``tests/compat/make-vectors.mjs``), are read by Python behind both
+middlewares and give the session the fixture says they decode to. This
+direction needs no Node: the cookies are in the fixture.
+
+Python -> Node: a cookie minted by Python is read by the Node binding
+(``node_interop.mjs``). A cookie minted at run time cannot be in a fixture,
+so this one test still needs ``node`` and the Node addon
+(``bindings/node/libauth.node``, built by ``npm ci`` in bindings/node;
+scripts/test.sh builds it before this step)."""
 
 from __future__ import annotations
 
 import json
 import subprocess
 from pathlib import Path
-from typing import Any
+from typing import Any, Dict, List
 
+import pytest
 from conftest import SECRET, Browser, base_config
 
 HERE = Path(__file__).parent
-ADDON = HERE.parents[1] / "node" / "libauth.node"
+ROOT = HERE.parents[2]
+ADDON = ROOT / "bindings" / "node" / "libauth.node"
+FIXTURE = ROOT / "tests" / "fixtures" / "authjs-session-vectors.json"
+
+# The vectors for the cookie name a plain-HTTP site uses (the test servers
+# are on http://127.0.0.1); the large one comes as Auth.js's cookie chunks.
+VECTORS: List[Dict[str, Any]] = [
+    v for v in json.loads(FIXTURE.read_text(encoding="utf-8"))["vectors"] if v["salt"] == "authjs.session-token"
+]
 
 
 def node(*args: str) -> Any:
@@ -22,16 +41,26 @@ def node(*args: str) -> Any:
     return json.loads(out.stdout)
 
 
-def test_a_cookie_minted_by_node_is_read_by_python(serve: Any) -> None:
-    s = serve(base_config())
-    minted = node("mint", SECRET, s.url)
-    pairs = [c.split(";")[0].split("=", 1) for c in minted["cookies"]]
-    token = dict(pairs)["authjs.session-token"]
+def session_user(decoded: Dict[str, Any]) -> Dict[str, Any]:
+    """Auth.js's session user: ``name``, ``email`` and ``image`` from the
+    token's ``name``, ``email`` and ``picture``, each only when present."""
+    return {to: decoded[claim] for to, claim in (("name", "name"), ("email", "email"), ("image", "picture")) if claim in decoded}
+
+
+def test_the_fixture_has_vectors() -> None:
+    assert len(VECTORS) >= 6 and any("cookieChunks" in v for v in VECTORS)
+
+
+@pytest.mark.parametrize("vector", VECTORS, ids=lambda v: str(v["description"]).split(" [")[0][:40])
+def test_a_cookie_minted_by_authjs_is_read_by_python(serve: Any, vector: Dict[str, Any]) -> None:
+    s = serve(base_config(secret=vector["secret"]))
     br = Browser(s)
-    br.http.cookies.set("authjs.session-token", token, domain="127.0.0.1", path="/")
+    cookies = vector.get("cookieChunks") or [{"name": "authjs.session-token", "value": vector["token"]}]
+    for cookie in cookies:
+        br.http.cookies.set(cookie["name"], cookie["value"], domain="127.0.0.1", path="/")
     session = br.session()
-    assert session["user"] == {"name": "Grace Hopper", "email": "grace@example.com"}
-    assert br.get("/me").json()["user"]["name"] == "Grace Hopper"
+    assert session["user"] == session_user(vector["decoded"])
+    assert br.get("/me").json()["user"] == session["user"]
 
 
 def test_a_cookie_minted_by_python_is_read_by_node(serve: Any) -> None:
