@@ -15,6 +15,9 @@
 //! Modules hidden from the docs are internals, public only for the
 //! project's own tests, benchmarks and tools, with no stability promise.
 
+// The engine is safe Rust; the unsafe code is in the bindings and the C ABI.
+#![forbid(unsafe_code)]
+
 /// The README's Rust examples, compiled and run as doctests.
 #[cfg(doctest)]
 #[doc = include_str!("../../README.md")]
