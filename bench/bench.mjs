@@ -37,7 +37,9 @@ const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
 const SERVER_CPU = process.env.SERVER_CPU ?? "0";
 const LOAD_CPU = process.env.LOAD_CPU ?? "1";
 const ENGINE_BENCH = process.env.ENGINE_BENCH; // the libauth-bench binary (run.sh builds it)
-const PRIORITY = process.env.BENCH_NICE ? `Servers and load generator at nice ${process.env.BENCH_NICE}` : "Default scheduling priority";
+const PRIORITY = process.env.BENCH_NICE
+  ? `Servers and load generator at nice ${process.env.BENCH_NICE}`
+  : "Default scheduling priority";
 const here = fileURLToPath(new URL(".", import.meta.url));
 const loadAtStart = os.loadavg();
 
@@ -86,7 +88,8 @@ async function check(url, cookie) {
   // A benchmark of redirects would be meaningless: check the answer first.
   const res = await fetch(url, { headers: { cookie }, redirect: "manual" });
   const body = await res.text();
-  if (res.status !== 200 || !body.includes("bench@example.com")) throw new Error(`${url}: ${res.status} ${body.slice(0, 200)}`);
+  if (res.status !== 200 || !body.includes("bench@example.com"))
+    throw new Error(`${url}: ${res.status} ${body.slice(0, 200)}`);
 }
 
 async function load(row, seconds) {
@@ -94,8 +97,14 @@ async function load(row, seconds) {
   const cpu0 = cpuSeconds(pid);
   const r = await autocannon({ url: row.url, connections: CONNECTIONS, duration: seconds, headers: { cookie } });
   const cpu = cpuSeconds(pid) - cpu0;
-  if (r.non2xx || r.errors || r.timeouts) throw new Error(`${row.url}: ${r.non2xx} non-2xx, ${r.errors} errors, ${r.timeouts} timeouts`);
-  return { reqPerSec: r.requests.total / seconds, p50: r.latency.p50, p99: r.latency.p99, cpuUs: (cpu / r.requests.total) * 1e6 };
+  if (r.non2xx || r.errors || r.timeouts)
+    throw new Error(`${row.url}: ${r.non2xx} non-2xx, ${r.errors} errors, ${r.timeouts} timeouts`);
+  return {
+    reqPerSec: r.requests.total / seconds,
+    p50: r.latency.p50,
+    p99: r.latency.p99,
+    cpuUs: (cpu / r.requests.total) * 1e6,
+  };
 }
 
 async function opsPerSecond(fn, seconds = 1) {
@@ -140,17 +149,32 @@ for (const impl of Object.keys(ports)) {
 
 // --- 1. in-process getSession, on LOAD_CPU (this process), before the HTTP load
 const user = { id: "1", name: "Bench User", email: "bench@example.com" };
-const ourConfig = { secret: SECRET, trustHost: true, providers: [Credentials({ credentials: {}, authorize: () => user })] };
+const ourConfig = {
+  secret: SECRET,
+  trustHost: true,
+  providers: [Credentials({ credentials: {}, authorize: () => user })],
+};
 ServerAuth(ourConfig);
-const theirConfig = { secret: SECRET, trustHost: true, providers: [AuthjsCredentials({ credentials: {}, authorize: () => user })] };
-const fakeReq = { protocol: "http", headers: { host: "127.0.0.1:4101", cookie }, originalUrl: "/protected", url: "/protected" };
+const theirConfig = {
+  secret: SECRET,
+  trustHost: true,
+  providers: [AuthjsCredentials({ credentials: {}, authorize: () => user })],
+};
+const fakeReq = {
+  protocol: "http",
+  headers: { host: "127.0.0.1:4101", cookie },
+  originalUrl: "/protected",
+  url: "/protected",
+};
 const a = await getSession(fakeReq, ourConfig);
 const b = await authjs.getSession(fakeReq, theirConfig);
-if (a?.user?.email !== "bench@example.com" || b?.user?.email !== "bench@example.com") throw new Error("getSession check failed");
+if (a?.user?.email !== "bench@example.com" || b?.user?.email !== "bench@example.com")
+  throw new Error("getSession check failed");
 const addon = instanceFor(ourConfig).native;
 const addonUrl = "http://127.0.0.1:4101/protected";
 // As getSession calls it: the session as JSON, parsed here.
-if (JSON.parse(addon.getSessionJson(addonUrl, cookie))?.user?.email !== "bench@example.com") throw new Error("getSessionJson check failed");
+if (JSON.parse(addon.getSessionJson(addonUrl, cookie))?.user?.email !== "bench@example.com")
+  throw new Error("getSessionJson check failed");
 // The engine's own figure (its binary, on this same core) and ours,
 // interleaved round by round so that machine load affects both alike.
 function engineMicros() {
@@ -179,7 +203,12 @@ const rows = [
   { name: "libauth protected route, `getSession` (Express)", server: "libauth", path: "/protected", vs: "bare" },
   { name: "bare node:http route, same JSON", server: "http-bare", path: "/bare" },
   { name: "libauth `GET /auth/session` (node:http)", server: "http-libauth", path: "/auth/session", vs: "http-bare" },
-  { name: "libauth protected route, `getSession` (node:http)", server: "http-libauth", path: "/protected", vs: "http-bare" },
+  {
+    name: "libauth protected route, `getSession` (node:http)",
+    server: "http-libauth",
+    path: "/protected",
+    vs: "http-bare",
+  },
   { name: "Auth.js `GET /auth/session` (Express)", server: "authjs", path: "/auth/session", vs: "bare" },
   { name: "Auth.js protected route, `getSession` (Express)", server: "authjs", path: "/protected", vs: "bare" },
 ];
@@ -231,10 +260,19 @@ lines.push(
 );
 const engine = inProcess.engine;
 const vsEngine = (s) => (engine ? `${(s.median / engine.median).toFixed(2)}x` : "—");
-if (engine) lines.push(`| Rust engine \`get_session\` (\`libauth-bench\`, same core) | ${us(engine)} | ${f(1e6 / engine.median)} | 1x |`);
-lines.push(`| libauth addon call \`getSessionJson\` + \`JSON.parse\` | ${us(inProcess.addon)} | ${f(1e6 / inProcess.addon.median)} | ${vsEngine(inProcess.addon)} |`);
-lines.push(`| libauth \`await getSession(req, config)\` | ${us(inProcess.libauth)} | ${f(1e6 / inProcess.libauth.median)} | ${vsEngine(inProcess.libauth)} |`);
-lines.push(`| Auth.js \`await getSession(req, config)\` | ${us(inProcess.authjs)} | ${f(1e6 / inProcess.authjs.median)} | ${vsEngine(inProcess.authjs)} |`);
+if (engine)
+  lines.push(
+    `| Rust engine \`get_session\` (\`libauth-bench\`, same core) | ${us(engine)} | ${f(1e6 / engine.median)} | 1x |`,
+  );
+lines.push(
+  `| libauth addon call \`getSessionJson\` + \`JSON.parse\` | ${us(inProcess.addon)} | ${f(1e6 / inProcess.addon.median)} | ${vsEngine(inProcess.addon)} |`,
+);
+lines.push(
+  `| libauth \`await getSession(req, config)\` | ${us(inProcess.libauth)} | ${f(1e6 / inProcess.libauth.median)} | ${vsEngine(inProcess.libauth)} |`,
+);
+lines.push(
+  `| Auth.js \`await getSession(req, config)\` | ${us(inProcess.authjs)} | ${f(1e6 / inProcess.authjs.median)} | ${vsEngine(inProcess.authjs)} |`,
+);
 lines.push(
   "",
   `HTTP: req/s and its ratio to the bare route of the same server kind in the same round; the server's CPU time per request (from /proc) and the same ratio computed from it (bare CPU ÷ this row's CPU: what the req/s ratio would be with the server as the only bottleneck).`,
@@ -248,7 +286,9 @@ for (const row of rows) {
   const ratio = row.vs ? pctOf(spread(row.runs.map((r, i) => r.reqPerSec / bareOf[row.vs].runs[i].reqPerSec))) : "100%";
   const cpuRatio = row.vs ? pctOf(spread(row.runs.map((r, i) => bareOf[row.vs].runs[i].cpuUs / r.cpuUs))) : "100%";
   const lat = `${spread(row.runs.map((r) => r.p50)).median} / ${spread(row.runs.map((r) => r.p99)).median}`;
-  lines.push(`| ${row.name} | ${f(rate.median)} (${f(rate.min)}–${f(rate.max)}) | ${ratio} | ${cpu.median.toFixed(0)} (${cpu.min.toFixed(0)}–${cpu.max.toFixed(0)}) | ${cpuRatio} | ${lat} |`);
+  lines.push(
+    `| ${row.name} | ${f(rate.median)} (${f(rate.min)}–${f(rate.max)}) | ${ratio} | ${cpu.median.toFixed(0)} (${cpu.min.toFixed(0)}–${cpu.max.toFixed(0)}) | ${cpuRatio} | ${lat} |`,
+  );
 }
 lines.push("", "| server RSS after load (MiB) | now | peak |", "|---|---|---|");
 for (const [name, impl] of [
@@ -260,7 +300,7 @@ for (const [name, impl] of [
 ]) {
   lines.push(`| ${name} | ${rss[impl].rss.toFixed(1)} | ${rss[impl].peak.toFixed(1)} |`);
 }
-const table = lines.join("\n") + "\n";
+const table = `${lines.join("\n")}\n`;
 mkdirSync(`${here}results`, { recursive: true });
 writeFileSync(`${here}results/http.md`, table);
 console.log(`\n${table}`);

@@ -11,7 +11,10 @@ let errors = 0;
 
 async function signIn() {
   const csrf = await request(`${origin}/auth/csrf`, { dispatcher });
-  const cookie = [].concat(csrf.headers["set-cookie"] ?? []).map((c) => c.split(";")[0]).join("; ");
+  const cookie = []
+    .concat(csrf.headers["set-cookie"] ?? [])
+    .map((c) => c.split(";")[0])
+    .join("; ");
   const { csrfToken } = await csrf.body.json();
   const res = await request(`${origin}/auth/callback/credentials`, {
     dispatcher,
@@ -21,7 +24,8 @@ async function signIn() {
   });
   await res.body.dump();
   const set = [].concat(res.headers["set-cookie"] ?? []);
-  if (res.statusCode !== 302 || !set.some((c) => c.startsWith("authjs.session-token="))) throw new Error(`status ${res.statusCode}`);
+  if (res.statusCode !== 302 || !set.some((c) => c.startsWith("authjs.session-token=")))
+    throw new Error(`status ${res.statusCode}`);
 }
 
 const end = performance.now() + seconds * 1000;
@@ -42,5 +46,13 @@ await Promise.all(
 const elapsed = (performance.now() - started) / 1000;
 latencies.sort((a, b) => a - b);
 const at = (q) => latencies[Math.min(latencies.length - 1, Math.floor(latencies.length * q))] ?? 0;
-console.log(JSON.stringify({ signIns: latencies.length, signInsPerSec: latencies.length / elapsed, p50: at(0.5), p99: at(0.99), errors }));
+console.log(
+  JSON.stringify({
+    signIns: latencies.length,
+    signInsPerSec: latencies.length / elapsed,
+    p50: at(0.5),
+    p99: at(0.99),
+    errors,
+  }),
+);
 await dispatcher.close();

@@ -7,7 +7,7 @@
 // run.sh copies into bench/RESULTS.md.
 //
 // Run by hand: `./bench/run.sh hooks` (builds the release addon first).
-import { fork, spawn } from "node:child_process";
+import { spawn } from "node:child_process";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import os from "node:os";
@@ -23,7 +23,10 @@ process.env.AUTH_SECRET ??= "libauth-benchmark-secret-0123456789abcdef";
 
 /** `taskset -c <cpu> node <script> …`, or plain node where taskset is missing. */
 function pinned(cpu, script, args, env) {
-  return spawn("taskset", ["-c", cpu, process.execPath, script, ...args], { env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "inherit"] });
+  return spawn("taskset", ["-c", cpu, process.execPath, script, ...args], {
+    env: { ...process.env, ...env },
+    stdio: ["ignore", "pipe", "inherit"],
+  });
 }
 
 async function startServer(impl, port) {
@@ -45,7 +48,9 @@ function runLoad(url) {
     const child = pinned(LOAD_CPU, `${here}hooks-load.mjs`, [url, String(CLIENTS), String(SECONDS)], {});
     let out = "";
     child.stdout.on("data", (d) => (out += d));
-    child.on("exit", (code) => (code === 0 ? resolve(JSON.parse(out)) : reject(new Error(`load exited ${code}: ${out}`))));
+    child.on("exit", (code) =>
+      code === 0 ? resolve(JSON.parse(out)) : reject(new Error(`load exited ${code}: ${out}`)),
+    );
   });
 }
 

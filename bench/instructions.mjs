@@ -34,7 +34,10 @@ const PORT = 4401;
 
 function startPlain(impl, port, env = {}) {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [`${here}server.mjs`, impl, String(port)], { env: { ...process.env, ...env }, stdio: ["ignore", "inherit", "inherit", "ipc"] });
+    const child = spawn(process.execPath, [`${here}server.mjs`, impl, String(port)], {
+      env: { ...process.env, ...env },
+      stdio: ["ignore", "inherit", "inherit", "ipc"],
+    });
     child.once("message", () => resolve(child));
     child.once("exit", (code) => reject(new Error(`${impl} exited (${code})`)));
   });
@@ -93,7 +96,16 @@ async function count(row) {
   const dir = mkdtempSync(path.join(os.tmpdir(), "libauth-cg-"));
   const child = spawn(
     "valgrind",
-    ["--tool=callgrind", "--instr-atstart=no", "--separate-threads=yes", `--callgrind-out-file=${dir}/cg.out`, process.execPath, `${here}server.mjs`, row.server, String(PORT)],
+    [
+      "--tool=callgrind",
+      "--instr-atstart=no",
+      "--separate-threads=yes",
+      `--callgrind-out-file=${dir}/cg.out`,
+      process.execPath,
+      `${here}server.mjs`,
+      row.server,
+      String(PORT),
+    ],
     { env: { ...process.env, BARE_JSON: sessionJson }, stdio: "ignore" },
   );
   try {
@@ -107,7 +119,8 @@ async function count(row) {
       }
     }
     const check = await fetch(url, { headers: { cookie }, redirect: "manual" });
-    if (check.status !== 200 || !(await check.text()).includes("bench@example.com")) throw new Error(`${url}: ${check.status}`);
+    if (check.status !== 200 || !(await check.text()).includes("bench@example.com"))
+      throw new Error(`${url}: ${check.status}`);
     control(child.pid, "-i", "on");
     await autocannon({ url, connections: 4, amount: WARMUP, headers: { cookie }, timeout: 60 });
     control(child.pid, "-z");
@@ -163,12 +176,18 @@ for (const [i, row] of rows.entries()) {
   row.dumps = reuse ? dumpsIn(reuse[i]) : await count(row);
   row.perReq = row.dumps.map((d) => d.total / BATCH);
   row.mainPerReq = row.dumps.map((d) => d.main / BATCH);
-  console.error(`${row.name}: ${row.perReq.map((x) => Math.round(x)).join(", ")} instructions/request (main thread ${row.mainPerReq.map((x) => Math.round(x)).join(", ")})`);
+  console.error(
+    `${row.name}: ${row.perReq.map((x) => Math.round(x)).join(", ")} instructions/request (main thread ${row.mainPerReq.map((x) => Math.round(x)).join(", ")})`,
+  );
 }
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const k = (x) => `${(x / 1000).toFixed(0)}k`;
-const groups = ["node (V8, JavaScript, libuv, HTTP parser)", "libauth addon (engine + napi glue)", "libc and other libraries"];
+const groups = [
+  "node (V8, JavaScript, libuv, HTTP parser)",
+  "libauth addon (engine + napi glue)",
+  "libc and other libraries",
+];
 const lines = [
   `Instructions per request (valgrind ${execFileSync("valgrind", ["--version"], { encoding: "utf8" }).trim()}, Node ${process.version}): ${WARMUP} requests of warm-up, then ${ROUNDS} batches of ${BATCH} (4 connections), counted separately; median (min–max). ` +
     `All threads, and the main thread alone (the JavaScript, the HTTP work and the engine run there; V8's background compiler and GC threads vary from batch to batch). ${new Date().toISOString().slice(0, 16).replace("T", " ")} UTC.`,
@@ -188,9 +207,11 @@ for (const row of rows) {
     return k(sum / BATCH);
   });
   const range = (xs) => `${k(median(xs))} (${k(Math.min(...xs))}–${k(Math.max(...xs))})`;
-  lines.push(`| ${row.name} | ${range(row.perReq)} | ${ratio} | ${range(row.mainPerReq)} | ${mainRatio} | ${shares.join(" | ")} |`);
+  lines.push(
+    `| ${row.name} | ${range(row.perReq)} | ${ratio} | ${range(row.mainPerReq)} | ${mainRatio} | ${shares.join(" | ")} |`,
+  );
 }
-const table = lines.join("\n") + "\n";
+const table = `${lines.join("\n")}\n`;
 mkdirSync(`${here}results`, { recursive: true });
 writeFileSync(`${here}results/instructions.md`, table);
 console.log(table);

@@ -40,10 +40,14 @@ function cpuSeconds(pid) {
 
 function start(impl, port, env, args = []) {
   return new Promise((resolve, reject) => {
-    const child = spawn("taskset", ["-c", SERVER_CPU, process.execPath, ...args, `${here}server.mjs`, impl, String(port)], {
-      env: { ...process.env, ...env },
-      stdio: ["ignore", "inherit", "inherit", "ipc"],
-    });
+    const child = spawn(
+      "taskset",
+      ["-c", SERVER_CPU, process.execPath, ...args, `${here}server.mjs`, impl, String(port)],
+      {
+        env: { ...process.env, ...env },
+        stdio: ["ignore", "inherit", "inherit", "ipc"],
+      },
+    );
     child.once("message", () => resolve(child));
     child.once("exit", (code) => reject(new Error(`${impl} exited (${code})`)));
   });
@@ -78,8 +82,19 @@ function category(node) {
   if (functionName === "(idle)") return "idle";
   if (file.includes("bindings/node/lib/native.js") && callers.has(functionName)) return "engine + napi";
   if (file.includes("bindings/node/lib/")) return "JS adapter";
-  if (/node_modules\/(express|router|finalhandler|send|serve-static|body-parser|parseurl|path-to-regexp|qs|accepts|type-is|content-type|etag|fresh|on-finished|debug|ms|mime|depd|encodeurl|escape-html|proxy-addr|forwarded|ipaddr\.js|range-parser|vary|cookie|cookie-signature|merge-descriptors|statuses|http-errors|setprototypeof|inherits|toidentifier|utils-merge|methods|media-typer|negotiator|safe-buffer|content-disposition)\//.test(file)) return "Express";
-  if (file.startsWith("node:") || functionName === "writev" || functionName === "writeUtf8String" || functionName === "writeLatin1String") return "node http";
+  if (
+    /node_modules\/(express|router|finalhandler|send|serve-static|body-parser|parseurl|path-to-regexp|qs|accepts|type-is|content-type|etag|fresh|on-finished|debug|ms|mime|depd|encodeurl|escape-html|proxy-addr|forwarded|ipaddr\.js|range-parser|vary|cookie|cookie-signature|merge-descriptors|statuses|http-errors|setprototypeof|inherits|toidentifier|utils-merge|methods|media-typer|negotiator|safe-buffer|content-disposition)\//.test(
+      file,
+    )
+  )
+    return "Express";
+  if (
+    file.startsWith("node:") ||
+    functionName === "writev" ||
+    functionName === "writeUtf8String" ||
+    functionName === "writeLatin1String"
+  )
+    return "node http";
   return "other";
 }
 // Samples are timestamped relative to profile.startTime (µs, monotonic):
@@ -96,7 +111,9 @@ for (let i = 0; i < profile.samples.length; i++) {
 totals.delete("idle");
 const busy = [...totals.values()].reduce((a, b) => a + b, 0);
 const perReq = (cpu / r.requests.total) * 1e6;
-console.log(`${kind} ${route}: ${Math.round(r.requests.total / SECONDS)} req/s, server CPU ${perReq.toFixed(1)} µs/req`);
+console.log(
+  `${kind} ${route}: ${Math.round(r.requests.total / SECONDS)} req/s, server CPU ${perReq.toFixed(1)} µs/req`,
+);
 for (const c of ["Express", "JS adapter", "engine + napi", "node http", "GC", "other"]) {
   const share = (totals.get(c) ?? 0) / busy;
   console.log(`  ${c.padEnd(14)} ${(share * perReq).toFixed(1).padStart(6)} µs/req  (${(share * 100).toFixed(0)}%)`);

@@ -25,7 +25,7 @@ function ready(server) {
 
 function expressApp() {
   const app = express();
-  app.get("/ready", (req, res) => res.send("ok"));
+  app.get("/ready", (_req, res) => res.send("ok"));
   return app;
 }
 
@@ -60,7 +60,7 @@ if (impl === "libauth") {
   ready(app);
 } else if (impl === "bare") {
   const app = expressApp();
-  app.get("/bare", (req, res) => res.json(BARE));
+  app.get("/bare", (_req, res) => res.json(BARE));
   ready(app);
 } else if (impl === "http-libauth") {
   // libauth's middleware mounted on node:http: it answers under /auth and

@@ -46,7 +46,15 @@ export declare function configure(options: ClientOptions): void;
 export declare function getCsrfToken(options?: ClientOptions): Promise<string>;
 export declare function getProviders(options?: ClientOptions): Promise<Record<string, ClientProvider> | null>;
 export declare function getSession(options?: ClientOptions): Promise<Session | null>;
-export declare function signIn(provider?: string, options?: SignInOptions & { redirect?: true }, authorizationParams?: Record<string, string>): Promise<undefined>;
-export declare function signIn(provider: string, options: SignInOptions & { redirect: false }, authorizationParams?: Record<string, string>): Promise<SignInResponse>;
+export declare function signIn(
+  provider?: string,
+  options?: SignInOptions & { redirect?: true },
+  authorizationParams?: Record<string, string>,
+): Promise<undefined>;
+export declare function signIn(
+  provider: string,
+  options: SignInOptions & { redirect: false },
+  authorizationParams?: Record<string, string>,
+): Promise<SignInResponse>;
 export declare function signOut(options?: SignOutOptions & { redirect?: true }): Promise<undefined>;
 export declare function signOut(options: SignOutOptions & { redirect: false }): Promise<{ url: string }>;

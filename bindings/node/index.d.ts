@@ -315,20 +315,21 @@ export interface Adapter {
   updateUser?(user: Partial<AdapterUser> & Pick<AdapterUser, "id">): Awaitable<AdapterUser>;
   deleteUser?(userId: string): Awaitable<AdapterUser | null | undefined | void>;
   linkAccount?(account: AdapterAccount): Awaitable<AdapterAccount | null | undefined | void>;
-  unlinkAccount?(account: Pick<AdapterAccount, "provider" | "providerAccountId">): Awaitable<AdapterAccount | undefined | void>;
+  unlinkAccount?(
+    account: Pick<AdapterAccount, "provider" | "providerAccountId">,
+  ): Awaitable<AdapterAccount | undefined | void>;
   createSession?(session: AdapterSession): Awaitable<AdapterSession>;
   getSessionAndUser?(sessionToken: string): Awaitable<{ session: AdapterSession; user: AdapterUser } | null>;
-  updateSession?(session: Partial<AdapterSession> & Pick<AdapterSession, "sessionToken">): Awaitable<AdapterSession | null | undefined | void>;
+  updateSession?(
+    session: Partial<AdapterSession> & Pick<AdapterSession, "sessionToken">,
+  ): Awaitable<AdapterSession | null | undefined | void>;
   deleteSession?(sessionToken: string): Awaitable<AdapterSession | null | undefined | void>;
   createVerificationToken?(token: VerificationToken): Awaitable<VerificationToken | null | undefined | void>;
   useVerificationToken?(params: { identifier: string; token: string }): Awaitable<VerificationToken | null>;
 }
 
 /** A built-in adapter of the engine, by name. */
-export type BuiltinAdapter =
-  | { type: "sqlite"; path: string }
-  | { type: "postgres"; url: string }
-  | { type: "memory" };
+export type BuiltinAdapter = { type: "sqlite"; path: string } | { type: "postgres"; url: string } | { type: "memory" };
 
 // ---------------------------------------------------------------- config
 
@@ -427,15 +428,30 @@ export interface CallbacksOptions {
 }
 
 export interface EventsOptions {
-  signIn?: (message: { user: User; account: Account | null; profile?: Profile; isNewUser?: boolean }) => Awaitable<void>;
+  signIn?: (message: {
+    user: User;
+    account: Account | null;
+    profile?: Profile;
+    isNewUser?: boolean;
+  }) => Awaitable<void>;
   signOut?: (message: { session: AdapterSession | null | undefined | void } | { token: JWT | null }) => Awaitable<void>;
   createUser?: (message: { user: User }) => Awaitable<void>;
   updateUser?: (message: { user: User }) => Awaitable<void>;
-  linkAccount?: (message: { user: User | AdapterUser; account: Account; profile: User | AdapterUser }) => Awaitable<void>;
+  linkAccount?: (message: {
+    user: User | AdapterUser;
+    account: Account;
+    profile: User | AdapterUser;
+  }) => Awaitable<void>;
   session?: (message: { session: Session; token: JWT }) => Awaitable<void>;
   /** A request a rate limit refused; `key` is `ip:<address or /64>` or `id:<hash>` (never the username or email). */
   refreshTokenRevoked?: (message: { userId: string; provider: string; providerAccountId: string }) => Awaitable<void>;
-  rateLimited?: (message: { route: "credentials" | "email" | "callback"; key: string; limit: number; window: number; retryAfter: number }) => Awaitable<void>;
+  rateLimited?: (message: {
+    route: "credentials" | "email" | "callback";
+    key: string;
+    limit: number;
+    window: number;
+    retryAfter: number;
+  }) => Awaitable<void>;
 }
 
 export interface LoggerInstance {
@@ -528,8 +544,14 @@ export declare function ReactiveAuth(config: ReactiveAuthConfig): { GET: Reactiv
  * given to `ServerAuth`; with a Web Request (or an event carrying one) and
  * the config given to `ReactiveAuth`.
  */
-export declare function getSession(req: ServerRequest | IncomingMessage, config: Omit<AuthConfig, "raw">): GetSessionResult;
-export declare function getSession(req: Request | RequestEvent, options: Omit<ReactiveAuthConfig, "raw">): GetSessionResult;
+export declare function getSession(
+  req: ServerRequest | IncomingMessage,
+  config: Omit<AuthConfig, "raw">,
+): GetSessionResult;
+export declare function getSession(
+  req: Request | RequestEvent,
+  options: Omit<ReactiveAuthConfig, "raw">,
+): GetSessionResult;
 
 /** What `signIn` / `signOut` resolve to: set each cookie on the response, then redirect to `url`. */
 export interface ActionResult {
@@ -573,7 +595,11 @@ export declare function signOut(
  * never send the tokens to the browser. Needs a built-in adapter (SQLite,
  * PostgreSQL or memory); a JS adapter object cannot read accounts yet.
  */
-export declare function getAccount(userId: string, provider: string, config: Omit<AuthConfig, "raw">): Promise<AdapterAccount | null>;
+export declare function getAccount(
+  userId: string,
+  provider: string,
+  config: Omit<AuthConfig, "raw">,
+): Promise<AdapterAccount | null>;
 
 /**
  * Refresh that account's access token with its refresh token at the
@@ -582,7 +608,11 @@ export declare function getAccount(userId: string, provider: string, config: Omi
  * account). Rejects with an `AuthError` when there is no refresh token or
  * the provider refuses it.
  */
-export declare function refreshAccount(userId: string, provider: string, config: Omit<AuthConfig, "raw">): Promise<AdapterAccount | null>;
+export declare function refreshAccount(
+  userId: string,
+  provider: string,
+  config: Omit<AuthConfig, "raw">,
+): Promise<AdapterAccount | null>;
 
 /** A valid access token for a stored provider account (`getAccessToken`). */
 export interface AccessToken {
@@ -600,7 +630,11 @@ export interface AccessToken {
  * rate-limit store). Null when not linked. A refresh token the provider
  * refused rejects with an AuthError of type `RefreshTokenRevoked`.
  */
-export declare function getAccessToken(userId: string, provider: string, config: Omit<AuthConfig, "raw">): Promise<AccessToken | null>;
+export declare function getAccessToken(
+  userId: string,
+  provider: string,
+  config: Omit<AuthConfig, "raw">,
+): Promise<AccessToken | null>;
 // ---------------------------------------------------------------- errors
 
 export type ErrorType =

@@ -23,7 +23,8 @@ const actions = require("./lib/actions");
  * ReactiveAuth so the engine built for it is reused.
  */
 function getSession(req, config) {
-  const web = req && (typeof req.headers?.get === "function" || (req.request && typeof req.request.headers?.get === "function"));
+  const web =
+    req && (typeof req.headers?.get === "function" || (req.request && typeof req.request.headers?.get === "function"));
   return web ? reactive.getSession(req, config) : express.getSession(req, config);
 }
 

@@ -11,7 +11,15 @@
 // it has expired (libauth's refreshAccount).
 "use strict";
 const express = require("express");
-const { ServerAuth, getSession, getAccount, refreshAccount, Credentials, TikTok, CredentialsSignin } = require("libauth");
+const {
+  ServerAuth,
+  getSession,
+  getAccount,
+  refreshAccount,
+  Credentials,
+  TikTok,
+  CredentialsSignin,
+} = require("libauth");
 
 const port = Number(process.env.PORT || 3000);
 const simUrl = process.env.TIKTOK_SIM_URL;
@@ -216,7 +224,12 @@ app.get("/tiktok", async (req, res, next) => {
     if (!s?.user) return res.redirect("/auth/signin?callbackUrl=%2Ftiktok");
     const account = await tiktokAccount(s);
     if (!account) {
-      return layout(req, res, "TikTok", `<div class="card"><h1>TikTok</h1><p id="no-account">Sign in with TikTok to use this page.</p></div>`);
+      return layout(
+        req,
+        res,
+        "TikTok",
+        `<div class="card"><h1>TikTok</h1><p id="no-account">Sign in with TikTok to use this page.</p></div>`,
+      );
     }
     let result;
     try {
@@ -248,8 +261,8 @@ ${
   }
 });
 
-app.get("/login", (req, res) => res.redirect("/auth/signin?callbackUrl=%2Fdashboard"));
-app.get("/api/me", (req, res) => res.json(res.locals.session));
+app.get("/login", (_req, res) => res.redirect("/auth/signin?callbackUrl=%2Fdashboard"));
+app.get("/api/me", (_req, res) => res.json(res.locals.session));
 
 // Express 5 calls back with the error when the port is taken.
 app.listen(port, "127.0.0.1", (err) => {
@@ -258,5 +271,7 @@ app.listen(port, "127.0.0.1", (err) => {
     process.exit(1);
   }
   const providers = config.providers.map((p) => p.id ?? p.builtin ?? p.type).join(", ");
-  console.log(`libauth Express example on http://127.0.0.1:${port}/  (providers: ${providers}; sign in as demo / demo)`);
+  console.log(
+    `libauth Express example on http://127.0.0.1:${port}/  (providers: ${providers}; sign in as demo / demo)`,
+  );
 });

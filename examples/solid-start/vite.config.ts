@@ -3,7 +3,10 @@ import { solidStart } from "@solidjs/start/config";
 import { nitro } from "nitro/vite";
 
 export default defineConfig({
-  plugins: [solidStart({ middleware: "./src/middleware.ts" }), nitro({ preset: "node-server", traceDeps: ["libauth*"] })],
+  plugins: [
+    solidStart({ middleware: "./src/middleware.ts" }),
+    nitro({ preset: "node-server", traceDeps: ["libauth*"] }),
+  ],
   // libauth loads a native addon: keep it out of the server bundle and load
   // it from node_modules at run time.
   ssr: { external: ["libauth"] },

@@ -4,7 +4,12 @@ import { parseArgs } from "node:util";
 export function parse(argv, options, usage) {
   let values;
   try {
-    ({ values } = parseArgs({ args: argv, options: { ...options, help: { type: "boolean" } }, strict: true, allowPositionals: false }));
+    ({ values } = parseArgs({
+      args: argv,
+      options: { ...options, help: { type: "boolean" } },
+      strict: true,
+      allowPositionals: false,
+    }));
   } catch (e) {
     fail(`${e.message}\n${usage}`);
   }

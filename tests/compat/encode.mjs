@@ -17,7 +17,8 @@ const values = parse(
 const secret = secretArg(values, usage);
 const salt = required(values, "salt", usage);
 const maxAgeText = required(values, "max-age", usage);
-if (!/^-?\d+$/.test(maxAgeText)) fail(`--max-age must be an integer number of seconds, got ${JSON.stringify(maxAgeText)}`);
+if (!/^-?\d+$/.test(maxAgeText))
+  fail(`--max-age must be an integer number of seconds, got ${JSON.stringify(maxAgeText)}`);
 const maxAge = Number(maxAgeText);
 let payload;
 try {

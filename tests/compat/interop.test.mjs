@@ -44,7 +44,7 @@ const SESSION = {
 const UNICODE = {
   name: "Zoë Ñúñez-Łukasiewicz 山田太郎 🦀",
   email: "zoë@exämple.com",
-  picture: "https://example.com/p/été.png?x=\"q\"",
+  picture: 'https://example.com/p/été.png?x="q"',
   sub: "user-ü-123",
   role: "admin",
   tenant: { id: 42, flags: ["beta", "ß"] },
@@ -78,7 +78,16 @@ function runRust(args) {
 }
 
 function rustEncode({ secret, salt, maxAge = MAX_AGE, payload }) {
-  const r = runRust(["encode", ...secretArgs(secret), "--salt", salt, "--max-age", String(maxAge), "--payload", JSON.stringify(payload)]);
+  const r = runRust([
+    "encode",
+    ...secretArgs(secret),
+    "--salt",
+    salt,
+    "--max-age",
+    String(maxAge),
+    "--payload",
+    JSON.stringify(payload),
+  ]);
   if (r.status !== 0) assert.fail(`Rust encode failed.\n${r.describeRun()}`);
   const token = r.stdout.trim();
   if (!/^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/.test(token))
@@ -101,7 +110,10 @@ function rustDecode({ secret, salt, token }) {
 function rustDecodeRejects({ secret, salt, token }, why) {
   const r = runRust(["decode", ...secretArgs(secret), "--salt", salt, "--token", token]);
   if (r.status === 0) assert.fail(`Rust decode accepted a token it must reject (${why}).\n${r.describeRun()}`);
-  if (r.status !== 1) assert.fail(`Rust decode must exit with code 1 when a token does not decode (${why}); the command failed differently.\n${r.describeRun()}`);
+  if (r.status !== 1)
+    assert.fail(
+      `Rust decode must exit with code 1 when a token does not decode (${why}); the command failed differently.\n${r.describeRun()}`,
+    );
   assert.equal(r.stdout.trim(), "", `Rust decode printed something while rejecting (${why})`);
 }
 
@@ -124,7 +136,11 @@ async function assertTokenShape(token, secret, salt) {
   const [h, encryptedKey, iv, ciphertext, tag] = segments;
   const header = b64json(h);
   const expected = b64json(await authjsHeaderSegment(secret, salt));
-  assert.deepEqual(header, expected, "protected header is {alg:'dir', enc:'A256CBC-HS512', kid:<Auth.js kid for the first secret and this salt>} and nothing else");
+  assert.deepEqual(
+    header,
+    expected,
+    "protected header is {alg:'dir', enc:'A256CBC-HS512', kid:<Auth.js kid for the first secret and this salt>} and nothing else",
+  );
   assert.equal(encryptedKey, "", "alg=dir: the encrypted-key segment is empty");
   assert.equal(Buffer.from(iv, "base64url").length, 16, "IV is 16 bytes");
   assert.equal(Buffer.from(tag, "base64url").length, 32, "A256CBC-HS512 tag is 32 bytes");
@@ -215,7 +231,10 @@ describe("(b) Auth.js encode (fresh) -> Rust decode", () => {
   for (const salt of SALTS) {
     test(`plain session, single secret, salt ${salt}`, async () => {
       const token = await authjsEncode({ token: SESSION, secret: SECRET, salt, maxAge: MAX_AGE });
-      assert.deepEqual(rustDecode({ secret: SECRET, salt, token }), await authjsDecode({ token, secret: SECRET, salt }));
+      assert.deepEqual(
+        rustDecode({ secret: SECRET, salt, token }),
+        await authjsDecode({ token, secret: SECRET, salt }),
+      );
     });
 
     test(`secret list [new, old], salt ${salt}`, async () => {
@@ -250,8 +269,17 @@ describe("(b) Auth.js encode (fresh) -> Rust decode", () => {
     assert.ok(VECTORS.vectors.length > 0);
     for (const v of VECTORS.vectors) {
       assert.deepEqual(rustDecode({ secret: v.secret, salt: v.salt, token: v.token }), v.decoded, v.description);
-      for (const s of v.decodeWith ?? []) assert.deepEqual(rustDecode({ secret: s, salt: v.salt, token: v.token }), v.decoded, `${v.description}, decoding with ${JSON.stringify(s)}`);
-      for (const s of v.rejectWith ?? []) rustDecodeRejects({ secret: s, salt: v.salt, token: v.token }, `${v.description}, decoding with ${JSON.stringify(s)}`);
+      for (const s of v.decodeWith ?? [])
+        assert.deepEqual(
+          rustDecode({ secret: s, salt: v.salt, token: v.token }),
+          v.decoded,
+          `${v.description}, decoding with ${JSON.stringify(s)}`,
+        );
+      for (const s of v.rejectWith ?? [])
+        rustDecodeRejects(
+          { secret: s, salt: v.salt, token: v.token },
+          `${v.description}, decoding with ${JSON.stringify(s)}`,
+        );
     }
   });
 });
@@ -290,7 +318,10 @@ describe("(d) rotation: Rust token encoded with [new, old]", () => {
 });
 
 describe("(e) tampering with one character fails in both", () => {
-  for (const [label, segmentIndex] of [["ciphertext", 3], ["authentication tag", 4]]) {
+  for (const [label, segmentIndex] of [
+    ["ciphertext", 3],
+    ["authentication tag", 4],
+  ]) {
     test(`${label} of a Rust token`, async () => {
       const salt = SALTS[0];
       const token = rustEncode({ secret: SECRET, salt, payload: SESSION });

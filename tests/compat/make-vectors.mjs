@@ -38,9 +38,13 @@ const b64uDecode = (s) => Buffer.from(s, "base64url");
 function deriveKey(secret, salt, enc = "A256CBC-HS512") {
   const length = enc === "A256GCM" ? 32 : 64;
   const info = `Auth.js Generated Encryption Key (${salt})`;
-  const key = Buffer.from(hkdfSync("sha256", Buffer.from(secret, "utf8"), Buffer.from(salt, "utf8"), Buffer.from(info, "utf8"), length));
+  const key = Buffer.from(
+    hkdfSync("sha256", Buffer.from(secret, "utf8"), Buffer.from(salt, "utf8"), Buffer.from(info, "utf8"), length),
+  );
   const jwk = JSON.stringify({ k: key.toString("base64url"), kty: "oct" });
-  const kid = createHash(`sha${length * 8}`).update(jwk).digest("base64url");
+  const kid = createHash(`sha${length * 8}`)
+    .update(jwk)
+    .digest("base64url");
   return { info, key, kid };
 }
 
@@ -66,7 +70,7 @@ const noPictureSession = {
 const unicodeSession = {
   name: "Zoë Ñúñez-Łukasiewicz 山田太郎 🦀",
   email: "zoë@exämple.com",
-  picture: "https://example.com/p/\u00e9t\u00e9.png?size=64&x=\"quoted\"",
+  picture: 'https://example.com/p/\u00e9t\u00e9.png?size=64&x="quoted"',
   sub: "user-ü-123",
   role: "admin",
   tenant: { id: 42, name: "Ærø – Ωmega", flags: ["beta", "ß"] },
@@ -104,7 +108,8 @@ const cases = [
     secret: SECRET,
   },
   {
-    description: "rotation: encoded with the secret list [new, old]; the first (new) secret is used and its kid is in the header",
+    description:
+      "rotation: encoded with the secret list [new, old]; the first (new) secret is used and its kid is in the header",
     payload: plainSession,
     secret: [SECRET_NEW, SECRET_OLD],
     decodeWith: [[SECRET_NEW, SECRET_OLD], [SECRET_NEW], SECRET_NEW, [SECRET_OLD, SECRET_NEW]],
@@ -153,7 +158,8 @@ async function makeVector(c, salt) {
     for (const s of c.decodeWith ?? []) assert.deepEqual(await decode({ token, secret: s, salt }), decoded);
     for (const s of c.rejectWith ?? []) await assert.rejects(decode({ token, secret: s, salt }));
     // The other cookie name never decodes it.
-    for (const other of SALTS.filter((x) => x !== salt)) await assert.rejects(decode({ token, secret: c.secret, salt: other }));
+    for (const other of SALTS.filter((x) => x !== salt))
+      await assert.rejects(decode({ token, secret: c.secret, salt: other }));
 
     const v = {
       description: `${c.description} [salt ${salt}]`,
@@ -181,7 +187,12 @@ async function makeVector(c, salt) {
 async function makeCsrf(description, secret) {
   // Exactly what @auth/core's init() does when there is no CSRF cookie yet.
   const options = { secret };
-  const { cookie, csrfToken } = await createCSRFToken({ options, cookieValue: undefined, isPost: false, bodyValue: undefined });
+  const { cookie, csrfToken } = await createCSRFToken({
+    options,
+    cookieValue: undefined,
+    isPost: false,
+    bodyValue: undefined,
+  });
   const [token, hash] = cookie.split("|");
   assert.equal(token, csrfToken);
   assert.match(token, /^[0-9a-f]{64}$/);
@@ -253,6 +264,6 @@ const out = {
   derivedKeys,
 };
 
-writeFileSync(OUT, JSON.stringify(out, null, 2) + "\n");
+writeFileSync(OUT, `${JSON.stringify(out, null, 2)}\n`);
 console.log(`wrote ${vectors.length} vectors, ${csrf.length} csrf examples to ${OUT.pathname}`);
 for (const v of vectors) console.log(`  ${String(v.token.length).padStart(5)}  ${v.description}`);

@@ -85,14 +85,26 @@ function target(request, config, name) {
   if (web) {
     const headers = [];
     for (const [k, v] of web.headers) headers.push(k, v);
-    return { auth: reactive.engineFor(config), method: web.method, url: web.url, headers, peer: reactive.clientAddress(request) };
+    return {
+      auth: reactive.engineFor(config),
+      method: web.method,
+      url: web.url,
+      headers,
+      peer: reactive.clientAddress(request),
+    };
   }
   if (!request || typeof request.headers !== "object") {
     throw new TypeError(`${name}: request must be an Express request, a Web Request, or an event with one`);
   }
   const headers = Array.isArray(request.rawHeaders) ? request.rawHeaders : flatten(request.headers);
   const peer = request.socket?.remoteAddress;
-  return { auth: express.engineFor(config), method: request.method ?? "POST", url: express.absoluteUrl(request), headers, peer };
+  return {
+    auth: express.engineFor(config),
+    method: request.method ?? "POST",
+    url: express.absoluteUrl(request),
+    headers,
+    peer,
+  };
 }
 
 function webRequest(request) {

@@ -13,7 +13,8 @@ const DEFAULT_PREFIX = "/api/auth";
  * else.
  */
 function ReactiveAuth(config) {
-  if (config === null || typeof config !== "object") throw new TypeError("ReactiveAuth(config): config must be an object");
+  if (config === null || typeof config !== "object")
+    throw new TypeError("ReactiveAuth(config): config must be an object");
   const prefix = normalise(config.prefix ?? config.basePath ?? DEFAULT_PREFIX);
   const auth = engineFor(config);
 
@@ -24,7 +25,7 @@ function ReactiveAuth(config) {
     }
     const url = request.url;
     const pathname = pathOf(url);
-    if (pathname !== prefix && !pathname.startsWith(prefix + "/")) return undefined;
+    if (pathname !== prefix && !pathname.startsWith(`${prefix}/`)) return undefined;
     const headers = [];
     for (const [name, value] of request.headers) headers.push(name, value);
     // Fetch's Headers joins several cookies with ", "; the engine wants

@@ -26,17 +26,23 @@ function checkPrebuilt() {
   try {
     prebuilt = JSON.parse(fs.readFileSync(path.join(pkgDir, "prebuilt.json"), "utf8"));
   } catch {
-    console.error("libauth: this package has no prebuilt addon and no source to build it from; install libauth from its repository checkout");
+    console.error(
+      "libauth: this package has no prebuilt addon and no source to build it from; install libauth from its repository checkout",
+    );
     process.exit(1);
   }
   if (prebuilt.target !== here) {
-    console.error(`libauth: this package's addon is for ${prebuilt.target}, not ${here}; install libauth from its repository checkout to build it for this platform`);
+    console.error(
+      `libauth: this package's addon is for ${prebuilt.target}, not ${here}; install libauth from its repository checkout to build it for this platform`,
+    );
     process.exit(1);
   }
   try {
     require(path.join(pkgDir, "libauth.node"));
   } catch (e) {
-    console.error(`libauth: the prebuilt addon (${prebuilt.target}, ${prebuilt.profile}) does not load here: ${e.message}`);
+    console.error(
+      `libauth: the prebuilt addon (${prebuilt.target}, ${prebuilt.profile}) does not load here: ${e.message}`,
+    );
     process.exit(1);
   }
   console.log(`libauth: using the prebuilt addon for ${here} (${prebuilt.profile} build)`);

@@ -2,15 +2,11 @@
 // methods (hooks `adapter.*`), and the engine's built-in ones by name.
 import { describe, it, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { createRequire } from "node:module";
 import { randomUUID, createHash } from "node:crypto";
 import { rmSync } from "node:fs";
 import { ServerAuth } from "libauth";
 import { Browser, sleep, serveProtected } from "./helpers.mjs";
 import { baseConfig } from "./flows.mjs";
-
-const require = createRequire(import.meta.url);
-const express = require("express");
 
 /** An in-memory adapter in the Auth.js shape, every method async, recording calls. */
 export function memoryAdapter(calls = []) {
@@ -139,7 +135,7 @@ describe("a JavaScript adapter (adapter.* hooks)", () => {
     return s;
   };
 
-  it("credentials sign-in with the database strategy stores, reads and deletes the session through it", async (t) => {
+  it("credentials sign-in with the database strategy stores, reads and deletes the session through it", async () => {
     const adapter = memoryAdapter();
     const s = await start(adapter);
     const br = new Browser(s.url);
@@ -148,16 +144,25 @@ describe("a JavaScript adapter (adapter.* hooks)", () => {
     const token = br.sessionCookie();
     assert.ok(token && token.split(".").length !== 5, "the cookie holds a session token, not a JWT");
     const key = storedKey(token);
-    assert.ok(adapter.calls.some(([m, session]) => m === "createSession" && session.sessionToken === key), "createSession got SHA-256(token)");
+    assert.ok(
+      adapter.calls.some(([m, session]) => m === "createSession" && session.sessionToken === key),
+      "createSession got SHA-256(token)",
+    );
     assert.deepEqual([...adapter.sessions.keys()], [key], "the store holds the session under SHA-256(token)");
     assert.equal((await br.session()).user.email, "ada@example.com");
     assert.equal((await (await br.fetch("/me")).json()).user.email, "ada@example.com");
-    assert.ok(adapter.calls.some(([m, t]) => m === "getSessionAndUser" && t === key), "getSessionAndUser got SHA-256(token)");
+    assert.ok(
+      adapter.calls.some(([m, t]) => m === "getSessionAndUser" && t === key),
+      "getSessionAndUser got SHA-256(token)",
+    );
     assert.ok(!adapter.dump().includes(token), "the cookie's value is nowhere in the adapter's store");
 
     const cookies = br.sessionCookies();
     await signOutEndsOnlyThisSession(br, () => Browser.withCookies(s.url, cookies));
-    assert.ok(adapter.calls.some(([m, t]) => m === "deleteSession" && t === key), "deleteSession got SHA-256(token)");
+    assert.ok(
+      adapter.calls.some(([m, t]) => m === "deleteSession" && t === key),
+      "deleteSession got SHA-256(token)",
+    );
     assert.equal(adapter.sessions.has(key), false, "the store no longer holds the session");
     assert.equal(adapter.sessions.size, 0);
     assert.ok(!JSON.stringify(adapter.calls).includes(token), "no adapter method ever received the cookie's value");
@@ -173,14 +178,15 @@ describe("a JavaScript adapter (adapter.* hooks)", () => {
     const [laptopKey, phoneKey] = [storedKey(laptop.sessionCookie()), storedKey(phone.sessionCookie())];
     assert.notEqual(laptopKey, phoneKey, "two sessions");
     assert.deepEqual(new Set(adapter.sessions.keys()), new Set([laptopKey, phoneKey]));
-    for (const br of [laptop, phone]) assert.ok(!adapter.dump().includes(br.sessionCookie()), "no cookie value in the store");
+    for (const br of [laptop, phone])
+      assert.ok(!adapter.dump().includes(br.sessionCookie()), "no cookie value in the store");
 
     const cookies = laptop.sessionCookies();
     await signOutEndsOnlyThisSession(laptop, () => Browser.withCookies(s.url, cookies), [phone]);
     assert.deepEqual(
       adapter.calls.filter(([m]) => m === "deleteSession").map(([, t]) => t),
       [laptopKey],
-      "deleteSession was called once, for the laptop's session"
+      "deleteSession was called once, for the laptop's session",
     );
     assert.deepEqual([...adapter.sessions.keys()], [phoneKey], "the phone's session is still stored");
   });

@@ -20,7 +20,8 @@ function authjsConfig() {
     providers: [
       AuthjsCredentials({
         credentials: { username: {}, password: {} },
-        authorize: async ({ username, password }) => (username === "ada" && password === "lovelace" ? users().ada : null),
+        authorize: async ({ username, password }) =>
+          username === "ada" && password === "lovelace" ? users().ada : null,
       }),
     ],
   };
@@ -64,7 +65,11 @@ describe("Auth.js v5 (@auth/express 0.12.3) interoperability", () => {
     const me = await mine.fetch("/me");
     assert.equal(me.status, 200);
     const session = await me.json();
-    assert.deepEqual(session.user, { name: "Ada Lovelace", email: "ada@example.com", image: "https://img.example/ada.png" });
+    assert.deepEqual(session.user, {
+      name: "Ada Lovelace",
+      email: "ada@example.com",
+      image: "https://img.example/ada.png",
+    });
     assert.equal((await mine.session()).user.email, "ada@example.com");
   });
 

@@ -21,7 +21,11 @@ describe("headless Chromium", { skip }, () => {
     const port = await freePort();
     const app = await startProcess(["server.js"], {
       cwd: `${root}examples/express`,
-      env: { PORT: String(port), AUTH_SECRET: "browser-test-secret-0123456789abcdefgh", AUTH_DB: `/tmp/libauth-browser-${process.pid}.db` },
+      env: {
+        PORT: String(port),
+        AUTH_SECRET: "browser-test-secret-0123456789abcdefgh",
+        AUTH_DB: `/tmp/libauth-browser-${process.pid}.db`,
+      },
       ready: /Express example on/,
     });
     const context = await browser.newContext();
@@ -48,15 +52,22 @@ describe("headless Chromium", { skip }, () => {
 
   it("Express example: TikTok sign-in against the simulator (the demo's set-up)", async (t) => {
     const simBin = `${root}target/debug/tiktok-sim`;
-    const skipReason = skipUnless(existsSync(simBin), "target/debug/tiktok-sim is not built (cargo build -p tiktok-sim)");
+    const skipReason = skipUnless(
+      existsSync(simBin),
+      "target/debug/tiktok-sim is not built (cargo build -p tiktok-sim)",
+    );
     if (skipReason) return t.skip(skipReason);
     const [port, simPort] = [await freePort(), await freePort()];
     const origin = `http://127.0.0.1:${port}`;
     const { spawn } = await import("node:child_process");
     // Access tokens live 3 s, so the TikTok page has to refresh one.
-    const sim = spawn(simBin, ["--quiet", "--port", String(simPort), "--access-ttl", "3", "--redirect-uri", `${origin}/auth/callback/tiktok`], {
-      stdio: "ignore",
-    });
+    const sim = spawn(
+      simBin,
+      ["--quiet", "--port", String(simPort), "--access-ttl", "3", "--redirect-uri", `${origin}/auth/callback/tiktok`],
+      {
+        stdio: "ignore",
+      },
+    );
     let app;
     const context = await browser.newContext();
     try {
@@ -74,7 +85,10 @@ describe("headless Chromium", { skip }, () => {
       const page = await context.newPage();
       await page.goto(`${origin}/login`);
       // The built-in page's TikTok button carries TikTok's logo, inline.
-      assert.match(await page.getAttribute("button:has-text('Sign in with TikTok') img", "src"), /^data:image\/svg\+xml;base64,/);
+      assert.match(
+        await page.getAttribute("button:has-text('Sign in with TikTok') img", "src"),
+        /^data:image\/svg\+xml;base64,/,
+      );
       await Promise.all([page.waitForURL(`${origin}/dashboard`), page.click("text=Sign in with TikTok")]);
       assert.match(await page.textContent("#secret"), /^Hello .+, this page is protected\.$/);
       // The dashboard: who is signed in, the session, the account's scopes
@@ -147,7 +161,13 @@ describe("headless Chromium", { skip }, () => {
       await p.waitForFunction(() => document.getElementById("out").textContent !== "pending", null, { timeout: 20000 });
       const out = JSON.parse(await p.textContent("#out"));
       assert.equal(out.before, null);
-      assert.deepEqual(out.wrong, { error: "CredentialsSignin", code: "credentials", status: 200, ok: false, url: null });
+      assert.deepEqual(out.wrong, {
+        error: "CredentialsSignin",
+        code: "credentials",
+        status: 200,
+        ok: false,
+        url: null,
+      });
       assert.equal(out.signIn.ok, true);
       assert.equal(out.signIn.error, undefined);
       assert.equal(out.session.user.email, "ada@example.com");

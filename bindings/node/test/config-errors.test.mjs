@@ -10,10 +10,30 @@ const authorize = () => null;
 const cases = [
   ["a missing secret", { providers: [] }, "secret", "MissingSecret"],
   ["a short secret", { secret: "short" }, "secret", "Configuration"],
-  ["credentials without authorize", { secret: SECRET, providers: [{ type: "credentials" }] }, "providers[0].authorize", "MissingAuthorize"],
-  ["database sessions without an adapter", { secret: SECRET, session: { strategy: "database" } }, "session.strategy", "MissingAdapter"],
-  ["an unknown provider type", { secret: SECRET, providers: [{ type: "saml" }] }, "providers[0].type", "InvalidProviderType"],
-  ["email without an adapter", { secret: SECRET, providers: [Email({ sendVerificationRequest() {} })] }, "adapter", "MissingAdapter"],
+  [
+    "credentials without authorize",
+    { secret: SECRET, providers: [{ type: "credentials" }] },
+    "providers[0].authorize",
+    "MissingAuthorize",
+  ],
+  [
+    "database sessions without an adapter",
+    { secret: SECRET, session: { strategy: "database" } },
+    "session.strategy",
+    "MissingAdapter",
+  ],
+  [
+    "an unknown provider type",
+    { secret: SECRET, providers: [{ type: "saml" }] },
+    "providers[0].type",
+    "InvalidProviderType",
+  ],
+  [
+    "email without an adapter",
+    { secret: SECRET, providers: [Email({ sendVerificationRequest() {} })] },
+    "adapter",
+    "MissingAdapter",
+  ],
   ["a misspelt callback", { secret: SECRET, callbacks: { sesion() {} } }, "callbacks.sesion", "Configuration"],
   ["a misspelt event", { secret: SECRET, events: { signin() {} } }, "events.signin", "Configuration"],
   ["a logger level that does not exist", { secret: SECRET, logger: { info() {} } }, "logger.info", "Configuration"],
@@ -24,7 +44,12 @@ const cases = [
     "Configuration",
   ],
   ["a misspelt option", { secret: SECRET, secert: "x" }, "secert", "Configuration"],
-  ["an unknown hook deadline", { secret: SECRET, hooks: { timeouts: { "callbacks.sesion": 1 } } }, "hooks.timeouts.callbacks.sesion", "Configuration"],
+  [
+    "an unknown hook deadline",
+    { secret: SECRET, hooks: { timeouts: { "callbacks.sesion": 1 } } },
+    "hooks.timeouts.callbacks.sesion",
+    "Configuration",
+  ],
 ];
 
 for (const [what, config, option, type] of cases) {
@@ -53,7 +78,12 @@ it("a config with every hook spelt right is accepted", () => {
   ServerAuth({
     secret: SECRET,
     providers: [Credentials({ credentials: {}, authorize })],
-    callbacks: { signIn: () => true, redirect: ({ url }) => url, jwt: ({ token }) => token, session: ({ session }) => session },
+    callbacks: {
+      signIn: () => true,
+      redirect: ({ url }) => url,
+      jwt: ({ token }) => token,
+      session: ({ session }) => session,
+    },
     events: { signIn: noop, signOut: noop, createUser: noop, updateUser: noop, linkAccount: noop, session: noop },
     logger: { error: noop, warn: noop, debug: noop },
     hooks: { timeout: 10, timeouts: { "callbacks.jwt": 2 }, maxInFlight: 64 },

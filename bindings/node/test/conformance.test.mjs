@@ -22,7 +22,8 @@ function normalise(value) {
     return { $error: { type: value.type, message: value.message, cause: value.cause?.err?.message ?? null } };
   }
   if (Array.isArray(value)) return value.map(normalise);
-  if (value && typeof value === "object") return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, normalise(v)]));
+  if (value && typeof value === "object")
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, normalise(v)]));
   return value;
 }
 
@@ -42,14 +43,23 @@ describe("host conventions: every hook kind, as the shared vectors say", () => {
     current.received = normalise(args);
     const { reply, throws } = current.case;
     if (throws) {
-      const e = throws.type === "CredentialsSignin" ? new CredentialsSignin(throws.message) : new AuthError(throws.message);
+      const e =
+        throws.type === "CredentialsSignin" ? new CredentialsSignin(throws.message) : new AuthError(throws.message);
       if (throws.code) e.code = throws.code;
       throw e;
     }
     return revive(reply);
   };
   const names = [...new Set(vectors.cases.map((c) => c.hook))];
-  const config = { secret: "libauth-conformance-secret-0123456789", trustHost: true, callbacks: {}, events: {}, logger: {}, jwt: {}, session: {} };
+  const config = {
+    secret: "libauth-conformance-secret-0123456789",
+    trustHost: true,
+    callbacks: {},
+    events: {},
+    logger: {},
+    jwt: {},
+    session: {},
+  };
   const adapter = {};
   for (const name of names) {
     const [group, rest] = [name.slice(0, name.indexOf(".")), name.slice(name.indexOf(".") + 1)];

@@ -75,23 +75,27 @@ async function serve(code, env, run) {
 }
 
 test("the README's Express example: /dashboard needs a session, demo / demo signs in", async () => {
-  await serve(example("README.md", 'require("express")'), () => ({}), async (origin) => {
-    const visitor = new Browser(origin);
-    const before = await visitor.fetch("/dashboard");
-    assert.equal(before.status, 302);
-    assert.equal(before.headers.get("location"), "/auth/signin");
+  await serve(
+    example("README.md", 'require("express")'),
+    () => ({}),
+    async (origin) => {
+      const visitor = new Browser(origin);
+      const before = await visitor.fetch("/dashboard");
+      assert.equal(before.status, 302);
+      assert.equal(before.headers.get("location"), "/auth/signin");
 
-    const wrong = new Browser(origin);
-    await wrong.signIn("demo", "not-the-password");
-    assert.equal((await wrong.fetch("/dashboard")).status, 302);
+      const wrong = new Browser(origin);
+      await wrong.signIn("demo", "not-the-password");
+      assert.equal((await wrong.fetch("/dashboard")).status, 302);
 
-    const user = new Browser(origin);
-    const signIn = await user.signIn("demo", "demo");
-    assert.equal(signIn.status, 302);
-    const page = await user.fetch("/dashboard");
-    assert.equal(page.status, 200);
-    assert.equal(await page.text(), "Hello Demo");
-  });
+      const user = new Browser(origin);
+      const signIn = await user.signIn("demo", "demo");
+      assert.equal(signIn.status, 302);
+      const page = await user.fetch("/dashboard");
+      assert.equal(page.status, 200);
+      assert.equal(await page.text(), "Hello Demo");
+    },
+  );
 });
 
 test("the package README's example: the sign-in link, and GitHub among the providers", async () => {

@@ -200,7 +200,8 @@ async function startSink() {
   return {
     port,
     nextMessage: async () => JSON.parse(await next("message")),
-    stop: () => new Promise((r) => (child.exitCode !== null ? r() : (child.once("exit", r), child.stdin.end(), child.kill()))),
+    stop: () =>
+      new Promise((r) => (child.exitCode !== null ? r() : (child.once("exit", r), child.stdin.end(), child.kill()))),
   };
 }
 
@@ -208,10 +209,17 @@ async function startSink() {
 function href(html) {
   const m = /href="([^"]*)"/.exec(html);
   assert.ok(m, "a link in the HTML part");
-  return m[1].replaceAll("&quot;", '"').replaceAll("&#39;", "'").replaceAll("&lt;", "<").replaceAll("&gt;", ">").replaceAll("&amp;", "&");
+  return m[1]
+    .replaceAll("&quot;", '"')
+    .replaceAll("&#39;", "'")
+    .replaceAll("&lt;", "<")
+    .replaceAll("&gt;", ">")
+    .replaceAll("&amp;", "&");
 }
 
-describe("email sign-in through SMTP (Email({ server, from }))", { skip: skipUnless(hasSink, `${python} cannot import aiosmtpd (pip install aiosmtpd; scripts/test.sh does)`) }, () => {
+describe("email sign-in through SMTP (Email({ server, from }))", {
+  skip: skipUnless(hasSink, `${python} cannot import aiosmtpd (pip install aiosmtpd; scripts/test.sh does)`),
+}, () => {
   let sink;
   let s;
   before(async () => {

@@ -1,6 +1,6 @@
 // The server adapter on Express 4 and Express 5, every mount form, over
 // real HTTP.
-import { describe, it, before, after } from "node:test";
+import { describe, it, after } from "node:test";
 import assert from "node:assert/strict";
 import { createRequire } from "node:module";
 import { ServerAuth, getSession, signIn, Credentials } from "libauth";
@@ -25,7 +25,7 @@ function app(express, mount, { parsers = false, config = baseConfig(), setup } =
     if (!session?.user) return res.redirect("/login");
     res.json(session);
   });
-  a.get("/hello", (req, res) => res.send("hello"));
+  a.get("/hello", (_req, res) => res.send("hello"));
   return a;
 }
 
@@ -45,7 +45,10 @@ const mounts = {
 
 for (const [major, express] of Object.entries(versions)) {
   for (const [label, mount] of Object.entries(mounts[major])) {
-    protocolSuite(`Express ${major}, ${label}`, async () => ({ ...(await listen(app(express, mount))), basePath: "/auth" }));
+    protocolSuite(`Express ${major}, ${label}`, async () => ({
+      ...(await listen(app(express, mount))),
+      basePath: "/auth",
+    }));
   }
   protocolSuite(`Express ${major}, app.use("/auth") after express.json() and express.urlencoded()`, async () => ({
     ...(await listen(app(express, mounts[major]['app.use("/auth")'], { parsers: true }))),
@@ -62,8 +65,12 @@ for (const [major, express] of Object.entries(versions)) {
     };
 
     it("honours trust proxy: X-Forwarded-Proto/Host give https URLs and __Secure- cookies", async () => {
-      const s = await start(app(express, (a, mw) => a.use("/auth", mw), { setup: (a) => a.set("trust proxy", "loopback") }));
-      const br = new Browser(s.url, { headers: { "x-forwarded-proto": "https", "x-forwarded-host": "app.example.com" } });
+      const s = await start(
+        app(express, (a, mw) => a.use("/auth", mw), { setup: (a) => a.set("trust proxy", "loopback") }),
+      );
+      const br = new Browser(s.url, {
+        headers: { "x-forwarded-proto": "https", "x-forwarded-host": "app.example.com" },
+      });
       const res = await br.signIn("ada", "lovelace");
       assert.equal(res.headers.get("location"), "https://app.example.com");
       assert.ok(br.jar.has("__Secure-authjs.session-token"), [...br.jar.keys()].join());
@@ -120,7 +127,10 @@ for (const [major, express] of Object.entries(versions)) {
 describe("ServerAuth config errors", () => {
   it("fails at construction with an AuthError naming the option", async () => {
     const { AuthError } = await import("libauth");
-    assert.throws(() => ServerAuth({ secret: "short" }), (e) => e instanceof AuthError && e.option === "secret" && /32/.test(e.message));
+    assert.throws(
+      () => ServerAuth({ secret: "short" }),
+      (e) => e instanceof AuthError && e.option === "secret" && /32/.test(e.message),
+    );
     assert.throws(
       () => ServerAuth({ secret: "x".repeat(40), providers: [{ type: "credentials" }] }),
       (e) => e instanceof AuthError && e.type === "MissingAuthorize",
@@ -136,9 +146,21 @@ describe("getSession: the session object", () => {
   // another JSON value, the object must equal the JSON the engine writes,
   // key order included, and show exactly what `authorize` returned.
   const values = [
-    undefined, null, "", "Ada Lovelace", "ada@example.com", "https://img.example/a.png",
-    'quote " backslash \\ slash /', "line\nbreak\ttab\u0000nul\u001f", "Zoë Ñandú 漢字 🚀", "é".repeat(700),
-    42, 0, true, { nested: ["x", 1] }, ["a", "b"],
+    undefined,
+    null,
+    "",
+    "Ada Lovelace",
+    "ada@example.com",
+    "https://img.example/a.png",
+    'quote " backslash \\ slash /',
+    "line\nbreak\ttab\u0000nul\u001f",
+    "Zoë Ñandú 漢字 🚀",
+    "é".repeat(700),
+    42,
+    0,
+    true,
+    { nested: ["x", 1] },
+    ["a", "b"],
   ];
   // A seeded generator: the same cases on every run, and every value in
   // every field across them.
@@ -147,7 +169,11 @@ describe("getSession: the session object", () => {
   const users = [];
   for (let i = 0; i < 120; i++) {
     const user = { id: String(i) };
-    for (const [field, offset] of [["name", 0], ["email", 5], ["image", 10]]) {
+    for (const [field, offset] of [
+      ["name", 0],
+      ["email", 5],
+      ["image", 10],
+    ]) {
       const value = i < values.length ? values[(i + offset) % values.length] : values[next() % values.length];
       if (value !== undefined) user[field] = value;
     }
@@ -158,7 +184,13 @@ describe("getSession: the session object", () => {
     providers: [Credentials({ credentials: { i: {} }, authorize: (c) => users[Number(c.i)] })],
   };
   ServerAuth(config);
-  const request = (cookie) => ({ method: "GET", protocol: "http", headers: { host: "app.test", cookie }, originalUrl: "/me", url: "/me" });
+  const request = (cookie) => ({
+    method: "GET",
+    protocol: "http",
+    headers: { host: "app.test", cookie },
+    originalUrl: "/me",
+    url: "/me",
+  });
 
   it("equals the engine's JSON and the user as authorize returned it, for any user", async () => {
     const engine = instanceFor(config);

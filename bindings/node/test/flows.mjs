@@ -58,7 +58,11 @@ export function protocolSuite(name, start) {
       assert.equal(res.headers.get("location"), server.url);
       assert.ok(br.sessionCookie(), "session cookie");
       const session = await br.session();
-      assert.deepEqual(session.user, { name: "Ada Lovelace", email: "ada@example.com", image: "https://img.example/ada.png" });
+      assert.deepEqual(session.user, {
+        name: "Ada Lovelace",
+        email: "ada@example.com",
+        image: "https://img.example/ada.png",
+      });
       assert.ok(Date.parse(session.expires) > Date.now());
       const me = await br.fetch("/me");
       assert.equal(me.status, 200);
@@ -69,17 +73,27 @@ export function protocolSuite(name, start) {
       const br = browser();
       let res = await br.signIn("ada", "wrong");
       assert.equal(res.status, 302);
-      assert.equal(res.headers.get("location"), `${server.url}${server.basePath}/signin?error=CredentialsSignin&code=credentials`);
+      assert.equal(
+        res.headers.get("location"),
+        `${server.url}${server.basePath}/signin?error=CredentialsSignin&code=credentials`,
+      );
       assert.equal(br.sessionCookie(), undefined);
       res = await br.signIn("throw", "x");
-      assert.equal(res.headers.get("location"), `${server.url}${server.basePath}/signin?error=CredentialsSignin&code=invalid_login`);
+      assert.equal(
+        res.headers.get("location"),
+        `${server.url}${server.basePath}/signin?error=CredentialsSignin&code=invalid_login`,
+      );
       assert.equal(await br.session(), null);
     });
 
     it("X-Auth-Return-Redirect turns the redirect into JSON { url }", async () => {
       const br = browser();
       const csrfToken = await br.csrf();
-      const res = await br.post(`${server.basePath}/callback/credentials`, { csrfToken, username: "ada", password: "lovelace" }, { "x-auth-return-redirect": "1" });
+      const res = await br.post(
+        `${server.basePath}/callback/credentials`,
+        { csrfToken, username: "ada", password: "lovelace" },
+        { "x-auth-return-redirect": "1" },
+      );
       assert.equal(res.status, 200);
       assert.deepEqual(await res.json(), { url: server.url });
     });
@@ -121,7 +135,11 @@ export function protocolSuite(name, start) {
     it("a missing or forged CSRF token is rejected and changes nothing", async () => {
       const br = browser();
       await br.csrf();
-      let res = await br.post(`${server.basePath}/callback/credentials`, { csrfToken: "forged", username: "ada", password: "lovelace" });
+      let res = await br.post(`${server.basePath}/callback/credentials`, {
+        csrfToken: "forged",
+        username: "ada",
+        password: "lovelace",
+      });
       assert.equal(res.status, 302);
       assert.equal(res.headers.get("location"), `${server.url}${server.basePath}/signin?error=MissingCSRF`);
       assert.equal(br.sessionCookie(), undefined);
@@ -155,7 +173,10 @@ export function protocolSuite(name, start) {
       assert.equal(me.status, 302);
       const res = await br.fetch(`${server.basePath}/session`);
       assert.equal(await res.json(), null);
-      assert.ok(res.headers.getSetCookie().some((c) => c.startsWith(`${name}=`)), "cookie cleared");
+      assert.ok(
+        res.headers.getSetCookie().some((c) => c.startsWith(`${name}=`)),
+        "cookie cleared",
+      );
       assert.equal(br.sessionCookie(), undefined);
     });
 

@@ -100,17 +100,26 @@ describe("signIn / signOut with a Web Request", () => {
     const out = await signOut(new Request(`${origin}/_server`, { method: "POST", headers: { cookie } }), config);
     // As the sign-out route: the callback-url cookie the sign-in set.
     assert.equal(out.url, `${origin}/dashboard`);
-    assert.ok(out.cookies.some((c) => /session-token=;/.test(c) || /Max-Age=0/.test(c)), out.cookies.join("\n"));
+    assert.ok(
+      out.cookies.some((c) => /session-token=;/.test(c) || /Max-Age=0/.test(c)),
+      out.cookies.join("\n"),
+    );
   });
 
   it("throws CredentialsSignin with .code, and a typed AuthError for an unknown provider", async () => {
     const request = new Request(`${origin}/_server`, { method: "POST" });
-    await assert.rejects(signIn("credentials", new URLSearchParams({ username: "ada", password: "x" }), request, config), (e) => {
-      assert.ok(e instanceof CredentialsSignin);
-      assert.equal(e.type, "CredentialsSignin");
-      assert.equal(e.code, "credentials");
-      return true;
-    });
-    await assert.rejects(signIn("github", {}, request, config), (e) => e instanceof AuthError && e.type === "InvalidProviderType");
+    await assert.rejects(
+      signIn("credentials", new URLSearchParams({ username: "ada", password: "x" }), request, config),
+      (e) => {
+        assert.ok(e instanceof CredentialsSignin);
+        assert.equal(e.type, "CredentialsSignin");
+        assert.equal(e.code, "credentials");
+        return true;
+      },
+    );
+    await assert.rejects(
+      signIn("github", {}, request, config),
+      (e) => e instanceof AuthError && e.type === "InvalidProviderType",
+    );
   });
 });

@@ -96,7 +96,8 @@ export class Browser {
       const i = pair.indexOf("=");
       const name = pair.slice(0, i).trim();
       const value = pair.slice(i + 1).trim();
-      const expired = attrs.some((a) => /^\s*max-age=0\s*$/i.test(a)) || attrs.some((a) => /^\s*expires=thu, 01 jan 1970/i.test(a));
+      const expired =
+        attrs.some((a) => /^\s*max-age=0\s*$/i.test(a)) || attrs.some((a) => /^\s*expires=thu, 01 jan 1970/i.test(a));
       if (expired || value === "") this.jar.delete(name);
       else this.jar.set(name, value);
     }
@@ -105,7 +106,11 @@ export class Browser {
   async fetch(path, init = {}) {
     const headers = { ...this.headers, ...(init.headers ?? {}) };
     if (this.jar.size) headers.cookie = this.cookieHeader();
-    const res = await fetch(path.startsWith("http") ? path : this.origin + path, { redirect: "manual", ...init, headers });
+    const res = await fetch(path.startsWith("http") ? path : this.origin + path, {
+      redirect: "manual",
+      ...init,
+      headers,
+    });
     this.absorb(res);
     return res;
   }
@@ -210,7 +215,11 @@ export async function freePort() {
  * RegExp), or `ready` (a URL) answers. Killed if it is not ready in 30 s.
  */
 export async function startProcess(args, { cwd, env, ready }) {
-  const child = spawn(process.execPath, args, { cwd, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(process.execPath, args, {
+    cwd,
+    env: { ...process.env, ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   let out = "";
   let done = false;
   try {
@@ -245,6 +254,9 @@ export async function startProcess(args, { cwd, env, ready }) {
     throw e;
   }
   child.removeAllListeners("exit");
-  return { child, output: () => out, stop: () => new Promise((r) => (child.exitCode !== null ? r() : (child.once("exit", r), child.kill("SIGTERM")))) };
+  return {
+    child,
+    output: () => out,
+    stop: () => new Promise((r) => (child.exitCode !== null ? r() : (child.once("exit", r), child.kill("SIGTERM")))),
+  };
 }
-

@@ -9,12 +9,11 @@ import { pbkdf2 } from "node:crypto";
 import { promisify } from "node:util";
 import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
-import { ServerAuth, getSession, Credentials } from "libauth";
+import { Credentials } from "libauth";
 import { Browser, SECRET, users, sleep, serveProtected } from "./helpers.mjs";
 import { baseConfig } from "./flows.mjs";
 
 const require = createRequire(import.meta.url);
-const express = require("express");
 const { Instance } = require("../lib/native.js");
 const pkgDir = fileURLToPath(new URL("..", import.meta.url));
 
@@ -69,9 +68,18 @@ describe("async callbacks and events", () => {
     assert.equal(res.headers.get("location"), `${s.url}/safe`, "the async redirect callback decided");
     const session = await br.session();
     assert.equal(session.user.role, "admin");
-    assert.deepEqual(seen.find((e) => e[0] === "signIn"), ["signIn", "42", "credentials", "ada"]);
-    assert.deepEqual(seen.find((e) => e[0] === "events.signIn"), ["events.signIn", "ada@example.com", "credentials"]);
-    assert.deepEqual(seen.find((e) => e[0] === "events.session"), ["events.session", "admin"]);
+    assert.deepEqual(
+      seen.find((e) => e[0] === "signIn"),
+      ["signIn", "42", "credentials", "ada"],
+    );
+    assert.deepEqual(
+      seen.find((e) => e[0] === "events.signIn"),
+      ["events.signIn", "ada@example.com", "credentials"],
+    );
+    assert.deepEqual(
+      seen.find((e) => e[0] === "events.session"),
+      ["events.session", "admin"],
+    );
     const me = await (await br.fetch("/me")).json();
     assert.equal(me.user.role, "admin", "getSession runs the session callback too");
   });
@@ -146,7 +154,10 @@ describe("async callbacks and events", () => {
       const csrfToken = await br.csrf();
       await br.post("/auth/signout", { csrfToken });
       assert.equal(await br.session(), null);
-      assert.ok(logged.some(([type, msg]) => type === "EventError" && /audit log unavailable/.test(msg)), JSON.stringify(logged));
+      assert.ok(
+        logged.some(([type, msg]) => type === "EventError" && /audit log unavailable/.test(msg)),
+        JSON.stringify(logged),
+      );
     } finally {
       await s2.close();
     }
@@ -218,7 +229,12 @@ describe("threading", () => {
     assert.equal(r, null);
     const res = inline.handle("GET", "http://localhost/auth/session", [], null);
     assert.equal(typeof res.then, "undefined", "GET session answered synchronously");
-    for (const hooks of [{ callbacks: { session: (x) => x.session } }, { callbacks: { jwt: (x) => x.token } }, { events: { session() {} } }, { logger: { error() {} } }]) {
+    for (const hooks of [
+      { callbacks: { session: (x) => x.session } },
+      { callbacks: { jwt: (x) => x.token } },
+      { events: { session() {} } },
+      { logger: { error() {} } },
+    ]) {
       const pooled = new Instance({ secret: SECRET, ...hooks });
       assert.equal(pooled.inlineSession, false, JSON.stringify(Object.keys(hooks)));
       const p = pooled.getSession("http://localhost/", "");
@@ -238,7 +254,9 @@ describe("threading", () => {
           console.log(JSON.stringify({ before, after: workerThreads(), session: s }));
         });
       });`;
-    const out = JSON.parse(execFileSync(process.execPath, ["-e", script], { cwd: pkgDir, encoding: "utf8", timeout: 20000 }));
+    const out = JSON.parse(
+      execFileSync(process.execPath, ["-e", script], { cwd: pkgDir, encoding: "utf8", timeout: 20000 }),
+    );
     assert.deepEqual(out, { before: 0, after: 1, session: null });
   });
 
@@ -253,7 +271,9 @@ describe("threading", () => {
     assert.ok(Date.now() - t0 < 10000);
   });
 
-  it("1,000 concurrent sign-ins with an async authorize (timer + libuv crypto) complete", { timeout: 120000 }, async () => {
+  it("1,000 concurrent sign-ins with an async authorize (timer + libuv crypto) complete", {
+    timeout: 120000,
+  }, async () => {
     const pbkdf2Async = promisify(pbkdf2);
     let inFlight = 0;
     let peak = 0;

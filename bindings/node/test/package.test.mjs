@@ -70,7 +70,11 @@ it("the packed tarball installs and runs with no Rust toolchain", async () => {
       stdio: "pipe",
     });
 
-    const server = spawn(process.execPath, ["server.mjs"], { cwd: app, env: noRust, stdio: ["ignore", "pipe", "inherit"] });
+    const server = spawn(process.execPath, ["server.mjs"], {
+      cwd: app,
+      env: noRust,
+      stdio: ["ignore", "pipe", "inherit"],
+    });
     try {
       let out = "";
       server.stdout.on("data", (d) => (out += d));

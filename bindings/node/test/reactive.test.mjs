@@ -1,6 +1,6 @@
 // The reactive adapter behind a real HTTP server that hands it Web
 // Requests, as SolidStart does.
-import { describe, it, after } from "node:test";
+import { describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { ReactiveAuth, getSession } from "libauth";
 import { listen, webServer } from "./helpers.mjs";

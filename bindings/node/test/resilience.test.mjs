@@ -120,12 +120,17 @@ describe("hanging and slow hooks affect only their own requests", () => {
     const started = performance.now();
     const results = await Promise.all(
       browsers.map((b, i) =>
-        b.post("/auth/callback/credentials", { csrfToken: tokens[i], username: "slow", password: "x" }).then((r) => r.status),
+        b
+          .post("/auth/callback/credentials", { csrfToken: tokens[i], username: "slow", password: "x" })
+          .then((r) => r.status),
       ),
     );
     const took = performance.now() - started;
     assert.deepEqual(new Set(results), new Set([302]));
-    assert.ok(browsers.every((b) => b.sessionCookie()), "every one got a session");
+    assert.ok(
+      browsers.every((b) => b.sessionCookie()),
+      "every one got a session",
+    );
     assert.ok(workerThreads() <= 2000, `${workerThreads()} workers`);
     console.log(`# 1000 concurrent sign-ins awaiting 1 s: ${took.toFixed(0)} ms, ${workerThreads()} worker threads`);
   });
@@ -209,7 +214,7 @@ describe("a slow provider affects only the sign-ins that wait for it", () => {
         for await (const _ of req);
         await sleep(4000);
         res.setHeader("content-type", "application/json");
-        return res.end(JSON.stringify({ access_token: "at-" + randomUUID(), token_type: "Bearer", expires_in: 3600 }));
+        return res.end(JSON.stringify({ access_token: `at-${randomUUID()}`, token_type: "Bearer", expires_in: 3600 }));
       }
       if (url.pathname === "/userinfo") {
         res.setHeader("content-type", "application/json");

@@ -49,11 +49,20 @@ describe("a Host header that is not a plain host[:port]", () => {
     }
     // A trusted proxy's forwarded host is held to the same rule.
     assert.equal(
-      await rawStatus(server.url, "/auth/session", [["host", host], ["x-forwarded-host", "a.example/auth/callback/x?y="]]),
+      await rawStatus(server.url, "/auth/session", [
+        ["host", host],
+        ["x-forwarded-host", "a.example/auth/callback/x?y="],
+      ]),
       400,
     );
     assert.equal(await rawStatus(server.url, "/auth/session", [["host", host]]), 200);
-    assert.equal(await rawStatus(server.url, "/auth/session", [["host", host], ["x-forwarded-host", "app.example.com"]]), 200);
+    assert.equal(
+      await rawStatus(server.url, "/auth/session", [
+        ["host", host],
+        ["x-forwarded-host", "app.example.com"],
+      ]),
+      200,
+    );
   });
 });
 
@@ -128,7 +137,11 @@ describe("signIn from an Express route, cross-site", () => {
   const fields = { username: "ada", password: "lovelace" };
 
   it("is refused when the browser says another site sent it", async () => {
-    for (const headers of [{ origin: "https://evil.example" }, { origin: "null" }, { "sec-fetch-site": "cross-site" }]) {
+    for (const headers of [
+      { origin: "https://evil.example" },
+      { origin: "null" },
+      { "sec-fetch-site": "cross-site" },
+    ]) {
       const b = new Browser(server.url);
       const res = await b.post("/login", fields, headers);
       assert.equal(res.status, 403, JSON.stringify(headers));

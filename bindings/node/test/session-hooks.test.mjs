@@ -3,13 +3,8 @@
 // `session.generateSessionToken` with the database strategy.
 import { describe, it, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { createRequire } from "node:module";
-import { getSession } from "libauth";
 import { Browser, SECRET, sleep, serveProtected } from "./helpers.mjs";
 import { baseConfig } from "./flows.mjs";
-
-const require = createRequire(import.meta.url);
-const express = require("express");
 
 const serve = (config) => serveProtected(config);
 
@@ -67,7 +62,11 @@ for (const variant of ["sync", "async"]) {
 
       const before = calls.filter(([k]) => k === "decode").length;
       const session = await br.session();
-      assert.deepEqual(session.user, { name: "Ada Lovelace", email: "ada@example.com", image: "https://img.example/ada.png" });
+      assert.deepEqual(session.user, {
+        name: "Ada Lovelace",
+        email: "ada@example.com",
+        image: "https://img.example/ada.png",
+      });
       const me = await (await br.fetch("/me")).json();
       assert.equal(me.user.email, "ada@example.com");
       const decodes = calls.filter(([k]) => k === "decode");
@@ -90,12 +89,18 @@ for (const variant of ["sync", "async"]) {
         br.jar.set("authjs.session-token", value);
         const res = await br.fetch("/auth/session");
         assert.equal(await res.json(), null, value);
-        assert.ok(res.headers.getSetCookie().some((c) => c.startsWith("authjs.session-token=")), `cookie cleared (${value})`);
+        assert.ok(
+          res.headers.getSetCookie().some((c) => c.startsWith("authjs.session-token=")),
+          `cookie cleared (${value})`,
+        );
         assert.equal(br.sessionCookie(), undefined);
         br.jar.set("authjs.session-token", value);
         assert.equal((await br.fetch("/me")).status, 302, value);
       }
-      assert.ok(logged.some(([type, msg]) => type === "JWTSessionError" && /decoder exploded/.test(msg)), JSON.stringify(logged));
+      assert.ok(
+        logged.some(([type, msg]) => type === "JWTSessionError" && /decoder exploded/.test(msg)),
+        JSON.stringify(logged),
+      );
     });
 
     it("session update re-encodes through encode; sign-out clears the cookie", async () => {
@@ -160,7 +165,10 @@ describe("session.generateSessionToken (database strategy, memory adapter)", () 
     const logged = [];
     const asyncConfig = baseConfig({
       adapter: { type: "memory" },
-      session: { strategy: "database", generateSessionToken: async () => (await sleep(1), "async-generated-token-0001") },
+      session: {
+        strategy: "database",
+        generateSessionToken: async () => (await sleep(1), "async-generated-token-0001"),
+      },
     });
     const shortConfig = baseConfig({
       adapter: { type: "memory" },

@@ -21,7 +21,12 @@ describe("SolidStart example (built server)", { skip }, () => {
     origin = `http://127.0.0.1:${port}`;
     server = await startProcess([".output/server/index.mjs"], {
       cwd: app,
-      env: { PORT: String(port), HOST: "127.0.0.1", TEST: "1", AUTH_SECRET: "solid-start-test-secret-0123456789abcdef" },
+      env: {
+        PORT: String(port),
+        HOST: "127.0.0.1",
+        TEST: "1",
+        AUTH_SECRET: "solid-start-test-secret-0123456789abcdef",
+      },
       ready: `${origin}/api/auth/csrf`,
     });
   });
@@ -90,7 +95,9 @@ describe("SolidStart example (built server)", { skip }, () => {
   /** The login page's form actions (SolidStart renders them as plain forms). */
   const loginForms = async (br) => {
     const html = await (await br.fetch("/login")).text();
-    const actions = [...html.matchAll(/<form action="([^"]+)" method="post"/g)].map((m) => m[1].replaceAll("&amp;", "&"));
+    const actions = [...html.matchAll(/<form action="([^"]+)" method="post"/g)].map((m) =>
+      m[1].replaceAll("&amp;", "&"),
+    );
     assert.equal(actions.length, 2, html);
     return { login: actions[0], logout: actions[1] };
   };
@@ -121,7 +128,9 @@ describe("SolidStart example (built server)", { skip }, () => {
     assert.equal(await br.session(), null);
   });
 
-  it("the login form's server action in headless Chromium: the code on the page, then a session", { skip: skipUnless(existsSync(CHROMIUM), "Debian chromium is not installed (apt-get install chromium)") }, async () => {
+  it("the login form's server action in headless Chromium: the code on the page, then a session", {
+    skip: skipUnless(existsSync(CHROMIUM), "Debian chromium is not installed (apt-get install chromium)"),
+  }, async () => {
     const browser = await launch();
     try {
       const page = await browser.newPage();
@@ -140,7 +149,9 @@ describe("SolidStart example (built server)", { skip }, () => {
     }
   });
 
-  it("signs in through the built-in page in headless Chromium", { skip: skipUnless(existsSync(CHROMIUM), "Debian chromium is not installed (apt-get install chromium)") }, async () => {
+  it("signs in through the built-in page in headless Chromium", {
+    skip: skipUnless(existsSync(CHROMIUM), "Debian chromium is not installed (apt-get install chromium)"),
+  }, async () => {
     const browser = await launch();
     try {
       const page = await browser.newPage();

@@ -92,7 +92,13 @@ describe("TikTok through the Express adapter (simulator)", { skip }, () => {
             seen.profileArgs = { profile, tokens };
             await new Promise((r) => setTimeout(r, 1));
             const u = profile.data.user;
-            return { id: u.open_id, name: `${u.display_name} (mapped)`, email: null, image: u.avatar_url, avatarLarge: u.avatar_large_url };
+            return {
+              id: u.open_id,
+              name: `${u.display_name} (mapped)`,
+              email: null,
+              image: u.avatar_url,
+              avatarLarge: u.avatar_large_url,
+            };
           },
         }),
       ],
@@ -146,7 +152,8 @@ describe("TikTok through the Express adapter (simulator)", { skip }, () => {
   });
   after(async () => {
     const { rmSync } = await import("node:fs");
-    for (const suffix of ["", "-wal", "-shm"]) rmSync(`/tmp/libauth-tiktok-${process.pid}.db${suffix}`, { force: true });
+    for (const suffix of ["", "-wal", "-shm"])
+      rmSync(`/tmp/libauth-tiktok-${process.pid}.db${suffix}`, { force: true });
     sim?.kill();
     server?.closeAllConnections?.();
     await new Promise((r) => (server ? server.close(r) : r()));
@@ -248,7 +255,10 @@ describe("TikTok through the Express adapter (simulator)", { skip }, () => {
     assert.equal(fresh.scope, stored.scope);
     assert.deepEqual(await getAccount(userId, "tiktok", dbConfig), fresh, "the new tokens are stored");
     assert.equal(await refreshAccount(userId, "github", dbConfig), null, "no such account");
-    await assert.rejects(getAccount(userId, "tiktok", { secret: SECRET, providers: [] }), (e) => e.type === "MissingAdapter");
+    await assert.rejects(
+      getAccount(userId, "tiktok", { secret: SECRET, providers: [] }),
+      (e) => e.type === "MissingAdapter",
+    );
     await assert.rejects(getAccount("", "tiktok", dbConfig), TypeError);
 
     // getAccessToken: a fresh token as stored; a due one refreshed once for
@@ -262,8 +272,15 @@ describe("TikTok through the Express adapter (simulator)", { skip }, () => {
     const remaining = current.expires_at - Math.floor(Date.now() / 1000);
     const dueConfig = { ...dbConfig, tokenRefresh: { skew: remaining + 1 } };
     const tokens = await Promise.all(Array.from({ length: 20 }, () => getAccessToken(userId, "tiktok", dueConfig)));
-    assert.ok(tokens.every((t) => t.accessToken === tokens[0].accessToken), "one refresh, shared");
-    assert.equal((await getAccessToken(userId, "tiktok", dueConfig)).accessToken, tokens[0].accessToken, "fresh now: not refreshed again");
+    assert.ok(
+      tokens.every((t) => t.accessToken === tokens[0].accessToken),
+      "one refresh, shared",
+    );
+    assert.equal(
+      (await getAccessToken(userId, "tiktok", dueConfig)).accessToken,
+      tokens[0].accessToken,
+      "fresh now: not refreshed again",
+    );
     assert.notEqual(tokens[0].accessToken, current.access_token);
     const after = await getAccount(userId, "tiktok", dbConfig);
     assert.equal(after.access_token, tokens[0].accessToken, "stored");
@@ -271,7 +288,12 @@ describe("TikTok through the Express adapter (simulator)", { skip }, () => {
     const spent = await fetch(tokenUrl, {
       method: "POST",
       headers: { "content-type": "application/x-www-form-urlencoded" },
-      body: new URLSearchParams({ client_key: "sim-client-key", client_secret: "sim-client-secret", grant_type: "refresh_token", refresh_token: after.refresh_token }),
+      body: new URLSearchParams({
+        client_key: "sim-client-key",
+        client_secret: "sim-client-secret",
+        grant_type: "refresh_token",
+        refresh_token: after.refresh_token,
+      }),
     });
     assert.equal(spent.status, 200);
     const alwaysDue = { ...dbConfig, tokenRefresh: { skew: 10 ** 9 } };

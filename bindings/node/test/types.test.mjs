@@ -39,10 +39,14 @@ it("client.d.ts declares exactly the runtime exports of libauth/client", async (
 });
 
 it("the ErrorType union in index.d.ts names every error type the engine reports", () => {
-  const source = ts.createSourceFile("index.d.ts", readFileSync(pkgDir + "index.d.ts", "utf8"), ts.ScriptTarget.Latest);
+  const source = ts.createSourceFile("index.d.ts", readFileSync(`${pkgDir}index.d.ts`, "utf8"), ts.ScriptTarget.Latest);
   const alias = source.statements.find((n) => ts.isTypeAliasDeclaration(n) && n.name.text === "ErrorType");
   const declared = new Set(alias.type.types.map((t) => t.literal.text));
-  const engine = require(pkgDir + "libauth.node").errorTypes();
+  const engine = require(`${pkgDir}libauth.node`).errorTypes();
   assert.ok(engine.length > 25);
-  assert.deepEqual(engine.filter((t) => !declared.has(t)), [], "engine types missing from index.d.ts");
+  assert.deepEqual(
+    engine.filter((t) => !declared.has(t)),
+    [],
+    "engine types missing from index.d.ts",
+  );
 });

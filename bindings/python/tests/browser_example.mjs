@@ -14,8 +14,16 @@ const origin = process.argv[2];
 const browser = await chromium.launch({
   executablePath: "/usr/bin/chromium",
   headless: true,
-  args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-         "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+  args: [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+  ],
 });
 const seen = {};
 try {
@@ -41,4 +49,4 @@ try {
 } finally {
   await browser.close();
 }
-process.stdout.write(JSON.stringify(seen) + "\n");
+process.stdout.write(`${JSON.stringify(seen)}\n`);

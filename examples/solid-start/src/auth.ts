@@ -12,7 +12,8 @@ export const authConfig: ReactiveAuthConfig = {
         password: { label: "Password", type: "password" },
       },
       async authorize({ username, password }) {
-        if (username === "demo" && password === "demo") return { id: "1", name: "Demo User", email: "demo@example.com" };
+        if (username === "demo" && password === "demo")
+          return { id: "1", name: "Demo User", email: "demo@example.com" };
         throw new CredentialsSignin();
       },
     }),

@@ -1,4 +1,12 @@
-import { signIn, signOut, getSession, getCsrfToken, getProviders, configure, type SignInResponse } from "libauth/client";
+import {
+  signIn,
+  signOut,
+  getSession,
+  getCsrfToken,
+  getProviders,
+  configure,
+  type SignInResponse,
+} from "libauth/client";
 
 configure({ basePath: "/api/auth" });
 export async function run(): Promise<void> {

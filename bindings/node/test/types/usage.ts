@@ -66,16 +66,29 @@ export const config: AuthConfig = {
     TikTok({
       clientId: "key",
       clientSecret: "secret",
-      authorization: { url: "http://127.0.0.1:4010/v2/auth/authorize/", params: { scope: "user.info.basic,user.info.profile" } },
+      authorization: {
+        url: "http://127.0.0.1:4010/v2/auth/authorize/",
+        params: { scope: "user.info.basic,user.info.profile" },
+      },
       profile(profile: TikTokProfile) {
-        return { id: profile.data.user.open_id, name: profile.data.user.display_name, image: profile.data.user.avatar_url, email: null };
+        return {
+          id: profile.data.user.open_id,
+          name: profile.data.user.display_name,
+          image: profile.data.user.avatar_url,
+          email: null,
+        };
       },
     }),
     GitHub({ clientId: process.env.AUTH_GITHUB_ID, clientSecret: process.env.AUTH_GITHUB_SECRET }),
     GitHub({
       userinfo: "http://127.0.0.1:4012/user",
       profile(profile: GitHubProfile) {
-        return { id: String(profile.id), name: profile.name ?? profile.login, email: profile.email, image: profile.avatar_url };
+        return {
+          id: String(profile.id),
+          name: profile.name ?? profile.login,
+          email: profile.email,
+          image: profile.avatar_url,
+        };
       },
     }),
     { type: "oidc", id: "op", issuer: "http://127.0.0.1:4011", clientId: "c", clientSecret: "s" },
@@ -84,18 +97,42 @@ export const config: AuthConfig = {
       id: "magic",
       name: "Magic link",
       maxAge: 600,
-      async sendVerificationRequest({ identifier, url, expires, token, provider, theme, request }: SendVerificationRequestParams) {
+      async sendVerificationRequest({
+        identifier,
+        url,
+        expires,
+        token,
+        provider,
+        theme,
+        request,
+      }: SendVerificationRequestParams) {
         const when: Date = expires;
         const method: string = request.method;
-        void [identifier, new URL(url).searchParams.get("token") === token, when.toISOString(), provider.id, provider.maxAge, theme.brandColor, method];
+        void [
+          identifier,
+          new URL(url).searchParams.get("token") === token,
+          when.toISOString(),
+          provider.id,
+          provider.maxAge,
+          theme.brandColor,
+          method,
+        ];
       },
     }),
     Email({ server: { host: "127.0.0.1", port: 2525 }, from: "Example <no-reply@example.com>" }),
-    Email({ server: { host: "smtp.example.com", port: 465, username: "u", password: "p", secure: true, timeout: 10 }, from: "a@example.com" }),
+    Email({
+      server: { host: "smtp.example.com", port: 465, username: "u", password: "p", secure: true, timeout: 10 },
+      from: "a@example.com",
+    }),
     TikTok({
       profile: async (profile, tokens: TokenSet) => {
         const accessToken: string | undefined = tokens.access_token;
-        return { id: profile.data.user.open_id, name: `${profile.data.user.display_name} (TikTok)`, email: null, extra: accessToken?.length };
+        return {
+          id: profile.data.user.open_id,
+          name: `${profile.data.user.display_name} (TikTok)`,
+          email: null,
+          extra: accessToken?.length,
+        };
       },
     }),
   ],
@@ -103,7 +140,8 @@ export const config: AuthConfig = {
   session: { strategy: "jwt", maxAge: 3600, updateAge: 0 },
   jwt: {
     maxAge: 3600,
-    encode: ({ token, secret, salt, maxAge }: JWTEncodeParams) => `${salt}.${String(secret).length}.${maxAge}.${Buffer.from(JSON.stringify(token)).toString("base64url")}`,
+    encode: ({ token, secret, salt, maxAge }: JWTEncodeParams) =>
+      `${salt}.${String(secret).length}.${maxAge}.${Buffer.from(JSON.stringify(token)).toString("base64url")}`,
     async decode({ token, secret, salt }: JWTDecodeParams) {
       if (!token || !salt || !secret) return null;
       const claims: JWT = JSON.parse(Buffer.from(token.split(".").pop() ?? "", "base64url").toString());
@@ -172,13 +210,18 @@ app.get("/tiktok", async (req, res) => {
   const session = await getSession(req, config);
   if (!session?.user?.id) return res.redirect("/login");
   let account = await getAccount(session.user.id, "tiktok", config);
-  if (account?.expires_at && account.expires_at <= Date.now() / 1000) account = await refreshAccount(session.user.id, "tiktok", config);
+  if (account?.expires_at && account.expires_at <= Date.now() / 1000)
+    account = await refreshAccount(session.user.id, "tiktok", config);
   const token: string | undefined = account?.access_token;
   const scope: string | undefined = account?.scope;
   res.json({ linked: Boolean(token), scope });
 });
 
-const reactiveConfig: ReactiveAuthConfig = { ...config, prefix: "/api/auth", adapter: { type: "sqlite", path: "auth.db" } };
+const reactiveConfig: ReactiveAuthConfig = {
+  ...config,
+  prefix: "/api/auth",
+  adapter: { type: "sqlite", path: "auth.db" },
+};
 export const { GET, POST } = ReactiveAuth(reactiveConfig);
 export async function loader(request: Request): Promise<Response | undefined> {
   const session = await getSession(request, reactiveConfig);

@@ -15,7 +15,14 @@ export default function Home() {
   return (
     <main>
       <h1>libauth × SolidStart</h1>
-      <Show when={session()?.user} fallback={<p id="who">Not signed in. <a href="/api/auth/signin">Sign in</a> (demo / demo)</p>}>
+      <Show
+        when={session()?.user}
+        fallback={
+          <p id="who">
+            Not signed in. <a href="/api/auth/signin">Sign in</a> (demo / demo)
+          </p>
+        }
+      >
         {(user) => (
           <p id="who">
             Signed in as {user().name}. <a href="/dashboard">Dashboard</a> · <a href="/account">Account</a> ·{" "}

@@ -47,10 +47,14 @@ export default function Login() {
         <label>
           Password <input id="password" name="password" type="password" />
         </label>
-        <button id="sign-in" type="submit">Sign in</button>
+        <button id="sign-in" type="submit">
+          Sign in
+        </button>
       </form>
       <form action={logout} method="post">
-        <button id="sign-out" type="submit">Sign out</button>
+        <button id="sign-out" type="submit">
+          Sign out
+        </button>
       </form>
       <Show when={(submission.result as { error?: string } | undefined)?.error}>
         {(code) => <p id="login-error">Sign-in failed: {code()}</p>}
