@@ -23,23 +23,33 @@ def tiktok() -> Dict[str, Any]:
     if os.environ.get("AUTH_TIKTOK_ID"):
         return libauth.TikTok()  # AUTH_TIKTOK_ID / AUTH_TIKTOK_SECRET
     sim = os.environ.get("TIKTOK_SIM_URL", "http://127.0.0.1:8787")
-    return libauth.TikTok(client_id="sim-client-key", client_secret="sim-client-secret",
-                          authorization={"url": f"{sim}/v2/auth/authorize/"},
-                          token=f"{sim}/v2/oauth/token/", userinfo=f"{sim}/v2/user/info/")
+    return libauth.TikTok(
+        client_id="sim-client-key",
+        client_secret="sim-client-secret",
+        authorization={"url": f"{sim}/v2/auth/authorize/"},
+        token=f"{sim}/v2/oauth/token/",
+        userinfo=f"{sim}/v2/user/info/",
+    )
 
 
 CONFIG: Dict[str, Any] = {
     "secret": os.environ.get("AUTH_SECRET"),
     "trustHost": True,  # local development: the browser's Host is trusted; deploy with AUTH_URL instead
     "providers": [
-        libauth.Credentials(credentials={"username": {"label": "Username", "placeholder": "demo"},
-                                         "password": {"label": "Password", "type": "password"}},
-                            authorize=authorize),
+        libauth.Credentials(
+            credentials={
+                "username": {"label": "Username", "placeholder": "demo"},
+                "password": {"label": "Password", "type": "password"},
+            },
+            authorize=authorize,
+        ),
         tiktok(),
     ],
 }
 
 
 def page(title: str, body: str) -> str:
-    return (f'<!doctype html><html lang="en"><head><meta charset="utf-8"><title>{title}</title></head>'
-            f"<body><h1>{title}</h1>{body}</body></html>")
+    return (
+        f'<!doctype html><html lang="en"><head><meta charset="utf-8"><title>{title}</title></head>'
+        f"<body><h1>{title}</h1>{body}</body></html>"
+    )

@@ -29,8 +29,7 @@ def authorize(credentials: Dict[str, Any], request: Any) -> Optional[Dict[str, A
 
 
 def make_auth() -> libauth.Auth:
-    return libauth.Auth({"secret": SECRET, "trustHost": True,
-                         "providers": [libauth.Credentials(authorize=authorize)]})
+    return libauth.Auth({"secret": SECRET, "trustHost": True, "providers": [libauth.Credentials(authorize=authorize)]})
 
 
 async def protected(request: Request) -> Response:

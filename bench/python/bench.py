@@ -51,11 +51,17 @@ def mint(auth: libauth.Auth) -> str:
     csrf = auth.handle("GET", f"{origin}/auth/csrf", [])
     token = json.loads(csrf.body)["csrfToken"]
     cookie = "; ".join(v.split(";")[0] for k, v in csrf.headers if k.lower() == "set-cookie")
-    res = auth.handle("POST", f"{origin}/auth/callback/credentials",
-                      [("cookie", cookie), ("content-type", "application/x-www-form-urlencoded")],
-                      f"csrfToken={token}&username=ada&password=x".encode())
-    return next(v.split(";")[0].split("=", 1)[1] for k, v in res.headers
-                if k.lower() == "set-cookie" and v.startswith(f"{COOKIE}="))
+    res = auth.handle(
+        "POST",
+        f"{origin}/auth/callback/credentials",
+        [("cookie", cookie), ("content-type", "application/x-www-form-urlencoded")],
+        f"csrfToken={token}&username=ada&password=x".encode(),
+    )
+    return next(
+        v.split(";")[0].split("=", 1)[1]
+        for k, v in res.headers
+        if k.lower() == "set-cookie" and v.startswith(f"{COOKIE}=")
+    )
 
 
 def rate(fn: Callable[[], Any], seconds: float = 2.0) -> float:
@@ -79,11 +85,19 @@ def in_process() -> Dict[str, Any]:
     auth = make_auth()
     token = mint(auth)
     url, header = "http://127.0.0.1/protected", f"{COOKIE}={token}"
-    key = OctKey.import_key(HKDF(algorithm=hashes.SHA256(), length=64, salt=COOKIE.encode(),
-                                 info=f"Auth.js Generated Encryption Key ({COOKIE})".encode()).derive(SECRET.encode()))
+    key = OctKey.import_key(
+        HKDF(
+            algorithm=hashes.SHA256(),
+            length=64,
+            salt=COOKIE.encode(),
+            info=f"Auth.js Generated Encryption Key ({COOKIE})".encode(),
+        ).derive(SECRET.encode())
+    )
 
     def joserfc_read() -> Dict[str, Any]:
-        claims: Dict[str, Any] = json.loads(jwe.decrypt_compact(token, key, algorithms=["dir", "A256CBC-HS512"]).plaintext)
+        claims: Dict[str, Any] = json.loads(
+            jwe.decrypt_compact(token, key, algorithms=["dir", "A256CBC-HS512"]).plaintext
+        )
         return claims
 
     def libauth_read() -> Any:
@@ -109,9 +123,26 @@ def free_port() -> int:
 def serve(app: str, env: Dict[str, str]) -> Tuple[subprocess.Popen, int]:  # type: ignore[type-arg]
     port = free_port()
     proc = subprocess.Popen(
-        ["taskset", "-c", SERVER_CORE, sys.executable, "-m", "uvicorn", f"apps:{app}", "--host", "127.0.0.1",
-         "--port", str(port), "--log-level", "warning", "--no-access-log", "--lifespan", "off"],
-        cwd=HERE, env={**os.environ, **env},
+        [
+            "taskset",
+            "-c",
+            SERVER_CORE,
+            sys.executable,
+            "-m",
+            "uvicorn",
+            f"apps:{app}",
+            "--host",
+            "127.0.0.1",
+            "--port",
+            str(port),
+            "--log-level",
+            "warning",
+            "--no-access-log",
+            "--lifespan",
+            "off",
+        ],
+        cwd=HERE,
+        env={**os.environ, **env},
     )
     for _ in range(200):
         try:
@@ -134,9 +165,22 @@ def cpu_seconds(pid: int) -> float:
 def wrk(url: str, cookie: str, server_pid: int) -> Dict[str, float]:
     cpu_before = cpu_seconds(server_pid)
     out = subprocess.run(
-        ["taskset", "-c", CLIENT_CORE, "wrk", "-t1", f"-c{CONNECTIONS}", f"-d{DURATION}", "--latency",
-         "-H", f"Cookie: {cookie}", url],
-        capture_output=True, text=True, check=True,
+        [
+            "taskset",
+            "-c",
+            CLIENT_CORE,
+            "wrk",
+            "-t1",
+            f"-c{CONNECTIONS}",
+            f"-d{DURATION}",
+            "--latency",
+            "-H",
+            f"Cookie: {cookie}",
+            url,
+        ],
+        capture_output=True,
+        text=True,
+        check=True,
     ).stdout
     if "Non-2xx" in out:
         raise RuntimeError(f"non-2xx answers from {url}:\n{out}")
@@ -171,7 +215,9 @@ def http(token: str, session: Any) -> Dict[str, List[Dict[str, float]]]:
             req = urllib.request.Request(url, headers={"Cookie": cookie})
             body = json.loads(urllib.request.urlopen(req, timeout=5).read())
             assert body["user"] == session["user"], (name, body)
-            subprocess.run(["wrk", "-t1", "-c8", "-d1s", "-H", f"Cookie: {cookie}", url], capture_output=True, check=True)
+            subprocess.run(
+                ["wrk", "-t1", "-c8", "-d1s", "-H", f"Cookie: {cookie}", url], capture_output=True, check=True
+            )
         results: Dict[str, List[Dict[str, float]]] = {name: [] for name in routes}
         for _ in range(ROUNDS):
             for name, url in routes.items():
@@ -203,8 +249,10 @@ def main() -> None:
         p99 = statistics.median(r["p99"] for r in web[name])
         share = rps[0] / bare[0]
         target = "" if name == "bare" else " (target >= 80%)"
-        return (f"| {label} | {rps[0]:,.0f} ({rps[1]:,.0f}–{rps[2]:,.0f}) | **{share:.0%}**{target} | "
-                f"{cpu[0]:.0f} ({cpu[1]:.0f}–{cpu[2]:.0f}) | {bare_cpu[0] / cpu[0]:.0%} | {p50:.1f} / {p99:.1f} |")
+        return (
+            f"| {label} | {rps[0]:,.0f} ({rps[1]:,.0f}–{rps[2]:,.0f}) | **{share:.0%}**{target} | "
+            f"{cpu[0]:.0f} ({cpu[1]:.0f}–{cpu[2]:.0f}) | {bare_cpu[0] / cpu[0]:.0%} | {p50:.1f} / {p99:.1f} |"
+        )
 
     import joserfc
 

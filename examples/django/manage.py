@@ -1,5 +1,6 @@
 #!/usr/bin/env python
 """Django's command line for the example: `python manage.py runserver`."""
+
 import os
 import sys
 

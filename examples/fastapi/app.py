@@ -1,7 +1,7 @@
 """libauth's FastAPI example (ASGI).
 
-    AUTH_SECRET=$(openssl rand -hex 32) python app.py      # http://127.0.0.1:8000/, sign in as demo / demo
-    # or: AUTH_SECRET=… uvicorn app:application --port 8000
+AUTH_SECRET=$(openssl rand -hex 32) python app.py      # http://127.0.0.1:8000/, sign in as demo / demo
+# or: AUTH_SECRET=… uvicorn app:application --port 8000
 """
 
 from __future__ import annotations
@@ -26,19 +26,28 @@ app = FastAPI()
 async def home(session: CurrentSession) -> HTMLResponse:
     if session:
         user = session["user"]
-        return HTMLResponse(page("libauth FastAPI example",
-                                 f'<p id="who">Signed in as {escape(str(user.get("name")))} '
-                                 f'({escape(user.get("email") or "no email")})</p>'
-                                 '<p><a href="/dashboard">Dashboard</a> · <a href="/auth/signout">Sign out</a></p>'))
-    return HTMLResponse(page("libauth FastAPI example", '<p id="who">Not signed in.</p>'
-                             '<p><a id="signin" href="/auth/signin">Sign in</a> (demo / demo)</p>'))
+        return HTMLResponse(
+            page(
+                "libauth FastAPI example",
+                f'<p id="who">Signed in as {escape(str(user.get("name")))} '
+                f"({escape(user.get('email') or 'no email')})</p>"
+                '<p><a href="/dashboard">Dashboard</a> · <a href="/auth/signout">Sign out</a></p>',
+            )
+        )
+    return HTMLResponse(
+        page(
+            "libauth FastAPI example",
+            '<p id="who">Not signed in.</p><p><a id="signin" href="/auth/signin">Sign in</a> (demo / demo)</p>',
+        )
+    )
 
 
 @app.get("/dashboard")  # no session: 303 to /auth/signin?callbackUrl=%2Fdashboard (401 for a JSON client)
 async def dashboard(session: RequiredSession) -> HTMLResponse:
     name = escape(str(session["user"].get("name")))
-    return HTMLResponse(page("Dashboard", f'<p id="secret">Hello {name}, this page is protected.</p>'
-                             '<p><a href="/">Home</a></p>'))
+    return HTMLResponse(
+        page("Dashboard", f'<p id="secret">Hello {name}, this page is protected.</p><p><a href="/">Home</a></p>')
+    )
 
 
 @app.get("/api/me")

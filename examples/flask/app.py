@@ -1,6 +1,6 @@
 """libauth's Flask example (WSGI).
 
-    AUTH_SECRET=$(openssl rand -hex 32) python app.py      # http://127.0.0.1:5000/, sign in as demo / demo
+AUTH_SECRET=$(openssl rand -hex 32) python app.py      # http://127.0.0.1:5000/, sign in as demo / demo
 """
 
 from __future__ import annotations
@@ -18,10 +18,13 @@ from libauth.flask import LibAuth, current_session, login_required  # noqa: E402
 app = Flask(__name__)
 LibAuth(app, CONFIG)  # /auth/signin, /auth/session, /auth/callback/tiktok, … ; libauth_session in templates
 
-HOME = page("libauth Flask example", """{% if libauth_session %}
+HOME = page(
+    "libauth Flask example",
+    """{% if libauth_session %}
 <p id="who">Signed in as {{ libauth_session.user.name }} ({{ libauth_session.user.email or "no email" }})</p>
 <p><a href="/dashboard">Dashboard</a> · <a href="/auth/signout">Sign out</a></p>{% else %}
-<p id="who">Not signed in.</p><p><a id="signin" href="/auth/signin">Sign in</a> (demo / demo)</p>{% endif %}""")
+<p id="who">Not signed in.</p><p><a id="signin" href="/auth/signin">Sign in</a> (demo / demo)</p>{% endif %}""",
+)
 
 
 @app.get("/")
@@ -32,8 +35,10 @@ def home() -> str:
 @app.get("/dashboard")
 @login_required  # no session: 302 to /auth/signin?callbackUrl=%2Fdashboard
 def dashboard() -> str:
-    return render_template_string(page("Dashboard", '<p id="secret">Hello {{ name }}, this page is protected.</p>'
-                                       '<p><a href="/">Home</a></p>'), name=current_session["user"]["name"])
+    return render_template_string(
+        page("Dashboard", '<p id="secret">Hello {{ name }}, this page is protected.</p><p><a href="/">Home</a></p>'),
+        name=current_session["user"]["name"],
+    )
 
 
 if __name__ == "__main__":

@@ -7,6 +7,7 @@ written by tests/compat/make-vectors.mjs) read by the C server.
 
 Run by tests/c/run.sh after `make -C examples/c-server`; prints
 "c-server: N passed, N failed". Starts and stops its own processes."""
+
 import http.client
 import json
 import os
@@ -84,7 +85,7 @@ class Client:
                     else:
                         self.jar.pop(name, None)
         conn.close()
-        return res.status, dict((k.lower(), v) for k, v in res.getheaders()), text
+        return res.status, {k.lower(): v for k, v in res.getheaders()}, text
 
     def csrf(self):
         status, _, body = self.request("GET", "/auth/csrf")
@@ -97,8 +98,16 @@ def main():
     procs = []
     try:
         sim = subprocess.Popen(
-            [f"{ROOT}/target/debug/tiktok-sim", "--quiet", "--port", str(sim_port),
-             "--redirect-uri", f"http://127.0.0.1:{port}/auth/callback/tiktok"], stdout=subprocess.DEVNULL)
+            [
+                f"{ROOT}/target/debug/tiktok-sim",
+                "--quiet",
+                "--port",
+                str(sim_port),
+                "--redirect-uri",
+                f"http://127.0.0.1:{port}/auth/callback/tiktok",
+            ],
+            stdout=subprocess.DEVNULL,
+        )
         procs.append(sim)
         env = dict(os.environ, PORT=str(port), AUTH_SECRET=SECRET, TIKTOK_SIM_URL=f"http://127.0.0.1:{sim_port}")
         env.pop("AUTH_URL", None)
@@ -115,7 +124,9 @@ def main():
                 p.wait(timeout=5)
             except subprocess.TimeoutExpired:
                 p.kill()
-        check(procs and procs[-1].returncode == 0, f"c-server exited cleanly ({procs[-1].returncode if procs else None})")
+        check(
+            procs and procs[-1].returncode == 0, f"c-server exited cleanly ({procs[-1].returncode if procs else None})"
+        )
     print(f"c-server: {passed} passed, {failed} failed")
     return 1 if failed else 0
 
@@ -150,8 +161,9 @@ def run(port):
     token = c.csrf()
     check(re.fullmatch(r"[0-9a-f]{64}", token) is not None and "authjs.csrf-token" in c.jar, "csrf token and cookie")
     # A wrong password: back to the sign-in page with the C hook's code.
-    status, h, _ = c.request("POST", "/auth/callback/credentials",
-                             {"csrfToken": token, "username": "demo", "password": "nope"})
+    status, h, _ = c.request(
+        "POST", "/auth/callback/credentials", {"csrfToken": token, "username": "demo", "password": "nope"}
+    )
     loc = h.get("location", "")
     check(status == 302 and "error=CredentialsSignin" in loc and "code=invalid_login" in loc, f"refused: {loc}")
     check("authjs.session-token" not in c.jar, "no session after a refusal")
@@ -159,8 +171,11 @@ def run(port):
     status, h, _ = c.request("POST", "/auth/callback/credentials", {"username": "demo", "password": "demo"})
     check(status == 302 and "MissingCSRF" in h.get("location", ""), f"missing csrf: {h.get('location')}")
     # Credentials sign-in.
-    status, h, _ = c.request("POST", "/auth/callback/credentials",
-                             {"csrfToken": token, "username": "demo", "password": "demo", "callbackUrl": "/dashboard"})
+    status, h, _ = c.request(
+        "POST",
+        "/auth/callback/credentials",
+        {"csrfToken": token, "username": "demo", "password": "demo", "callbackUrl": "/dashboard"},
+    )
     check(status == 302 and h.get("location", "").endswith("/dashboard"), f"sign-in: {status} {h.get('location')}")
     check("authjs.session-token" in c.jar, "session cookie set")
     status, _, body = c.request("GET", "/auth/session")
@@ -202,10 +217,17 @@ def run(port):
         for cookie in v.get("cookieChunks") or [{"name": "authjs.session-token", "value": v["token"]}]:
             n.jar[cookie["name"]] = cookie["value"]
         claims = v["decoded"]
-        user = {to: claims[claim] for to, claim in (("name", "name"), ("email", "email"), ("image", "picture")) if claim in claims}
+        user = {
+            to: claims[claim]
+            for to, claim in (("name", "name"), ("email", "email"), ("image", "picture"))
+            if claim in claims
+        }
         status, _, body = n.request("GET", "/auth/session")
         session = json.loads(body) if status == 200 else None
-        check(session is not None and session.get("user") == user, f"C server reads the Auth.js cookie ({what}): {body[-300:]}")
+        check(
+            session is not None and session.get("user") == user,
+            f"C server reads the Auth.js cookie ({what}): {body[-300:]}",
+        )
         status, _, body = n.request("GET", "/")
         who = f"Signed in as {esc(claims['name'])} ({esc(claims['email'])})"
         check(status == 200 and who in body, f"C server's page for the Auth.js cookie ({what}): {body[-200:]}")
@@ -214,6 +236,7 @@ def run(port):
 def esc(text):
     """examples/c-server's HTML escape."""
     return "".join(f"&#{ord(c)};" if c in "&<>\"'" else c for c in text)
+
 
 if __name__ == "__main__":
     sys.exit(main())

@@ -22,23 +22,29 @@ def authorize(credentials: Dict[str, Any], request: Any) -> Optional[Dict[str, A
     return {"id": name, "name": name, "email": f"{name}@example.com"} if name else None
 
 
-auth = libauth.Auth({
-    "secret": SECRET,
-    "trustHost": True,
-    "basePath": "/auth",
-    "adapter": json.loads(os.environ["LIBAUTH_PREFORK_ADAPTER"]),
-    "session": {"strategy": "database"},
-    "rateLimit": False,
-    "providers": [libauth.Credentials(credentials={"username": {}}, authorize=authorize)],
-})
+auth = libauth.Auth(
+    {
+        "secret": SECRET,
+        "trustHost": True,
+        "basePath": "/auth",
+        "adapter": json.loads(os.environ["LIBAUTH_PREFORK_ADAPTER"]),
+        "session": {"strategy": "database"},
+        "rateLimit": False,
+        "providers": [libauth.Credentials(credentials={"username": {}}, authorize=authorize)],
+    }
+)
 
 # Use the database in the master, before the fork.
 _csrf = auth.handle("GET", f"{ORIGIN}/auth/csrf", [])
 _cookie = next(v for k, v in _csrf.headers if k == "set-cookie").split(";")[0]
 _token = json.loads(_csrf.body)["csrfToken"]
-_signed = auth.handle("POST", f"{ORIGIN}/auth/callback/credentials",
-                      [("content-type", "application/x-www-form-urlencoded"), ("cookie", _cookie)],
-                      f"csrfToken={_token}&username=master".encode(), "127.0.0.1")
+_signed = auth.handle(
+    "POST",
+    f"{ORIGIN}/auth/callback/credentials",
+    [("content-type", "application/x-www-form-urlencoded"), ("cookie", _cookie)],
+    f"csrfToken={_token}&username=master".encode(),
+    "127.0.0.1",
+)
 assert _signed.status == 302, _signed.status
 
 

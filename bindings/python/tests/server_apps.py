@@ -20,12 +20,14 @@ def authorize(credentials: Dict[str, Any], request: Any) -> Optional[Dict[str, A
     return None
 
 
-auth = libauth.Auth({
-    "secret": SECRET,
-    "trustHost": True,
-    "basePath": "/auth",
-    "providers": [libauth.Credentials(authorize=authorize)],
-})
+auth = libauth.Auth(
+    {
+        "secret": SECRET,
+        "trustHost": True,
+        "basePath": "/auth",
+        "providers": [libauth.Credentials(authorize=authorize)],
+    }
+)
 
 
 def _wsgi(environ: Dict[str, Any], start_response: Callable[..., Any]) -> List[bytes]:

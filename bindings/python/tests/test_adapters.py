@@ -103,7 +103,7 @@ def test_sqlite_adapter(serve: Any, tmp_path: Any) -> None:
     db = tmp_path / "auth.db"
     s = serve(base_config(adapter={"type": "sqlite", "path": str(db)}, session={"strategy": "database"}))
     # Credentials sign-in with the database strategy needs the user in the store.
-    s.auth  # built; the engine created the schema
+    _ = s.auth  # built; the engine created the schema
     import sqlite3
 
     con = sqlite3.connect(db)
@@ -121,10 +121,12 @@ def test_sqlite_adapter(serve: Any, tmp_path: Any) -> None:
 
 def test_postgres_adapter(serve: Any) -> None:
     schema = "py_" + uuid.uuid4().hex[:12]
-    s = serve(base_config(
-        adapter={"type": "postgres", "url": "postgres://postgres@127.0.0.1:5432/test", "schema": schema},
-        session={"strategy": "database"},
-    ))
+    s = serve(
+        base_config(
+            adapter={"type": "postgres", "url": "postgres://postgres@127.0.0.1:5432/test", "schema": schema},
+            session={"strategy": "database"},
+        )
+    )
     try:
         br = Browser(s)
         assert br.sign_in("ada", "lovelace").status_code == 302
@@ -137,5 +139,3 @@ def test_postgres_adapter(serve: Any) -> None:
 
         with psycopg.connect("postgresql://postgres@127.0.0.1:5432/test", autocommit=True) as con:
             con.execute(f"DROP SCHEMA IF EXISTS {schema} CASCADE")
-
-

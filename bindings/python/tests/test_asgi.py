@@ -8,7 +8,7 @@ import asyncio
 import contextlib
 import socket
 import threading
-from typing import Any, Callable, Dict, Iterator, List
+from typing import Any, Dict, Iterator, List
 
 import pytest
 
@@ -46,11 +46,13 @@ def state_app(source: str) -> Any:
     async def me(request: Request) -> Any:
         session = request.state.session
         assert libauth.get_session(request) is session
-        return JSONResponse({
-            "session": session if session is None or isinstance(session, dict) else repr(session),
-            "session_error": repr(getattr(request.state, "session_error", None)),
-            "client": request.state.client,
-        })
+        return JSONResponse(
+            {
+                "session": session if session is None or isinstance(session, dict) else repr(session),
+                "session_error": repr(getattr(request.state, "session_error", None)),
+                "client": request.state.client,
+            }
+        )
 
     return Starlette(routes=[Route("/me", me)], lifespan=lifespan)
 
@@ -114,17 +116,34 @@ def test_get_session_without_the_middleware_ignores_the_apps_state() -> None:
     """``libauth.get_session(scope, auth)`` without the middleware reads the
     session, not a ``session`` the app keeps in its state."""
     auth = libauth.Auth(base_config(sync_authorize, trustHost=True))
-    scope = {"type": "http", "scheme": "http", "path": "/me", "raw_path": b"/me", "query_string": b"",
-             "root_path": "", "headers": [(b"host", b"example.test")], "state": {"session": AppClient()}}
+    scope = {
+        "type": "http",
+        "scheme": "http",
+        "path": "/me",
+        "raw_path": b"/me",
+        "query_string": b"",
+        "root_path": "",
+        "headers": [(b"host", b"example.test")],
+        "state": {"session": AppClient()},
+    }
     assert libauth.get_session(scope, auth) is None
     assert isinstance(scope["state"]["session"], AppClient), "the app's state is the app's"
 
 
 def _body_scope() -> Dict[str, Any]:
-    return {"type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1", "method": "POST", "scheme": "http",
-            "path": "/auth/callback/credentials", "raw_path": b"/auth/callback/credentials", "query_string": b"",
-            "root_path": "", "server": ("127.0.0.1", 8000),
-            "headers": [(b"host", b"127.0.0.1:8000"), (b"content-type", b"application/x-www-form-urlencoded")]}
+    return {
+        "type": "http",
+        "asgi": {"version": "3.0"},
+        "http_version": "1.1",
+        "method": "POST",
+        "scheme": "http",
+        "path": "/auth/callback/credentials",
+        "raw_path": b"/auth/callback/credentials",
+        "query_string": b"",
+        "root_path": "",
+        "server": ("127.0.0.1", 8000),
+        "headers": [(b"host", b"127.0.0.1:8000"), (b"content-type", b"application/x-www-form-urlencoded")],
+    }
 
 
 def _run_body(total: int, chunk: int) -> tuple[int, int]:

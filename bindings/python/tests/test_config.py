@@ -29,10 +29,10 @@ def every_option(log: List[Any]) -> Dict[str, Any]:
         log.append(("logger.warn", code))
 
     return {
-        "secret": [SECRET, OLD_SECRET],          # the first encrypts; every one decrypts
+        "secret": [SECRET, OLD_SECRET],  # the first encrypts; every one decrypts
         "trustHost": True,
         "basePath": "/auth",
-        "url": None,                              # None is "not set"
+        "url": None,  # None is "not set"
         "useSecureCookies": False,
         "debug": False,
         "redirectProxyUrl": None,
@@ -42,10 +42,19 @@ def every_option(log: List[Any]) -> Dict[str, Any]:
         "session": {"strategy": "jwt", "maxAge": 3600, "updateAge": 600},
         "jwt": {"maxAge": 3600},
         "cookies": {"sessionToken": {"name": "app.session", "options": {"sameSite": "strict", "path": "/"}}},
-        "pages": {"signIn": "/login", "error": "/oops", "signOut": "/bye", "verifyRequest": "/check-mail",
-                  "newUser": "/welcome"},
-        "theme": {"colorScheme": "dark", "brandColor": "#123456", "logo": "https://img.example/logo.png",
-                  "buttonText": "#ffffff"},
+        "pages": {
+            "signIn": "/login",
+            "error": "/oops",
+            "signOut": "/bye",
+            "verifyRequest": "/check-mail",
+            "newUser": "/welcome",
+        },
+        "theme": {
+            "colorScheme": "dark",
+            "brandColor": "#123456",
+            "logo": "https://img.example/logo.png",
+            "buttonText": "#ffffff",
+        },
         "callbacks": {"jwt": jwt},
         "events": {"signIn": on_sign_in},
         "logger": {"warn": warn},
@@ -81,16 +90,28 @@ def test_every_option_takes_effect() -> None:
 
 def test_a_cookie_under_a_previous_secret_still_reads() -> None:
     """``secret`` as a list: rotate by putting the new secret first."""
-    old = start_wsgi({"secret": OLD_SECRET, "basePath": "/auth", "trustHost": True,
-                      "providers": [libauth.Credentials(authorize=sync_authorize)]})
+    old = start_wsgi(
+        {
+            "secret": OLD_SECRET,
+            "basePath": "/auth",
+            "trustHost": True,
+            "providers": [libauth.Credentials(authorize=sync_authorize)],
+        }
+    )
     try:
         br = Browser(old)
         br.sign_in("ada", "lovelace")
         token = br.session_cookie()
     finally:
         old.stop()
-    s = start_wsgi({"secret": [SECRET, OLD_SECRET], "basePath": "/auth", "trustHost": True,
-                    "providers": [libauth.Credentials(authorize=sync_authorize)]})
+    s = start_wsgi(
+        {
+            "secret": [SECRET, OLD_SECRET],
+            "basePath": "/auth",
+            "trustHost": True,
+            "providers": [libauth.Credentials(authorize=sync_authorize)],
+        }
+    )
     try:
         br = Browser(s)
         br.http.cookies.set("authjs.session-token", str(token), domain="127.0.0.1", path="/")
@@ -104,8 +125,14 @@ def test_sessions_are_read_lazily() -> None:
     ask for it; asked twice, it is read once."""
     reads: List[str] = []
     for start in (start_wsgi, start_asgi):
-        s = start({"secret": SECRET, "basePath": "/auth", "trustHost": True,
-                   "providers": [libauth.Credentials(authorize=sync_authorize)]})
+        s = start(
+            {
+                "secret": SECRET,
+                "basePath": "/auth",
+                "trustHost": True,
+                "providers": [libauth.Credentials(authorize=sync_authorize)],
+            }
+        )
         try:
             real = s.auth.get_session
 

@@ -54,7 +54,9 @@ def expected_keywords(case: Dict[str, Any]) -> Dict[str, Any]:
     name (absent ones ``None``), and any other key the engine sent."""
     received = case["received"]
     keywords = case["keywords"]
-    values = dict(received[0]) if len(received) == 1 and isinstance(received[0], dict) else dict(zip(keywords, received))
+    values = (
+        dict(received[0]) if len(received) == 1 and isinstance(received[0], dict) else dict(zip(keywords, received))
+    )
     out = {snake(k): values.pop(k, None) for k in keywords}
     out.update({snake(k): v for k, v in values.items()})
     return out
@@ -82,7 +84,11 @@ def native() -> Any:
     config: Dict[str, Any] = {
         "secret": "libauth-conformance-secret-0123456789",
         "trustHost": True,
-        "callbacks": {}, "events": {}, "logger": {}, "jwt": {}, "session": {},
+        "callbacks": {},
+        "events": {},
+        "logger": {},
+        "jwt": {},
+        "session": {},
     }
     adapter: Dict[str, Any] = {}
     for name in {c["hook"] for c in CASES}:

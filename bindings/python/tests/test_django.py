@@ -22,17 +22,44 @@ import pytest
 import requests
 
 from conftest import free_port
-from test_servers import Reader, _wait_http, request
+from test_servers import Reader, request
 
 HERE = Path(__file__).parent
 BIN = Path(sys.executable).parent
 
 MODES: Dict[str, Tuple[List[str], Dict[str, str]]] = {
-    "wsgi-urls-waitress": ([str(BIN / "waitress-serve"), "--listen=127.0.0.1:{port}", "django_site.wsgi:application"], {}),
-    "asgi-urls-uvicorn": ([str(BIN / "uvicorn"), "--host", "127.0.0.1", "--port", "{port}", "--log-level", "warning",
-                           "django_site.asgi:application"], {"LIBAUTH_ASYNC": "1"}),
-    "wsgi-wrapper-gunicorn": ([str(BIN / "gunicorn"), "-k", "gthread", "--threads", "4", "-w", "1",
-                               "-b", "127.0.0.1:{port}", "django_site.wsgi:wrapped"], {}),
+    "wsgi-urls-waitress": (
+        [str(BIN / "waitress-serve"), "--listen=127.0.0.1:{port}", "django_site.wsgi:application"],
+        {},
+    ),
+    "asgi-urls-uvicorn": (
+        [
+            str(BIN / "uvicorn"),
+            "--host",
+            "127.0.0.1",
+            "--port",
+            "{port}",
+            "--log-level",
+            "warning",
+            "django_site.asgi:application",
+        ],
+        {"LIBAUTH_ASYNC": "1"},
+    ),
+    "wsgi-wrapper-gunicorn": (
+        [
+            str(BIN / "gunicorn"),
+            "-k",
+            "gthread",
+            "--threads",
+            "4",
+            "-w",
+            "1",
+            "-b",
+            "127.0.0.1:{port}",
+            "django_site.wsgi:wrapped",
+        ],
+        {},
+    ),
     "asgi-wrapper-hypercorn": ([str(BIN / "hypercorn"), "-b", "127.0.0.1:{port}", "django_site.asgi:wrapped"], {}),
 }
 #: The same site without django.contrib.auth (no database): SessionUser.
@@ -59,14 +86,26 @@ def light_site(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Site]
 
 
 def _site(command: List[str], extra: Dict[str, str], tmp_path: Path) -> Iterator[Site]:
-    env = {**os.environ, "PYTHONPATH": str(HERE), "DJANGO_SETTINGS_MODULE": "django_site.settings",
-           "DJANGO_TEST_DB": str(tmp_path / "db.sqlite3"), "PYTHONUNBUFFERED": "1", **extra}
+    env = {
+        **os.environ,
+        "PYTHONPATH": str(HERE),
+        "DJANGO_SETTINGS_MODULE": "django_site.settings",
+        "DJANGO_TEST_DB": str(tmp_path / "db.sqlite3"),
+        "PYTHONUNBUFFERED": "1",
+        **extra,
+    }
     env.pop("AUTH_URL", None)
     if "DJANGO_SITE_LIGHT" not in extra:
         subprocess.run([sys.executable, "-m", "django", "migrate", "-v", "0"], cwd=HERE, env=env, check=True)
     port = free_port()
-    proc = subprocess.Popen([part.format(port=port) for part in command], cwd=HERE, env=env,
-                            stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    proc = subprocess.Popen(
+        [part.format(port=port) for part in command],
+        cwd=HERE,
+        env=env,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+    )
     try:
         _wait_http_any(port, proc)
         yield Site(f"http://127.0.0.1:{port}", port)
@@ -116,9 +155,12 @@ def test_login_required_sign_in_and_the_django_user(site: Site) -> None:
     assert page.status_code == 200 and f'name="callbackUrl" value="{origin}/dashboard"' in page.text
     # Sign in (a POST through Django's CsrfViewMiddleware: the engine checks its own token).
     token = get(http, f"{origin}/auth/csrf").json()["csrfToken"]
-    res = http.post(f"{origin}/auth/callback/credentials", allow_redirects=False, timeout=30,
-                    data={"csrfToken": token, "username": "ada", "password": "lovelace",
-                          "callbackUrl": f"{origin}/dashboard"})
+    res = http.post(
+        f"{origin}/auth/callback/credentials",
+        allow_redirects=False,
+        timeout=30,
+        data={"csrfToken": token, "username": "ada", "password": "lovelace", "callbackUrl": f"{origin}/dashboard"},
+    )
     assert res.status_code == 302 and res.headers["location"] == f"{origin}/dashboard", (res.status_code, res.text)
     cookies = res.headers.get("set-cookie", "")
     assert "authjs.session-token=" in cookies and "HttpOnly" in cookies and "SameSite=Lax" in cookies, cookies
@@ -166,9 +208,16 @@ def test_without_contrib_auth_the_session_user(light_site: Site) -> None:
         location = res.headers["location"]
         assert urlparse(location).path == "/auth/signin" and parse_qs(urlparse(location).query)["callbackUrl"] == [path]
     token = get(http, f"{origin}/auth/csrf").json()["csrfToken"]
-    res = http.post(f"{origin}/auth/callback/credentials", allow_redirects=False, timeout=30,
-                    data={"csrfToken": token, "username": "ada", "password": "lovelace", "callbackUrl": "/dashboard"})
+    res = http.post(
+        f"{origin}/auth/callback/credentials",
+        allow_redirects=False,
+        timeout=30,
+        data={"csrfToken": token, "username": "ada", "password": "lovelace", "callbackUrl": "/dashboard"},
+    )
     assert res.status_code == 302 and res.headers["location"] == f"{origin}/dashboard"
     assert '<p id="who">Hello Ada Lovelace (ada@example.com)</p>' in get(http, f"{origin}/dashboard").text
-    assert get(http, f"{origin}/api").json() == {"type": "SessionUser", "username": "ada@example.com",
-                                                  "email": "ada@example.com"}
+    assert get(http, f"{origin}/api").json() == {
+        "type": "SessionUser",
+        "username": "ada@example.com",
+        "email": "ada@example.com",
+    }

@@ -65,9 +65,19 @@ def test_overloaded_admission() -> None:
     auth = libauth.Auth(base_config(callbacks={"session": session}, hooks={"maxInFlight": 1}))
     url = "http://127.0.0.1/auth/session"
     token = subprocess.run(
-        [str(SESSION_COOKIE), "encode", "--secret", SECRET, "--salt", "authjs.session-token",
-         "--payload", json.dumps({"name": "Ada", "email": "ada@example.com", "sub": "42"})],
-        capture_output=True, text=True, check=True,
+        [
+            str(SESSION_COOKIE),
+            "encode",
+            "--secret",
+            SECRET,
+            "--salt",
+            "authjs.session-token",
+            "--payload",
+            json.dumps({"name": "Ada", "email": "ada@example.com", "sub": "42"}),
+        ],
+        capture_output=True,
+        text=True,
+        check=True,
     ).stdout.strip()
     cookie = f"authjs.session-token={token}"
     t = threading.Thread(target=auth.get_session, args=(url, cookie))
@@ -99,8 +109,11 @@ def test_hanging_async_hook_ends_at_its_deadline_while_others_proceed() -> None:
     def authorize(credentials: Dict[str, Any], request: Any) -> Dict[str, Any]:
         return {"id": "1", "name": credentials["username"], "email": f"{credentials['username']}@example.com"}
 
-    s = start_asgi(base_config(authorize, callbacks={"signIn": sign_in, "session": session},
-                               hooks={"timeouts": {"callbacks.signIn": 1.5}}))
+    s = start_asgi(
+        base_config(
+            authorize, callbacks={"signIn": sign_in, "session": session}, hooks={"timeouts": {"callbacks.signIn": 1.5}}
+        )
+    )
     try:
         result: Dict[str, Any] = {}
 
@@ -137,9 +150,19 @@ def test_gil_is_released_while_the_engine_works() -> None:
 
     auth = libauth.Auth(base_config())
     token = subprocess.run(
-        [str(SESSION_COOKIE), "encode", "--secret", SECRET, "--salt", "authjs.session-token",
-         "--payload", json.dumps({"name": "Ada", "email": "ada@example.com", "sub": "42"})],
-        capture_output=True, text=True, check=True,
+        [
+            str(SESSION_COOKIE),
+            "encode",
+            "--secret",
+            SECRET,
+            "--salt",
+            "authjs.session-token",
+            "--payload",
+            json.dumps({"name": "Ada", "email": "ada@example.com", "sub": "42"}),
+        ],
+        capture_output=True,
+        text=True,
+        check=True,
     ).stdout.strip()
     cookie = f"authjs.session-token={token}"
     url = "http://127.0.0.1/"
@@ -181,9 +204,19 @@ def test_gil_is_released_while_the_engine_works() -> None:
 
 def test_interop_engine_minted_cookie_is_read_by_python(kind: str, serve: Any) -> None:
     token = subprocess.run(
-        [str(SESSION_COOKIE), "encode", "--secret", SECRET, "--salt", "authjs.session-token",
-         "--payload", json.dumps({"name": "Grace", "email": "grace@example.com", "sub": "7"})],
-        capture_output=True, text=True, check=True,
+        [
+            str(SESSION_COOKIE),
+            "encode",
+            "--secret",
+            SECRET,
+            "--salt",
+            "authjs.session-token",
+            "--payload",
+            json.dumps({"name": "Grace", "email": "grace@example.com", "sub": "7"}),
+        ],
+        capture_output=True,
+        text=True,
+        check=True,
     ).stdout.strip()
     s = serve(base_config())
     br = Browser(s)
@@ -199,7 +232,8 @@ def test_interop_python_minted_cookie_is_read_by_the_engine(serve: Any) -> None:
     token = br.session_cookie()
     out = subprocess.run(
         [str(SESSION_COOKIE), "decode", "--secret", SECRET, "--salt", "authjs.session-token", "--token", str(token)],
-        capture_output=True, text=True,
+        capture_output=True,
+        text=True,
     )
     assert out.returncode == 0, out.stderr
     claims = json.loads(out.stdout)
@@ -220,8 +254,12 @@ def test_hook_errors_cross_with_their_type() -> None:
     token = json.loads(csrf.body)["csrfToken"]
     cookie = "; ".join(c.split(";")[0] for k, c in csrf.headers if k.lower() == "set-cookie")
     body = f"csrfToken={token}&username=a&password=b".encode()
-    res = auth.handle("POST", "http://127.0.0.1/auth/callback/credentials",
-                      [("cookie", cookie), ("content-type", "application/x-www-form-urlencoded")], body)
+    res = auth.handle(
+        "POST",
+        "http://127.0.0.1/auth/callback/credentials",
+        [("cookie", cookie), ("content-type", "application/x-www-form-urlencoded")],
+        body,
+    )
     assert res.status == 302
     assert "error=Configuration" in dict(res.headers)["location"] or "error=" in dict(res.headers)["location"]
     assert logged and logged[0][0] == "AuthError"
@@ -258,7 +296,9 @@ def test_asgi_saturation_answers_503_with_retry_after_over_http() -> None:
         for t in ts:
             t.join(10)
         assert results == [200, 200]
-        assert requests.get(f"{s.url}/auth/session", cookies=cookies, timeout=30).json()["user"]["name"] == "Ada Lovelace"
+        assert (
+            requests.get(f"{s.url}/auth/session", cookies=cookies, timeout=30).json()["user"]["name"] == "Ada Lovelace"
+        )
     finally:
         s.stop()
 
@@ -276,22 +316,30 @@ def test_gil_is_released_while_the_engine_waits_on_the_database() -> None:
 
     dsn = "postgresql://postgres@127.0.0.1:5432/test"
     schema = "py_gil_" + uuid.uuid4().hex[:10]
-    auth = libauth.Auth(base_config(
-        sync_authorize,
-        adapter={"type": "postgres", "url": dsn, "schema": schema, "poolSize": 8},
-        session={"strategy": "database"},
-    ))
+    auth = libauth.Auth(
+        base_config(
+            sync_authorize,
+            adapter={"type": "postgres", "url": dsn, "schema": schema, "poolSize": 8},
+            session={"strategy": "database"},
+        )
+    )
     locker = None
     try:
         origin = "http://127.0.0.1"
         csrf = auth.handle("GET", f"{origin}/auth/csrf", [])
         token = json.loads(csrf.body)["csrfToken"]
         cookie = "; ".join(v.split(";")[0] for k, v in csrf.headers if k.lower() == "set-cookie")
-        res = auth.handle("POST", f"{origin}/auth/callback/credentials",
-                          [("cookie", cookie), ("content-type", "application/x-www-form-urlencoded")],
-                          f"csrfToken={token}&username=ada&password=lovelace".encode())
-        session_cookie = next(v.split(";")[0] for k, v in res.headers
-                              if k.lower() == "set-cookie" and v.startswith("authjs.session-token="))
+        res = auth.handle(
+            "POST",
+            f"{origin}/auth/callback/credentials",
+            [("cookie", cookie), ("content-type", "application/x-www-form-urlencoded")],
+            f"csrfToken={token}&username=ada&password=lovelace".encode(),
+        )
+        session_cookie = next(
+            v.split(";")[0]
+            for k, v in res.headers
+            if k.lower() == "set-cookie" and v.startswith("authjs.session-token=")
+        )
         url = f"{origin}/"
         assert auth.get_session(url, session_cookie)["user"]["email"] == "ada@example.com"  # type: ignore[index]
 
@@ -304,19 +352,25 @@ def test_gil_is_released_while_the_engine_waits_on_the_database() -> None:
         alone = count_for(0.3)
         hold = 1.0
         locker = subprocess.Popen(
-            [sys.executable, "-c",
-             "import sys, time, psycopg\n"
-             f"con = psycopg.connect({dsn!r})\n"
-             f"con.execute('LOCK TABLE {schema}.sessions IN ACCESS EXCLUSIVE MODE')\n"
-             "print('locked', flush=True)\n"
-             f"time.sleep({hold})\n"
-             "con.rollback()\n"],
-            stdout=subprocess.PIPE, text=True,
+            [
+                sys.executable,
+                "-c",
+                "import sys, time, psycopg\n"
+                f"con = psycopg.connect({dsn!r})\n"
+                f"con.execute('LOCK TABLE {schema}.sessions IN ACCESS EXCLUSIVE MODE')\n"
+                "print('locked', flush=True)\n"
+                f"time.sleep({hold})\n"
+                "con.rollback()\n",
+            ],
+            stdout=subprocess.PIPE,
+            text=True,
         )
         assert locker.stdout is not None and locker.stdout.readline().strip() == "locked"
         results: List[Any] = []
         started = time.perf_counter()
-        threads = [threading.Thread(target=lambda: results.append(auth.get_session(url, session_cookie))) for _ in range(4)]
+        threads = [
+            threading.Thread(target=lambda: results.append(auth.get_session(url, session_cookie))) for _ in range(4)
+        ]
         for t in threads:
             t.start()
         time.sleep(0.05)
@@ -326,8 +380,10 @@ def test_gil_is_released_while_the_engine_waits_on_the_database() -> None:
         elapsed = time.perf_counter() - started
         assert locker.wait(10) == 0
         assert len(results) == 4 and all(r and r["user"]["email"] == "ada@example.com" for r in results)
-        print(f"4 reads behind a {hold}s lock took {elapsed:.2f}s; this thread counted {during} "
-              f"(alone: {alone}) meanwhile")
+        print(
+            f"4 reads behind a {hold}s lock took {elapsed:.2f}s; this thread counted {during} "
+            f"(alone: {alone}) meanwhile"
+        )
         assert elapsed < 2.5 * hold, f"the reads took turns: {elapsed:.2f}s"
         assert during > 0.3 * alone, f"this thread was starved while the engine waited ({during} vs {alone})"
     finally:
@@ -337,11 +393,18 @@ def test_gil_is_released_while_the_engine_waits_on_the_database() -> None:
             con.execute(f"DROP SCHEMA IF EXISTS {schema} CASCADE")
 
 
-@pytest.mark.parametrize("provider, option, kind", [
-    (lambda: libauth.TikTok(client_id="k", client_secret="s", scopes="user.info.basic"), "providers[1]", "Configuration"),
-    (lambda: libauth.OIDC(id="corp", client_id="k", client_secret="s"), "providers[1].issuer", "Configuration"),
-    (lambda: libauth.Email(send_verification_request=print), "adapter", "MissingAdapter"),
-])
+@pytest.mark.parametrize(
+    "provider, option, kind",
+    [
+        (
+            lambda: libauth.TikTok(client_id="k", client_secret="s", scopes="user.info.basic"),
+            "providers[1]",
+            "Configuration",
+        ),
+        (lambda: libauth.OIDC(id="corp", client_id="k", client_secret="s"), "providers[1].issuer", "Configuration"),
+        (lambda: libauth.Email(send_verification_request=print), "adapter", "MissingAdapter"),
+    ],
+)
 def test_provider_helpers_refused_options_are_named(provider: Any, option: str, kind: str) -> None:
     with pytest.raises(libauth.InvalidConfig) as info:
         libauth.Auth(base_config(sync_authorize, providers=[libauth.Credentials(authorize=sync_authorize), provider()]))
@@ -355,15 +418,33 @@ def test_asgi_scope_with_the_cookie_split_over_several_headers_reads_the_session
     must (RFC 9113 §8.2.3)."""
     auth = libauth.Auth(base_config(sync_authorize))
     token = subprocess.run(
-        [str(SESSION_COOKIE), "encode", "--secret", SECRET, "--salt", "authjs.session-token",
-         "--payload", json.dumps({"name": "Split", "email": "split@example.com", "sub": "9"})],
-        capture_output=True, text=True, check=True,
+        [
+            str(SESSION_COOKIE),
+            "encode",
+            "--secret",
+            SECRET,
+            "--salt",
+            "authjs.session-token",
+            "--payload",
+            json.dumps({"name": "Split", "email": "split@example.com", "sub": "9"}),
+        ],
+        capture_output=True,
+        text=True,
+        check=True,
     ).stdout.strip()
 
     def scope(*cookies: bytes) -> Dict[str, Any]:
         headers = [(b"host", b"example.test")] + [(b"cookie", c) for c in cookies]
-        return {"type": "http", "scheme": "http", "path": "/me", "raw_path": b"/me", "query_string": b"",
-                "root_path": "", "headers": headers, "libauth.auth": auth}
+        return {
+            "type": "http",
+            "scheme": "http",
+            "path": "/me",
+            "raw_path": b"/me",
+            "query_string": b"",
+            "root_path": "",
+            "headers": headers,
+            "libauth.auth": auth,
+        }
 
     whole = scope(b"theme=dark; authjs.session-token=" + token.encode())
     split = scope(b"theme=dark", b"authjs.session-token=" + token.encode(), b"lang=en")

@@ -30,8 +30,18 @@ COMMANDS: Dict[str, List[str]] = {
     "flask": [sys.executable, "app.py"],
     "fastapi": [sys.executable, "app.py"],
     "django": [sys.executable, "manage.py", "runserver", "127.0.0.1:{port}", "--noreload"],
-    "django-asgi": [sys.executable, "-m", "uvicorn", "demo.asgi:application", "--host", "127.0.0.1", "--port", "{port}",
-                    "--log-level", "warning"],
+    "django-asgi": [
+        sys.executable,
+        "-m",
+        "uvicorn",
+        "demo.asgi:application",
+        "--host",
+        "127.0.0.1",
+        "--port",
+        "{port}",
+        "--log-level",
+        "warning",
+    ],
 }
 #: The directory each runs in (django-asgi: the Django example under uvicorn).
 DIRS = {"django-asgi": "django"}
@@ -52,15 +62,28 @@ def example(request: Any) -> Iterator[Example]:
     origin = f"http://127.0.0.1:{port}"
     sim = subprocess.Popen(
         [str(TIKTOK_SIM), "--quiet", "--port", str(sim_port), "--redirect-uri", f"{origin}/auth/callback/tiktok"],
-        stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL,
     )
-    env = {**os.environ, "PORT": str(port), "AUTH_SECRET": SECRET, "TIKTOK_SIM_URL": f"http://127.0.0.1:{sim_port}",
-           "PYTHONUNBUFFERED": "1"}
+    env = {
+        **os.environ,
+        "PORT": str(port),
+        "AUTH_SECRET": SECRET,
+        "TIKTOK_SIM_URL": f"http://127.0.0.1:{sim_port}",
+        "PYTHONUNBUFFERED": "1",
+    }
     env.pop("AUTH_TIKTOK_ID", None)
     env.pop("AUTH_TRUST_HOST", None)  # the example's own trustHost must do
     command = [part.format(port=port) for part in COMMANDS[name]]
-    proc = subprocess.Popen(command, cwd=EXAMPLES / DIRS.get(name, name), env=env, stdin=subprocess.DEVNULL,
-                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    proc = subprocess.Popen(
+        command,
+        cwd=EXAMPLES / DIRS.get(name, name),
+        env=env,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
     try:
         wait_for(sim_port)
         try:
@@ -110,12 +133,19 @@ def test_example_credentials_sign_in(example: Example) -> None:
     http = requests.Session()
     assert_protected(http, origin)
     assert "Sign in with Credentials" in get(http, f"{origin}/auth/signin").text
-    res = http.post(f"{origin}/auth/callback/credentials", allow_redirects=False, timeout=30,
-                    data={"csrfToken": csrf(http, origin), "username": "demo", "password": "nope"})
+    res = http.post(
+        f"{origin}/auth/callback/credentials",
+        allow_redirects=False,
+        timeout=30,
+        data={"csrfToken": csrf(http, origin), "username": "demo", "password": "nope"},
+    )
     assert "error=CredentialsSignin" in res.headers["location"]
-    res = http.post(f"{origin}/auth/callback/credentials", allow_redirects=False, timeout=30,
-                    data={"csrfToken": csrf(http, origin), "username": "demo", "password": "demo",
-                          "callbackUrl": "/dashboard"})
+    res = http.post(
+        f"{origin}/auth/callback/credentials",
+        allow_redirects=False,
+        timeout=30,
+        data={"csrfToken": csrf(http, origin), "username": "demo", "password": "demo", "callbackUrl": "/dashboard"},
+    )
     assert res.status_code == 302 and res.headers["location"] == f"{origin}/dashboard"
     page = get(http, f"{origin}/dashboard")
     assert page.status_code == 200
@@ -138,8 +168,12 @@ def test_example_credentials_sign_in(example: Example) -> None:
 def test_example_tiktok_sign_in(example: Example) -> None:
     origin = example.origin
     http = requests.Session()
-    res = http.post(f"{origin}/auth/signin/tiktok", allow_redirects=False, timeout=30,
-                    data={"csrfToken": csrf(http, origin), "callbackUrl": "/dashboard"})
+    res = http.post(
+        f"{origin}/auth/signin/tiktok",
+        allow_redirects=False,
+        timeout=30,
+        data={"csrfToken": csrf(http, origin), "callbackUrl": "/dashboard"},
+    )
     assert res.status_code == 302
     back = follow_until(res.headers["location"], origin)
     res = get(http, back)
@@ -155,10 +189,12 @@ def test_example_in_headless_chromium(example: Example) -> None:
     """FastAPI's ``require_session`` and Django's own ``@login_required``
     (LOGIN_URL at libauth's sign-in page) in a real browser."""
     assert Path("/usr/bin/chromium").exists(), "Debian chromium is not installed (scripts/test.sh installs it)"
-    assert (ROOT / "bindings" / "node" / "node_modules" / "playwright-core").exists(), \
+    assert (ROOT / "bindings" / "node" / "node_modules" / "playwright-core").exists(), (
         "playwright-core is not installed (npm ci in bindings/node; scripts/test.sh does)"
-    out = subprocess.run(["node", str(HERE / "browser_example.mjs"), example.origin],
-                         capture_output=True, text=True, timeout=120)
+    )
+    out = subprocess.run(
+        ["node", str(HERE / "browser_example.mjs"), example.origin], capture_output=True, text=True, timeout=120
+    )
     assert out.returncode == 0, out.stdout + out.stderr
     seen = json.loads(out.stdout.strip().splitlines()[-1])
     # FastAPI names the way back `callbackUrl`, Django `next` (read as one).

@@ -27,7 +27,11 @@ def test_credentials_sign_in_and_session(serve: Any) -> None:
     assert res.headers["location"] == s.url
     assert br.session_cookie()
     session = br.session()
-    assert session["user"] == {"name": "Ada Lovelace", "email": "ada@example.com", "image": "https://img.example/ada.png"}
+    assert session["user"] == {
+        "name": "Ada Lovelace",
+        "email": "ada@example.com",
+        "image": "https://img.example/ada.png",
+    }
     me = br.get("/me")
     assert me.status_code == 200 and me.json()["user"]["email"] == "ada@example.com"
     other = br.get("/elsewhere")
@@ -58,14 +62,18 @@ def test_session_update(serve: Any) -> None:
     br = Browser(s)
     br.sign_in("ada", "lovelace")
     token = br.csrf()
-    res = br.post("/auth/session", json.dumps({"csrfToken": token, "data": {"name": "Countess"}}),
-                  headers={"content-type": "application/json"})
+    res = br.post(
+        "/auth/session",
+        json.dumps({"csrfToken": token, "data": {"name": "Countess"}}),
+        headers={"content-type": "application/json"},
+    )
     assert res.status_code == 200
     assert res.json()["user"]["name"] == "Countess"
     assert br.session()["user"]["name"] == "Countess"
     assert seen == ["update"]
-    res = br.post("/auth/session", json.dumps({"csrfToken": "forged", "data": {}}),
-                  headers={"content-type": "application/json"})
+    res = br.post(
+        "/auth/session", json.dumps({"csrfToken": "forged", "data": {}}), headers={"content-type": "application/json"}
+    )
     assert res.status_code == 400
 
 
@@ -114,7 +122,7 @@ def test_tampered_cookie(serve: Any) -> None:
     value = br.session_cookie()
     assert value
     i = len(value) // 2
-    tampered = value[:i] + ("B" if value[i] == "A" else "A") + value[i + 1:]
+    tampered = value[:i] + ("B" if value[i] == "A" else "A") + value[i + 1 :]
     br.http.cookies.set("authjs.session-token", tampered, domain="127.0.0.1", path="/")
     assert br.get("/me").status_code == 302
     res = br.get("/auth/session")
@@ -136,8 +144,9 @@ def test_sync_hooks(serve: Any) -> None:
     def on_sign_out(message: Dict[str, Any]) -> None:
         seen.append(("events.signOut", message["token"]["email"]))
 
-    s = serve(base_config(sync_authorize, callbacks={"signIn": sign_in, "session": session},
-                          events={"signOut": on_sign_out}))
+    s = serve(
+        base_config(sync_authorize, callbacks={"signIn": sign_in, "session": session}, events={"signOut": on_sign_out})
+    )
     br = Browser(s)
     assert br.sign_in("ada", "lovelace").status_code == 302
     assert br.session()["user"]["role"] == "admin"
@@ -172,8 +181,12 @@ def test_async_hooks(serve: Any) -> None:
         await asyncio.sleep(0.002)
         seen.append(("events.signIn", message["user"]["email"]))
 
-    s = serve(base_config(callbacks={"signIn": sign_in, "jwt": jwt, "session": session, "redirect": redirect},
-                          events={"signIn": on_sign_in}))
+    s = serve(
+        base_config(
+            callbacks={"signIn": sign_in, "jwt": jwt, "session": session, "redirect": redirect},
+            events={"signIn": on_sign_in},
+        )
+    )
     br = Browser(s)
     res = br.sign_in("ada", "lovelace", callbackUrl="https://elsewhere.example/")
     assert res.status_code == 302

@@ -40,15 +40,19 @@ def sign_in_and_read(auth: libauth.Auth, username: str) -> bool:
     csrf_cookie = next(v for k, v in res.headers if k == "set-cookie").split(";")[0]
     token = json.loads(res.body)["csrfToken"]
     res = auth.handle(
-        "POST", f"{ORIGIN}/auth/callback/credentials",
+        "POST",
+        f"{ORIGIN}/auth/callback/credentials",
         [("content-type", "application/x-www-form-urlencoded"), ("cookie", csrf_cookie)],
-        f"csrfToken={token}&username={username}".encode(), "127.0.0.1",
+        f"csrfToken={token}&username={username}".encode(),
+        "127.0.0.1",
     )
     cookies = [v.split(";")[0] for k, v in res.headers if k == "set-cookie" and "session-token=" in v]
     if res.status != 302 or not cookies:
         return False
-    return all((auth.get_session(f"{ORIGIN}/me", cookies[0]) or {}).get("user", {}).get("email") == f"{username}@example.com"
-               for _ in range(3))
+    return all(
+        (auth.get_session(f"{ORIGIN}/me", cookies[0]) or {}).get("user", {}).get("email") == f"{username}@example.com"
+        for _ in range(3)
+    )
 
 
 def child(auth: libauth.Auth, n: int) -> Tuple[int, int]:

@@ -153,7 +153,8 @@ def start_flask(config: Dict[str, Any]) -> Server:
     @app.get("/")
     def home() -> str:
         return render_template_string(
-            "{% if libauth_session %}Signed in as {{ libauth_session.user.name }}{% else %}Not signed in{% endif %}")
+            "{% if libauth_session %}Signed in as {{ libauth_session.user.name }}{% else %}Not signed in{% endif %}"
+        )
 
     @app.get("/dashboard")
     @login_required
@@ -195,9 +196,17 @@ def test_starlette_backend_without_the_middleware_reads_with_auth() -> None:
     from libauth.starlette import LibAuthBackend
 
     auth = libauth.Auth(base_config())
+
     def scope() -> Dict[str, Any]:
-        return {"type": "http", "method": "GET", "path": "/", "headers": [(b"host", b"app.example")],
-                "query_string": b"", "scheme": "http", "server": ("app.example", 80)}
+        return {
+            "type": "http",
+            "method": "GET",
+            "path": "/",
+            "headers": [(b"host", b"app.example")],
+            "query_string": b"",
+            "scheme": "http",
+            "server": ("app.example", 80),
+        }
 
     assert asyncio.run(LibAuthBackend(auth).authenticate(Request(scope()))) is None
     with pytest.raises(RuntimeError, match="ASGIMiddleware"):

@@ -20,11 +20,15 @@ def test_keyword_hooks_over_http(serve: Any) -> None:
         ok = credentials.get("username") == "ada" and credentials.get("password") == "lovelace"
         return dict(ADA) if ok else None
 
-    def sign_in(*, user: Dict[str, Any], account: Any = None, profile: Any = None, email: Any = None, credentials: Any = None) -> bool:
+    def sign_in(
+        *, user: Dict[str, Any], account: Any = None, profile: Any = None, email: Any = None, credentials: Any = None
+    ) -> bool:
         seen.append({"signIn": user["email"], "profile": profile, "email": email})
         return True
 
-    def jwt(*, token: Dict[str, Any], user: Any = None, trigger: Optional[str] = None, is_new_user: Any = None, **_: Any) -> Dict[str, Any]:
+    def jwt(
+        *, token: Dict[str, Any], user: Any = None, trigger: Optional[str] = None, is_new_user: Any = None, **_: Any
+    ) -> Dict[str, Any]:
         if trigger == "signIn":
             token["role"] = "admin"
         return token
@@ -70,12 +74,14 @@ def test_the_one_dict_form_still_works_with_a_deprecation_warning() -> None:
     def authorize(credentials: Dict[str, Any], request: Any) -> Any:
         return dict(ADA) if credentials.get("username") == "ada" else None
 
-    auth = libauth.Auth({
-        "secret": SECRET,
-        "trustHost": True,
-        "providers": [libauth.Credentials(credentials={"username": {}}, authorize=authorize)],
-        "callbacks": {"jwt": jwt, "session": session},
-    })
+    auth = libauth.Auth(
+        {
+            "secret": SECRET,
+            "trustHost": True,
+            "providers": [libauth.Credentials(credentials={"username": {}}, authorize=authorize)],
+            "callbacks": {"jwt": jwt, "session": session},
+        }
+    )
     origin = "http://localhost:3000"
     res = auth.handle("GET", f"{origin}/auth/csrf", [])
     csrf_cookie = next(v for k, v in res.headers if k == "set-cookie").split(";")[0]
@@ -98,8 +104,13 @@ def test_the_one_dict_form_still_works_with_a_deprecation_warning() -> None:
 
 def test_provider_options_are_snake_case_at_every_level() -> None:
     provider = libauth.OAuth(
-        id="corp", client_id="x", client_secret="y",
-        authorization={"url": "https://idp.example/authorize", "params": {"access_type": "offline", "prompt": "consent"}},
+        id="corp",
+        client_id="x",
+        client_secret="y",
+        authorization={
+            "url": "https://idp.example/authorize",
+            "params": {"access_type": "offline", "prompt": "consent"},
+        },
         token={"url": "https://idp.example/token"},
         userinfo="https://idp.example/userinfo",
         allow_dangerous_email_account_linking=True,

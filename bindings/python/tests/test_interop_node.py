@@ -44,7 +44,11 @@ def node(*args: str) -> Any:
 def session_user(decoded: Dict[str, Any]) -> Dict[str, Any]:
     """Auth.js's session user: ``name``, ``email`` and ``image`` from the
     token's ``name``, ``email`` and ``picture``, each only when present."""
-    return {to: decoded[claim] for to, claim in (("name", "name"), ("email", "email"), ("image", "picture")) if claim in decoded}
+    return {
+        to: decoded[claim]
+        for to, claim in (("name", "name"), ("email", "email"), ("image", "picture"))
+        if claim in decoded
+    }
 
 
 def test_the_fixture_has_vectors() -> None:

@@ -28,19 +28,46 @@ BIN = Path(sys.executable).parent
 PG = "postgres://postgres@127.0.0.1:5432/test"
 
 SERVERS = {
-    "gunicorn --preload": [str(BIN / "gunicorn"), "--preload", "-k", "gthread", "-w", "4", "--threads", "4",
-                           "-b", "127.0.0.1:{port}", "prefork_app:wsgi_app"],
-    "uwsgi (pre-fork)": [str(BIN / "uwsgi"), "--http11-socket", "127.0.0.1:{port}", "--module", "prefork_app:wsgi_app",
-                         "--master", "--processes", "4", "--threads", "4", "--die-on-term", "--need-app",
-                         "--disable-logging"],
+    "gunicorn --preload": [
+        str(BIN / "gunicorn"),
+        "--preload",
+        "-k",
+        "gthread",
+        "-w",
+        "4",
+        "--threads",
+        "4",
+        "-b",
+        "127.0.0.1:{port}",
+        "prefork_app:wsgi_app",
+    ],
+    "uwsgi (pre-fork)": [
+        str(BIN / "uwsgi"),
+        "--http11-socket",
+        "127.0.0.1:{port}",
+        "--module",
+        "prefork_app:wsgi_app",
+        "--master",
+        "--processes",
+        "4",
+        "--threads",
+        "4",
+        "--die-on-term",
+        "--need-app",
+        "--disable-logging",
+    ],
 }
 
 
 def sign_in_and_read(url: str, n: int) -> bool:
     s = requests.Session()
     csrf = s.get(f"{url}/auth/csrf", timeout=30).json()["csrfToken"]
-    res = s.post(f"{url}/auth/callback/credentials", data={"csrfToken": csrf, "username": f"user{n}"},
-                 allow_redirects=False, timeout=30)
+    res = s.post(
+        f"{url}/auth/callback/credentials",
+        data={"csrfToken": csrf, "username": f"user{n}"},
+        allow_redirects=False,
+        timeout=30,
+    )
     if res.status_code != 302:
         return False
     me = s.get(f"{url}/me", timeout=30).json()
@@ -66,8 +93,14 @@ def test_forty_eight_sign_ins_through_four_forked_workers(server: str, adapter: 
     assert Path(command[0]).exists(), f"{command[0]} is not installed (scripts/test.sh pins it)"
     port = free_port()
     env = {**os.environ, "PYTHONPATH": str(HERE), "LIBAUTH_PREFORK_ADAPTER": json.dumps(adapter)}
-    proc = subprocess.Popen([p.format(port=port) for p in command], cwd=HERE, env=env, stdin=subprocess.DEVNULL,
-                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    proc = subprocess.Popen(
+        [p.format(port=port) for p in command],
+        cwd=HERE,
+        env=env,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+    )
     url = f"http://127.0.0.1:{port}"
     try:
         deadline = time.time() + 30

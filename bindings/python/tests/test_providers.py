@@ -53,7 +53,8 @@ def tiktok_sim(kind: str) -> Iterator[Dict[str, Any]]:
     origin = f"http://127.0.0.1:{app_port}"
     proc = subprocess.Popen(
         [str(TIKTOK_SIM), "--quiet", "--port", str(sim_port), "--redirect-uri", f"{origin}/auth/callback/tiktok"],
-        stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL,
     )
     try:
         wait_for(sim_port)
@@ -81,11 +82,15 @@ def test_tiktok_sign_in_against_the_simulator(kind: str, serve: Any, tiktok_sim:
     config = {
         "secret": SECRET,
         "basePath": "/auth",
-        "providers": [libauth.TikTok(
-            client_id="sim-client-key", client_secret="sim-client-secret",
-            authorization={"url": f"{sim}/v2/auth/authorize/"},
-            token=f"{sim}/v2/oauth/token/", userinfo=f"{sim}/v2/user/info/",
-        )],
+        "providers": [
+            libauth.TikTok(
+                client_id="sim-client-key",
+                client_secret="sim-client-secret",
+                authorization={"url": f"{sim}/v2/auth/authorize/"},
+                token=f"{sim}/v2/oauth/token/",
+                userinfo=f"{sim}/v2/user/info/",
+            )
+        ],
         "callbacks": {"jwt": jwt, "session": session},
     }
     s: Server = serve(config, port=tiktok_sim["app_port"])
@@ -98,7 +103,7 @@ def test_tiktok_sign_in_against_the_simulator(kind: str, serve: Any, tiktok_sim:
     assert authorize.startswith(f"{sim}/v2/auth/authorize/")
     assert q["client_key"] == ["sim-client-key"] and q["redirect_uri"] == [f"{origin}/auth/callback/tiktok"]
     back = follow_until(authorize, origin)
-    res = br.get(back[len(origin):])
+    res = br.get(back[len(origin) :])
     assert res.status_code == 302 and res.headers["location"] == f"{origin}/after"
     session = br.session()
     assert session["user"]["name"] and session["user"]["openId"], session
@@ -109,7 +114,7 @@ def test_tiktok_sign_in_against_the_simulator(kind: str, serve: Any, tiktok_sim:
     other = Browser(s)
     res = other.post("/auth/signin/tiktok", {"csrfToken": other.csrf()})
     denied = follow_until(res.headers["location"] + "&sim_action=deny", origin)
-    res = other.get(denied[len(origin):])
+    res = other.get(denied[len(origin) :])
     assert res.status_code == 302 and "/auth/signin?error=OAuthCallbackError" in res.headers["location"]
     assert other.session() is None
 
@@ -123,9 +128,19 @@ def start_op(origin: str) -> "Tuple[subprocess.Popen[str], Dict[str, Any]]":
     listening; such a start is killed and retried."""
     for _ in range(3):
         proc = subprocess.Popen(
-            ["node", str(OIDC_OP), "--port", "0", "--exit-on-stdin-close", "--redirect-uri",
-             f"{origin}/auth/callback/oidc"],
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
+            [
+                "node",
+                str(OIDC_OP),
+                "--port",
+                "0",
+                "--exit-on-stdin-close",
+                "--redirect-uri",
+                f"{origin}/auth/callback/oidc",
+            ],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+            text=True,
         )
         assert proc.stdout is not None
         ready, _, _ = select.select([proc.stdout], [], [], 20)
@@ -140,8 +155,9 @@ def start_op(origin: str) -> "Tuple[subprocess.Popen[str], Dict[str, Any]]":
 
 @pytest.fixture
 def oidc_op() -> Iterator[Dict[str, Any]]:
-    assert (OIDC_OP.parent / "node_modules" / "oidc-provider").exists(), \
+    assert (OIDC_OP.parent / "node_modules" / "oidc-provider").exists(), (
         "oidc-provider is not installed: npm ci --prefix tests/oidc-op (scripts/test.sh does)"
+    )
     app_port = free_port()
     origin = f"http://127.0.0.1:{app_port}"
     proc, ready = start_op(origin)
@@ -169,8 +185,11 @@ def test_oidc_sign_in_against_a_real_op(serve: Any, oidc_op: Dict[str, Any]) -> 
     config = {
         "secret": SECRET,
         "basePath": "/auth",
-        "providers": [libauth.OIDC(id="oidc", name="Test OP", issuer=issuer,
-                                   client_id="libauth-test", client_secret="libauth-test-secret")],
+        "providers": [
+            libauth.OIDC(
+                id="oidc", name="Test OP", issuer=issuer, client_id="libauth-test", client_secret="libauth-test-secret"
+            )
+        ],
         "callbacks": {"jwt": jwt},
     }
     s: Server = serve(config, port=oidc_op["app_port"])
@@ -181,7 +200,7 @@ def test_oidc_sign_in_against_a_real_op(serve: Any, oidc_op: Dict[str, Any]) -> 
     assert authorize.startswith(issuer)
     assert {"nonce", "state", "code_challenge"} <= set(q) and q["scope"] == ["openid profile email"]
     back = follow_until(authorize, origin)
-    res = br.get(back[len(origin):])
+    res = br.get(back[len(origin) :])
     assert res.status_code == 302 and res.headers["location"] == f"{origin}/home", res.headers.get("location")
     session = br.session()
     assert session["user"]["email"] == "test@example.com" and session["user"]["name"] == "Test User"
@@ -206,11 +225,18 @@ def test_generic_oauth_provider_with_a_python_profile_function(serve: Any, oidc_
     config = {
         "secret": SECRET,
         "basePath": "/auth",
-        "providers": [libauth.OAuth(
-            id="oidc", name="Plain OAuth", client_id="libauth-test", client_secret="libauth-test-secret",
-            authorization={"url": f"{issuer}/auth", "params": {"scope": "openid profile email"}},
-            token=f"{issuer}/token", userinfo=f"{issuer}/me", profile=profile,
-        )],
+        "providers": [
+            libauth.OAuth(
+                id="oidc",
+                name="Plain OAuth",
+                client_id="libauth-test",
+                client_secret="libauth-test-secret",
+                authorization={"url": f"{issuer}/auth", "params": {"scope": "openid profile email"}},
+                token=f"{issuer}/token",
+                userinfo=f"{issuer}/me",
+                profile=profile,
+            )
+        ],
     }
     s: Server = serve(config, port=oidc_op["app_port"])
     br = Browser(s)
@@ -218,7 +244,7 @@ def test_generic_oauth_provider_with_a_python_profile_function(serve: Any, oidc_
     authorize = res.headers["location"]
     assert authorize.startswith(f"{issuer}/auth?")
     back = follow_until(authorize, origin)
-    res = br.get(back[len(origin):])
+    res = br.get(back[len(origin) :])
     assert res.status_code == 302 and res.headers["location"] == f"{origin}/home", res.headers.get("location")
     session = br.session()
     assert session["user"]["name"] == "testuser" and session["user"]["email"] == "test@example.com"
@@ -234,12 +260,12 @@ def request_link(br: Browser, email: str, callback_url: str = "/inbox") -> reque
 
 def follow_link(s: Server, br: Browser, link: str, email: str) -> None:
     assert link.startswith(f"{s.url}/auth/callback/email?"), link
-    res = br.get(link[len(s.url):])
+    res = br.get(link[len(s.url) :])
     assert res.status_code == 302 and res.headers["location"] == f"{s.url}/inbox"
     assert br.session()["user"]["email"] == email
     assert br.get("/me").json()["user"]["email"] == email
     other = Browser(s)
-    res = other.get(link[len(s.url):])
+    res = other.get(link[len(s.url) :])
     assert res.headers["location"] == f"{s.url}/auth/error?error=Verification", "a link works once"
     assert other.session_cookie() is None
 
@@ -295,8 +321,9 @@ def test_email_sign_in_through_smtp(serve: Any, smtp_sink: Any) -> None:
         "secret": SECRET,
         "basePath": "/auth",
         "adapter": {"type": "memory"},
-        "providers": [libauth.Email(server={"host": "127.0.0.1", "port": smtp_sink.port},
-                                    from_="Example <no-reply@example.com>")],
+        "providers": [
+            libauth.Email(server={"host": "127.0.0.1", "port": smtp_sink.port}, from_="Example <no-reply@example.com>")
+        ],
     }
     s: Server = serve(config)
     br = Browser(s)
@@ -326,12 +353,18 @@ def test_get_access_token_refreshes_once_and_types_a_revoked_token(tiktok_sim: D
         "basePath": "/auth",
         "adapter": {"type": "sqlite", "path": str(tmp_path / "auth.db")},
         "session": {"strategy": "database"},
-        "providers": [libauth.TikTok(
-            client_id="sim-client-key", client_secret="sim-client-secret",
-            authorization={"url": f"{sim}/v2/auth/authorize/"},
-            token=f"{sim}/v2/oauth/token/", userinfo=f"{sim}/v2/user/info/",
-        )],
-        "callbacks": {"session": lambda *, session, user=None, **_: {**session, "user": {**session["user"], "id": user["id"]}}},
+        "providers": [
+            libauth.TikTok(
+                client_id="sim-client-key",
+                client_secret="sim-client-secret",
+                authorization={"url": f"{sim}/v2/auth/authorize/"},
+                token=f"{sim}/v2/oauth/token/",
+                userinfo=f"{sim}/v2/user/info/",
+            )
+        ],
+        "callbacks": {
+            "session": lambda *, session, user=None, **_: {**session, "user": {**session["user"], "id": user["id"]}}
+        },
     }
     s: Server = start_asgi(config, port=tiktok_sim["app_port"])
     try:
@@ -339,7 +372,7 @@ def test_get_access_token_refreshes_once_and_types_a_revoked_token(tiktok_sim: D
         br = Browser(s)
         res = br.post("/auth/signin/tiktok", {"csrfToken": br.csrf()})
         back = follow_until(res.headers["location"], origin)
-        assert br.get(back[len(origin):]).status_code == 302
+        assert br.get(back[len(origin) :]).status_code == 302
         user_id = br.session()["user"]["id"]
     finally:
         s.stop()
@@ -366,8 +399,14 @@ def test_get_access_token_refreshes_once_and_types_a_revoked_token(tiktok_sim: D
 
     with sqlite3.connect(str(tmp_path / "auth.db")) as db:
         (refresh,) = db.execute("SELECT refresh_token FROM accounts WHERE provider = 'tiktok'").fetchone()
-    body = urllib.parse.urlencode({"client_key": "sim-client-key", "client_secret": "sim-client-secret",
-                                   "grant_type": "refresh_token", "refresh_token": refresh}).encode()
+    body = urllib.parse.urlencode(
+        {
+            "client_key": "sim-client-key",
+            "client_secret": "sim-client-secret",
+            "grant_type": "refresh_token",
+            "refresh_token": refresh,
+        }
+    ).encode()
     with urllib.request.urlopen(urllib.request.Request(f"{sim}/v2/oauth/token/", data=body)) as spent:
         assert spent.status == 200
     always_due = libauth.Auth({**config, "tokenRefresh": {"skew": 10**9}})

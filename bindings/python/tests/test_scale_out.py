@@ -66,7 +66,9 @@ def two_servers() -> Iterator[Tuple[Server, Server]]:
 def express_and_asgi() -> Iterator[Tuple[Server, Server]]:
     """An Express server process (any username signs in with "secret")
     and an ASGI server (ada / lovelace), on one state."""
-    assert (NODE / "libauth.node").exists(), "the Node addon is not built (npm ci in bindings/node; scripts/test.sh does)"
+    assert (NODE / "libauth.node").exists(), (
+        "the Node addon is not built (npm ci in bindings/node; scripts/test.sh does)"
+    )
     schema = "py_" + uuid.uuid4().hex[:12]
     state = shared_state(schema)
     env = {**os.environ, "LIBAUTH_SCALE_OUT_CONFIG": json.dumps({**state, "trustHost": True})}

@@ -14,7 +14,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
-from typing import Dict, Iterator, List, Optional, Tuple
+from typing import Dict, Iterator, List, Tuple
 
 import pytest
 import requests
@@ -28,23 +28,107 @@ BIN = Path(sys.executable).parent
 #: (scripts/test.sh pins it); gunicorn's sync worker closes every
 #: connection (no keep-alive by design), the others keep it open.
 SERVERS: Dict[str, Tuple[str, List[str]]] = {
-    "gunicorn-sync": ("wsgi", [str(BIN / "gunicorn"), "-k", "sync", "-w", "1", "-b", "127.0.0.1:{port}",
-                               "server_apps:wsgi_app"]),
-    "gunicorn-gthread": ("wsgi", [str(BIN / "gunicorn"), "-k", "gthread", "--threads", "4", "-w", "1",
-                                  "-b", "127.0.0.1:{port}", "server_apps:wsgi_app"]),
-    "gunicorn-uvicorn": ("asgi", [str(BIN / "gunicorn"), "-k", "uvicorn.workers.UvicornWorker", "-w", "1",
-                                  "-b", "127.0.0.1:{port}", "server_apps:asgi_app"]),
-    "uwsgi": ("wsgi", [str(BIN / "uwsgi"), "--http11-socket", "127.0.0.1:{port}", "--module", "server_apps:wsgi_app",
-                       "--master", "--processes", "1", "--threads", "4", "--die-on-term", "--need-app",
-                       "--disable-logging", "--lazy-apps"]),
+    "gunicorn-sync": (
+        "wsgi",
+        [str(BIN / "gunicorn"), "-k", "sync", "-w", "1", "-b", "127.0.0.1:{port}", "server_apps:wsgi_app"],
+    ),
+    "gunicorn-gthread": (
+        "wsgi",
+        [
+            str(BIN / "gunicorn"),
+            "-k",
+            "gthread",
+            "--threads",
+            "4",
+            "-w",
+            "1",
+            "-b",
+            "127.0.0.1:{port}",
+            "server_apps:wsgi_app",
+        ],
+    ),
+    "gunicorn-uvicorn": (
+        "asgi",
+        [
+            str(BIN / "gunicorn"),
+            "-k",
+            "uvicorn.workers.UvicornWorker",
+            "-w",
+            "1",
+            "-b",
+            "127.0.0.1:{port}",
+            "server_apps:asgi_app",
+        ],
+    ),
+    "uwsgi": (
+        "wsgi",
+        [
+            str(BIN / "uwsgi"),
+            "--http11-socket",
+            "127.0.0.1:{port}",
+            "--module",
+            "server_apps:wsgi_app",
+            "--master",
+            "--processes",
+            "1",
+            "--threads",
+            "4",
+            "--die-on-term",
+            "--need-app",
+            "--disable-logging",
+            "--lazy-apps",
+        ],
+    ),
     "waitress": ("wsgi", [str(BIN / "waitress-serve"), "--listen=127.0.0.1:{port}", "server_apps:wsgi_app"]),
-    "uvicorn": ("asgi", [str(BIN / "uvicorn"), "--host", "127.0.0.1", "--port", "{port}", "--log-level", "warning",
-                         "server_apps:asgi_app"]),
+    "uvicorn": (
+        "asgi",
+        [
+            str(BIN / "uvicorn"),
+            "--host",
+            "127.0.0.1",
+            "--port",
+            "{port}",
+            "--log-level",
+            "warning",
+            "server_apps:asgi_app",
+        ],
+    ),
     "hypercorn": ("asgi", [str(BIN / "hypercorn"), "-b", "127.0.0.1:{port}", "server_apps:asgi_app"]),
-    "granian-asgi": ("asgi", [str(BIN / "granian"), "--interface", "asgi", "--host", "127.0.0.1", "--port", "{port}",
-                              "--workers", "1", "--no-ws", "--log-level", "warning", "server_apps:asgi_app"]),
-    "granian-wsgi": ("wsgi", [str(BIN / "granian"), "--interface", "wsgi", "--host", "127.0.0.1", "--port", "{port}",
-                              "--workers", "1", "--log-level", "warning", "server_apps:wsgi_app"]),
+    "granian-asgi": (
+        "asgi",
+        [
+            str(BIN / "granian"),
+            "--interface",
+            "asgi",
+            "--host",
+            "127.0.0.1",
+            "--port",
+            "{port}",
+            "--workers",
+            "1",
+            "--no-ws",
+            "--log-level",
+            "warning",
+            "server_apps:asgi_app",
+        ],
+    ),
+    "granian-wsgi": (
+        "wsgi",
+        [
+            str(BIN / "granian"),
+            "--interface",
+            "wsgi",
+            "--host",
+            "127.0.0.1",
+            "--port",
+            "{port}",
+            "--workers",
+            "1",
+            "--log-level",
+            "warning",
+            "server_apps:wsgi_app",
+        ],
+    ),
 }
 
 
@@ -79,8 +163,14 @@ def server(request: pytest.FixtureRequest) -> Iterator[Running]:
         pytest.fail(f"{name}: {command[0]} is not installed (scripts/test.sh pins it)")
     port = free_port()
     env = {**os.environ, "PYTHONPATH": str(HERE), "PYTHONUNBUFFERED": "1"}
-    proc = subprocess.Popen([part.format(port=port) for part in command], cwd=HERE, env=env,
-                            stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    proc = subprocess.Popen(
+        [part.format(port=port) for part in command],
+        cwd=HERE,
+        env=env,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+    )
     try:
         _wait_http(port, proc)
         yield Running(name, port, proc)
@@ -129,7 +219,7 @@ class Reader:
                 while len(self.buf) < size + 2:
                     assert self._fill(), "connection closed in a chunk"
                 body += self.buf[:size]
-                self.buf = self.buf[size + 2:]
+                self.buf = self.buf[size + 2 :]
                 if size == 0:
                     return status, headers, body
         length = int(headers.get("content-length", "0"))
@@ -201,8 +291,9 @@ def test_head_then_get_pipelined(server: Running) -> None:
         return
     port = server.port
     with socket.create_connection(("127.0.0.1", port), timeout=10) as sock:
-        sock.sendall(request("/auth/providers", port, "HEAD") + request("/auth/providers", port)
-                     + request("/auth/csrf", port))
+        sock.sendall(
+            request("/auth/providers", port, "HEAD") + request("/auth/providers", port) + request("/auth/csrf", port)
+        )
         reader = Reader(sock)
         status, headers, _ = reader.response(head=True)
         assert status in (200, 400), status
@@ -218,8 +309,12 @@ def test_head_then_get_pipelined(server: Running) -> None:
 def _sign_in(url: str) -> str:
     http = requests.Session()
     token = http.get(f"{url}/auth/csrf", timeout=10).json()["csrfToken"]
-    res = http.post(f"{url}/auth/callback/credentials", allow_redirects=False, timeout=10,
-                    data={"csrfToken": token, "username": "ada", "password": "lovelace"})
+    res = http.post(
+        f"{url}/auth/callback/credentials",
+        allow_redirects=False,
+        timeout=10,
+        data={"csrfToken": token, "username": "ada", "password": "lovelace"},
+    )
     assert res.status_code == 302, res.status_code
     cookie = http.cookies.get("authjs.session-token")
     assert cookie

@@ -23,7 +23,8 @@ def test_mypy_accepts_the_usage_file(usage: str) -> None:
     (usage_<framework>.py; Django's types from django-stubs)."""
     out = subprocess.run(
         [sys.executable, "-m", "mypy", "--strict", "--no-incremental", str(HERE / f"{usage}.py")],
-        capture_output=True, text=True,
+        capture_output=True,
+        text=True,
     )
     assert out.returncode == 0, out.stdout + out.stderr
 
@@ -49,7 +50,9 @@ def test_stubtest_finds_stubs_and_runtime_in_agreement() -> None:
     in ``_native.pyi`` matches the imported runtime module."""
     out = subprocess.run(
         [sys.executable, "-m", "mypy.stubtest", "libauth", "--allowlist", str(HERE / "stubtest-allowlist.txt")],
-        capture_output=True, text=True, cwd=HERE.parent.parent,
+        capture_output=True,
+        text=True,
+        cwd=HERE.parent.parent,
     )
     assert out.returncode == 0, out.stdout + out.stderr
     assert "Success" in out.stdout

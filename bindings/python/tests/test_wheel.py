@@ -49,7 +49,11 @@ def test_the_wheel_installs_and_runs_without_rust(tmp_path: Path) -> None:
     build_env = {**os.environ, "PATH": os.pathsep.join([str(Path(sys.executable).parent), os.environ.get("PATH", "")])}
     build = subprocess.run(
         [sys.executable, "-m", "maturin", "build", "--profile", "dev", "--out", str(dist), "--quiet"],
-        cwd=PROJECT, capture_output=True, text=True, timeout=900, env=build_env,
+        cwd=PROJECT,
+        capture_output=True,
+        text=True,
+        timeout=900,
+        env=build_env,
     )
     assert build.returncode == 0, build.stdout + build.stderr
     (wheel,) = dist.glob("libauth-*.whl")
@@ -60,20 +64,30 @@ def test_the_wheel_installs_and_runs_without_rust(tmp_path: Path) -> None:
     python = env_dir / "bin" / "python"
     # PATH without any directory holding cargo or rustc (nor this test's venv).
     path = os.pathsep.join(
-        d for d in os.environ.get("PATH", "").split(os.pathsep)
-        if d and not (Path(d) / "cargo").exists() and not (Path(d) / "rustc").exists()
+        d
+        for d in os.environ.get("PATH", "").split(os.pathsep)
+        if d
+        and not (Path(d) / "cargo").exists()
+        and not (Path(d) / "rustc").exists()
         and Path(d).resolve() != Path(sys.executable).parent.resolve()
     )
     assert shutil.which("cargo", path=path) is None and shutil.which("rustc", path=path) is None
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("CARGO", "RUSTUP", "RUST", "VIRTUAL_ENV", "PYTHON"))}
+    env = {
+        k: v for k, v in os.environ.items() if not k.startswith(("CARGO", "RUSTUP", "RUST", "VIRTUAL_ENV", "PYTHON"))
+    }
     env["PATH"] = path
     env["HOME"] = str(tmp_path)  # no ~/.cargo to find either
     install = subprocess.run(
         [str(python), "-m", "pip", "install", "--no-index", "--disable-pip-version-check", "-q", str(wheel)],
-        env=env, capture_output=True, text=True, timeout=300,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
     )
     assert install.returncode == 0, install.stdout + install.stderr
-    run = subprocess.run([str(python), "-c", SCRIPT], env=env, capture_output=True, text=True, timeout=120, cwd=tmp_path)
+    run = subprocess.run(
+        [str(python), "-c", SCRIPT], env=env, capture_output=True, text=True, timeout=120, cwd=tmp_path
+    )
     assert run.returncode == 0, run.stdout + run.stderr
     import json
 

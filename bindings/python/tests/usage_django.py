@@ -9,7 +9,14 @@ from django.http import HttpRequest, HttpResponse
 from django.urls import include, path
 
 import libauth
-from libauth.django import SessionUser, get_asgi_application, get_auth, get_wsgi_application, login_required as la_login_required, sign_in_url
+from libauth.django import (
+    SessionUser,
+    get_asgi_application,
+    get_auth,
+    get_wsgi_application,
+    login_required as la_login_required,
+    sign_in_url,
+)
 from libauth.django.middleware import AuthenticationMiddleware
 
 

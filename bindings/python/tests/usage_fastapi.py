@@ -23,8 +23,9 @@ async def me(session: RequiredSession) -> Dict[str, Any]:
 
 
 @app.get("/plain")
-async def plain(session: Optional[Dict[str, Any]] = Depends(current_session),
-                required: Dict[str, Any] = Depends(require_session)) -> str:
+async def plain(
+    session: Optional[Dict[str, Any]] = Depends(current_session), required: Dict[str, Any] = Depends(require_session)
+) -> str:
     return str(session) + str(required["user"])
 
 

@@ -26,10 +26,18 @@ async def me(request: Request) -> JSONResponse:
     assert isinstance(user, SessionUser)
     session: Optional[Dict[str, Any]] = await get_session(request)
     where: str = sign_in_url(request)
-    return JSONResponse({"name": user.display_name, "id": user.identity, "session": session, "signin": where,
-                         "scopes": request.auth.scopes})
+    return JSONResponse(
+        {
+            "name": user.display_name,
+            "id": user.identity,
+            "session": session,
+            "signin": where,
+            "scopes": request.auth.scopes,
+        }
+    )
 
 
-app = Starlette(routes=[Route("/me", me)],
-                middleware=[Middleware(AuthenticationMiddleware, backend=LibAuthBackend(scopes=scopes))])
+app = Starlette(
+    routes=[Route("/me", me)], middleware=[Middleware(AuthenticationMiddleware, backend=LibAuthBackend(scopes=scopes))]
+)
 application = libauth.ASGIMiddleware(app, libauth.Auth({"providers": []}))

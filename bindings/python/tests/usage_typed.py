@@ -49,8 +49,14 @@ error_type: str = error.type
 from libauth.hooks import JWT, Account, JwtCallback, Request, Session, SessionCallback, User  # noqa: E402
 
 
-def jwt(*, token: JWT, user: Optional[User] = None, account: Optional[Account] = None,
-        trigger: Optional[str] = None, **_: Any) -> JWT:
+def jwt(
+    *,
+    token: JWT,
+    user: Optional[User] = None,
+    account: Optional[Account] = None,
+    trigger: Optional[str] = None,
+    **_: Any,
+) -> JWT:
     if trigger == "signIn" and account is not None:
         token["provider"] = account.get("provider")
     return token
@@ -66,5 +72,10 @@ def authorize_kw(*, credentials: Dict[str, Any], request: Request) -> Optional[D
 
 typed_jwt: JwtCallback = jwt
 typed_session: SessionCallback = session_callback
-libauth.Auth({"secret": "s" * 32, "providers": [libauth.Credentials(authorize=authorize_kw)],
-              "callbacks": {"jwt": jwt, "session": session_callback}})
+libauth.Auth(
+    {
+        "secret": "s" * 32,
+        "providers": [libauth.Credentials(authorize=authorize_kw)],
+        "callbacks": {"jwt": jwt, "session": session_callback},
+    }
+)

@@ -77,7 +77,11 @@ def main():
         user, password = args.auth.split(":", 1)
 
         def authenticator(server, session, envelope, mechanism, auth_data):
-            ok = isinstance(auth_data, LoginPassword) and auth_data.login.decode() == user and auth_data.password.decode() == password
+            ok = (
+                isinstance(auth_data, LoginPassword)
+                and auth_data.login.decode() == user
+                and auth_data.password.decode() == password
+            )
             return AuthResult(success=ok, handled=False, auth_data=auth_data)
 
         # Deliberate: the test server is on loopback, and lettre's AUTH is

@@ -17,8 +17,13 @@ MIDDLEWARE = ["libauth.django.middleware.AuthenticationMiddleware"]  # request.u
 LIBAUTH = CONFIG  # the config libauth.Auth takes
 LIBAUTH_GET_USER = "libauth.django.SessionUser"  # no database: the session's user, unsaved
 # LOGIN_URL: libauth's sign-in page (/auth/signin), set by the app.
-TEMPLATES = [{"BACKEND": "django.template.backends.django.DjangoTemplates", "APP_DIRS": False,
-              "DIRS": [os.path.join(os.path.dirname(__file__), "templates")],
-              "OPTIONS": {"context_processors": ["django.contrib.auth.context_processors.auth"]}}]
+TEMPLATES = [
+    {
+        "BACKEND": "django.template.backends.django.DjangoTemplates",
+        "APP_DIRS": False,
+        "DIRS": [os.path.join(os.path.dirname(__file__), "templates")],
+        "OPTIONS": {"context_processors": ["django.contrib.auth.context_processors.auth"]},
+    }
+]
 DATABASES: dict = {}
 USE_TZ = True

@@ -49,6 +49,11 @@ CurrentSession = Annotated[Optional[Session], Depends(current_session)]
 RequiredSession = Annotated[Session, Depends(require_session)]
 
 __all__ = [
-    "current_session", "require_session", "CurrentSession", "RequiredSession", "Session",
-    "LibAuthBackend", "SessionUser",
+    "current_session",
+    "require_session",
+    "CurrentSession",
+    "RequiredSession",
+    "Session",
+    "LibAuthBackend",
+    "SessionUser",
 ]

@@ -15,9 +15,22 @@ from __future__ import annotations
 import typing as _t
 
 __all__ = [
-    "User", "Account", "Session", "JWT", "Request",
-    "SignInCallback", "RedirectCallback", "JwtCallback", "SessionCallback", "Authorize",
-    "SignInEvent", "SignOutEvent", "UserEvent", "LinkAccountEvent", "SessionEvent", "RateLimitedEvent",
+    "User",
+    "Account",
+    "Session",
+    "JWT",
+    "Request",
+    "SignInCallback",
+    "RedirectCallback",
+    "JwtCallback",
+    "SessionCallback",
+    "Authorize",
+    "SignInEvent",
+    "SignOutEvent",
+    "UserEvent",
+    "LinkAccountEvent",
+    "SessionEvent",
+    "RateLimitedEvent",
     "RefreshTokenRevokedEvent",
 ]
 
@@ -66,8 +79,13 @@ _R = _t.Union[_t.Any, _t.Awaitable[_t.Any]]
 
 class SignInCallback(_t.Protocol):
     def __call__(
-        self, *, user: User, account: _t.Optional[Account], profile: _t.Optional[_t.Dict[str, _t.Any]],
-        email: _t.Optional[_t.Dict[str, _t.Any]], credentials: _t.Optional[_t.Dict[str, _t.Any]],
+        self,
+        *,
+        user: User,
+        account: _t.Optional[Account],
+        profile: _t.Optional[_t.Dict[str, _t.Any]],
+        email: _t.Optional[_t.Dict[str, _t.Any]],
+        credentials: _t.Optional[_t.Dict[str, _t.Any]],
     ) -> _t.Union[bool, str, _t.Awaitable[_t.Union[bool, str]]]: ...
 
 
@@ -77,14 +95,26 @@ class RedirectCallback(_t.Protocol):
 
 class JwtCallback(_t.Protocol):
     def __call__(
-        self, *, token: JWT, user: _t.Optional[User], account: _t.Optional[Account], profile: _t.Optional[_t.Dict[str, _t.Any]],
-        trigger: _t.Optional[str], is_new_user: _t.Optional[bool], session: _t.Optional[_t.Any],
+        self,
+        *,
+        token: JWT,
+        user: _t.Optional[User],
+        account: _t.Optional[Account],
+        profile: _t.Optional[_t.Dict[str, _t.Any]],
+        trigger: _t.Optional[str],
+        is_new_user: _t.Optional[bool],
+        session: _t.Optional[_t.Any],
     ) -> _t.Union[_t.Optional[JWT], _t.Awaitable[_t.Optional[JWT]]]: ...
 
 
 class SessionCallback(_t.Protocol):
     def __call__(
-        self, *, session: Session, token: _t.Optional[JWT], user: _t.Optional[User], new_session: _t.Optional[_t.Any],
+        self,
+        *,
+        session: Session,
+        token: _t.Optional[JWT],
+        user: _t.Optional[User],
+        new_session: _t.Optional[_t.Any],
         trigger: _t.Optional[str],
     ) -> _t.Union[Session, _t.Dict[str, _t.Any], _t.Awaitable[_t.Union[Session, _t.Dict[str, _t.Any]]]]: ...
 
@@ -97,7 +127,12 @@ class Authorize(_t.Protocol):
 
 class SignInEvent(_t.Protocol):
     def __call__(
-        self, *, user: User, account: _t.Optional[Account], profile: _t.Optional[_t.Dict[str, _t.Any]], is_new_user: _t.Optional[bool]
+        self,
+        *,
+        user: User,
+        account: _t.Optional[Account],
+        profile: _t.Optional[_t.Dict[str, _t.Any]],
+        is_new_user: _t.Optional[bool],
     ) -> _R: ...
 
 

@@ -26,9 +26,17 @@ MIDDLEWARE = [
     "libauth.django.middleware.AuthenticationMiddleware",
 ]
 DATABASES = {"default": {"ENGINE": "django.db.backends.sqlite3", "NAME": os.environ.get("DJANGO_TEST_DB", ":memory:")}}
-TEMPLATES = [{"BACKEND": "django.template.backends.django.DjangoTemplates",
-              "OPTIONS": {"context_processors": ["django.contrib.auth.context_processors.auth",
-                                                 "libauth.django.context_processors.session"]}}]
+TEMPLATES = [
+    {
+        "BACKEND": "django.template.backends.django.DjangoTemplates",
+        "OPTIONS": {
+            "context_processors": [
+                "django.contrib.auth.context_processors.auth",
+                "libauth.django.context_processors.session",
+            ]
+        },
+    }
+]
 LIBAUTH = {
     "secret": "libauth-python-test-secret-0123456789abcdef",
     "trustHost": True,
@@ -42,5 +50,8 @@ if os.environ.get("DJANGO_SITE_LIGHT") == "1":  # no django.contrib.auth, no dat
     TEMPLATES[0]["OPTIONS"]["context_processors"] = ["libauth.django.context_processors.session"]
 USE_TZ = True
 DEFAULT_AUTO_FIELD = "django.db.models.AutoField"
-LOGGING = {"version": 1, "handlers": {"console": {"class": "logging.StreamHandler"}},
-           "loggers": {"django.request": {"handlers": ["console"], "level": "ERROR"}}}
+LOGGING = {
+    "version": 1,
+    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "loggers": {"django.request": {"handlers": ["console"], "level": "ERROR"}},
+}

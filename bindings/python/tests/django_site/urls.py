@@ -27,8 +27,14 @@ class ClassBased(LoginRequiredMixin, View):
 
 def whoami(request: HttpRequest) -> JsonResponse:
     user: Any = request.user
-    return JsonResponse({"authenticated": user.is_authenticated, "username": user.get_username(), "pk": user.pk,
-                         "session": libauth.get_session(request)})
+    return JsonResponse(
+        {
+            "authenticated": user.is_authenticated,
+            "username": user.get_username(),
+            "pk": user.pk,
+            "session": libauth.get_session(request),
+        }
+    )
 
 
 urlpatterns = [

@@ -48,7 +48,9 @@ def get_auth() -> Auth:
 
                 config = getattr(settings, "LIBAUTH", None)
                 if config is None:
-                    raise ImproperlyConfigured("libauth.django: set LIBAUTH = {...} (libauth.Auth's config) in settings")
+                    raise ImproperlyConfigured(
+                        "libauth.django: set LIBAUTH = {...} (libauth.Auth's config) in settings"
+                    )
                 _auth = Auth(config)
     return _auth
 
@@ -92,7 +94,13 @@ def get_user_function() -> Callable[[Session], Any]:
 
 
 __all__ = [
-    "get_auth", "sign_in_url", "get_wsgi_application", "get_asgi_application", "get_user_function",
-    "SessionUser", "AnonymousSessionUser", "Session", "login_required",
+    "get_auth",
+    "sign_in_url",
+    "get_wsgi_application",
+    "get_asgi_application",
+    "get_user_function",
+    "SessionUser",
+    "AnonymousSessionUser",
+    "Session",
+    "login_required",
 ]
-

@@ -66,4 +66,5 @@ async def read_session_async(request: Any, auth: Auth) -> Optional[Dict[str, Any
         keep_session(request, session)
     return session
 
+
 __all__ = ["request_url", "request_cookie", "request_headers", "read_session", "read_session_async", "store_auth"]

@@ -21,4 +21,5 @@ class LibAuthConfig(AppConfig):
 
             settings.LOGIN_URL = sign_in_url(get_auth())
 
+
 __all__ = ["LibAuthConfig"]

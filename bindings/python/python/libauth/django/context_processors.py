@@ -15,4 +15,5 @@ def session(request: HttpRequest) -> Dict[str, Any]:
     found, value = cached_session(request)
     return {"libauth_session": value if found else read_session(request, get_auth())}
 
+
 __all__ = ["session"]

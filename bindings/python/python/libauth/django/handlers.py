@@ -38,7 +38,9 @@ def wsgi_application() -> WSGIApp:
         path = environ_path(environ)
         if auth.is_auth_path(path):
             if not _host_allowed(WSGIRequest(environ)):
-                start_response("400 Bad Request", [("Content-Type", "text/plain"), ("Content-Length", str(len(BAD_HOST)))])
+                start_response(
+                    "400 Bad Request", [("Content-Type", "text/plain"), ("Content-Length", str(len(BAD_HOST)))]
+                )
                 return [] if environ.get("REQUEST_METHOD") == "HEAD" else [BAD_HOST]
             if path == signin:
                 query = next_as_callback_url(environ.get("QUERY_STRING", ""))
@@ -74,5 +76,6 @@ def asgi_application() -> ASGIApp:
         await with_auth(scope, receive, send)
 
     return application
+
 
 __all__ = ["wsgi_application", "asgi_application"]

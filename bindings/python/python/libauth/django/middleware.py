@@ -68,4 +68,5 @@ class AuthenticationMiddleware:
         request.auser = auser  # type: ignore[attr-defined]
         return await self.get_response(request)  # type: ignore[no-any-return,misc]
 
+
 __all__ = ["AuthenticationMiddleware", "user_for"]

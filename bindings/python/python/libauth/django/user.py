@@ -137,4 +137,5 @@ def django_user(session: Dict[str, Any]) -> Any:
         return model._default_manager.get(**{field: key})
     return new
 
+
 __all__ = ["SessionUser", "AnonymousSessionUser", "django_user"]
