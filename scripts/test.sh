@@ -111,7 +111,7 @@ code=$?
 record "biome" "$code" $((code == 0 ? 1 : 0)) 0
 
 echo "== Rust: cargo test --workspace --features libauth-core/integration"
-# `integration` adds libauth-core's tests that need PostgreSQL, Node
+# `integration` adds libauth-core's tests that need PostgreSQL, Redis, Node
 # (tests/oidc-op), Python's aiosmtpd or the openssl CLI, all set up above;
 # without it `cargo test -p libauth-core` needs nothing but Rust.
 # A hung test must not eat CI's 90 minutes.

