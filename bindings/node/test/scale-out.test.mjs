@@ -14,11 +14,18 @@ import { Browser, SECRET, startProcess } from "./helpers.mjs";
 const here = fileURLToPath(new URL(".", import.meta.url));
 
 describe("two Express processes on one PostgreSQL and one Redis", () => {
-  const redis = { type: "redis", url: process.env.LIBAUTH_TEST_REDIS_URL ?? "redis://127.0.0.1:6379", keyPrefix: `libauth-nodetest:${randomUUID()}:` };
+  const redis = {
+    type: "redis",
+    url: process.env.LIBAUTH_TEST_REDIS_URL ?? "redis://127.0.0.1:6379",
+    keyPrefix: `libauth-nodetest:${randomUUID()}:`,
+  };
   const config = {
     secret: SECRET,
     trustHost: true,
-    adapter: { type: "postgres", url: process.env.LIBAUTH_TEST_POSTGRES_URL ?? "postgres://postgres@127.0.0.1:5432/test" },
+    adapter: {
+      type: "postgres",
+      url: process.env.LIBAUTH_TEST_POSTGRES_URL ?? "postgres://postgres@127.0.0.1:5432/test",
+    },
     session: { strategy: "database" },
     secondaryStorage: redis,
     rateLimit: { credentials: { window: 600, max: 3 }, store: redis },

@@ -260,10 +260,16 @@ export const scaleOutConfig: AuthConfig = {
   adapter: { type: "postgres", url: "postgres://app@db/app" },
   providers: [],
   secondaryStorage: { type: "redis", url: "rediss://cache:6380", timeout: 0.5 },
-  rateLimit: { credentials: { max: 5 }, store: { type: "redis", url: "rediss://cache:6380", failClosed: ["credentials", "email"] } },
+  rateLimit: {
+    credentials: { max: 5 },
+    store: { type: "redis", url: "rediss://cache:6380", failClosed: ["credentials", "email"] },
+  },
   trustedProxies: ["10.0.0.0/8"],
 };
-export const databaseStoreConfig: AuthConfig = { providers: [], rateLimit: { store: { type: "database", failClosed: true } } };
+export const databaseStoreConfig: AuthConfig = {
+  providers: [],
+  rateLimit: { store: { type: "database", failClosed: true } },
+};
 // @ts-expect-error a Redis store needs its URL
 void ({ providers: [], rateLimit: { store: { type: "redis" } } } satisfies AuthConfig);
 // @ts-expect-error failClosed names routes
