@@ -59,7 +59,11 @@ function mark(value, fns, owner) {
 
 function keysOf(object) {
   const keys = new Set(Object.keys(object));
-  for (let proto = Object.getPrototypeOf(object); proto && proto !== Object.prototype; proto = Object.getPrototypeOf(proto)) {
+  for (
+    let proto = Object.getPrototypeOf(object);
+    proto && proto !== Object.prototype;
+    proto = Object.getPrototypeOf(proto)
+  ) {
     for (const key of Object.getOwnPropertyNames(proto)) {
       if (key !== "constructor" && typeof object[key] === "function") keys.add(key);
     }

@@ -15,7 +15,8 @@ const MAX_MOUNTS = 64;
  * prefix), never a guess from the request's own path.
  */
 function ServerAuth(config) {
-  if (config === null || typeof config !== "object") throw new TypeError("ServerAuth(config): config must be an object");
+  if (config === null || typeof config !== "object")
+    throw new TypeError("ServerAuth(config): config must be an object");
   const explicit = typeof config.basePath === "string";
   // Build now, so a bad config fails at start-up, not on the first request.
   const fallback = instanceFor(config);
@@ -27,10 +28,12 @@ function ServerAuth(config) {
     let auth;
     try {
       auth = explicit ? fallback : engineForMount(config, fallback, mountPath(req));
-      const target = explicit ? req.originalUrl ?? req.url : canonicalTarget(req.originalUrl ?? req.url, auth.basePath);
+      const target = explicit
+        ? (req.originalUrl ?? req.url)
+        : canonicalTarget(req.originalUrl ?? req.url, auth.basePath);
       const pathname = pathOf(target);
       const base = auth.basePath;
-      if (pathname !== base && !pathname.startsWith(base + "/")) return next();
+      if (pathname !== base && !pathname.startsWith(`${base}/`)) return next();
       const method = req.method;
       if (method === "GET" || method === "HEAD") {
         const out = auth.handle(method, absoluteUrl(req, target), req.rawHeaders, undefined, req.socket?.remoteAddress);
@@ -46,7 +49,7 @@ function ServerAuth(config) {
 
 async function handleWithBody(auth, req, res, explicit) {
   const body = await readBody(req);
-  const target = explicit ? req.originalUrl ?? req.url : canonicalTarget(req.originalUrl ?? req.url, auth.basePath);
+  const target = explicit ? (req.originalUrl ?? req.url) : canonicalTarget(req.originalUrl ?? req.url, auth.basePath);
   let out = auth.handle(req.method, absoluteUrl(req, target), req.rawHeaders, body, req.socket?.remoteAddress);
   if (typeof out.then === "function") out = await out;
   send(res, out);
@@ -91,11 +94,11 @@ function mountPathOf(req, baseUrl) {
       if (/[*:({\\[?+]/.test(segment)) break;
       literal.push(segment);
     }
-    if (literal.length) path += "/" + literal.join("/");
+    if (literal.length) path += `/${literal.join("/")}`;
   } else if (path) {
     for (const value of Object.values(req.params ?? {})) {
       const captured = Array.isArray(value) ? value.join("/") : String(value ?? "");
-      if (captured && path.endsWith("/" + captured)) {
+      if (captured && path.endsWith(`/${captured}`)) {
         path = path.slice(0, -captured.length - 1);
         break;
       }

@@ -26,7 +26,9 @@ function native() {
       // nft) find and copy the addon.
       addon = process.env.LIBAUTH_NATIVE ? require(process.env.LIBAUTH_NATIVE) : require("../libauth.node");
     } catch (e) {
-      throw new Error(`libauth: the native addon is missing or broken (${file}); build it with \`npm run build\` in bindings/node (${e.message})`);
+      throw new Error(
+        `libauth: the native addon is missing or broken (${file}); build it with \`npm run build\` in bindings/node (${e.message})`,
+      );
     }
   }
   return addon;
@@ -62,14 +64,30 @@ class Instance {
   /** `beside`: an Instance of the same config whose database and admission count this one shares. */
   constructor(config, overrides, beside) {
     const { json, hooks, refused } = compile(config, overrides ?? {}, native().compileConfig);
-    if (refused) throw new InvalidConfig(refused.option, `libauth: invalid option \`${refused.option}\`: ${refused.message}`, refused.type);
+    if (refused)
+      throw new InvalidConfig(
+        refused.option,
+        `libauth: invalid option \`${refused.option}\`: ${refused.message}`,
+        refused.type,
+      );
     this.key = nextKey++;
     this.hooks = hooks;
     this.pending = new Map();
     this.nextId = 1;
-    const built = native().createAuth(this.key, JSON.stringify(json), [...hooks.keys()], onHook, onDone, beside?.native ?? null);
+    const built = native().createAuth(
+      this.key,
+      JSON.stringify(json),
+      [...hooks.keys()],
+      onHook,
+      onDone,
+      beside?.native ?? null,
+    );
     if (!(built instanceof native().NativeAuth)) {
-      throw new InvalidConfig(built.option, `libauth: invalid option \`${built.option}\`: ${built.message}`, built.type);
+      throw new InvalidConfig(
+        built.option,
+        `libauth: invalid option \`${built.option}\`: ${built.message}`,
+        built.type,
+      );
     }
     this.native = built;
     this.basePath = this.native.basePath;
@@ -208,7 +226,11 @@ class Instance {
     try {
       json = value === undefined ? "" : (JSON.stringify(value) ?? "");
     } catch (e) {
-      this.native.hookDone(id, false, JSON.stringify({ message: `the hook's result is not JSON-serialisable: ${e.message}` }));
+      this.native.hookDone(
+        id,
+        false,
+        JSON.stringify({ message: `the hook's result is not JSON-serialisable: ${e.message}` }),
+      );
       return;
     }
     this.native.hookDone(id, true, json);

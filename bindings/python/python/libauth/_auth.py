@@ -12,7 +12,7 @@ import collections.abc
 from typing import Any, Dict, List, Optional, Tuple
 
 from . import _native
-from ._errors import AuthError, CallbackRouteError, InvalidConfig, from_engine
+from ._errors import CallbackRouteError, InvalidConfig, from_engine
 from ._host import Dispatcher, compile_config, set_loop
 
 Headers = List[Tuple[str, str]]
@@ -83,7 +83,12 @@ class Auth:
         return path == self.base_path or path.startswith(self._base_prefix)
 
     def handle(
-        self, method: str, url: str, headers: Headers, body: Optional[bytes] = None, remote_address: Optional[str] = None
+        self,
+        method: str,
+        url: str,
+        headers: Headers,
+        body: Optional[bytes] = None,
+        remote_address: Optional[str] = None,
     ) -> Response:
         """Answer a request under basePath on this thread (the GIL is
         released while the engine works). ``url`` is absolute, as the client
@@ -135,7 +140,12 @@ class Auth:
         return await loop.run_in_executor(self.executor(), work)
 
     async def handle_async(
-        self, method: str, url: str, headers: Headers, body: Optional[bytes] = None, remote_address: Optional[str] = None
+        self,
+        method: str,
+        url: str,
+        headers: Headers,
+        body: Optional[bytes] = None,
+        remote_address: Optional[str] = None,
     ) -> Response:
         """``handle`` for asyncio, in one engine call on the loop: the
         engine answers at once when no host code can be reached (or with
@@ -172,5 +182,3 @@ class Auth:
         """Stop the worker threads (they also stop with the process)."""
         if self._executor is not None:
             self._executor.shutdown(wait=False)
-
-
