@@ -124,6 +124,16 @@ struct OverloadLog {
     logged_at: std::sync::atomic::AtomicU64,
 }
 
+/// What [`Auth::begin`] did with a request.
+#[must_use = "a permit is freed when dropped"]
+pub enum Begun {
+    /// Answered on the calling thread: the request needed no host code (or
+    /// was refused past `hooks.maxInFlight`).
+    Answered(AuthResponse),
+    /// Admitted: run [`Auth::handle`] where host code may be called.
+    Admitted(Permit),
+}
+
 /// Where a request runs: [`Auth::dispatch`] and [`Auth::dispatch_session`].
 #[must_use = "a permit is freed when dropped"]
 pub enum Dispatch<Refusal> {
@@ -373,7 +383,7 @@ impl Auth {
     ///   flight; send this response (503, `Retry-After`) at once instead of
     ///   queueing, so hanging host code fills the bound, never the server.
     pub fn dispatch(&self, req: &AuthRequest) -> Dispatch<AuthResponse> {
-        if self.runs_inline(req) {
+        if self.classify(req).0 {
             return Dispatch::Inline;
         }
         match self.admit() {
@@ -406,30 +416,46 @@ impl Auth {
 
     /// See [`Dispatch::Inline`].
     fn runs_inline(&self, req: &AuthRequest) -> bool {
-        let get = req.method.eq_ignore_ascii_case("GET");
-        if !get && !req.method.eq_ignore_ascii_case("POST") {
-            return true; // answered 400 before any route runs
-        }
-        if req.body.as_ref().is_some_and(|b| b.len() > http::MAX_BODY_BYTES) {
-            return true; // 413
-        }
-        let Some(url) = http::checked_request_url(req) else { return true }; // 400
-        let Some((action, provider)) = routes::parse_action(url.path(), &self.settings.base_path) else {
-            return true; // 400
-        };
-        if !get {
-            return false;
-        }
-        match (action, provider) {
-            (routes::Action::Session | routes::Action::Csrf | routes::Action::Providers, None) => self.session_hookless,
-            (
+        self.classify(req).0
+    }
+
+    /// Whether `req` runs inline (see [`Dispatch::Inline`]), and its target,
+    /// read once.
+    fn classify(&self, req: &AuthRequest) -> (bool, routes::Target) {
+        let target = routes::target(self, req);
+        let inline = match &target {
+            routes::Target::Answer(_) => true, // 400 or 413 before any route runs
+            routes::Target::Route { is_post: true, .. } => false,
+            routes::Target::Route { action, provider_id: None, .. } => match action {
+                routes::Action::Session | routes::Action::Csrf | routes::Action::Providers => self.session_hookless,
                 routes::Action::SignIn
                 | routes::Action::SignOut
                 | routes::Action::Error
-                | routes::Action::VerifyRequest,
-                None,
-            ) => self.pages_hookless,
-            _ => false,
+                | routes::Action::VerifyRequest => self.pages_hookless,
+                routes::Action::Callback => false,
+            },
+            routes::Target::Route { .. } => false,
+        };
+        (inline, target)
+    }
+
+    /// [`Auth::dispatch`] and, for a request that runs inline, its answer,
+    /// from one read of the request: what a binding calls first for every
+    /// request under basePath. [`Begun::Admitted`] means: run
+    /// [`Auth::handle`] where host code may be called, holding the permit.
+    pub fn begin(&self, req: &AuthRequest) -> Begun {
+        let (inline, target) = self.classify(req);
+        if inline {
+            let answered =
+                std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| routes::handle_target(self, req, target)));
+            return Begun::Answered(answered.unwrap_or_else(|_| {
+                self.callbacks.log(&AuthError::internal());
+                routes::server_error_json()
+            }));
+        }
+        match self.admit() {
+            Some(permit) => Begun::Admitted(permit),
+            None => Begun::Answered(self.overloaded_response()),
         }
     }
 
@@ -452,10 +478,9 @@ impl Auth {
     /// for bindings that run the engine where they are called (C, Python
     /// under WSGI).
     pub fn handle_admitted(&self, req: &AuthRequest) -> AuthResponse {
-        match self.dispatch(req) {
-            Dispatch::Inline => self.handle(req),
-            Dispatch::Admitted(_permit) => self.handle(req),
-            Dispatch::Refused(res) => res,
+        match self.begin(req) {
+            Begun::Answered(res) => res,
+            Begun::Admitted(_permit) => self.handle(req),
         }
     }
 

@@ -25,7 +25,7 @@ mod pool;
 
 use std::sync::Arc;
 
-use libauth_core::{ActionOutcome, Auth, AuthRequest, AuthResponse, Config, Dispatch, Permit};
+use libauth_core::{ActionOutcome, Auth, AuthRequest, AuthResponse, Begun, Config, Dispatch, Permit};
 use napi::bindgen_prelude::Either;
 use napi::bindgen_prelude::{BufferSlice, ClassInstance, FnArgs, Function, JavaScriptClassExt};
 use napi::threadsafe_function::{ThreadsafeFunction, ThreadsafeFunctionCallMode};
@@ -196,10 +196,9 @@ impl NativeAuth {
     ) -> Option<NativeResponse> {
         let req =
             AuthRequest { method, url, headers: pair_up(headers), body: body.map(|b| b.to_vec()), remote_address };
-        match self.auth.dispatch(&req) {
-            Dispatch::Inline => Some(to_native(self.auth.handle(&req))),
-            Dispatch::Refused(res) => Some(to_native(res)),
-            Dispatch::Admitted(permit) => {
+        match self.auth.begin(&req) {
+            Begun::Answered(res) => Some(to_native(res)),
+            Begun::Admitted(permit) => {
                 self.run(id, permit, move |auth| Outcome::Response(auth.handle(&req)));
                 None
             }

@@ -162,10 +162,9 @@ impl NativeAuth {
         let req = AuthRequest { method, url, headers, body, remote_address };
         let auth = &self.auth;
         let begun = py.allow_threads(|| {
-            catch_unwind(AssertUnwindSafe(|| match auth.dispatch(&req) {
-                Dispatch::Inline => Ok(auth.handle(&req)),
-                Dispatch::Refused(res) => Ok(res),
-                Dispatch::Admitted(permit) => Err(permit),
+            catch_unwind(AssertUnwindSafe(|| match auth.begin(&req) {
+                libauth_core::Begun::Answered(res) => Ok(res),
+                libauth_core::Begun::Admitted(permit) => Err(permit),
             }))
         });
         match begun {

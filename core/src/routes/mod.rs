@@ -290,19 +290,38 @@ fn action_outcome(ctx: &Ctx, result: Result<Reply, AuthError>) -> Result<ActionO
     }
 }
 
-pub(crate) fn handle(auth: &Auth, req: &AuthRequest) -> AuthResponse {
+/// A request read once: the answer to one that names no route (wrong
+/// method, body too large, a bad URL or Host, no such route), or its route.
+pub(crate) enum Target {
+    Answer(AuthResponse),
+    Route { url: Url, action: Action, provider_id: Option<String>, is_post: bool },
+}
+
+/// Read the request's target: the one parse of its URL every decision uses.
+pub(crate) fn target(auth: &Auth, req: &AuthRequest) -> Target {
     let is_post = req.method.eq_ignore_ascii_case("POST");
     if !is_post && !req.method.eq_ignore_ascii_case("GET") {
-        return bad_request();
+        return Target::Answer(bad_request());
     }
     if req.body.as_ref().is_some_and(|b| b.len() > crate::http::MAX_BODY_BYTES) {
-        return payload_too_large();
+        return Target::Answer(payload_too_large());
     }
-    let Some(url) = crate::http::checked_request_url(req) else { return bad_request() };
+    let Some(url) = crate::http::checked_request_url(req) else { return Target::Answer(bad_request()) };
     let Some((action, provider_id)) = parse_action(url.path(), &auth.settings.base_path) else {
-        return bad_request();
+        return Target::Answer(bad_request());
     };
+    Target::Route { url, action, provider_id, is_post }
+}
 
+pub(crate) fn handle(auth: &Auth, req: &AuthRequest) -> AuthResponse {
+    handle_target(auth, req, target(auth, req))
+}
+
+pub(crate) fn handle_target(auth: &Auth, req: &AuthRequest, target: Target) -> AuthResponse {
+    let (url, action, provider_id, is_post) = match target {
+        Target::Answer(res) => return res,
+        Target::Route { url, action, provider_id, is_post } => (url, action, provider_id, is_post),
+    };
     let mut ctx = Ctx::new(auth, req, url, action, provider_id, None);
     if let Some(error) = untrusted_host(&ctx) {
         auth.callbacks.log(&error);
