@@ -179,16 +179,44 @@ impl SqliteAdapter {
     }
 }
 
-/// A connection to `path` set up as the adapter needs it.
+/// A connection to `path` set up as the adapter needs it. Several
+/// processes opening one new file at once race to switch it to WAL: the
+/// switch needs the file to themselves, and SQLite answers "locked" (or,
+/// while another process is creating the WAL index, an I/O error) at once
+/// rather than through the busy handler. Such an open is tried again, for up
+/// to [`BUSY_TIMEOUT`].
 fn open_connection(path: &Path, op: &'static str) -> Result<Connection, AdapterError> {
-    let conn = Connection::open(path).map_err(map_error(op, None))?;
-    conn.busy_timeout(BUSY_TIMEOUT).map_err(map_error(op, None))?;
+    let deadline = std::time::Instant::now() + BUSY_TIMEOUT;
+    let mut pause = std::time::Duration::from_millis(5);
+    loop {
+        match try_open_connection(path) {
+            Ok(conn) => return Ok(conn),
+            Err(e) if is_contention(&e) && std::time::Instant::now() < deadline => {
+                std::thread::sleep(pause);
+                pause = (pause * 2).min(std::time::Duration::from_millis(100));
+            }
+            Err(e) => return Err(map_error(op, None)(e)),
+        }
+    }
+}
+
+fn is_contention(e: &rusqlite::Error) -> bool {
+    matches!(e, rusqlite::Error::SqliteFailure(f, _)
+        if matches!(f.code, ErrorCode::DatabaseBusy | ErrorCode::DatabaseLocked | ErrorCode::SystemIoFailure))
+}
+
+fn try_open_connection(path: &Path) -> rusqlite::Result<Connection> {
+    let conn = Connection::open(path)?;
+    conn.busy_timeout(BUSY_TIMEOUT)?;
     // Off by default in SQLite; needed for ON DELETE CASCADE and for the
     // references from accounts and sessions to users.
-    conn.pragma_update(None, "foreign_keys", true).map_err(map_error(op, None))?;
-    // Answers "memory" for `:memory:`, which has no WAL; that is fine.
-    conn.pragma_update_and_check(None, "journal_mode", "WAL", |row| row.get::<_, String>(0))
-        .map_err(map_error(op, None))?;
+    conn.pragma_update(None, "foreign_keys", true)?;
+    // Already WAL (the mode is stored in the file): nothing to switch.
+    let mode: String = conn.pragma_query_value(None, "journal_mode", |row| row.get(0))?;
+    if !mode.eq_ignore_ascii_case("wal") {
+        // Answers "memory" for `:memory:`, which has no WAL; that is fine.
+        conn.pragma_update_and_check(None, "journal_mode", "WAL", |row| row.get::<_, String>(0))?;
+    }
     Ok(conn)
 }
 
