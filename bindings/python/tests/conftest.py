@@ -4,12 +4,15 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import os
 import socket
+import subprocess
 import threading
 import time
-from typing import Any, Callable, Dict, Iterator, Optional
+from pathlib import Path
+from typing import Any, Callable, Dict, Iterator, List, Optional
 
 import pytest
 import requests
@@ -208,3 +211,39 @@ class Browser:
 
     def session_cookie(self) -> Optional[str]:
         return self.http.cookies.get("authjs.session-token")
+
+
+@contextlib.contextmanager
+def server_process(command: List[str], *, cwd: Path, env: Dict[str, str], probe: str = "/") -> Iterator[int]:
+    """Run a server (``command``, with ``{port}`` for a free port) until the
+    block ends, once it answers ``probe`` over HTTP with any status; its
+    output is shown if it does not start. Yields the port."""
+    port = free_port()
+    proc = subprocess.Popen(
+        [part.format(port=port) for part in command],
+        cwd=cwd,
+        env=env,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+    )
+    try:
+        deadline = time.time() + 30
+        while True:
+            if proc.poll() is not None or time.time() > deadline:
+                proc.kill()
+                out = proc.communicate()[0].decode(errors="replace")
+                raise AssertionError(f"{command[0]} did not start:\n{out[-3000:]}")
+            try:
+                requests.get(f"http://127.0.0.1:{port}{probe}", timeout=2)
+                break
+            except requests.RequestException:
+                time.sleep(0.1)
+        yield port
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()

@@ -21,7 +21,7 @@ from urllib.parse import parse_qs, urlparse
 import pytest
 import requests
 
-from conftest import free_port
+from conftest import server_process
 from test_servers import Reader, request
 
 HERE = Path(__file__).parent
@@ -97,39 +97,8 @@ def _site(command: List[str], extra: Dict[str, str], tmp_path: Path) -> Iterator
     env.pop("AUTH_URL", None)
     if "DJANGO_SITE_LIGHT" not in extra:
         subprocess.run([sys.executable, "-m", "django", "migrate", "-v", "0"], cwd=HERE, env=env, check=True)
-    port = free_port()
-    proc = subprocess.Popen(
-        [part.format(port=port) for part in command],
-        cwd=HERE,
-        env=env,
-        stdin=subprocess.DEVNULL,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-    )
-    try:
-        _wait_http_any(port, proc)
+    with server_process(command, cwd=HERE, env=env, probe="/auth/csrf") as port:
         yield Site(f"http://127.0.0.1:{port}", port)
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
-
-
-def _wait_http_any(port: int, proc: "subprocess.Popen[bytes]") -> None:
-    import time
-
-    deadline = time.time() + 30
-    while time.time() < deadline and proc.poll() is None:
-        try:
-            requests.get(f"http://127.0.0.1:{port}/auth/csrf", timeout=2)
-            return
-        except requests.RequestException:
-            time.sleep(0.1)
-    proc.kill()
-    raise AssertionError("Django did not start:\n" + proc.communicate()[0].decode(errors="replace")[-3000:])
 
 
 def get(http: requests.Session, url: str, **kw: object) -> requests.Response:

@@ -10,9 +10,7 @@ from __future__ import annotations
 import concurrent.futures
 import json
 import os
-import subprocess
 import sys
-import time
 import uuid
 from pathlib import Path
 from typing import Any, Dict, Iterator, List
@@ -21,7 +19,7 @@ import psycopg
 import pytest
 import requests
 
-from conftest import free_port
+from conftest import server_process
 
 HERE = Path(__file__).parent
 BIN = Path(sys.executable).parent
@@ -91,34 +89,9 @@ def adapter(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Dict[str
 def test_forty_eight_sign_ins_through_four_forked_workers(server: str, adapter: Dict[str, Any]) -> None:
     command = SERVERS[server]
     assert Path(command[0]).exists(), f"{command[0]} is not installed (scripts/test.sh pins it)"
-    port = free_port()
     env = {**os.environ, "PYTHONPATH": str(HERE), "LIBAUTH_PREFORK_ADAPTER": json.dumps(adapter)}
-    proc = subprocess.Popen(
-        [p.format(port=port) for p in command],
-        cwd=HERE,
-        env=env,
-        stdin=subprocess.DEVNULL,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-    )
-    url = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.time() + 30
-        while True:
-            assert proc.poll() is None, proc.communicate()[0].decode(errors="replace")[-3000:]
-            try:
-                requests.get(url, timeout=2)
-                break
-            except requests.RequestException:
-                assert time.time() < deadline, "the server did not start"
-                time.sleep(0.1)
+    with server_process(command, cwd=HERE, env=env) as port:
+        url = f"http://127.0.0.1:{port}"
         with concurrent.futures.ThreadPoolExecutor(48) as pool:
             results: List[bool] = list(pool.map(lambda n: sign_in_and_read(url, n), range(48)))
-        assert sum(results) == 48, f"{server} on {adapter['type']}: {sum(results)} of 48 signed in"
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
+    assert sum(results) == 48, f"{server} on {adapter['type']}: {sum(results)} of 48 signed in"

@@ -10,16 +10,14 @@ from __future__ import annotations
 import json
 import os
 import socket
-import subprocess
 import sys
-import time
 from pathlib import Path
 from typing import Dict, Iterator, List, Tuple
 
 import pytest
 import requests
 
-from conftest import free_port
+from conftest import server_process
 
 HERE = Path(__file__).parent
 BIN = Path(sys.executable).parent
@@ -133,26 +131,10 @@ SERVERS: Dict[str, Tuple[str, List[str]]] = {
 
 
 class Running:
-    def __init__(self, name: str, port: int, proc: "subprocess.Popen[bytes]") -> None:
+    def __init__(self, name: str, port: int) -> None:
         self.name = name
         self.port = port
-        self.proc = proc
         self.url = f"http://127.0.0.1:{port}"
-
-
-def _wait_http(port: int, proc: "subprocess.Popen[bytes]") -> None:
-    deadline = time.time() + 30
-    while time.time() < deadline:
-        if proc.poll() is not None:
-            break
-        try:
-            if requests.get(f"http://127.0.0.1:{port}/", timeout=2).status_code == 200:
-                return
-        except requests.RequestException:
-            time.sleep(0.1)
-    proc.kill()
-    out = proc.communicate()[0].decode(errors="replace")
-    raise AssertionError(f"server did not start:\n{out[-3000:]}")
 
 
 @pytest.fixture(scope="module", params=sorted(SERVERS))
@@ -161,26 +143,9 @@ def server(request: pytest.FixtureRequest) -> Iterator[Running]:
     _, command = SERVERS[name]
     if not Path(command[0]).exists():
         pytest.fail(f"{name}: {command[0]} is not installed (scripts/test.sh pins it)")
-    port = free_port()
     env = {**os.environ, "PYTHONPATH": str(HERE), "PYTHONUNBUFFERED": "1"}
-    proc = subprocess.Popen(
-        [part.format(port=port) for part in command],
-        cwd=HERE,
-        env=env,
-        stdin=subprocess.DEVNULL,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-    )
-    try:
-        _wait_http(port, proc)
-        yield Running(name, port, proc)
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
+    with server_process(command, cwd=HERE, env=env) as port:
+        yield Running(name, port)
 
 
 class Reader:
