@@ -21,6 +21,17 @@ ROOT = Path(__file__).resolve().parents[3]
 SESSION_COOKIE = Path(os.environ.get("CARGO_TARGET_DIR", ROOT / "target")) / "debug" / "examples" / "session_cookie"
 
 
+def mint_cookie(payload: str, secret: str = SECRET) -> str:
+    """A session token the engine minted (the session_cookie example), for ``payload``."""
+    out = subprocess.run(
+        [str(SESSION_COOKIE), "encode", "--secret", secret, "--salt", "authjs.session-token", "--payload", payload],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    return out.stdout.strip()
+
+
 def test_invalid_config_names_the_option() -> None:
     with pytest.raises(libauth.InvalidConfig) as info:
         libauth.Auth({"secret": SECRET, "trustHost": True, "providers": [], "sesion": {}})
@@ -64,21 +75,7 @@ def test_overloaded_admission() -> None:
 
     auth = libauth.Auth(base_config(callbacks={"session": session}, hooks={"maxInFlight": 1}))
     url = "http://127.0.0.1/auth/session"
-    token = subprocess.run(
-        [
-            str(SESSION_COOKIE),
-            "encode",
-            "--secret",
-            SECRET,
-            "--salt",
-            "authjs.session-token",
-            "--payload",
-            json.dumps({"name": "Ada", "email": "ada@example.com", "sub": "42"}),
-        ],
-        capture_output=True,
-        text=True,
-        check=True,
-    ).stdout.strip()
+    token = mint_cookie(json.dumps({"name": "Ada", "email": "ada@example.com", "sub": "42"}))
     cookie = f"authjs.session-token={token}"
     t = threading.Thread(target=auth.get_session, args=(url, cookie))
     t.start()
@@ -149,21 +146,7 @@ def test_gil_is_released_while_the_engine_works() -> None:
     import sys
 
     auth = libauth.Auth(base_config())
-    token = subprocess.run(
-        [
-            str(SESSION_COOKIE),
-            "encode",
-            "--secret",
-            SECRET,
-            "--salt",
-            "authjs.session-token",
-            "--payload",
-            json.dumps({"name": "Ada", "email": "ada@example.com", "sub": "42"}),
-        ],
-        capture_output=True,
-        text=True,
-        check=True,
-    ).stdout.strip()
+    token = mint_cookie(json.dumps({"name": "Ada", "email": "ada@example.com", "sub": "42"}))
     cookie = f"authjs.session-token={token}"
     url = "http://127.0.0.1/"
     assert auth.get_session(url, cookie)["user"]["email"] == "ada@example.com"  # type: ignore[index]
@@ -203,21 +186,7 @@ def test_gil_is_released_while_the_engine_works() -> None:
 
 
 def test_interop_engine_minted_cookie_is_read_by_python(kind: str, serve: Any) -> None:
-    token = subprocess.run(
-        [
-            str(SESSION_COOKIE),
-            "encode",
-            "--secret",
-            SECRET,
-            "--salt",
-            "authjs.session-token",
-            "--payload",
-            json.dumps({"name": "Grace", "email": "grace@example.com", "sub": "7"}),
-        ],
-        capture_output=True,
-        text=True,
-        check=True,
-    ).stdout.strip()
+    token = mint_cookie(json.dumps({"name": "Grace", "email": "grace@example.com", "sub": "7"}))
     s = serve(base_config())
     br = Browser(s)
     br.http.cookies.set("authjs.session-token", token, domain="127.0.0.1", path="/")
@@ -417,21 +386,7 @@ def test_asgi_scope_with_the_cookie_split_over_several_headers_reads_the_session
     pass them on as they came. The session read joins them, as a server
     must (RFC 9113 §8.2.3)."""
     auth = libauth.Auth(base_config(sync_authorize))
-    token = subprocess.run(
-        [
-            str(SESSION_COOKIE),
-            "encode",
-            "--secret",
-            SECRET,
-            "--salt",
-            "authjs.session-token",
-            "--payload",
-            json.dumps({"name": "Split", "email": "split@example.com", "sub": "9"}),
-        ],
-        capture_output=True,
-        text=True,
-        check=True,
-    ).stdout.strip()
+    token = mint_cookie(json.dumps({"name": "Split", "email": "split@example.com", "sub": "9"}))
 
     def scope(*cookies: bytes) -> Dict[str, Any]:
         headers = [(b"host", b"example.test")] + [(b"cookie", c) for c in cookies]
