@@ -167,3 +167,48 @@ fn callbacks_are_limited_per_ip() {
     // Without a state cookie each callback fails (a redirect); past 3, 429.
     assert_eq!(statuses, [302, 302, 302, 429, 429]);
 }
+
+/// Guesses sent all at once cannot all pass the check before any of them is
+/// counted: an attempt is reserved before `authorize` runs (and given back
+/// only when the password was right).
+#[test]
+fn concurrent_guesses_are_counted_before_they_run() {
+    let calls = Arc::new(Mutex::new(0));
+    let counter = calls.clone();
+    let hooks = HookMap::new().on("providers.credentials.authorize", move |args| {
+        *counter.lock().unwrap() += 1;
+        std::thread::sleep(std::time::Duration::from_millis(50)); // a slow password check
+        authorize(args)
+    });
+    let auth = Arc::new(auth(json!({ "rateLimit": { "credentials": { "max": 3 } } }), hooks));
+    let csrf = Browser::new(&auth).csrf_pair();
+    let threads: Vec<_> = (0..32)
+        .map(|_| {
+            let (auth, csrf) = (auth.clone(), csrf.clone());
+            std::thread::spawn(move || {
+                let mut req = AuthRequest::post_form(
+                    format!("{ORIGIN}/auth/callback/credentials"),
+                    &[("csrfToken", &csrf.0), ("username", "ada"), ("password", "guess")],
+                );
+                req.headers.push(("cookie".into(), csrf.1.clone()));
+                req.remote_address = Some("127.0.0.1".into());
+                auth.handle(&req).status
+            })
+        })
+        .collect();
+    let statuses: Vec<u16> = threads.into_iter().map(|t| t.join().unwrap()).collect();
+    assert_eq!(*calls.lock().unwrap(), 3, "authorize ran only for the attempts within the limit");
+    assert_eq!(statuses.iter().filter(|s| **s == 429).count(), 29);
+    // A right password gives its attempt back: the owner is not locked out by
+    // their own sign-ins.
+    let owner = auth_with_room();
+    let mut b = Browser::new(&owner);
+    for _ in 0..5 {
+        assert_eq!(b.sign_in("ada", "secret").status, 302);
+    }
+    assert_eq!(b.sign_in("ada", "wrong").status, 302, "still under the limit: successes were not counted");
+}
+
+fn auth_with_room() -> libauth_core::Auth {
+    auth(json!({ "rateLimit": { "credentials": { "max": 1 } } }), hooks())
+}

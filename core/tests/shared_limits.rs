@@ -404,3 +404,37 @@ fn bad_store_options_name_the_option() {
         assert_eq!(err.option, option, "{store}");
     }
 }
+
+/// A refund gives back what `consume` took in the window, never below 0,
+/// and only there (the credentials route reserves an attempt and refunds a
+/// right password).
+fn refunds(target: Target) {
+    let store = target.store();
+    for _ in 0..3 {
+        store.consume("r", 1, WINDOW).unwrap();
+    }
+    store.refund("r", 1, WINDOW).unwrap();
+    assert_eq!(store.consume("r", 0, WINDOW).unwrap().count, 2);
+    store.refund("r", 5, WINDOW).unwrap();
+    assert_eq!(store.consume("r", 0, WINDOW).unwrap().count, 0, "never below 0");
+    store.refund("never-counted", 1, WINDOW).unwrap();
+    assert_eq!(store.consume("never-counted", 1, WINDOW).unwrap().count, 1, "a refund makes no credit");
+}
+
+#[test]
+fn refunds_on_every_store() {
+    let file = temp_db_path();
+    refunds(Target::Sqlite(file.0.display().to_string()));
+    #[cfg(feature = "integration")] // PostgreSQL and Redis
+    {
+        let schema = temp_schema();
+        refunds(Target::Postgres(schema.0.clone()));
+        refunds(Target::Redis(redis_prefix()));
+    }
+    let memory = libauth_core::ratelimit::MemoryStore::default();
+    for _ in 0..2 {
+        memory.consume("m", 1, WINDOW).unwrap();
+    }
+    memory.refund("m", 3, WINDOW).unwrap();
+    assert_eq!(memory.consume("m", 0, WINDOW).unwrap().count, 0);
+}

@@ -314,6 +314,15 @@ impl Limiter {
         self.warned_no_ip.swap(false, Ordering::Relaxed)
     }
 
+    /// Give back one attempt on the route's keys (see [`LimitStore::refund`]).
+    pub fn refund(&self, route: Route, keys: &(String, Option<String>)) -> Result<(), StoreError> {
+        let Some(rule) = self.rule(route) else { return Ok(()) };
+        for key in std::iter::once(&keys.0).chain(keys.1.as_ref()) {
+            self.store.refund(&format!("{}:{key}", route.as_str()), 1, rule.window)?;
+        }
+        Ok(())
+    }
+
     /// Count `cost` against the route's keys (0 only looks) and decide: the
     /// request is limited when a key's count is past its limit (with
     /// `cost` 0: at it, so the next failure would be one too many).

@@ -26,14 +26,24 @@ end
 return n
 ";
 
+/// A refund: DECRBY, never below 0, only on a key that exists.
+const REFUND: &str = r"
+local n = tonumber(redis.call('GET', KEYS[1]) or '0')
+if n > 0 then
+  redis.call('DECRBY', KEYS[1], math.min(n, tonumber(ARGV[1])))
+end
+return 0
+";
+
 pub struct RedisStore {
     pool: Arc<RedisPool>,
     script: redis::Script,
+    refund: redis::Script,
 }
 
 impl RedisStore {
     pub fn new(pool: Arc<RedisPool>) -> RedisStore {
-        RedisStore { pool, script: redis::Script::new(CONSUME) }
+        RedisStore { pool, script: redis::Script::new(CONSUME), refund: redis::Script::new(REFUND) }
     }
 
     /// The Redis key of `key`'s count in window `number` of `window_ms`.
@@ -76,5 +86,14 @@ impl RedisStore {
 impl LimitStore for RedisStore {
     fn consume(&self, key: &str, cost: u64, window: Duration) -> Result<WindowCount, StoreError> {
         self.consume_at(key, cost, window, crate::time::now_millis())
+    }
+
+    fn refund(&self, key: &str, cost: u64, window: Duration) -> Result<(), StoreError> {
+        let (number, _) = window_of(crate::time::now_millis(), window);
+        let redis_key = self.redis_key(key, (window.as_millis() as u64).max(1), number);
+        self.pool
+            .run(|conn| self.refund.key(&redis_key).arg(cost).invoke::<i64>(conn))
+            .map(|_| ())
+            .map_err(|e| StoreError(e.to_string()))
     }
 }

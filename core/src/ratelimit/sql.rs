@@ -56,6 +56,10 @@ CREATE INDEX IF NOT EXISTS rate_limits_expires_idx ON rate_limits (expires);";
 /// no write lock (SQLite) and no commit to flush (PostgreSQL).
 const SQLITE_READ: &str = "SELECT count FROM rate_limits WHERE key = ?1 AND window_ms = ?2 AND number = ?3";
 
+/// A refund (see `LimitStore::refund`): never below 0.
+const SQLITE_REFUND: &str = "UPDATE rate_limits SET count = MAX(count - ?4, 0)
+    WHERE key = ?1 AND window_ms = ?2 AND number = ?3";
+
 const SQLITE_CONSUME: &str = "INSERT INTO rate_limits (key, window_ms, number, count, expires)
     VALUES (?1, ?2, ?3, ?4, ?5)
     ON CONFLICT (key, window_ms, number) DO UPDATE SET count = count + excluded.count
@@ -105,6 +109,7 @@ struct PgStatements {
     create: String,
     consume: String,
     read: String,
+    refund: String,
     purge: String,
     rows: String,
 }
@@ -116,6 +121,10 @@ impl PgStatements {
             consume: pg_consume(schema),
             read: format!(
                 "SELECT count FROM \"{schema}\".rate_limits WHERE key = $1 AND window_ms = $2 AND number = $3"
+            ),
+            refund: format!(
+                "UPDATE \"{schema}\".rate_limits SET count = GREATEST(count - $4, 0)
+                 WHERE key = $1 AND window_ms = $2 AND number = $3"
             ),
             purge: format!("DELETE FROM \"{schema}\".rate_limits WHERE expires < $1"),
             rows: format!("SELECT COUNT(*) FROM \"{schema}\".rate_limits"),
@@ -242,5 +251,20 @@ impl SqlStore {
 impl LimitStore for SqlStore {
     fn consume(&self, key: &str, cost: u64, window: Duration) -> Result<WindowCount, StoreError> {
         self.consume_at(key, cost, window, crate::time::now_millis())
+    }
+
+    fn refund(&self, key: &str, cost: u64, window: Duration) -> Result<(), StoreError> {
+        let (number, _) = window_of(crate::time::now_millis(), window);
+        let as_i64 = |n: u64| i64::try_from(n).unwrap_or(i64::MAX);
+        let params = (as_i64((window.as_millis() as u64).max(1)), as_i64(number), as_i64(cost));
+        let done = match &self.db {
+            Db::Sqlite(db) => db.with_connection("rateLimit", |conn| {
+                conn.prepare_cached(SQLITE_REFUND)?.execute(rusqlite::params![key, params.0, params.1, params.2])
+            }),
+            Db::Postgres(db, sql) => db.with_client("rateLimit", |client| {
+                client.execute(&sql.refund, &[&key, &params.0, &params.1, &params.2]).map(|n| n as usize)
+            }),
+        };
+        done.map(|_| ()).map_err(|e| StoreError(e.to_string()))
     }
 }

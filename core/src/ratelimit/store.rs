@@ -23,6 +23,11 @@ pub struct StoreError(pub String);
 /// without bound.
 pub trait LimitStore: Send + Sync {
     fn consume(&self, key: &str, cost: u64, window: Duration) -> Result<WindowCount, StoreError>;
+
+    /// Give back `cost` that `consume` took in the current window (never
+    /// below 0): an attempt reserved before it ran, that turned out not to
+    /// count (a password that was right).
+    fn refund(&self, key: &str, cost: u64, window: Duration) -> Result<(), StoreError>;
 }
 
 /// The window number and the time left in it, for `now_ms`.
@@ -85,6 +90,15 @@ impl MemoryStore {
 impl LimitStore for MemoryStore {
     fn consume(&self, key: &str, cost: u64, window: Duration) -> Result<WindowCount, StoreError> {
         Ok(self.consume_at(key, cost, window, crate::time::now_millis()))
+    }
+
+    fn refund(&self, key: &str, cost: u64, window: Duration) -> Result<(), StoreError> {
+        let (number, _) = window_of(crate::time::now_millis(), window);
+        let mut counts = self.counts.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(entry) = counts.get_mut(key).filter(|e| e.0 == number) {
+            entry.1 = entry.1.saturating_sub(cost);
+        }
+        Ok(())
     }
 }
 

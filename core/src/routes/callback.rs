@@ -45,18 +45,17 @@ pub(super) fn credentials(ctx: &mut Ctx, provider: &Provider) -> Result<Reply, A
     let mut credentials = ctx.body().clone();
     credentials.remove("csrfToken");
     // Failed sign-ins are counted per username (or email) and per client
-    // IP; past the limit `authorize` is not even called.
+    // IP; past the limit `authorize` is not even called. The attempt is
+    // reserved before `authorize` runs and given back if it succeeds.
     let identifier = ["username", "email"].iter().find_map(|k| credentials.get(*k).and_then(Value::as_str));
-    let counted = super::limits::check(ctx, Route::Credentials, identifier, 0)?;
+    let counted = super::limits::check(ctx, Route::Credentials, identifier, 1)?;
     let request = ctx.req.to_record();
     let host = &ctx.auth.callbacks.host;
     let authorized = host
         .call(&Hook::provider(&provider.id, "authorize"), json!({ "credentials": credentials, "request": request }))
         .map_err(|e| AuthError::from_host(e, ErrorType::CallbackRouteError));
-    if matches!(&authorized, Err(e) if e.error_type == ErrorType::CredentialsSignin)
-        || matches!(&authorized, Ok(Value::Null | Value::Bool(false)))
-    {
-        super::limits::count_failure(ctx, &counted);
+    if matches!(&authorized, Ok(Value::Object(_))) {
+        super::limits::refund(ctx, &counted);
     }
     let user = match authorized? {
         Value::Object(user) => user,

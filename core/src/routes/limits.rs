@@ -61,9 +61,12 @@ pub(crate) fn check(ctx: &mut Ctx, route: Route, identifier: Option<&str>, cost:
     }
 }
 
-/// Count one failure (a refused password) against the keys checked before.
-pub(crate) fn count_failure(ctx: &mut Ctx, counted: &Counted) {
-    if let Err(e) = ctx.auth.limiter.check(counted.route, &counted.keys, 1) {
+/// Give back an attempt `check` reserved (a password that was right: only
+/// failures count). Reserving first and refunding after, instead of looking
+/// first and counting failures after, means concurrent guesses cannot all
+/// pass the check before any of them is counted.
+pub(crate) fn refund(ctx: &mut Ctx, counted: &Counted) {
+    if let Err(e) = ctx.auth.limiter.refund(counted.route, &counted.keys) {
         ctx.auth.callbacks.log(&AuthError::new(ErrorType::RateLimited, e.to_string()));
     }
 }

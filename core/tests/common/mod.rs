@@ -134,6 +134,13 @@ impl<'a> Browser<'a> {
         self.send(AuthRequest::post_json(url, &body))
     }
 
+    /// A CSRF token and the Cookie header that goes with it, for requests
+    /// sent without this browser (from several threads at once).
+    pub fn csrf_pair(&mut self) -> (String, String) {
+        let token = self.csrf();
+        (token, self.cookie_header())
+    }
+
     pub fn csrf(&mut self) -> String {
         let res = self.get("/auth/csrf");
         res.json().unwrap()["csrfToken"].as_str().unwrap().to_owned()
