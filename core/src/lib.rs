@@ -537,6 +537,16 @@ impl Auth {
         );
     }
 
+    /// The path of the built-in sign-in page that sends the user back to
+    /// `callback_url` afterwards (`/auth/signin?callbackUrl=%2Fdashboard`):
+    /// for framework integrations that redirect a signed-out user, so they
+    /// build it as the engine reads it.
+    pub fn sign_in_url(&self, callback_url: &str) -> String {
+        let query =
+            url::form_urlencoded::Serializer::new(String::new()).append_pair("callbackUrl", callback_url).finish();
+        format!("{}/signin?{query}", self.settings.base_path)
+    }
+
     pub fn settings(&self) -> &Settings {
         &self.settings
     }

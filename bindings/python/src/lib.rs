@@ -138,6 +138,11 @@ impl NativeAuth {
         self.auth.session_is_hookless()
     }
 
+    /// The sign-in page's path with `callback_url` to come back to.
+    fn sign_in_url(&self, callback_url: &str) -> String {
+        self.auth.sign_in_url(callback_url)
+    }
+
     /// Requests admitted and not yet finished.
     #[getter]
     fn in_flight(&self) -> usize {

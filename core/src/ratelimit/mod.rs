@@ -37,7 +37,7 @@ pub mod redis;
 pub mod sql;
 pub mod store;
 
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -52,6 +52,9 @@ pub use config::StoreConfig;
 pub use redis::RedisStore;
 pub use sql::{SqlBackend, SqlStore};
 pub use store::{LimitStore, MemoryStore, StoreError, WindowCount};
+
+/// The one key of every request whose client IP is unknown (fail closed).
+pub const UNKNOWN_IP: &str = "ip:unknown";
 
 /// A route family with its own limit.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -252,7 +255,6 @@ pub struct Limiter {
     store: Arc<dyn LimitStore>,
     proxies: TrustedProxies,
     hmac_key: Vec<u8>,
-    warned_no_ip: AtomicBool,
     /// The log has said once that client IPs are unknown.
     pub(crate) logged_no_ip: AtomicBool,
 }
@@ -263,14 +265,7 @@ pub type CheckResult = Result<Verdict, StoreError>;
 
 impl Limiter {
     pub fn new(limits: RateLimits, store: Arc<dyn LimitStore>, proxies: TrustedProxies, secret: &str) -> Limiter {
-        Limiter {
-            limits,
-            store,
-            proxies,
-            hmac_key: secret.as_bytes().to_vec(),
-            warned_no_ip: AtomicBool::new(false),
-            logged_no_ip: AtomicBool::new(false),
-        }
+        Limiter { limits, store, proxies, hmac_key: secret.as_bytes().to_vec(), logged_no_ip: AtomicBool::new(false) }
     }
 
     pub fn rule(&self, route: Route) -> Option<Rule> {
@@ -292,10 +287,7 @@ impl Limiter {
     pub fn keys(&self, route: Route, req: &AuthRequest, identifier: Option<&str>) -> (String, Option<String>) {
         let ip = match self.proxies.client_ip(req) {
             Some(ip) => format!("ip:{}", client_ip::bucket(ip)),
-            None => {
-                self.warned_no_ip.store(true, Ordering::Relaxed);
-                "ip:unknown".to_owned()
-            }
+            None => UNKNOWN_IP.to_owned(),
         };
         let id = identifier.map(|identifier| {
             let mut mac = <Hmac<Sha256> as Mac>::new_from_slice(&self.hmac_key).expect("any key length");
@@ -306,12 +298,6 @@ impl Limiter {
             format!("id:{}", digest[..16].iter().map(|b| format!("{b:02x}")).collect::<String>())
         });
         (ip, id)
-    }
-
-    /// Whether the last key computation found no client IP (then the log
-    /// says what to configure, once).
-    pub fn take_no_ip_warning(&self) -> bool {
-        self.warned_no_ip.swap(false, Ordering::Relaxed)
     }
 
     /// Give back one attempt on the route's keys (see [`LimitStore::refund`]).

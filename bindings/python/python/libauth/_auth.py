@@ -162,6 +162,11 @@ class Auth:
             return _engine_call(self._native.get_session, url, cookie)  # type: ignore[no-any-return]
         return await self._run_job(_engine_call(self._native.begin_session, url, cookie))  # type: ignore[no-any-return]
 
+    def sign_in_url(self, callback_url: str) -> str:
+        """The sign-in page's path, sending the user back to ``callback_url``
+        afterwards (``/auth/signin?callbackUrl=%2Fdashboard``)."""
+        return self._native.sign_in_url(callback_url)  # type: ignore[no-any-return]
+
     def get_access_token(self, user_id: str, provider: str) -> Optional[Dict[str, Any]]:
         """A valid access token for the user's account with ``provider``, for
         calling the provider's API: ``{"accessToken", "expiresAt",

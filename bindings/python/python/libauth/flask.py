@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import functools
 from typing import Any, Callable, Dict, Optional, TypeVar, Union, cast
-from urllib.parse import quote
 
 from flask import Flask, current_app, redirect, request
 from werkzeug.local import LocalProxy
@@ -67,7 +66,7 @@ current_session: Session = LocalProxy(get_session)  # type: ignore[assignment]
 def sign_in_url() -> str:
     """The sign-in page with this request (path and query) as ``callbackUrl``."""
     here = request.script_root + request.full_path.rstrip("?")
-    return f"{_auth().base_path}/signin?callbackUrl={quote(here, safe='')}"
+    return _auth().sign_in_url(here)
 
 
 def login_required(view: F) -> F:

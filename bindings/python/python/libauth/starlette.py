@@ -10,7 +10,6 @@
 from __future__ import annotations
 
 from typing import Any, Callable, Dict, Optional, Sequence, Tuple, Union
-from urllib.parse import quote
 
 from starlette.authentication import AuthCredentials, AuthenticationBackend, BaseUser
 from starlette.requests import HTTPConnection
@@ -79,7 +78,7 @@ def sign_in_url(conn: HTTPConnection, auth: Optional[Auth] = None) -> str:
     root = conn.scope.get("root_path") or ""
     if root and not here.startswith(root):
         here = root + here
-    return f"{_auth_of(conn, auth).base_path}/signin?callbackUrl={quote(here, safe='')}"
+    return _auth_of(conn, auth).sign_in_url(here)
 
 
 class LibAuthBackend(AuthenticationBackend):
