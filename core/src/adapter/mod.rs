@@ -60,6 +60,11 @@ pub mod constraint {
     pub const SESSION_USER: &str = "sessions_user_fkey";
     /// One (identifier, token) stored twice.
     pub const VERIFICATION_TOKEN: &str = "verification_tokens_pkey";
+    /// One passkey credential id stored twice (for the same user or
+    /// another): a credential belongs to one account, ever.
+    pub const AUTHENTICATOR_ID: &str = "authenticators_pkey";
+    /// A passkey whose `userId` is no user.
+    pub const AUTHENTICATOR_USER: &str = "authenticators_user_fkey";
 }
 
 /// The adapter methods, by their Auth.js names (also the hook names of a
@@ -79,6 +84,19 @@ pub const METHODS: [&str; 14] = [
     "deleteSession",
     "createVerificationToken",
     "useVerificationToken",
+];
+
+/// The passkey methods (Auth.js's authenticator methods, then libauth's
+/// management methods). A host adapter needs the first four when a
+/// `webauthn` provider is configured; without the last two, renaming and
+/// deleting passkeys answer that the adapter cannot.
+pub const AUTHENTICATOR_METHODS: [&str; 6] = [
+    "getAuthenticator",
+    "createAuthenticator",
+    "listAuthenticatorsByUserId",
+    "updateAuthenticatorCounter",
+    "renameAuthenticator",
+    "deleteAuthenticator",
 ];
 
 /// Why an adapter call failed. The message names the operation (by its
@@ -253,8 +271,7 @@ pub enum AccountType {
     Oidc,
     Email,
     Credentials,
-    /// Auth.js has it; libauth has no WebAuthn provider, but a host adapter
-    /// may hold such accounts.
+    /// A passkey's account: `providerAccountId` is the credential id.
     #[serde(rename = "webauthn")]
     WebAuthn,
 }
@@ -356,6 +373,36 @@ impl fmt::Debug for AdapterAccount {
             .field("extra", &format_args!("{{{} keys}}", self.extra.len()))
             .finish()
     }
+}
+
+/// A passkey: Auth.js's `AdapterAuthenticator`, plus a name the user gives
+/// it and when it was created and last used (unix ms; `None` in rows an
+/// Auth.js database wrote).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Authenticator {
+    /// The credential id, base64url without padding. Unique across users.
+    #[serde(rename = "credentialID")]
+    pub credential_id: String,
+    pub user_id: String,
+    /// The linked `webauthn` account's id: the credential id.
+    pub provider_account_id: String,
+    /// The COSE public key, standard base64 (as Auth.js stores it).
+    pub credential_public_key: String,
+    /// The signature counter last seen (0 for authenticators without one).
+    pub counter: u32,
+    /// `singleDevice` or `multiDevice` (backup eligible).
+    pub credential_device_type: String,
+    pub credential_backed_up: bool,
+    /// Comma-separated transports (`internal,hybrid`), as Auth.js stores them.
+    #[serde(default)]
+    pub transports: Option<String>,
+    #[serde(default)]
+    pub name: Option<String>,
+    #[serde(default, with = "date::option_ms")]
+    pub created_at: Option<i64>,
+    #[serde(default, with = "date::option_ms")]
+    pub last_used_at: Option<i64>,
 }
 
 /// A database session (Auth.js `AdapterSession`).
@@ -596,12 +643,58 @@ pub trait Adapter: Send + Sync {
         Err(AdapterError::other("updateAccount", "this adapter cannot update accounts"))
     }
 
+    /// Store a new passkey. `Constraint(authenticators_pkey)` when the
+    /// credential id is stored already (whoever owns it),
+    /// `Constraint(authenticators_user_fkey)` for an unknown user.
+    fn create_authenticator(&self, authenticator: &Authenticator) -> Result<Authenticator, AdapterError> {
+        let _ = authenticator;
+        Err(no_passkeys("createAuthenticator"))
+    }
+
+    /// The passkey with this credential id.
+    fn get_authenticator(&self, credential_id: &str) -> Result<Option<Authenticator>, AdapterError> {
+        let _ = credential_id;
+        Err(no_passkeys("getAuthenticator"))
+    }
+
+    /// A user's passkeys, oldest first.
+    fn list_authenticators_by_user_id(&self, user_id: &str) -> Result<Vec<Authenticator>, AdapterError> {
+        let _ = user_id;
+        Err(no_passkeys("listAuthenticatorsByUserId"))
+    }
+
+    /// Record a successful use: the new signature counter and when
+    /// (`used_at`, unix ms). `NotFound` for an unknown credential id.
+    fn update_authenticator_counter(
+        &self,
+        credential_id: &str,
+        counter: u32,
+        used_at: i64,
+    ) -> Result<Authenticator, AdapterError> {
+        let _ = (credential_id, counter, used_at);
+        Err(no_passkeys("updateAuthenticatorCounter"))
+    }
+
+    /// Set (or with `None` clear) a passkey's name; `None` when there is no
+    /// such passkey.
+    fn rename_authenticator(&self, credential_id: &str, name: Option<&str>) -> Result<Option<Authenticator>, AdapterError> {
+        let _ = (credential_id, name);
+        Err(no_passkeys("renameAuthenticator"))
+    }
+
+    /// Delete and return a passkey; `None` when there was none. The
+    /// `webauthn` account linked with it is the engine's to unlink.
+    fn delete_authenticator(&self, credential_id: &str) -> Result<Option<Authenticator>, AdapterError> {
+        let _ = credential_id;
+        Err(no_passkeys("deleteAuthenticator"))
+    }
+
     /// Whether the method (by its Auth.js name, see [`METHODS`]) is
     /// implemented. Built-in adapters implement all of them; a host adapter
     /// may lack the optional ones (e.g. verification tokens when there is no
     /// email provider), which the engine checks when it is built.
     fn supports(&self, method: &str) -> bool {
-        METHODS.contains(&method)
+        METHODS.contains(&method) || AUTHENTICATOR_METHODS.contains(&method)
     }
 }
 
@@ -642,6 +735,10 @@ mod patch {
     pub fn deserialize<'de, D: Deserializer<'de>, T: Deserialize<'de>>(d: D) -> Result<Option<Option<T>>, D::Error> {
         Option::<T>::deserialize(d).map(Some)
     }
+}
+
+fn no_passkeys(operation: &'static str) -> AdapterError {
+    AdapterError::other(operation, "this adapter cannot store passkeys")
 }
 
 /// A new user id: a random UUID, as Auth.js generates.
