@@ -49,7 +49,7 @@ from ._errors import (
     Verification,
 )
 from .asgi import ASGIMiddleware
-from .providers import OIDC, Credentials, Email, GitHub, OAuth, TikTok
+from .providers import OIDC, Credentials, Email, GitHub, OAuth, Passkey, TikTok
 from .wsgi import WSGIMiddleware, session_from_environ
 
 
@@ -114,6 +114,7 @@ __all__ = [
     "OAuth",
     "OIDC",
     "Email",
+    "Passkey",
     "AuthError",
     "InvalidConfig",
     "ERROR_TYPES",
