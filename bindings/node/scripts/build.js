@@ -3,6 +3,10 @@
 // package as `libauth.node`. Runs as the package's install script, so
 // `npm install ./bindings/node` (or a `file:` dependency) builds it.
 //
+// It also copies the browser module for passkeys, `core/assets/webauthn.js`
+// (the one source the engine serves too), into the package as
+// `webauthn.mjs` + `webauthn.d.ts`: `import … from "libauth/webauthn"`.
+//
 // LIBAUTH_PROFILE=release builds with optimisations (the benchmark does);
 // the default is a debug build, which is what the tests use. LIBAUTH_OUT
 // names another destination file (the addon is then loaded with
@@ -23,6 +27,17 @@ if (!fs.existsSync(path.join(workspace, "Cargo.toml"))) {
   console.error(`libauth: no Cargo workspace at ${workspace}; install libauth from its repository checkout`);
   process.exit(1);
 }
+
+// The browser module first: it needs no compiler.
+for (const [from, to] of [
+  ["webauthn.js", "webauthn.mjs"],
+  ["webauthn.d.ts", "webauthn.d.ts"],
+]) {
+  const tmp = path.join(pkgDir, `${to}.${process.pid}.tmp`);
+  fs.copyFileSync(path.join(workspace, "core", "assets", from), tmp);
+  fs.renameSync(tmp, path.join(pkgDir, to));
+}
+if (process.argv.includes("--assets-only")) process.exit(0);
 
 const args = ["build", "-p", "libauth-node"];
 if (profile === "release") args.push("--release");
