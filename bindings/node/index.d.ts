@@ -710,7 +710,10 @@ export type ErrorType =
   | "Verification"
   | "Overloaded"
   | "RateLimited"
-  | "RefreshTokenRevoked";
+  | "RefreshTokenRevoked"
+  | "WebAuthnVerificationError"
+  | "ExperimentalFeatureNotEnabled"
+  | "LastSignInMethod";
 
 /** Base class of libauth's errors. */
 export declare class AuthError extends Error {

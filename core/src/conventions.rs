@@ -72,6 +72,7 @@ fn keywords_of(kind: &HookKind) -> &'static [&'static str] {
         HookKind::Event(Event::RateLimited) => &["route", "key", "limit", "window", "retryAfter"],
         HookKind::Event(Event::RefreshTokenRevoked) => &["userId", "provider", "providerAccountId"],
         HookKind::Provider { method: ProviderMethod::Authorize, .. } => &["credentials", "request"],
+        HookKind::Provider { method: ProviderMethod::GetUserInfo, .. } => &["options", "request"],
         _ => &[],
     }
 }
@@ -117,6 +118,11 @@ impl HookCall {
             // authorize(credentials, request)
             HookKind::Provider { method: ProviderMethod::Authorize, .. } => {
                 HookCall { requests: vec!["1".into()], ..call(vec![take("credentials"), take("request")]) }
+            }
+            // getUserInfo(options, request): options are the provider's
+            // (`{ provider: { id, name, type } }`), the request as authorize's.
+            HookKind::Provider { method: ProviderMethod::GetUserInfo, .. } => {
+                HookCall { requests: vec!["1".into()], ..call(vec![take("options"), take("request")]) }
             }
             // profile(profile, tokens)
             HookKind::Provider { method: ProviderMethod::Profile, .. } => call(vec![take("profile"), take("tokens")]),

@@ -45,10 +45,18 @@ pub enum ErrorType {
     /// (`invalid_grant`: revoked, expired or spent), and no newer one is
     /// stored; the user must sign in with the provider again.
     RefreshTokenRevoked,
+    /// A passkey registration or assertion failed verification (bad
+    /// signature, origin, RP ID, challenge, counter, unknown credential).
+    WebAuthnVerificationError,
+    /// A `webauthn` provider without `experimental.enableWebAuthn`.
+    ExperimentalFeatureNotEnabled,
+    /// libauth's own: deleting this passkey would leave the user no way to
+    /// sign in.
+    LastSignInMethod,
 }
 
 impl ErrorType {
-    pub const ALL: [ErrorType; 31] = [
+    pub const ALL: [ErrorType; 34] = [
         Self::AccessDenied,
         Self::AccountNotLinked,
         Self::AdapterError,
@@ -80,6 +88,9 @@ impl ErrorType {
         Self::Overloaded,
         Self::RateLimited,
         Self::RefreshTokenRevoked,
+        Self::WebAuthnVerificationError,
+        Self::ExperimentalFeatureNotEnabled,
+        Self::LastSignInMethod,
     ];
 
     pub fn as_str(self) -> &'static str {
@@ -115,6 +126,9 @@ impl ErrorType {
             Self::Overloaded => "Overloaded",
             Self::RateLimited => "RateLimited",
             Self::RefreshTokenRevoked => "RefreshTokenRevoked",
+            Self::WebAuthnVerificationError => "WebAuthnVerificationError",
+            Self::ExperimentalFeatureNotEnabled => "ExperimentalFeatureNotEnabled",
+            Self::LastSignInMethod => "LastSignInMethod",
         }
     }
 
@@ -136,6 +150,7 @@ impl ErrorType {
                 | Self::MissingCSRF
                 | Self::AccountNotLinked
                 | Self::RateLimited
+                | Self::WebAuthnVerificationError
         )
     }
 

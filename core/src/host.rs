@@ -143,6 +143,8 @@ pub enum ProviderMethod {
     SendVerificationRequest,
     /// OAuth / OIDC providers: map the provider's profile to a user.
     Profile,
+    /// Passkey providers: who is signing in (`{ user, exists }` or null).
+    GetUserInfo,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -182,6 +184,7 @@ impl HookKind {
                     "authorize" => ProviderMethod::Authorize,
                     "sendVerificationRequest" => ProviderMethod::SendVerificationRequest,
                     "profile" => ProviderMethod::Profile,
+                    "getUserInfo" => ProviderMethod::GetUserInfo,
                     _ => return None,
                 };
                 (!id.is_empty()).then_some(())?;

@@ -63,6 +63,7 @@ pub mod session;
 #[doc(hidden)]
 pub mod time;
 pub mod tokens;
+pub mod webauthn;
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
@@ -232,11 +233,12 @@ impl Auth {
         );
         let csrf = Csrf::new(settings.secrets.clone());
         let callbacks = Callbacks::new(host.clone(), settings.debug);
+        webauthn::check_config(&providers, adapter.as_deref(), settings.web_authn)?;
         if settings.web_authn {
             callbacks.logger.warn(
                 host.as_ref(),
                 "experimental-webauthn",
-                "experimental.enableWebAuthn is set, but libauth has no WebAuthn provider; the option has no effect",
+                "WebAuthn (passkeys) is experimental in Auth.js: its wire protocol may still change there",
             );
         }
         let limits = ratelimit::RateLimits::parse(config.rate_limit.as_ref())?;
@@ -432,7 +434,8 @@ impl Auth {
                 | routes::Action::SignOut
                 | routes::Action::Error
                 | routes::Action::VerifyRequest => self.pages_hookless,
-                routes::Action::Callback => false,
+                routes::Action::WebAuthnScript => true,
+                routes::Action::Callback | routes::Action::WebAuthnOptions | routes::Action::Passkeys => false,
             },
             routes::Target::Route { .. } => false,
         };
@@ -675,6 +678,98 @@ impl Auth {
         Ok(account)
     }
 
+    /// `user_id`'s passkeys, oldest first, as their owner sees them (`id`,
+    /// `name`, `createdAt`, `lastUsedAt`, `deviceType`, `backedUp`,
+    /// `transports`; never the key). Empty without a passkey provider.
+    pub fn list_passkeys(&self, user_id: &str) -> Result<Vec<serde_json::Value>, AuthError> {
+        let Some(adapter) = self.passkey_adapter() else { return Ok(Vec::new()) };
+        Ok(adapter.list_authenticators_by_user_id(user_id)?.iter().map(routes::passkey_json).collect())
+    }
+
+    /// Name (or with `None` unname) one of `user_id`'s passkeys; the passkey
+    /// as [`Auth::list_passkeys`] shows it. A passkey that is not theirs is
+    /// `WebAuthnVerificationError` ("no such passkey"), as an unknown one.
+    pub fn rename_passkey(
+        &self,
+        user_id: &str,
+        credential_id: &str,
+        name: Option<&str>,
+    ) -> Result<serde_json::Value, AuthError> {
+        let adapter = self.owned_passkey(user_id, credential_id)?;
+        // Names are shown in pages: short, one line, no control characters.
+        let name = name.map(|n| n.trim()).filter(|n| !n.is_empty());
+        if name.is_some_and(|n| n.chars().count() > 64 || n.chars().any(char::is_control)) {
+            return Err(AuthError::new(
+                ErrorType::WebAuthnVerificationError,
+                "a passkey name is at most 64 characters, on one line",
+            ));
+        }
+        let renamed = adapter.rename_authenticator(credential_id, name)?.ok_or_else(no_such_passkey)?;
+        Ok(routes::passkey_json(&renamed))
+    }
+
+    /// Delete one of `user_id`'s passkeys (and its `webauthn` account).
+    /// Refused with `LastSignInMethod` when it is the user's last way to
+    /// sign in: no other passkey, no linked OAuth account, and no email
+    /// provider with an address to send a link to.
+    pub fn delete_passkey(&self, user_id: &str, credential_id: &str) -> Result<(), AuthError> {
+        let adapter = self.owned_passkey(user_id, credential_id)?;
+        let others = adapter
+            .list_authenticators_by_user_id(user_id)?
+            .iter()
+            .filter(|a| a.credential_id != credential_id)
+            .count();
+        if others == 0 && !self.has_other_sign_in(adapter.as_ref(), user_id)? {
+            return Err(AuthError::new(
+                ErrorType::LastSignInMethod,
+                "this passkey is the user's last way to sign in: add another passkey or sign-in method first",
+            ));
+        }
+        let deleted = adapter.delete_authenticator(credential_id)?.ok_or_else(no_such_passkey)?;
+        if let Some(provider) = self.providers.iter().find(|p| matches!(p.kind, providers::ProviderKind::WebAuthn(_))) {
+            adapter.unlink_account(&provider.id, &deleted.provider_account_id)?;
+        }
+        Ok(())
+    }
+
+    fn passkey_adapter(&self) -> Option<&Arc<dyn Adapter>> {
+        let has_passkeys = self.providers.iter().any(|p| matches!(p.kind, providers::ProviderKind::WebAuthn(_)));
+        self.adapter.as_ref().filter(|_| has_passkeys)
+    }
+
+    /// The adapter, once `credential_id` is known to be one of `user_id`'s
+    /// passkeys.
+    fn owned_passkey(&self, user_id: &str, credential_id: &str) -> Result<&Arc<dyn Adapter>, AuthError> {
+        let adapter = self.passkey_adapter().ok_or_else(no_such_passkey)?;
+        match adapter.get_authenticator(credential_id)? {
+            Some(a) if a.user_id == user_id => Ok(adapter),
+            _ => Err(no_such_passkey()),
+        }
+    }
+
+    /// Whether the user can sign in without a passkey: a linked OAuth
+    /// account, or an email provider and an address.
+    fn has_other_sign_in(&self, adapter: &dyn Adapter, user_id: &str) -> Result<bool, AuthError> {
+        for provider in self.providers.iter() {
+            match &provider.kind {
+                providers::ProviderKind::OAuth(_) => {
+                    // A host adapter may not read accounts: then this
+                    // account cannot be counted on.
+                    if let Ok(Some(_)) = adapter.get_account(user_id, &provider.id) {
+                        return Ok(true);
+                    }
+                }
+                providers::ProviderKind::Email(_) => {
+                    if adapter.get_user(user_id)?.is_some_and(|u| u.email.is_some_and(|e| !e.is_empty())) {
+                        return Ok(true);
+                    }
+                }
+                _ => {}
+            }
+        }
+        Ok(false)
+    }
+
     /// A valid access token for `user_id`'s account with `provider_id`,
     /// refreshed first when it expires within `tokenRefresh.skew` (60 s by
     /// default) and a refresh token is stored; `None` when the user has no
@@ -849,6 +944,7 @@ fn check_hook_names(
                     (providers::ProviderKind::Credentials(_), ProviderMethod::Authorize)
                         | (providers::ProviderKind::Email(_), ProviderMethod::SendVerificationRequest)
                         | (providers::ProviderKind::OAuth(_), ProviderMethod::Profile)
+                        | (providers::ProviderKind::WebAuthn(_), ProviderMethod::GetUserInfo)
                 );
                 if !fits {
                     return Err(ConfigError::new(
@@ -912,4 +1008,8 @@ fn check_email_adapter(providers: &Providers, adapter: Option<&dyn adapter::Adap
         .with_kind(ErrorType::MissingAdapterMethods)),
         Some(_) => Ok(()),
     }
+}
+
+fn no_such_passkey() -> AuthError {
+    AuthError::new(ErrorType::WebAuthnVerificationError, "no such passkey")
 }

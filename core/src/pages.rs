@@ -41,6 +41,11 @@ pub enum PageProviderKind<'a> {
     Credentials(&'a [CredentialField]),
     Email,
     OAuth,
+    /// A passkey: the form `initSignInPage()` (the inline browser module)
+    /// drives, posting to `callback/<id>` after the ceremony.
+    Passkey {
+        conditional_ui: bool,
+    },
 }
 
 pub struct PageProvider<'a> {
@@ -62,6 +67,37 @@ pub struct SigninPage<'a> {
     pub callback_url: &'a str,
     pub error: Option<&'static str>,
     pub providers: Vec<PageProvider<'a>>,
+    /// `{basePath}`, where the passkey script fetches from.
+    pub base_path: &'a str,
+    /// The browser module, inlined when a passkey provider is shown.
+    pub passkey_script: Option<&'static str>,
+}
+
+/// libauth's browser module for passkeys (also served at
+/// `{basePath}/webauthn.js` and shipped as `libauth/webauthn`).
+pub const WEBAUTHN_MODULE: &str = include_str!("../assets/webauthn.js");
+
+/// The sign-in page's inline script: the module, then its page hook. Its
+/// hash is the page's only `script-src`.
+pub fn passkey_page_script() -> &'static str {
+    static SCRIPT: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    SCRIPT.get_or_init(|| format!("{WEBAUTHN_MODULE}\ninitSignInPage();\n"))
+}
+
+/// The CSP of a sign-in page that runs the passkey script: the built-in
+/// pages' policy, plus exactly that script (by hash) and fetches to this
+/// origin (options, CSRF token, callback).
+pub fn passkey_page_csp() -> &'static str {
+    static CSP: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    CSP.get_or_init(|| {
+        use base64::Engine as _;
+        use sha2::Digest as _;
+        let hash = base64::engine::general_purpose::STANDARD.encode(sha2::Sha256::digest(passkey_page_script()));
+        format!(
+            "default-src 'none'; script-src 'sha256-{hash}'; connect-src 'self'; style-src 'unsafe-inline'; \
+             img-src 'self' https: data:; base-uri 'none'; frame-ancestors 'none'"
+        )
+    })
 }
 
 #[derive(Template)]

@@ -65,6 +65,12 @@ pub enum auth_result {
     /// The provider refused the stored refresh token (`auth_get_access_token`):
     /// the user must sign in with the provider again.
     AUTH_REFRESH_TOKEN_REVOKED = 131,
+    /// A passkey registration or assertion failed verification.
+    AUTH_WEB_AUTHN_VERIFICATION_ERROR = 132,
+    /// A `webauthn` provider without `experimental.enableWebAuthn`.
+    AUTH_EXPERIMENTAL_FEATURE_NOT_ENABLED = 133,
+    /// Deleting this passkey would leave the user no way to sign in.
+    AUTH_LAST_SIGN_IN_METHOD = 134,
 }
 
 use auth_result::*;
@@ -104,6 +110,9 @@ impl auth_result {
             ErrorType::Overloaded => AUTH_OVERLOADED,
             ErrorType::RateLimited => AUTH_RATE_LIMITED,
             ErrorType::RefreshTokenRevoked => AUTH_REFRESH_TOKEN_REVOKED,
+            ErrorType::WebAuthnVerificationError => AUTH_WEB_AUTHN_VERIFICATION_ERROR,
+            ErrorType::ExperimentalFeatureNotEnabled => AUTH_EXPERIMENTAL_FEATURE_NOT_ENABLED,
+            ErrorType::LastSignInMethod => AUTH_LAST_SIGN_IN_METHOD,
         }
     }
 
@@ -149,6 +158,9 @@ impl auth_result {
             AUTH_OVERLOADED => c"Overloaded",
             AUTH_RATE_LIMITED => c"RateLimited",
             AUTH_REFRESH_TOKEN_REVOKED => c"RefreshTokenRevoked",
+            AUTH_WEB_AUTHN_VERIFICATION_ERROR => c"WebAuthnVerificationError",
+            AUTH_EXPERIMENTAL_FEATURE_NOT_ENABLED => c"ExperimentalFeatureNotEnabled",
+            AUTH_LAST_SIGN_IN_METHOD => c"LastSignInMethod",
         }
     }
 

@@ -7,6 +7,7 @@ pub mod email;
 pub mod github;
 pub mod oauth;
 pub mod tiktok;
+pub mod webauthn;
 
 use serde_json::Value;
 
@@ -18,6 +19,7 @@ pub use behaviour::ProviderBehaviour;
 pub use credentials::{CredentialField, CredentialsProvider};
 pub use email::EmailProvider;
 pub use oauth::OAuthProvider;
+pub use webauthn::WebAuthnProvider;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ProviderType {
@@ -25,6 +27,7 @@ pub enum ProviderType {
     Oidc,
     Email,
     Credentials,
+    WebAuthn,
 }
 
 impl ProviderType {
@@ -34,6 +37,7 @@ impl ProviderType {
             ProviderType::Oidc => "oidc",
             ProviderType::Email => "email",
             ProviderType::Credentials => "credentials",
+            ProviderType::WebAuthn => "webauthn",
         }
     }
 }
@@ -43,6 +47,7 @@ pub enum ProviderKind {
     Credentials(CredentialsProvider),
     OAuth(Box<OAuthProvider>),
     Email(EmailProvider),
+    WebAuthn(WebAuthnProvider),
 }
 
 #[derive(Debug)]
@@ -59,6 +64,7 @@ impl Provider {
             ProviderKind::OAuth(p) if p.oidc => ProviderType::Oidc,
             ProviderKind::OAuth(_) => ProviderType::OAuth,
             ProviderKind::Email(_) => ProviderType::Email,
+            ProviderKind::WebAuthn(_) => ProviderType::WebAuthn,
         }
     }
 }
@@ -83,7 +89,7 @@ impl Providers {
                 (None, None) => {
                     return Err(ConfigError::new(
                         format!("{option}.type"),
-                        "missing; one of oauth, oidc, email, credentials",
+                        "missing; one of oauth, oidc, email, credentials, webauthn",
                     ))
                 }
             };
@@ -99,13 +105,14 @@ impl Providers {
                 "credentials" => credentials::parse(&option, value, host)?,
                 "oauth" | "oidc" => oauth::parse(&option, value, host, env)?,
                 "email" => email::parse(&option, value, host)?,
-                other => {
-                    return Err(ConfigError::new(
-                        format!("{option}.type"),
-                        format!("unknown provider type {other:?}; expected one of oauth, oidc, email, credentials"),
-                    )
-                    .with_kind(crate::ErrorType::InvalidProviderType))
-                }
+                "webauthn" => webauthn::parse(&option, value, host)?,
+                other => return Err(ConfigError::new(
+                    format!("{option}.type"),
+                    format!(
+                        "unknown provider type {other:?}; expected one of oauth, oidc, email, credentials, webauthn"
+                    ),
+                )
+                .with_kind(crate::ErrorType::InvalidProviderType)),
             };
             if list.iter().any(|p| p.id == provider.id) {
                 return Err(ConfigError::new(

@@ -43,7 +43,7 @@ pub enum StoreConfig {
 const OPTION: &str = "rateLimit.store";
 
 /// Parse `rateLimit.store`; also answers its `failClosed`, per route.
-pub fn parse(value: Option<&Value>) -> Result<(StoreConfig, [bool; 3]), ConfigError> {
+pub fn parse(value: Option<&Value>) -> Result<(StoreConfig, [bool; 4]), ConfigError> {
     let default_closed = Route::ALL.map(|r| r == Route::Credentials);
     let map = match value {
         None | Some(Value::Null) => return Ok((StoreConfig::Memory, default_closed)),
@@ -57,9 +57,9 @@ pub fn parse(value: Option<&Value>) -> Result<(StoreConfig, [bool; 3]), ConfigEr
     };
     let fail_closed = match map.get("failClosed") {
         None | Some(Value::Null) => default_closed,
-        Some(Value::Bool(all)) => [*all; 3],
+        Some(Value::Bool(all)) => [*all; 4],
         Some(Value::Array(names)) => {
-            let mut closed = [false; 3];
+            let mut closed = [false; 4];
             for name in names {
                 let route = Route::ALL.into_iter().find(|r| Some(r.as_str()) == name.as_str()).ok_or_else(|| {
                     ConfigError::new(

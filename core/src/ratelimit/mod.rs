@@ -62,6 +62,9 @@ pub enum Route {
     Credentials,
     Email,
     Callback,
+    /// Passkey options and verification (`webauthn-options`, the passkey
+    /// callback): each costs a database write.
+    Passkey,
 }
 
 impl Route {
@@ -70,16 +73,18 @@ impl Route {
             Route::Credentials => "credentials",
             Route::Email => "email",
             Route::Callback => "callback",
+            Route::Passkey => "passkey",
         }
     }
 
-    const ALL: [Route; 3] = [Route::Credentials, Route::Email, Route::Callback];
+    const ALL: [Route; 4] = [Route::Credentials, Route::Email, Route::Callback, Route::Passkey];
 
     fn default_rule(self) -> Rule {
         match self {
             Route::Credentials => Rule { window: Duration::from_secs(300), max: 5, max_per_ip: 50 },
             Route::Email => Rule { window: Duration::from_secs(3600), max: 5, max_per_ip: 20 },
             Route::Callback => Rule { window: Duration::from_secs(60), max: 100, max_per_ip: 100 },
+            Route::Passkey => Rule { window: Duration::from_secs(60), max: 30, max_per_ip: 60 },
         }
     }
 }
@@ -96,10 +101,10 @@ pub struct Rule {
 /// The parsed `rateLimit` option.
 #[derive(Debug, Clone)]
 pub struct RateLimits {
-    rules: [Option<Rule>; 3],
+    rules: [Option<Rule>; 4],
     store: StoreConfig,
     /// Per route: refuse (true) or admit (false) when the store fails.
-    fail_closed: [bool; 3],
+    fail_closed: [bool; 4],
 }
 
 impl Default for RateLimits {
@@ -117,7 +122,7 @@ impl RateLimits {
     pub fn parse(value: Option<&Value>) -> Result<RateLimits, ConfigError> {
         let map = match value {
             None | Some(Value::Null) | Some(Value::Bool(true)) => return Ok(RateLimits::default()),
-            Some(Value::Bool(false)) => return Ok(RateLimits { rules: [None; 3], ..RateLimits::default() }),
+            Some(Value::Bool(false)) => return Ok(RateLimits { rules: [None; 4], ..RateLimits::default() }),
             Some(Value::Object(map)) => map,
             Some(_) => {
                 return Err(ConfigError::new(
@@ -135,7 +140,7 @@ impl RateLimits {
         }
         let default_window = seconds(map.get("window"), "rateLimit.window")?;
         let default_max = count(map.get("max"), "rateLimit.max")?;
-        let mut rules = [None; 3];
+        let mut rules = [None; 4];
         for (slot, route) in rules.iter_mut().zip(Route::ALL) {
             let option = format!("rateLimit.{}", route.as_str());
             let base = route.default_rule();

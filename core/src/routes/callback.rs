@@ -36,6 +36,15 @@ pub fn handle(ctx: &mut Ctx) -> Result<Reply, AuthError> {
             super::limits::check(ctx, Route::Callback, None, 1)?;
             super::email::callback(ctx, provider, p)
         }
+        // Auth.js checks no CSRF token here; a passkey sign-in changes
+        // state like any other, so libauth does.
+        ProviderKind::WebAuthn(p) if is_post => {
+            ctx.require_csrf()?;
+            super::webauthn::callback(ctx, provider, p)
+        }
+        ProviderKind::WebAuthn(_) => {
+            Err(AuthError::new(ErrorType::UnknownAction, "the passkey callback only accepts POST"))
+        }
     }
 }
 
@@ -77,12 +86,14 @@ pub(super) fn credentials(ctx: &mut Ctx, provider: &Provider) -> Result<Reply, A
 
     let mut extra = Map::new();
     extra.insert("credentials".into(), Value::Object(credentials));
-    complete_sign_in(ctx, SignInKind::Credentials, user, account, None, extra)
+    complete_sign_in(ctx, SignInKind::Credentials, user, account, None, extra, None)
 }
 
 /// The end of every sign-in: signIn callback, users and accounts (with an
 /// adapter), the session (a JWT through the jwt callback, or a database
-/// session), the signIn event, the redirect.
+/// session), the signIn event, the redirect. `new_passkey`: a passkey
+/// registration's passkey, stored once the user is known (and the sign-in
+/// undone if it cannot be).
 pub(super) fn complete_sign_in(
     ctx: &mut Ctx,
     kind: SignInKind,
@@ -90,6 +101,7 @@ pub(super) fn complete_sign_in(
     mut account: AdapterAccount,
     profile: Option<Map<String, Value>>,
     extra_sign_in_args: Map<String, Value>,
+    new_passkey: Option<crate::adapter::Authenticator>,
 ) -> Result<Reply, AuthError> {
     let callback_url = ctx.callback_url();
     let adapter = ctx.auth.adapter.clone();
@@ -120,6 +132,10 @@ pub(super) fn complete_sign_in(
     let (user, is_new_user) = match (&adapter, use_adapter) {
         (Some(a), true) => {
             let r = register::login_or_register(ctx, a.as_ref(), kind, known, &signed_in, &account, profile.as_ref())?;
+            if let Some(passkey) = new_passkey {
+                let user_id = r.user.get("id").and_then(Value::as_str).unwrap_or_default();
+                super::webauthn::store_new_passkey(ctx, a.as_ref(), passkey, user_id, r.is_new_user)?;
+            }
             (r.user, r.is_new_user)
         }
         _ => (signed_in.raw, false),

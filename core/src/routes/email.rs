@@ -142,7 +142,15 @@ pub fn callback(ctx: &mut Ctx, provider: &Provider, _p: &EmailProvider) -> Resul
     let user =
         json!({ "id": uuid::Uuid::new_v4().to_string(), "email": email }).as_object().cloned().unwrap_or_default();
     let user = SignInUser::from_provider(user).expect("the id is set");
-    super::callback::complete_sign_in(ctx, SignInKind::Email, user, email_account(provider, &email), None, Map::new())
+    super::callback::complete_sign_in(
+        ctx,
+        SignInKind::Email,
+        user,
+        email_account(provider, &email),
+        None,
+        Map::new(),
+        None,
+    )
 }
 
 #[cfg(test)]

@@ -11,6 +11,9 @@ mod register;
 mod session;
 mod signin;
 mod signout;
+mod webauthn;
+
+pub(crate) use webauthn::passkey_json;
 
 use serde_json::{json, Map, Value};
 use url::Url;
@@ -30,6 +33,12 @@ pub enum Action {
     Callback,
     VerifyRequest,
     Error,
+    /// `webauthn-options/<provider>`: passkey options (Auth.js).
+    WebAuthnOptions,
+    /// `passkeys`: the signed-in user's passkeys (libauth).
+    Passkeys,
+    /// `webauthn.js`: the passkey browser module (libauth).
+    WebAuthnScript,
 }
 
 impl Action {
@@ -43,6 +52,9 @@ impl Action {
             "callback" => Action::Callback,
             "verify-request" => Action::VerifyRequest,
             "error" => Action::Error,
+            "webauthn-options" => Action::WebAuthnOptions,
+            "passkeys" => Action::Passkeys,
+            "webauthn.js" => Action::WebAuthnScript,
             _ => return None,
         })
     }
@@ -64,6 +76,15 @@ pub(crate) enum Reply {
         html: String,
     },
     Redirect(String),
+    /// A page with its own Content-Security-Policy (the sign-in page that
+    /// runs the passkey script).
+    Page {
+        status: u16,
+        html: String,
+        csp: &'static str,
+    },
+    /// A static script (`webauthn.js`).
+    Script(&'static str),
     /// 429: JSON for API clients, the error page for browsers.
     Limited(crate::ratelimit::Limited),
 }
@@ -365,6 +386,9 @@ fn dispatch_get(ctx: &mut Ctx) -> Result<Reply, AuthError> {
         Action::Error => Ok(pages::error(ctx)),
         Action::VerifyRequest => Ok(pages::verify_request(ctx)),
         Action::Callback => callback::handle(ctx),
+        Action::WebAuthnOptions => webauthn::options(ctx),
+        Action::Passkeys => webauthn::list(ctx),
+        Action::WebAuthnScript => Ok(Reply::Script(crate::pages::WEBAUTHN_MODULE)),
     }
 }
 
@@ -374,6 +398,10 @@ fn dispatch_post(ctx: &mut Ctx) -> Result<Reply, AuthError> {
         Action::SignIn => signin::start(ctx),
         Action::SignOut => signout::handle(ctx),
         Action::Callback => callback::handle(ctx),
+        Action::Passkeys => {
+            ctx.require_csrf()?;
+            webauthn::manage(ctx)
+        }
         _ => Err(AuthError::new(ErrorType::UnknownAction, format!("Cannot handle POST {:?}", ctx.action))),
     }
 }
@@ -391,7 +419,7 @@ pub(crate) fn parse_action(path: &str, base_path: &str) -> Option<(Action, Optio
     if parts.next().is_some() {
         return None;
     }
-    if provider.is_some() && !matches!(action, Action::SignIn | Action::Callback) {
+    if provider.is_some() && !matches!(action, Action::SignIn | Action::Callback | Action::WebAuthnOptions) {
         return None;
     }
     Some((action, provider))
@@ -538,6 +566,23 @@ fn finish(ctx: &Ctx, reply: Reply) -> AuthResponse {
             headers.push(("content-type".into(), "text/html; charset=utf-8".into()));
             headers.extend(HTML_SECURITY_HEADERS.iter().map(|(k, v)| ((*k).into(), (*v).into())));
             (status, html.into_bytes())
+        }
+        Reply::Page { status, html, csp } => {
+            headers.push(("content-type".into(), "text/html; charset=utf-8".into()));
+            headers.push(("content-security-policy".into(), csp.into()));
+            headers.extend(
+                HTML_SECURITY_HEADERS
+                    .iter()
+                    .filter(|(k, _)| *k != "content-security-policy")
+                    .map(|(k, v)| ((*k).into(), (*v).into())),
+            );
+            (status, html.into_bytes())
+        }
+        Reply::Script(source) => {
+            headers.push(("content-type".into(), "text/javascript; charset=utf-8".into()));
+            headers.push(("cache-control".into(), "public, max-age=3600".into()));
+            headers.push(("x-content-type-options".into(), "nosniff".into()));
+            (200, source.as_bytes().to_vec())
         }
         Reply::Limited(limited) => {
             headers.extend(limited.headers());

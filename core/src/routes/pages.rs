@@ -56,16 +56,31 @@ pub fn signin(ctx: &mut Ctx) -> Result<Reply, AuthError> {
                 button_style: button_style(&o.style),
                 logo: o.style.logo.as_deref(),
             },
+            ProviderKind::WebAuthn(w) => PageProvider {
+                id: &p.id,
+                name: &p.name,
+                kind: PageProviderKind::Passkey { conditional_ui: w.enable_conditional_ui },
+                action_url: format!("{base}/callback/{}", p.id),
+                button_style: None,
+                logo: None,
+            },
         })
-        .collect();
+        .collect::<Vec<_>>();
+    let has_passkey = providers.iter().any(|p| matches!(p.kind, PageProviderKind::Passkey { .. }));
     let page = SigninPage {
         layout: Layout::new("Sign In", &settings.theme),
         csrf_token: &csrf_token,
         callback_url: &callback_url,
         error: error.as_deref().map(signin_error_message),
         providers,
+        base_path: &settings.base_path,
+        passkey_script: has_passkey.then(crate::pages::passkey_page_script),
     };
-    Ok(Reply::Html { status: 200, html: render(&page) })
+    let html = render(&page);
+    if has_passkey {
+        return Ok(Reply::Page { status: 200, html, csp: crate::pages::passkey_page_csp() });
+    }
+    Ok(Reply::Html { status: 200, html })
 }
 
 pub fn signout(ctx: &mut Ctx) -> Reply {

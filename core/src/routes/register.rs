@@ -15,9 +15,13 @@ use crate::time::now_millis;
 /// How the user proved who they are.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum SignInKind {
-    OAuth { allow_dangerous_email_account_linking: bool },
+    OAuth {
+        allow_dangerous_email_account_linking: bool,
+    },
     Email,
     Credentials,
+    /// A passkey: `account` is the passkey's `webauthn` account.
+    WebAuthn,
 }
 
 /// Who a provider (or the host's `authorize`) says signed in: Auth.js's
@@ -73,7 +77,9 @@ pub fn known_user(
     account: &AdapterAccount,
 ) -> Result<Option<AdapterUser>, AuthError> {
     Ok(match kind {
-        SignInKind::OAuth { .. } => adapter.get_user_by_account(&account.provider, &account.provider_account_id)?,
+        SignInKind::OAuth { .. } | SignInKind::WebAuthn => {
+            adapter.get_user_by_account(&account.provider, &account.provider_account_id)?
+        }
         SignInKind::Email => adapter.get_user_by_email(&account.provider_account_id)?,
         SignInKind::Credentials => None,
     })
@@ -86,7 +92,7 @@ pub fn user_value(user: &AdapterUser) -> Value {
 
 /// The user signed in right now in this browser, if any (to link a new
 /// OAuth account to them).
-fn current_user_id(ctx: &Ctx, adapter: &dyn Adapter) -> Result<Option<String>, AuthError> {
+pub(super) fn current_user_id(ctx: &Ctx, adapter: &dyn Adapter) -> Result<Option<String>, AuthError> {
     let jar = ChunkedCookie::read(&ctx.cookies.session_token, ctx.req);
     let Some(raw) = jar.value() else { return Ok(None) };
     match ctx.auth.settings.strategy {
@@ -167,6 +173,57 @@ pub fn login_or_register(
             // workers, a double submit) all get the one row.
             let ensured = adapter.ensure_user(&NewUser { id: Some(id), ..new_user(None) })?;
             created_user_event(ctx, &ensured)
+        }
+        // Auth.js's rules for passkeys: a known passkey signs its user in
+        // (not while another user is signed in); a new one is added to the
+        // signed-in user, or creates a user, whose id the options chose.
+        SignInKind::WebAuthn => {
+            let current = current_user_id(ctx, adapter)?;
+            if let Some(user) = known {
+                if current.as_deref().is_some_and(|c| c != user.id) {
+                    return Err(AuthError::new(
+                        ErrorType::AccountNotLinked,
+                        "the passkey belongs to another user than the one signed in",
+                    ));
+                }
+                return Ok(Registered { user: user_json(&user), is_new_user: false });
+            }
+            if let Some(current_id) = current {
+                if current_id != signed_in.id {
+                    return Err(AuthError::new(
+                        ErrorType::AccountNotLinked,
+                        "the passkey was started for another user than the one signed in",
+                    ));
+                }
+                let user = adapter.get_user(&current_id)?.ok_or_else(|| {
+                    AuthError::new(ErrorType::AccountNotLinked, "the signed-in user no longer exists")
+                })?;
+                let linked = AdapterAccount { user_id: user.id.clone(), ..account.clone() };
+                if adapter.ensure_account_linked(&linked)? {
+                    let (u, a) = (user_json(&user), account_json());
+                    events.event(&Hook::EVENT_LINK_ACCOUNT, || serde_json::json!({ "user": u, "account": a }));
+                }
+                return Ok(Registered { user: user_json(&user), is_new_user: false });
+            }
+            if let Some(email) = signed_in.email.as_ref().filter(|e| !e.is_empty()) {
+                if adapter.get_user_by_email(&email.to_lowercase())?.is_some() {
+                    return Err(AuthError::new(
+                        ErrorType::AccountNotLinked,
+                        "another account already uses this email address; sign in to it and add the passkey there",
+                    ));
+                }
+            }
+            let ensured = adapter
+                .ensure_user_with_account(&NewUser { id: Some(signed_in.id.clone()), ..new_user(None) }, account)?;
+            if !ensured.created {
+                return Ok(Registered { user: user_json(&ensured.user), is_new_user: false });
+            }
+            let user = ensured.user;
+            let json = user_json(&user);
+            events.event(&Hook::EVENT_CREATE_USER, || serde_json::json!({ "user": json }));
+            let (u, a) = (user_json(&user), account_json());
+            events.event(&Hook::EVENT_LINK_ACCOUNT, || serde_json::json!({ "user": u, "account": a }));
+            Ok(Registered { user: user_json(&user), is_new_user: true })
         }
         SignInKind::OAuth { allow_dangerous_email_account_linking } => {
             let current = current_user_id(ctx, adapter)?;

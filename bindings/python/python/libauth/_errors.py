@@ -153,6 +153,25 @@ class RefreshTokenRevoked(AuthError):
     type = "RefreshTokenRevoked"
 
 
+class WebAuthnVerificationError(AuthError):
+    """A passkey registration or sign-in failed verification (signature,
+    origin, relying party, challenge, counter, or an unknown passkey)."""
+
+    type = "WebAuthnVerificationError"
+
+
+class ExperimentalFeatureNotEnabled(AuthError):
+    """A ``webauthn`` provider without ``experimental.enableWebAuthn``."""
+
+    type = "ExperimentalFeatureNotEnabled"
+
+
+class LastSignInMethod(AuthError):
+    """Deleting this passkey would leave the user no way to sign in."""
+
+    type = "LastSignInMethod"
+
+
 class RateLimited(AuthError):
     """A rate limit refused the request (too many failed sign-ins, links or
     callbacks); the HTTP answer is 429 with ``Retry-After``."""
@@ -204,6 +223,9 @@ _CLASSES: List[Type[AuthError]] = [
     Overloaded,
     RateLimited,
     RefreshTokenRevoked,
+    WebAuthnVerificationError,
+    ExperimentalFeatureNotEnabled,
+    LastSignInMethod,
     InvalidConfig,
 ]
 

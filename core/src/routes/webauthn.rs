@@ -1,0 +1,428 @@
+//! Passkey routes, on Auth.js's wire protocol:
+//! - `GET webauthn-options/<id>?action=&email=`: the WebAuthn options
+//!   (`{ action, options }`) and the encrypted challenge cookie;
+//! - `POST callback/<id>` with `action`, `data` (the credential JSON) and
+//!   `csrfToken`: verify, then sign in as any provider does.
+//!
+//! And libauth's own, for the signed-in user: `GET passkeys` lists their
+//! passkeys, `POST passkeys` renames or deletes one; `GET webauthn.js` is
+//! the browser module the sign-in page runs.
+//!
+//! Each challenge is spent once on the server: stored as a verification
+//! token (hashed) when the options are made, consumed atomically by the
+//! callback. A captured cookie and assertion cannot sign in twice, even
+//! with an authenticator whose counter stays 0.
+
+use serde_json::{json, Map, Value};
+use sha2::{Digest, Sha256};
+
+use super::callback::complete_sign_in;
+use super::register::{self, SignInKind, SignInUser};
+use super::{Ctx, Reply};
+use crate::adapter::{AccountType, Adapter, AdapterAccount, AdapterError, Authenticator, VerificationToken};
+use crate::cookies::SetCookie;
+use crate::error::{AuthError, ErrorType};
+use crate::host::Hook;
+use crate::providers::webauthn::WebAuthnProvider;
+use crate::providers::{Provider, ProviderKind};
+use crate::ratelimit::Route;
+use crate::time::now_millis;
+use crate::webauthn::{self as ceremony, Action, NewPasskeyUser, Pending, RelyingParty, WebAuthnError};
+
+/// The verification-token identifier under which challenges are spent.
+fn challenge_identifier(provider_id: &str) -> String {
+    format!("webauthn-challenge:{provider_id}")
+}
+
+fn challenge_token(challenge: &str) -> String {
+    crate::random::to_hex(&Sha256::digest(challenge.as_bytes()))
+}
+
+fn verification_error(e: WebAuthnError) -> AuthError {
+    AuthError::new(ErrorType::WebAuthnVerificationError, e.to_string()).with_source(e)
+}
+
+/// 400 `{ error, message }`: what the options route answers a request it
+/// cannot serve (Auth.js answers `{ error: "Invalid request" }`).
+fn invalid_request(message: &str) -> Reply {
+    Reply::Json { status: 400, body: json!({ "error": "Invalid request", "message": message }), no_store: true }
+}
+
+fn passkey_provider<'a>(ctx: &Ctx<'a>) -> Result<(&'a Provider, &'a WebAuthnProvider), AuthError> {
+    let provider = ctx.provider()?;
+    match &provider.kind {
+        ProviderKind::WebAuthn(p) => Ok((provider, p)),
+        _ => Err(AuthError::new(
+            ErrorType::InvalidProviderType,
+            format!("provider {:?} is not a passkey (webauthn) provider", provider.id),
+        )),
+    }
+}
+
+fn adapter(ctx: &Ctx) -> Result<std::sync::Arc<dyn Adapter>, AuthError> {
+    // Checked at construction: a passkey provider has an adapter.
+    ctx.auth.adapter.clone().ok_or_else(|| AuthError::new(ErrorType::MissingAdapter, "passkeys need an adapter"))
+}
+
+fn relying_party(ctx: &Ctx, p: &WebAuthnProvider) -> Result<RelyingParty, AuthError> {
+    RelyingParty::resolve(p, &ctx.origin).ok_or_else(|| {
+        AuthError::new(ErrorType::InvalidCallbackUrl, "the deployment's origin has no host for the relying party ID")
+    })
+}
+
+/// Who is asking, per Auth.js's `getUserInfo`: the host's function, or by
+/// default the `email` parameter looked up in the adapter. `None`: no one
+/// named (a discoverable sign-in).
+fn user_info(
+    ctx: &mut Ctx,
+    provider: &Provider,
+    p: &WebAuthnProvider,
+) -> Result<Option<(Map<String, Value>, bool)>, AuthError> {
+    if p.custom_user_info {
+        let options = json!({ "provider": { "id": provider.id, "name": provider.name, "type": "webauthn" } });
+        let answer = ctx
+            .auth
+            .callbacks
+            .host
+            .call(
+                &Hook::provider(&provider.id, "getUserInfo"),
+                json!({ "options": options, "request": ctx.req.to_record() }),
+            )
+            .map_err(|e| AuthError::from_host(e, ErrorType::CallbackRouteError))?;
+        return match answer {
+            Value::Null => Ok(None),
+            Value::Object(mut info) => {
+                let exists = info.get("exists").and_then(Value::as_bool).unwrap_or(false);
+                match info.remove("user") {
+                    Some(Value::Object(user)) => Ok(Some((user, exists))),
+                    _ => Err(AuthError::new(
+                        ErrorType::CallbackRouteError,
+                        "getUserInfo must return { user, exists } or null",
+                    )),
+                }
+            }
+            _ => Err(AuthError::new(ErrorType::CallbackRouteError, "getUserInfo must return { user, exists } or null")),
+        };
+    }
+    let email = ctx.query("email").map(|e| e.trim().to_lowercase()).filter(|e| !e.is_empty());
+    let Some(email) = email else { return Ok(None) };
+    match adapter(ctx)?.get_user_by_email(&email)? {
+        Some(user) => Ok(Some((user_map(&serde_json::to_value(&user).unwrap_or_default()), true))),
+        None => Ok(Some((Map::from_iter([("email".into(), Value::String(email))]), false))),
+    }
+}
+
+fn user_map(value: &Value) -> Map<String, Value> {
+    value.as_object().cloned().unwrap_or_default()
+}
+
+/// Auth.js's `inferWebAuthnAction`: a named action is taken when it fits
+/// (registering needs a user: the signed-in one, or a new one); without
+/// one, a signed-out visitor authenticates unless they named an unknown
+/// user, and a signed-in user must say which.
+fn infer_action(signed_in: bool, asked: Option<&str>, info: Option<&(Map<String, Value>, bool)>) -> Option<Action> {
+    let exists = info.is_some_and(|(_, exists)| *exists);
+    match asked {
+        Some("authenticate") => Some(Action::Authenticate),
+        Some("register") if info.is_some() && signed_in == exists => Some(Action::Register),
+        None if !signed_in => match info {
+            Some((_, false)) => Some(Action::Register),
+            _ => Some(Action::Authenticate),
+        },
+        _ => None,
+    }
+}
+
+/// `GET webauthn-options/<id>`.
+pub fn options(ctx: &mut Ctx) -> Result<Reply, AuthError> {
+    let (provider, p) = passkey_provider(ctx)?;
+    let email = ctx.query("email");
+    super::limits::check(ctx, Route::Passkey, email.as_deref(), 1)?;
+    let adapter = adapter(ctx)?;
+    // An unreadable session cookie (tampered, foreign, rotated secret) is
+    // no session: the visitor is signed out, not a configuration error.
+    let session_user = match register::current_user_id(ctx, adapter.as_ref())? {
+        Some(id) => adapter.get_user(&id)?,
+        None => None,
+    };
+    let info = match &session_user {
+        Some(user) => Some((user_map(&serde_json::to_value(user).unwrap_or_default()), true)),
+        None => user_info(ctx, provider, p)?,
+    };
+    let asked = ctx.query("action");
+    if asked.as_deref().is_some_and(|a| Action::parse(a).is_none()) {
+        return Ok(invalid_request("action must be register or authenticate"));
+    }
+    let Some(action) = infer_action(session_user.is_some(), asked.as_deref(), info.as_ref()) else {
+        return Ok(invalid_request(if session_user.is_some() {
+            "signed in: say action=register to add a passkey, or action=authenticate"
+        } else {
+            "cannot register: this user exists, or no user was named (pass email)"
+        }));
+    };
+    let rp = relying_party(ctx, p)?;
+    let now = now_millis() as i64;
+    let (options, mut pending) = match action {
+        Action::Authenticate => {
+            let known =
+                info.as_ref().filter(|(_, exists)| *exists).and_then(|(u, _)| u.get("id")).and_then(Value::as_str);
+            let allowed = match known {
+                Some(user_id) => adapter.list_authenticators_by_user_id(user_id)?,
+                None => Vec::new(),
+            };
+            let (options, pending) = ceremony::authentication_options(p, &rp, &allowed).map_err(verification_error)?;
+            (serde_json::to_value(options), pending)
+        }
+        Action::Register => {
+            let (mut user, exists) = info.expect("register is inferred only with a user");
+            let Some(email) = user.get("email").and_then(Value::as_str).map(str::to_lowercase) else {
+                return Ok(invalid_request("registering a passkey needs the user's email"));
+            };
+            // A new user's id is chosen now: it is the WebAuthn user handle
+            // and becomes the stored user's id.
+            let id = match user.get("id").and_then(Value::as_str) {
+                Some(id) if exists => id.to_owned(),
+                _ => uuid::Uuid::new_v4().to_string(),
+            };
+            let exclude = if exists { adapter.list_authenticators_by_user_id(&id)? } else { Vec::new() };
+            let display =
+                user.get("name").and_then(Value::as_str).filter(|n| !n.is_empty()).unwrap_or(&email).to_owned();
+            let new_user = NewPasskeyUser { id: &id, email: &email, display_name: &display };
+            let (options, mut pending) =
+                ceremony::registration_options(p, &rp, &new_user, &exclude).map_err(verification_error)?;
+            user.insert("id".into(), Value::String(id));
+            user.insert("email".into(), Value::String(email));
+            pending.user = Some(user);
+            (serde_json::to_value(options), pending)
+        }
+    };
+    let options = options.map_err(|e| AuthError::new(ErrorType::WebAuthnVerificationError, e.to_string()))?;
+    // The server's copy of the challenge, spent by the callback.
+    adapter.create_verification_token(&VerificationToken {
+        identifier: challenge_identifier(&provider.id),
+        token: challenge_token(&pending.challenge),
+        expires: now + p.timeout.as_millis() as i64,
+    })?;
+    let sealed = seal(ctx, &mut pending, p)?;
+    let mut cookie = SetCookie::new(&ctx.cookies.webauthn_challenge, sealed);
+    cookie.options.max_age = Some(p.timeout.as_secs());
+    ctx.set_cookies.push(cookie);
+    Ok(Reply::Json { status: 200, body: json!({ "action": action.as_str(), "options": options }), no_store: true })
+}
+
+fn seal(ctx: &Ctx, pending: &mut Pending, p: &WebAuthnProvider) -> Result<String, AuthError> {
+    let claims = match serde_json::to_value(&*pending) {
+        Ok(Value::Object(claims)) => claims,
+        _ => return Err(AuthError::new(ErrorType::WebAuthnVerificationError, "the challenge state did not serialise")),
+    };
+    ctx.auth
+        .codec
+        .encode(&claims, &ctx.cookies.webauthn_challenge.name, p.timeout.as_secs().max(1))
+        .map_err(|e| AuthError::new(ErrorType::WebAuthnVerificationError, e.to_string()))
+}
+
+/// The challenge cookie's state; the cookie goes either way (one use).
+fn open_pending(ctx: &mut Ctx) -> Result<Pending, WebAuthnError> {
+    let spec = &ctx.cookies.webauthn_challenge;
+    let sealed = ctx.req.cookie(&spec.name);
+    if sealed.is_some() {
+        ctx.set_cookies.push(SetCookie::expired(&spec.name, &spec.options));
+    }
+    let claims = sealed.and_then(|s| ctx.auth.codec.decode(&s, &spec.name).ok()).ok_or(WebAuthnError::NoChallenge)?;
+    serde_json::from_value(Value::Object(claims)).map_err(|_| WebAuthnError::NoChallenge)
+}
+
+/// `POST callback/<id>` for a passkey provider (CSRF checked by the caller).
+pub fn callback(ctx: &mut Ctx, provider: &Provider, p: &WebAuthnProvider) -> Result<Reply, AuthError> {
+    super::limits::check(ctx, Route::Passkey, None, 1)?;
+    let action = ctx.body_str("action").and_then(|a| Action::parse(&a)).ok_or_else(|| {
+        AuthError::new(ErrorType::WebAuthnVerificationError, "the action parameter must be register or authenticate")
+    })?;
+    let data = ctx
+        .body_str("data")
+        .ok_or_else(|| AuthError::new(ErrorType::WebAuthnVerificationError, "the data parameter is missing"))?;
+    let pending = open_pending(ctx).map_err(verification_error)?;
+    if pending.action != action {
+        return Err(verification_error(WebAuthnError::WrongAction {
+            expected: pending.action.as_str(),
+            given: action.as_str(),
+        }));
+    }
+    let adapter = adapter(ctx)?;
+    // Parse before spending the challenge, so a malformed body costs the
+    // user nothing; verify after, so a replay of a good body fails.
+    let rp = relying_party(ctx, p)?;
+    match action {
+        Action::Register => {
+            let credential = ceremony::parse_registration(&data).map_err(verification_error)?;
+            spend_challenge(adapter.as_ref(), provider, &pending)?;
+            let user = pending.user.clone().ok_or(WebAuthnError::NoChallenge).map_err(verification_error)?;
+            let user_id = user.get("id").and_then(Value::as_str).unwrap_or_default().to_owned();
+            let now = now_millis() as i64;
+            let authenticator = ceremony::verify_registration(p, &rp, &pending, &credential, &user_id, now)
+                .map_err(verification_error)?;
+            if adapter.get_authenticator(&authenticator.credential_id)?.is_some() {
+                return Err(verification_error(WebAuthnError::AlreadyRegistered));
+            }
+            let signed_in =
+                SignInUser::from_provider(user).ok_or(WebAuthnError::NoChallenge).map_err(verification_error)?;
+            let account = AdapterAccount::new(AccountType::WebAuthn, &provider.id, &authenticator.credential_id);
+            complete_sign_in(ctx, SignInKind::WebAuthn, signed_in, account, None, Map::new(), Some(authenticator))
+        }
+        Action::Authenticate => {
+            let credential = ceremony::parse_assertion(&data).map_err(verification_error)?;
+            spend_challenge(adapter.as_ref(), provider, &pending)?;
+            let credential_id = ceremony::assertion_credential_id(&credential);
+            let stored = adapter
+                .get_authenticator(&credential_id)?
+                .ok_or(WebAuthnError::UnknownCredential)
+                .map_err(verification_error)?;
+            // A discoverable credential names its user: it must be the owner.
+            if let Some(handle) = ceremony::assertion_user_handle(&credential) {
+                if handle != stored.user_id {
+                    return Err(verification_error(WebAuthnError::Verification(
+                        "the user handle is not the passkey's owner".into(),
+                    )));
+                }
+            }
+            let counter =
+                ceremony::verify_assertion(p, &rp, &pending, &credential, &stored).map_err(verification_error)?;
+            adapter.update_authenticator_counter(&credential_id, counter, now_millis() as i64)?;
+            let user = adapter.get_user(&stored.user_id)?.ok_or_else(|| {
+                verification_error(WebAuthnError::Verification("the passkey's user no longer exists".into()))
+            })?;
+            let signed_in = SignInUser::from_provider(user_map(&serde_json::to_value(&user).unwrap_or_default()))
+                .ok_or_else(|| AuthError::new(ErrorType::AdapterError, "the stored user has no id"))?;
+            let account = AdapterAccount::new(AccountType::WebAuthn, &provider.id, &stored.provider_account_id);
+            complete_sign_in(ctx, SignInKind::WebAuthn, signed_in, account, None, Map::new(), None)
+        }
+    }
+}
+
+/// Consume the server's copy of the challenge: of any number of uses of one
+/// challenge (replays, concurrent submits, other processes), one gets it.
+fn spend_challenge(adapter: &dyn Adapter, provider: &Provider, pending: &Pending) -> Result<(), AuthError> {
+    let spent =
+        adapter.use_verification_token(&challenge_identifier(&provider.id), &challenge_token(&pending.challenge))?;
+    match spent {
+        Some(token) if token.expires > now_millis() as i64 => Ok(()),
+        _ => Err(verification_error(WebAuthnError::ChallengeSpent)),
+    }
+}
+
+/// After the user is resolved at a registration: store the passkey. If that
+/// fails, nothing of the sign-in stays: a user created for it is deleted,
+/// an account linked for it unlinked.
+pub(super) fn store_new_passkey(
+    ctx: &Ctx,
+    adapter: &dyn Adapter,
+    mut authenticator: Authenticator,
+    user_id: &str,
+    is_new_user: bool,
+) -> Result<(), AuthError> {
+    authenticator.user_id = user_id.to_owned();
+    let error = match adapter.create_authenticator(&authenticator) {
+        Ok(_) => return Ok(()),
+        Err(e) => e,
+    };
+    let undo = if is_new_user {
+        adapter.delete_user(user_id)
+    } else {
+        adapter.unlink_account(&authenticator_provider(ctx), &authenticator.provider_account_id)
+    };
+    if let Err(undo_error) = undo {
+        ctx.auth.callbacks.log(&AuthError::from(undo_error));
+    }
+    Err(match error {
+        AdapterError::Constraint { .. } => verification_error(WebAuthnError::AlreadyRegistered),
+        other => other.into(),
+    })
+}
+
+fn authenticator_provider(ctx: &Ctx) -> String {
+    ctx.provider_id.clone().unwrap_or_default()
+}
+
+/// One passkey as its owner sees it (never the key or the counter).
+pub fn passkey_json(a: &Authenticator) -> Value {
+    json!({
+        "id": a.credential_id,
+        "name": a.name,
+        "createdAt": a.created_at.map(crate::adapter::date::to_iso),
+        "lastUsedAt": a.last_used_at.map(crate::adapter::date::to_iso),
+        "deviceType": a.credential_device_type,
+        "backedUp": a.credential_backed_up,
+        "transports": a.transports.as_deref().map(|t| t.split(',').collect::<Vec<_>>()).unwrap_or_default(),
+    })
+}
+
+/// `GET passkeys`: the signed-in user's passkeys; 401 when signed out.
+pub fn list(ctx: &mut Ctx) -> Result<Reply, AuthError> {
+    let Some((adapter, user_id)) = signed_in_user(ctx)? else { return Ok(unauthorized()) };
+    let passkeys: Vec<Value> = adapter.list_authenticators_by_user_id(&user_id)?.iter().map(passkey_json).collect();
+    Ok(Reply::Json { status: 200, body: json!({ "passkeys": passkeys }), no_store: true })
+}
+
+/// `POST passkeys` with `action=rename&id=&name=` or `action=delete&id=`
+/// (and `csrfToken`, checked by the caller).
+pub fn manage(ctx: &mut Ctx) -> Result<Reply, AuthError> {
+    let Some((_, user_id)) = signed_in_user(ctx)? else { return Ok(unauthorized()) };
+    let id = ctx.body_str("id").unwrap_or_default();
+    let answer = match ctx.body_str("action").as_deref() {
+        Some("rename") => {
+            let name = ctx.body_str("name");
+            ctx.auth.rename_passkey(&user_id, &id, name.as_deref()).map(|p| json!({ "passkey": p }))
+        }
+        Some("delete") => ctx.auth.delete_passkey(&user_id, &id).map(|()| json!({ "deleted": true })),
+        _ => return Ok(invalid_request("action must be rename or delete")),
+    };
+    match answer {
+        Ok(body) => Ok(Reply::Json { status: 200, body, no_store: true }),
+        Err(e) => {
+            let status = match e.error_type {
+                ErrorType::LastSignInMethod => 409,
+                ErrorType::WebAuthnVerificationError => 404,
+                ErrorType::AdapterError | ErrorType::Overloaded => return Err(e),
+                _ => 400,
+            };
+            Ok(Reply::Json {
+                status,
+                body: json!({ "error": e.error_type.as_str(), "message": e.message }),
+                no_store: true,
+            })
+        }
+    }
+}
+
+fn unauthorized() -> Reply {
+    Reply::Json { status: 401, body: json!({ "error": "Unauthorized", "message": "sign in first" }), no_store: true }
+}
+
+fn signed_in_user(ctx: &Ctx) -> Result<Option<(std::sync::Arc<dyn Adapter>, String)>, AuthError> {
+    let Some(adapter) = ctx.auth.adapter.clone() else { return Ok(None) };
+    let id = register::current_user_id(ctx, adapter.as_ref())?;
+    Ok(id.map(|id| (adapter, id)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn actions_are_inferred_as_authjs_does() {
+        let known = (Map::new(), true);
+        let unknown = (Map::new(), false);
+        // Signed out.
+        assert_eq!(infer_action(false, None, None), Some(Action::Authenticate));
+        assert_eq!(infer_action(false, None, Some(&known)), Some(Action::Authenticate));
+        assert_eq!(infer_action(false, None, Some(&unknown)), Some(Action::Register));
+        assert_eq!(infer_action(false, Some("register"), Some(&unknown)), Some(Action::Register));
+        assert_eq!(infer_action(false, Some("register"), Some(&known)), None);
+        assert_eq!(infer_action(false, Some("register"), None), None);
+        // Signed in: the session's user exists; they must say which.
+        assert_eq!(infer_action(true, None, Some(&known)), None);
+        assert_eq!(infer_action(true, Some("register"), Some(&known)), Some(Action::Register));
+        assert_eq!(infer_action(true, Some("authenticate"), Some(&known)), Some(Action::Authenticate));
+        assert_eq!(infer_action(false, Some("other"), None), None);
+    }
+}
