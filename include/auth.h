@@ -183,6 +183,12 @@ typedef enum auth_result {
     // The provider refused the stored refresh token (`auth_get_access_token`):
     // the user must sign in with the provider again.
     AUTH_REFRESH_TOKEN_REVOKED = 131,
+    // A passkey registration or assertion failed verification.
+    AUTH_WEB_AUTHN_VERIFICATION_ERROR = 132,
+    // A `webauthn` provider without `experimental.enableWebAuthn`.
+    AUTH_EXPERIMENTAL_FEATURE_NOT_ENABLED = 133,
+    // Deleting this passkey would leave the user no way to sign in.
+    AUTH_LAST_SIGN_IN_METHOD = 134,
 } auth_result;
 
 // One engine for one configuration. Opaque; thread-safe: any number of
@@ -374,6 +380,24 @@ enum auth_result auth_get_access_token(const struct auth_engine *auth,
                                        size_t provider_len,
                                        struct auth_buffer **token_out,
                                        struct auth_error **error_out);
+
+// A passkey call for the user `user_id` (UTF-8): `call` is JSON (UTF-8),
+// `{"action": "list"}`, `{"action": "rename", "id": "...", "name": "..."}`
+// or `{"action": "delete", "id": "..."}`. On success writes the answer as
+// JSON to `*result_out`: the list of passkeys (`id`, `name`, `createdAt`,
+// `lastUsedAt`, `deviceType`, `backedUp`, `transports`), the renamed
+// passkey, or `null`. Fails with `AUTH_LAST_SIGN_IN_METHOD` when a delete
+// would leave the user no way to sign in, `AUTH_WEB_AUTHN_VERIFICATION_ERROR`
+// for a passkey that is not the user's, `AUTH_INVALID_JSON`,
+// `AUTH_ADAPTER_ERROR` or `AUTH_OVERLOADED`. Reads the database; admitted
+// as `auth_handle` is.
+enum auth_result auth_passkeys(const struct auth_engine *auth,
+                               const char *user_id,
+                               size_t user_id_len,
+                               const char *call,
+                               size_t call_len,
+                               struct auth_buffer **result_out,
+                               struct auth_error **error_out);
 
 // Release an engine. NULL is ignored. No call on it may be running or
 // follow.

@@ -635,6 +635,36 @@ export declare function getAccessToken(
   provider: string,
   config: Omit<AuthConfig, "raw">,
 ): Promise<AccessToken | null>;
+/** A passkey as its owner sees it (never the key). */
+export interface Passkey {
+  /** The credential id, base64url. */
+  id: string;
+  name: string | null;
+  /** ISO 8601. */
+  createdAt: string | null;
+  lastUsedAt: string | null;
+  deviceType: "singleDevice" | "multiDevice" | string;
+  backedUp: boolean;
+  transports: string[];
+}
+
+/** The user's passkeys, oldest first. */
+export declare function listPasskeys(userId: string, config: Omit<AuthConfig, "raw">): Promise<Passkey[]>;
+
+/** Name one of the user's passkeys (`null` clears the name). */
+export declare function renamePasskey(
+  userId: string,
+  passkeyId: string,
+  name: string | null,
+  config: Omit<AuthConfig, "raw">,
+): Promise<Passkey>;
+
+/** Delete one of the user's passkeys; rejects with `LastSignInMethod` for their last way to sign in. */
+export declare function deletePasskey(
+  userId: string,
+  passkeyId: string,
+  config: Omit<AuthConfig, "raw">,
+): Promise<void>;
 // ---------------------------------------------------------------- errors
 
 export type ErrorType =
