@@ -677,7 +677,11 @@ pub trait Adapter: Send + Sync {
 
     /// Set (or with `None` clear) a passkey's name; `None` when there is no
     /// such passkey.
-    fn rename_authenticator(&self, credential_id: &str, name: Option<&str>) -> Result<Option<Authenticator>, AdapterError> {
+    fn rename_authenticator(
+        &self,
+        credential_id: &str,
+        name: Option<&str>,
+    ) -> Result<Option<Authenticator>, AdapterError> {
         let _ = (credential_id, name);
         Err(no_passkeys("renameAuthenticator"))
     }
