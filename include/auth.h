@@ -183,6 +183,12 @@ typedef enum auth_result {
     // The provider refused the stored refresh token (`auth_get_access_token`):
     // the user must sign in with the provider again.
     AUTH_REFRESH_TOKEN_REVOKED = 131,
+    // A passkey registration or assertion failed verification.
+    AUTH_WEB_AUTHN_VERIFICATION_ERROR = 132,
+    // A `webauthn` provider without `experimental.enableWebAuthn`.
+    AUTH_EXPERIMENTAL_FEATURE_NOT_ENABLED = 133,
+    // Deleting this passkey would leave the user no way to sign in.
+    AUTH_LAST_SIGN_IN_METHOD = 134,
 } auth_result;
 
 // One engine for one configuration. Opaque; thread-safe: any number of
@@ -276,6 +282,23 @@ typedef struct auth_hook_result auth_hook_result;
 //        or null; the others ignored. A failure is AdapterError. The
 //        session token an adapter sees is the SHA-256 (hex) of the
 //        cookie's; updateUser sends only the fields that change.
+//   adapter.getAuthenticator  string
+//   adapter.createAuthenticator  {credentialID, userId, providerAccountId, credentialPublicKey, counter, credentialDeviceType, credentialBackedUp, transports, name, createdAt, lastUsedAt}
+//   adapter.listAuthenticatorsByUserId  string
+//   adapter.updateAuthenticatorCounter  {credentialID, newCounter, lastUsedAt}
+//   adapter.renameAuthenticator  {credentialID, name}
+//   adapter.deleteAuthenticator  string
+//     -> passkeys (optional hooks; a webauthn provider needs the first
+//        four). A string argument is the credential id, or the user id for
+//        listAuthenticatorsByUserId. An authenticator is Auth.js's (counter
+//        a number, credentialBackedUp a boolean, transports a comma-separated
+//        string or null) plus name, createdAt and lastUsedAt (ISO dates, or
+//        null). getAuthenticator, renameAuthenticator (name null clears it)
+//        and deleteAuthenticator answer the authenticator or null;
+//        createAuthenticator the authenticator (null: as given);
+//        listAuthenticatorsByUserId an array (null: none);
+//        updateAuthenticatorCounter the updated authenticator (null: no such
+//        credential). A credential id already stored must fail the create.
 //   jwt.encode  {token, secret, salt, maxAge}
 //     -> the cookie value (a string). `secret` is the list of secrets.
 //   jwt.decode  {token, secret, salt}
@@ -374,6 +397,24 @@ enum auth_result auth_get_access_token(const struct auth_engine *auth,
                                        size_t provider_len,
                                        struct auth_buffer **token_out,
                                        struct auth_error **error_out);
+
+// A passkey call for the user `user_id` (UTF-8): `call` is JSON (UTF-8),
+// `{"action": "list"}`, `{"action": "rename", "id": "...", "name": "..."}`
+// or `{"action": "delete", "id": "..."}`. On success writes the answer as
+// JSON to `*result_out`: the list of passkeys (`id`, `name`, `createdAt`,
+// `lastUsedAt`, `deviceType`, `backedUp`, `transports`), the renamed
+// passkey, or `null`. Fails with `AUTH_LAST_SIGN_IN_METHOD` when a delete
+// would leave the user no way to sign in, `AUTH_WEB_AUTHN_VERIFICATION_ERROR`
+// for a passkey that is not the user's, `AUTH_INVALID_JSON`,
+// `AUTH_ADAPTER_ERROR` or `AUTH_OVERLOADED`. Reads the database; admitted
+// as `auth_handle` is.
+enum auth_result auth_passkeys(const struct auth_engine *auth,
+                               const char *user_id,
+                               size_t user_id_len,
+                               const char *call,
+                               size_t call_len,
+                               struct auth_buffer **result_out,
+                               struct auth_error **error_out);
 
 // Release an engine. NULL is ignored. No call on it may be running or
 // follow.

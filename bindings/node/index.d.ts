@@ -54,6 +54,28 @@ export interface AdapterSession {
   expires: Date;
 }
 
+/**
+ * A passkey (Auth.js's `AdapterAuthenticator`), plus libauth's `name`,
+ * `createdAt` and `lastUsedAt` (`null` in rows Auth.js wrote).
+ */
+export interface AdapterAuthenticator {
+  /** Base64url, unique across users. */
+  credentialID: string;
+  userId: string;
+  /** The linked `webauthn` account's id: the credential id. */
+  providerAccountId: string;
+  /** The COSE public key, standard base64. */
+  credentialPublicKey: string;
+  counter: number;
+  credentialDeviceType: "singleDevice" | "multiDevice" | (string & {});
+  credentialBackedUp: boolean;
+  /** Comma-separated (`internal,hybrid`). */
+  transports?: string | null;
+  name?: string | null;
+  createdAt?: Date | null;
+  lastUsedAt?: Date | null;
+}
+
 export interface VerificationToken {
   identifier: string;
   token: string;
@@ -366,6 +388,20 @@ export interface Adapter {
   deleteSession?(sessionToken: string): Awaitable<AdapterSession | null | undefined | void>;
   createVerificationToken?(token: VerificationToken): Awaitable<VerificationToken | null | undefined | void>;
   useVerificationToken?(params: { identifier: string; token: string }): Awaitable<VerificationToken | null>;
+  /** Passkeys: the first four are needed with a `webauthn` provider. */
+  getAuthenticator?(credentialID: string): Awaitable<AdapterAuthenticator | null>;
+  createAuthenticator?(authenticator: AdapterAuthenticator): Awaitable<AdapterAuthenticator | null | undefined | void>;
+  listAuthenticatorsByUserId?(userId: string): Awaitable<AdapterAuthenticator[]>;
+  /** `lastUsedAt` is libauth's addition to Auth.js's method. */
+  updateAuthenticatorCounter?(
+    credentialID: string,
+    newCounter: number,
+    lastUsedAt: Date,
+  ): Awaitable<AdapterAuthenticator | null>;
+  /** libauth's: set or (with `null`) clear a passkey's name; `null` when there is no such passkey. */
+  renameAuthenticator?(credentialID: string, name: string | null): Awaitable<AdapterAuthenticator | null>;
+  /** libauth's: delete and return a passkey; `null` when there was none. */
+  deleteAuthenticator?(credentialID: string): Awaitable<AdapterAuthenticator | null>;
 }
 
 /** A built-in adapter of the engine, by name. */
@@ -675,6 +711,36 @@ export declare function getAccessToken(
   provider: string,
   config: Omit<AuthConfig, "raw">,
 ): Promise<AccessToken | null>;
+/** A passkey as its owner sees it (never the key). */
+export interface Passkey {
+  /** The credential id, base64url. */
+  id: string;
+  name: string | null;
+  /** ISO 8601. */
+  createdAt: string | null;
+  lastUsedAt: string | null;
+  deviceType: "singleDevice" | "multiDevice" | string;
+  backedUp: boolean;
+  transports: string[];
+}
+
+/** The user's passkeys, oldest first. */
+export declare function listPasskeys(userId: string, config: Omit<AuthConfig, "raw">): Promise<Passkey[]>;
+
+/** Name one of the user's passkeys (`null` clears the name). */
+export declare function renamePasskey(
+  userId: string,
+  passkeyId: string,
+  name: string | null,
+  config: Omit<AuthConfig, "raw">,
+): Promise<Passkey>;
+
+/** Delete one of the user's passkeys; rejects with `LastSignInMethod` for their last way to sign in. */
+export declare function deletePasskey(
+  userId: string,
+  passkeyId: string,
+  config: Omit<AuthConfig, "raw">,
+): Promise<void>;
 // ---------------------------------------------------------------- errors
 
 export type ErrorType =

@@ -139,9 +139,22 @@ impl HookCall {
             HookKind::Logger(LogLevel::Warn) => call(vec![take("code"), take("message")]),
             HookKind::Logger(LogLevel::Debug) => call(vec![take("message"), take("metadata")]),
             HookKind::GenerateSessionToken => call(Vec::new()),
-            // Auth.js's adapter methods take Dates for `expires` and `emailVerified`.
+            // updateAuthenticatorCounter(credentialID, newCounter, lastUsedAt: Date):
+            // Auth.js's two arguments, then libauth's date of the use.
+            HookKind::Adapter(method) if method == "updateAuthenticatorCounter" => {
+                let args = vec![take("credentialID"), take("newCounter"), take("lastUsedAt")];
+                let dates = if args[2].is_string() { vec!["2".into()] } else { Vec::new() };
+                HookCall { dates, ..call(args) }
+            }
+            // renameAuthenticator(credentialID, name | null)
+            HookKind::Adapter(method) if method == "renameAuthenticator" => {
+                call(vec![take("credentialID"), take("name")])
+            }
+            // Auth.js's adapter methods take Dates for `expires` and
+            // `emailVerified`; a passkey's `createdAt` and `lastUsedAt` are
+            // Dates too.
             HookKind::Adapter(_) => {
-                let dates = ["expires", "emailVerified"]
+                let dates = ["expires", "emailVerified", "createdAt", "lastUsedAt"]
                     .into_iter()
                     .filter(|key| fields.get(*key).is_some_and(Value::is_string))
                     .map(|key| format!("0.{key}"))
@@ -275,7 +288,9 @@ fn compile_adapter(adapter: &mut Value, hooks: &mut Vec<(u64, String)>) -> Resul
         let Some(marker) = marker_of(value) else { continue };
         // Python adapters may spell their methods in snake_case.
         let method = camel_case(name);
-        if crate::adapter::METHODS.contains(&method.as_str()) {
+        if crate::adapter::METHODS.contains(&method.as_str())
+            || crate::adapter::AUTHENTICATOR_METHODS.contains(&method.as_str())
+        {
             hooks.push((marker, format!("adapter.{method}")));
             found += 1;
         }
@@ -354,7 +369,8 @@ mod tests {
                 { "type": "email", "id": "magic", "sendVerificationRequest": f(9) },
                 f(10)
             ],
-            "adapter": { "create_user": f(11), "getUser": f(12), "helper": f(13) }
+            "adapter": { "create_user": f(11), "getUser": f(12), "helper": f(13), "get_authenticator": f(14),
+                         "updateAuthenticatorCounter": f(15) }
         }))
         .unwrap();
         let names: Vec<(u64, &str)> = compiled.hooks.iter().map(|(m, n)| (*m, n.as_str())).collect();
@@ -370,6 +386,8 @@ mod tests {
             (9, "providers.magic.sendVerificationRequest"),
             (11, "adapter.createUser"),
             (12, "adapter.getUser"),
+            (14, "adapter.getAuthenticator"),
+            (15, "adapter.updateAuthenticatorCounter"),
         ] {
             assert!(names.contains(&expected), "{expected:?} in {names:?}");
         }
@@ -406,6 +424,19 @@ mod tests {
             json!({ "sessionToken": "t", "expires": "2030-01-01T00:00:00.000Z" }),
         );
         assert_eq!(c.dates, vec!["0.expires"]);
+        let c = HookCall::describe(
+            "adapter.updateAuthenticatorCounter",
+            json!({ "credentialID": "c1", "newCounter": 7, "lastUsedAt": "2030-01-01T00:00:00.000Z" }),
+        );
+        assert_eq!(c.args, vec![json!("c1"), json!(7), json!("2030-01-01T00:00:00.000Z")]);
+        assert_eq!(c.dates, vec!["2"]);
+        let c = HookCall::describe("adapter.renameAuthenticator", json!({ "credentialID": "c1", "name": null }));
+        assert_eq!(c.args, vec![json!("c1"), Value::Null]);
+        let c = HookCall::describe(
+            "adapter.createAuthenticator",
+            json!({ "credentialID": "c1", "createdAt": "2030-01-01T00:00:00.000Z", "lastUsedAt": null }),
+        );
+        assert_eq!(c.dates, vec!["0.createdAt"]);
         let c = HookCall::describe("adapter.getUser", json!("id-1"));
         assert_eq!(c.args, vec![json!("id-1")]);
         let c = HookCall::describe("session.generateSessionToken", json!({}));
@@ -451,7 +482,7 @@ mod tests {
         }
         // Every kind of hook, and every adapter method, is in the vectors.
         let hooks: Vec<&str> = doc["cases"].as_array().unwrap().iter().filter_map(|c| c["hook"].as_str()).collect();
-        for method in crate::adapter::METHODS {
+        for method in crate::adapter::METHODS.iter().chain(&crate::adapter::AUTHENTICATOR_METHODS) {
             assert!(hooks.contains(&format!("adapter.{method}").as_str()), "adapter.{method} missing");
         }
         for kind in

@@ -102,7 +102,8 @@ pub enum HookKind {
         id: String,
         method: ProviderMethod,
     },
-    /// `adapter.<method>` of a host adapter (a name in [`crate::adapter::METHODS`]).
+    /// `adapter.<method>` of a host adapter (a name in [`crate::adapter::METHODS`]
+    /// or [`crate::adapter::AUTHENTICATOR_METHODS`]).
     Adapter(String),
     /// `logger.error`, `logger.warn`, `logger.debug`.
     Logger(LogLevel),
@@ -177,7 +178,12 @@ impl HookKind {
             ("jwt", "encode") => HookKind::JwtEncode,
             ("jwt", "decode") => HookKind::JwtDecode,
             ("session", "generateSessionToken") => HookKind::GenerateSessionToken,
-            ("adapter", method) if crate::adapter::METHODS.contains(&method) => HookKind::Adapter(method.to_owned()),
+            ("adapter", method)
+                if crate::adapter::METHODS.contains(&method)
+                    || crate::adapter::AUTHENTICATOR_METHODS.contains(&method) =>
+            {
+                HookKind::Adapter(method.to_owned())
+            }
             ("providers", rest) => {
                 let (id, method) = rest.rsplit_once('.')?;
                 let method = match method {

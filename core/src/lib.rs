@@ -732,6 +732,24 @@ impl Auth {
         Ok(())
     }
 
+    /// The passkey calls as one entry point for the bindings: `call` is
+    /// `{ "action": "list" }`, `{ "action": "rename", "id", "name" }` or
+    /// `{ "action": "delete", "id" }`; the answer is the list, the renamed
+    /// passkey, or `null`. Each binding's `listPasskeys` / `renamePasskey` /
+    /// `deletePasskey` is this call with its arguments.
+    pub fn passkeys(&self, user_id: &str, call: &serde_json::Value) -> Result<serde_json::Value, AuthError> {
+        let text = |key: &str| call.get(key).and_then(serde_json::Value::as_str);
+        let id = || {
+            text("id").ok_or_else(|| AuthError::new(ErrorType::WebAuthnVerificationError, "a passkey id is required"))
+        };
+        match text("action") {
+            Some("list") => Ok(serde_json::Value::Array(self.list_passkeys(user_id)?)),
+            Some("rename") => self.rename_passkey(user_id, id()?, text("name")),
+            Some("delete") => self.delete_passkey(user_id, id()?).map(|()| serde_json::Value::Null),
+            _ => Err(AuthError::new(ErrorType::UnknownAction, "a passkey call is list, rename or delete")),
+        }
+    }
+
     fn passkey_adapter(&self) -> Option<&Arc<dyn Adapter>> {
         let has_passkeys = self.providers.iter().any(|p| matches!(p.kind, providers::ProviderKind::WebAuthn(_)));
         self.adapter.as_ref().filter(|_| has_passkeys)

@@ -20,13 +20,15 @@ use std::thread;
 
 use libauth_core::adapter::{
     constraint, from_config, AccountType, Adapter, AdapterAccount, AdapterError, AdapterSession, AdapterUser,
-    MemoryAdapter, NewUser, UserUpdate, VerificationToken,
+    Authenticator, MemoryAdapter, NewUser, UserUpdate, VerificationToken,
 };
 use libauth_core::{HookMap, Host, HostError, NoHooks};
 use serde_json::{json, Value};
 
 const NOW: i64 = 1_763_800_000_123; // 2025-11-22, with milliseconds
 const DAY: i64 = 86_400_000;
+/// The schema version of the built-in SQL adapters (how many migrations).
+const SCHEMA_VERSION: usize = 2;
 
 /// An adapter under test, and whatever must be cleaned up after it.
 struct Fixture {
@@ -163,8 +165,8 @@ fn memory_hooks(store: Arc<MemoryAdapter>) -> HookMap {
         s.create_verification_token(&parse(args.clone())?).map_err(host_error)?;
         Ok(args)
     });
-    let s = store;
-    hooks.on("adapter.useVerificationToken", move |args| {
+    let s = store.clone();
+    let hooks = hooks.on("adapter.useVerificationToken", move |args| {
         let identifier = args["identifier"].as_str().unwrap_or_default();
         let token = args["token"].as_str().unwrap_or_default();
         // Answer with milliseconds rather than an ISO string: hosts may.
@@ -172,7 +174,59 @@ fn memory_hooks(store: Arc<MemoryAdapter>) -> HookMap {
             Some(t) => json!({ "identifier": t.identifier, "token": t.token, "expires": t.expires }),
             None => Value::Null,
         })
+    });
+    authenticator_hooks(hooks, store)
+}
+
+/// The passkey hooks, as an Auth.js adapter has them (plus libauth's two).
+/// Each takes what `HookCall::describe` would hand a host, as JSON: the
+/// engine's arguments, before a binding spreads them into positional ones.
+fn authenticator_hooks(hooks: HookMap, store: Arc<MemoryAdapter>) -> HookMap {
+    let s = store.clone();
+    let hooks = hooks.on("adapter.createAuthenticator", move |args| {
+        expect_optional_iso_date(&args, "createdAt")?;
+        expect_optional_iso_date(&args, "lastUsedAt")?;
+        to_value(s.create_authenticator(&parse(args)?).map_err(host_error)?)
+    });
+    let s = store.clone();
+    let hooks = hooks.on("adapter.getAuthenticator", move |args| {
+        to_value(s.get_authenticator(string_arg(&args)?).map_err(host_error)?)
+    });
+    let s = store.clone();
+    let hooks = hooks.on("adapter.listAuthenticatorsByUserId", move |args| {
+        // Newest first on purpose: the adapter must not rely on a host's order.
+        let mut list = s.list_authenticators_by_user_id(string_arg(&args)?).map_err(host_error)?;
+        list.reverse();
+        to_value(list)
+    });
+    let s = store.clone();
+    let hooks = hooks.on("adapter.updateAuthenticatorCounter", move |args| {
+        expect_iso_date(&args, "lastUsedAt")?;
+        let id = args["credentialID"].as_str().unwrap_or_default();
+        let counter = args["newCounter"].as_u64().and_then(|c| u32::try_from(c).ok());
+        let counter = counter.ok_or_else(|| HostError::new("newCounter should be a u32"))?;
+        let used_at = libauth_core::adapter::date::from_json(&args["lastUsedAt"]).unwrap_or_default();
+        to_value(s.update_authenticator_counter(id, counter, used_at).map_err(host_error)?)
+    });
+    let s = store.clone();
+    let hooks = hooks.on("adapter.renameAuthenticator", move |args| {
+        let id = args["credentialID"].as_str().unwrap_or_default();
+        if !(args["name"].is_string() || args["name"].is_null()) {
+            return Err(HostError::new("name should be a string or null"));
+        }
+        to_value(s.rename_authenticator(id, args["name"].as_str()).map_err(host_error)?)
+    });
+    let s = store;
+    hooks.on("adapter.deleteAuthenticator", move |args| {
+        to_value(s.delete_authenticator(string_arg(&args)?).map_err(host_error)?)
     })
+}
+
+fn expect_optional_iso_date(args: &Value, key: &str) -> Result<(), HostError> {
+    match &args[key] {
+        Value::Null => Ok(()),
+        _ => expect_iso_date(args, key),
+    }
 }
 
 /// The checks every adapter passes.
@@ -519,6 +573,179 @@ mod suite {
         assert_constraint(f, result, constraint::USER_EMAIL);
         assert_eq!(a.get_user_by_account("github", &other_pid).unwrap(), None, "no account linked");
     }
+
+    /// A passkey of `user_id`, as the WebAuthn routes store one.
+    pub fn passkey(user_id: &str, credential_id: &str, created_at: Option<i64>) -> Authenticator {
+        Authenticator {
+            credential_id: credential_id.to_owned(),
+            user_id: user_id.to_owned(),
+            provider_account_id: credential_id.to_owned(),
+            credential_public_key: "pQECAyYgASFYIMx4k0AzZ3p1YV9kZXZpY2Vfa2V5X3g=".to_owned(),
+            counter: 0,
+            credential_device_type: "multiDevice".to_owned(),
+            credential_backed_up: true,
+            transports: Some("internal,hybrid".to_owned()),
+            name: Some("MacBook".to_owned()),
+            created_at,
+            last_used_at: None,
+        }
+    }
+
+    fn credential_id() -> String {
+        format!("cred-{}", libauth_core::random::hex(12))
+    }
+
+    fn assert_not_found<T: std::fmt::Debug>(f: &Fixture, result: Result<T, AdapterError>) {
+        match result {
+            Err(AdapterError::NotFound { .. }) => {}
+            Err(AdapterError::Other { .. }) if !f.typed_errors => {}
+            other => panic!("expected NotFound, got {other:?}"),
+        }
+    }
+
+    pub fn authenticators_round_trip(f: &Fixture) {
+        let a = &f.adapter;
+        let user = a.create_user(&new_user(Some(&unique_email()))).unwrap();
+        let other = a.create_user(&new_user(None)).unwrap();
+        let id = credential_id();
+        let first = passkey(&user.id, &id, Some(NOW));
+        assert_eq!(a.create_authenticator(&first).unwrap(), first);
+        assert_eq!(a.get_authenticator(&id).unwrap(), Some(first.clone()), "milliseconds survive storage");
+        assert_eq!(a.get_authenticator("no-such-credential").unwrap(), None);
+
+        // Every optional field empty, the other enum values, the largest
+        // counter: as stored.
+        let bare = Authenticator {
+            credential_device_type: "singleDevice".to_owned(),
+            credential_backed_up: false,
+            transports: None,
+            name: None,
+            counter: u32::MAX,
+            ..passkey(&user.id, &credential_id(), Some(NOW + DAY))
+        };
+        a.create_authenticator(&bare).unwrap();
+        assert_eq!(a.get_authenticator(&bare.credential_id).unwrap(), Some(bare.clone()));
+
+        // Oldest first: a row without `createdAt` (as Auth.js writes them)
+        // before any, equal dates by credential id.
+        let older = passkey(&user.id, &credential_id(), Some(NOW - DAY));
+        let legacy = passkey(&user.id, &credential_id(), None);
+        let tie = format!("{id}-tie"); // sorts right after `id`
+        let same_time = passkey(&user.id, &tie, Some(NOW));
+        for p in [&same_time, &legacy, &older] {
+            a.create_authenticator(p).unwrap();
+        }
+        let elsewhere = passkey(&other.id, &credential_id(), Some(NOW - 2 * DAY));
+        a.create_authenticator(&elsewhere).unwrap();
+        let listed = a.list_authenticators_by_user_id(&user.id).unwrap();
+        assert_eq!(listed, vec![legacy.clone(), older.clone(), first.clone(), same_time.clone(), bare.clone()]);
+        assert_eq!(a.list_authenticators_by_user_id(&other.id).unwrap(), vec![elsewhere.clone()]);
+        assert_eq!(a.list_authenticators_by_user_id("no-such-user").unwrap(), vec![]);
+
+        // A use: the counter and when, nothing else.
+        let used = a.update_authenticator_counter(&id, 5, NOW + 7).unwrap();
+        let expected = Authenticator { counter: 5, last_used_at: Some(NOW + 7), ..first.clone() };
+        assert_eq!(used, expected);
+        assert_eq!(a.get_authenticator(&id).unwrap(), Some(expected.clone()));
+        assert_not_found(f, a.update_authenticator_counter("no-such-credential", 1, NOW));
+
+        let renamed = a.rename_authenticator(&id, Some("Work laptop")).unwrap();
+        let expected = Authenticator { name: Some("Work laptop".to_owned()), ..expected };
+        assert_eq!(renamed, Some(expected.clone()));
+        let cleared = a.rename_authenticator(&id, None).unwrap();
+        let expected = Authenticator { name: None, ..expected };
+        assert_eq!(cleared, Some(expected.clone()));
+        assert_eq!(a.get_authenticator(&id).unwrap(), Some(expected.clone()));
+        assert_eq!(a.rename_authenticator("no-such-credential", Some("x")).unwrap(), None);
+
+        assert_eq!(a.delete_authenticator(&id).unwrap(), Some(expected));
+        assert_eq!(a.delete_authenticator(&id).unwrap(), None);
+        assert_eq!(a.get_authenticator(&id).unwrap(), None);
+        assert_eq!(a.list_authenticators_by_user_id(&user.id).unwrap(), vec![legacy, older, same_time, bare]);
+        assert_eq!(a.get_user(&user.id).unwrap(), Some(user), "deleting a passkey keeps the user");
+    }
+
+    /// A credential belongs to one account, ever: its id is refused a
+    /// second time, for another user or the same one.
+    pub fn authenticator_credential_id_is_unique(f: &Fixture) {
+        let a = &f.adapter;
+        let owner = a.create_user(&new_user(None)).unwrap();
+        let other = a.create_user(&new_user(None)).unwrap();
+        let id = credential_id();
+        let stored = passkey(&owner.id, &id, Some(NOW));
+        a.create_authenticator(&stored).unwrap();
+
+        let same_user = a.create_authenticator(&passkey(&owner.id, &id, Some(NOW + 1)));
+        assert_no_secret(&same_user, &id);
+        assert_constraint(f, same_user, constraint::AUTHENTICATOR_ID);
+        let other_user = a.create_authenticator(&passkey(&other.id, &id, Some(NOW + 1)));
+        assert_no_secret(&other_user, &id);
+        assert_constraint(f, other_user, constraint::AUTHENTICATOR_ID);
+        let orphan = a.create_authenticator(&passkey("no-such-user", &credential_id(), Some(NOW)));
+        assert_constraint(f, orphan, constraint::AUTHENTICATOR_USER);
+        // Both wrong: the taken id is what is reported.
+        assert_constraint(f, a.create_authenticator(&passkey("no-such-user", &id, None)), constraint::AUTHENTICATOR_ID);
+
+        assert_eq!(a.get_authenticator(&id).unwrap(), Some(stored.clone()), "the stored passkey is unchanged");
+        assert_eq!(a.list_authenticators_by_user_id(&owner.id).unwrap(), vec![stored]);
+        assert_eq!(a.list_authenticators_by_user_id(&other.id).unwrap(), vec![]);
+    }
+
+    pub fn deleting_a_user_deletes_their_passkeys(f: &Fixture) {
+        let a = &f.adapter;
+        let user = a.create_user(&new_user(Some(&unique_email()))).unwrap();
+        let bystander = a.create_user(&new_user(None)).unwrap();
+        let (p1, p2) = (passkey(&user.id, &credential_id(), Some(NOW)), passkey(&user.id, &credential_id(), None));
+        let kept = passkey(&bystander.id, &credential_id(), Some(NOW));
+        for p in [&p1, &p2, &kept] {
+            a.create_authenticator(p).unwrap();
+        }
+
+        a.delete_user(&user.id).unwrap();
+        assert_eq!(a.get_authenticator(&p1.credential_id).unwrap(), None);
+        assert_eq!(a.get_authenticator(&p2.credential_id).unwrap(), None);
+        assert_eq!(a.list_authenticators_by_user_id(&user.id).unwrap(), vec![]);
+        assert_eq!(a.get_authenticator(&kept.credential_id).unwrap(), Some(kept.clone()), "other users keep theirs");
+        // The rows are really gone: the credential id is free again.
+        a.create_authenticator(&Authenticator { user_id: bystander.id.clone(), ..p1.clone() }).unwrap();
+        assert_eq!(a.list_authenticators_by_user_id(&bystander.id).unwrap().len(), 2);
+    }
+
+    /// One credential registered for many accounts at once (a replayed
+    /// registration): exactly one stores it, every other call is refused.
+    pub fn authenticator_race_has_one_winner(f: &Fixture) {
+        const THREADS: usize = 32;
+        let users: Vec<String> = (0..THREADS).map(|_| f.adapter.create_user(&new_user(None)).unwrap().id).collect();
+        let id = credential_id();
+        let barrier = Arc::new(Barrier::new(THREADS));
+        let handles: Vec<_> = users
+            .iter()
+            .map(|user_id| {
+                let (adapter, barrier, p) = (f.adapter.clone(), barrier.clone(), passkey(user_id, &id, Some(NOW)));
+                thread::spawn(move || {
+                    barrier.wait();
+                    adapter.create_authenticator(&p)
+                })
+            })
+            .collect();
+        let results: Vec<_> = handles.into_iter().map(|h| h.join().expect("no panic")).collect();
+        let winners: Vec<&Authenticator> = results.iter().filter_map(|r| r.as_ref().ok()).collect();
+        assert_eq!(winners.len(), 1, "{results:?}");
+        for result in results.iter().filter(|r| r.is_err()) {
+            match result {
+                Err(AdapterError::Constraint { constraint, .. }) if f.typed_errors => {
+                    assert_eq!(constraint, constraint::AUTHENTICATOR_ID)
+                }
+                Err(e) => assert!(!f.typed_errors && !e.is_retryable(), "{e}"),
+                Ok(_) => unreachable!(),
+            }
+        }
+        assert_eq!(a_owner(f, &id), Some(winners[0].user_id.clone()), "the winner's row is stored");
+    }
+
+    fn a_owner(f: &Fixture, credential_id: &str) -> Option<String> {
+        f.adapter.get_authenticator(credential_id).unwrap().map(|p| p.user_id)
+    }
 }
 
 /// The idempotent writes of a first sign-in (`ensure_*`): the same call
@@ -763,7 +990,9 @@ macro_rules! conformance {
                 users_round_trip, user_with_given_id, update_user, unique_email_per_user, accounts, sessions,
                 expired_sessions_are_returned, deleting_a_user_deletes_accounts_and_sessions, verification_tokens,
                 expired_verification_tokens_are_returned_and_consumed, verification_token_race_has_one_winner,
-                create_user_and_link_account, create_user_and_link_account_is_atomic);
+                create_user_and_link_account, create_user_and_link_account_is_atomic, authenticators_round_trip,
+                authenticator_credential_id_is_unique, deleting_a_user_deletes_their_passkeys,
+                authenticator_race_has_one_winner);
         }
     };
     (@tests $adapter:ident, $($check:ident),+) => {
@@ -863,16 +1092,53 @@ fn host_adapter_optional_hooks() {
     assert!(MemoryAdapter::new().supports("useVerificationToken"));
 }
 
+/// The passkey hooks are optional (the engine requires the first four only
+/// with a `webauthn` provider): `supports` tells, and a missing one is an
+/// error naming it, not a panic.
+#[test]
+fn host_adapter_passkey_hooks_are_optional() {
+    let names = libauth_core::adapter::host::REQUIRED_METHODS;
+    let hooks = names.iter().fold(HookMap::new(), |m, name| m.on(&format!("adapter.{name}"), |_| Ok(Value::Null)));
+    let adapter = from_config(&json!({ "type": "host" }), Arc::new(hooks)).unwrap();
+    for method in libauth_core::adapter::AUTHENTICATOR_METHODS {
+        assert!(!adapter.supports(method), "{method}");
+    }
+    let err = adapter.get_authenticator("c1").unwrap_err();
+    assert!(err.to_string().contains("adapter.getAuthenticator"), "{err}");
+
+    let with = authenticator_hooks(memory_hooks(Arc::new(MemoryAdapter::new())), Arc::new(MemoryAdapter::new()));
+    let adapter = from_config(&json!({ "type": "host" }), Arc::new(with)).unwrap();
+    for method in libauth_core::adapter::AUTHENTICATOR_METHODS {
+        assert!(adapter.supports(method), "{method}");
+    }
+    for method in libauth_core::adapter::AUTHENTICATOR_METHODS {
+        assert!(MemoryAdapter::new().supports(method), "{method}");
+    }
+}
+
+/// A credential id is a key: a host's error text quoting it is redacted.
+#[test]
+fn host_adapter_keeps_credential_ids_out_of_errors() {
+    let hooks = memory_hooks(Arc::new(MemoryAdapter::new()))
+        .on("adapter.getAuthenticator", |args| Err(HostError::new(format!("no row {args}"))))
+        .on("adapter.updateAuthenticatorCounter", |args| Err(HostError::new(format!("cannot update {args}"))));
+    let adapter = from_config(&json!({ "type": "host" }), Arc::new(hooks)).unwrap();
+    let err = adapter.get_authenticator("cred-secret-id").unwrap_err();
+    assert!(!err.to_string().contains("cred-secret-id") && err.to_string().contains("[redacted]"), "{err}");
+    let err = adapter.update_authenticator_counter("cred-secret-id", 3, NOW).unwrap_err();
+    assert!(!err.to_string().contains("cred-secret-id"), "{err}");
+}
+
 #[test]
 fn sqlite_data_survives_reopening_the_file() {
     let file = temp_db_path();
     let user = {
         let adapter = libauth_core::adapter::SqliteAdapter::open(&file.0).unwrap();
-        assert_eq!(adapter.schema_version().unwrap(), 1);
+        assert_eq!(adapter.schema_version().unwrap(), SCHEMA_VERSION);
         adapter.create_user(&suite::new_user(Some("keep@example.com"))).unwrap()
     };
     let reopened = libauth_core::adapter::SqliteAdapter::open(&file.0).unwrap();
-    assert_eq!(reopened.schema_version().unwrap(), 1, "migrations are not re-applied");
+    assert_eq!(reopened.schema_version().unwrap(), SCHEMA_VERSION, "migrations are not re-applied");
     assert_eq!(reopened.get_user_by_email("keep@example.com").unwrap(), Some(user));
 }
 
@@ -906,14 +1172,186 @@ fn postgres_concurrent_migrations_do_not_race() {
         })
         .collect();
     for h in handles {
-        assert_eq!(h.join().expect("no panic"), Ok(1));
+        assert_eq!(h.join().expect("no panic"), Ok(SCHEMA_VERSION));
     }
     let mut client = ::postgres::Client::connect(&postgres_url(), ::postgres::NoTls).unwrap();
-    let rows = client.query(&format!("SELECT version FROM \"{}\".schema_version", schema.0), &[]).unwrap();
-    assert_eq!(rows.len(), 1);
+    let rows =
+        client.query(&format!("SELECT version FROM \"{}\".schema_version ORDER BY version", schema.0), &[]).unwrap();
+    let versions: Vec<i32> = rows.iter().map(|r| r.get(0)).collect();
+    assert_eq!(versions, (1..=SCHEMA_VERSION as i32).collect::<Vec<_>>(), "each migration recorded once");
     // And the tables work.
     let adapter = PostgresAdapter::new(&options).unwrap();
     adapter.create_user(&suite::new_user(None)).unwrap();
+}
+
+/// The schema libauth's first release created (migration 1, as shipped),
+/// frozen here: databases in the field look like this, whatever the code
+/// says now. `{schema}` is the quoted schema on PostgreSQL, empty on SQLite.
+const SCHEMA_V1_SQLITE: &str = "
+    CREATE TABLE schema_version (version INTEGER NOT NULL);
+    CREATE TABLE users (
+        id TEXT NOT NULL CONSTRAINT users_pkey PRIMARY KEY,
+        name TEXT,
+        email TEXT CONSTRAINT users_email_key UNIQUE,
+        email_verified INTEGER,
+        image TEXT
+    );
+    CREATE TABLE accounts (
+        user_id TEXT NOT NULL CONSTRAINT accounts_user_fkey REFERENCES users(id) ON DELETE CASCADE,
+        type TEXT NOT NULL,
+        provider TEXT NOT NULL,
+        provider_account_id TEXT NOT NULL,
+        access_token TEXT,
+        refresh_token TEXT,
+        expires_at INTEGER,
+        token_type TEXT,
+        scope TEXT,
+        id_token TEXT,
+        session_state TEXT,
+        extra TEXT NOT NULL DEFAULT '{}',
+        CONSTRAINT accounts_provider_account_key PRIMARY KEY (provider, provider_account_id)
+    );
+    CREATE INDEX accounts_user_id_idx ON accounts(user_id);
+    CREATE TABLE sessions (
+        session_token TEXT NOT NULL CONSTRAINT sessions_pkey PRIMARY KEY,
+        user_id TEXT NOT NULL CONSTRAINT sessions_user_fkey REFERENCES users(id) ON DELETE CASCADE,
+        expires INTEGER NOT NULL
+    );
+    CREATE INDEX sessions_user_id_idx ON sessions(user_id);
+    CREATE TABLE verification_tokens (
+        identifier TEXT NOT NULL,
+        token TEXT NOT NULL,
+        expires INTEGER NOT NULL,
+        CONSTRAINT verification_tokens_pkey PRIMARY KEY (identifier, token)
+    );
+    INSERT INTO schema_version (version) VALUES (1);
+    INSERT INTO users (id, name, email, email_verified, image)
+        VALUES ('old-user', 'Ada', 'old@example.com', 1763800000123, NULL);
+    INSERT INTO accounts (user_id, type, provider, provider_account_id, access_token)
+        VALUES ('old-user', 'oauth', 'github', 'gh-1', 'gho_old');
+    INSERT INTO sessions (session_token, user_id, expires) VALUES ('old-session', 'old-user', 1763886400123);
+";
+
+/// What an upgraded database must still hold (the rows of the v1 scripts),
+/// and that passkeys now work in it, cascade included.
+fn check_upgraded(adapter: &dyn Adapter) {
+    let user = adapter.get_user_by_email("old@example.com").unwrap().expect("the old user is kept");
+    assert_eq!((user.id.as_str(), user.email_verified), ("old-user", Some(NOW)));
+    assert_eq!(adapter.get_user_by_account("github", "gh-1").unwrap().map(|u| u.id), Some(user.id.clone()));
+    let (session, _) = adapter.get_session_and_user("old-session").unwrap().expect("the old session is kept");
+    assert_eq!(session.expires, NOW + DAY);
+    assert_eq!(
+        adapter.get_account(&user.id, "github").unwrap().and_then(|a| a.access_token).as_deref(),
+        Some("gho_old")
+    );
+
+    let passkey = suite::passkey(&user.id, "cred-after-upgrade", Some(NOW));
+    adapter.create_authenticator(&passkey).unwrap();
+    assert_eq!(adapter.list_authenticators_by_user_id(&user.id).unwrap(), vec![passkey.clone()]);
+    match adapter.create_authenticator(&suite::passkey("no-such-user", "cred-2", None)) {
+        Err(AdapterError::Constraint { constraint, .. }) => assert_eq!(constraint, constraint::AUTHENTICATOR_USER),
+        other => panic!("expected the foreign key, got {other:?}"),
+    }
+    adapter.delete_user(&user.id).unwrap();
+    assert_eq!(adapter.get_authenticator(&passkey.credential_id).unwrap(), None, "deleted with its user");
+}
+
+/// A database of the previous schema version upgrades in place on open:
+/// its rows are kept and passkeys work.
+#[test]
+fn sqlite_upgrades_a_version_1_database_in_place() {
+    let file = temp_db_path();
+    {
+        let conn = rusqlite::Connection::open(&file.0).unwrap();
+        conn.execute_batch(SCHEMA_V1_SQLITE).unwrap();
+    }
+    let adapter = libauth_core::adapter::SqliteAdapter::open(&file.0).unwrap();
+    assert_eq!(adapter.schema_version().unwrap(), SCHEMA_VERSION);
+    check_upgraded(&adapter);
+    drop(adapter);
+    let reopened = libauth_core::adapter::SqliteAdapter::open(&file.0).unwrap();
+    assert_eq!(reopened.schema_version().unwrap(), SCHEMA_VERSION, "upgraded once");
+}
+
+#[cfg(feature = "integration")]
+const SCHEMA_V1_POSTGRES: &str = "
+    CREATE SCHEMA {schema};
+    CREATE TABLE {schema}.schema_version (
+        version integer NOT NULL PRIMARY KEY,
+        applied_at timestamptz NOT NULL DEFAULT now()
+    );
+    CREATE TABLE {schema}.users (
+        id text NOT NULL CONSTRAINT users_pkey PRIMARY KEY,
+        name text,
+        email text CONSTRAINT users_email_key UNIQUE,
+        email_verified timestamptz,
+        image text
+    );
+    CREATE TABLE {schema}.accounts (
+        user_id text NOT NULL CONSTRAINT accounts_user_fkey REFERENCES {schema}.users(id) ON DELETE CASCADE,
+        type text NOT NULL,
+        provider text NOT NULL,
+        provider_account_id text NOT NULL,
+        access_token text,
+        refresh_token text,
+        expires_at bigint,
+        token_type text,
+        scope text,
+        id_token text,
+        session_state text,
+        extra jsonb NOT NULL DEFAULT '{}'::jsonb,
+        CONSTRAINT accounts_provider_account_key PRIMARY KEY (provider, provider_account_id)
+    );
+    CREATE INDEX accounts_user_id_idx ON {schema}.accounts (user_id);
+    CREATE TABLE {schema}.sessions (
+        session_token text NOT NULL CONSTRAINT sessions_pkey PRIMARY KEY,
+        user_id text NOT NULL CONSTRAINT sessions_user_fkey REFERENCES {schema}.users(id) ON DELETE CASCADE,
+        expires timestamptz NOT NULL
+    );
+    CREATE INDEX sessions_user_id_idx ON {schema}.sessions (user_id);
+    CREATE TABLE {schema}.verification_tokens (
+        identifier text NOT NULL,
+        token text NOT NULL,
+        expires timestamptz NOT NULL,
+        CONSTRAINT verification_tokens_pkey PRIMARY KEY (identifier, token)
+    );
+    INSERT INTO {schema}.schema_version (version) VALUES (1);
+    INSERT INTO {schema}.users (id, name, email, email_verified, image)
+        VALUES ('old-user', 'Ada', 'old@example.com', timestamptz 'epoch' + 1763800000123 * interval '1 millisecond', NULL);
+    INSERT INTO {schema}.accounts (user_id, type, provider, provider_account_id, access_token)
+        VALUES ('old-user', 'oauth', 'github', 'gh-1', 'gho_old');
+    INSERT INTO {schema}.sessions (session_token, user_id, expires)
+        VALUES ('old-session', 'old-user', timestamptz 'epoch' + 1763886400123 * interval '1 millisecond');
+";
+
+/// The same on PostgreSQL, through the first call (which migrates) and
+/// through `migrate`, from several processes' worth of adapters at once.
+#[test]
+#[cfg(feature = "integration")]
+fn postgres_upgrades_a_version_1_schema_in_place() {
+    use libauth_core::adapter::{PostgresAdapter, PostgresOptions};
+    let schema = temp_schema();
+    let mut client = ::postgres::Client::connect(&postgres_url(), ::postgres::NoTls).unwrap();
+    client.batch_execute(&SCHEMA_V1_POSTGRES.replace("{schema}", &format!("\"{}\"", schema.0))).unwrap();
+    let options = PostgresOptions { schema: schema.0.clone(), ..PostgresOptions::new(postgres_url()) };
+    let barrier = Arc::new(Barrier::new(4));
+    let handles: Vec<_> = (0..4)
+        .map(|_| {
+            let (options, barrier) = (options.clone(), barrier.clone());
+            thread::spawn(move || {
+                barrier.wait();
+                PostgresAdapter::new(&options).unwrap().migrate()
+            })
+        })
+        .collect();
+    for h in handles {
+        assert_eq!(h.join().expect("no panic"), Ok(SCHEMA_VERSION));
+    }
+    let rows =
+        client.query(&format!("SELECT version FROM \"{}\".schema_version ORDER BY version", schema.0), &[]).unwrap();
+    let versions: Vec<i32> = rows.iter().map(|r| r.get(0)).collect();
+    assert_eq!(versions, (1..=SCHEMA_VERSION as i32).collect::<Vec<_>>(), "each migration recorded once");
+    check_upgraded(&PostgresAdapter::new(&options).unwrap());
 }
 
 /// A database that is down when the application starts is not a config

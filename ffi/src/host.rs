@@ -98,6 +98,23 @@ pub const AUTH_HOOK_ERROR: i32 = 1;
 ///        or null; the others ignored. A failure is AdapterError. The
 ///        session token an adapter sees is the SHA-256 (hex) of the
 ///        cookie's; updateUser sends only the fields that change.
+///   adapter.getAuthenticator  string
+///   adapter.createAuthenticator  {credentialID, userId, providerAccountId, credentialPublicKey, counter, credentialDeviceType, credentialBackedUp, transports, name, createdAt, lastUsedAt}
+///   adapter.listAuthenticatorsByUserId  string
+///   adapter.updateAuthenticatorCounter  {credentialID, newCounter, lastUsedAt}
+///   adapter.renameAuthenticator  {credentialID, name}
+///   adapter.deleteAuthenticator  string
+///     -> passkeys (optional hooks; a webauthn provider needs the first
+///        four). A string argument is the credential id, or the user id for
+///        listAuthenticatorsByUserId. An authenticator is Auth.js's (counter
+///        a number, credentialBackedUp a boolean, transports a comma-separated
+///        string or null) plus name, createdAt and lastUsedAt (ISO dates, or
+///        null). getAuthenticator, renameAuthenticator (name null clears it)
+///        and deleteAuthenticator answer the authenticator or null;
+///        createAuthenticator the authenticator (null: as given);
+///        listAuthenticatorsByUserId an array (null: none);
+///        updateAuthenticatorCounter the updated authenticator (null: no such
+///        credential). A credential id already stored must fail the create.
 ///   jwt.encode  {token, secret, salt, maxAge}
 ///     -> the cookie value (a string). `secret` is the list of secrets.
 ///   jwt.decode  {token, secret, salt}

@@ -363,6 +363,48 @@ pub unsafe extern "C" fn auth_get_access_token(
     })
 }
 
+/// A passkey call for the user `user_id` (UTF-8): `call` is JSON (UTF-8),
+/// `{"action": "list"}`, `{"action": "rename", "id": "...", "name": "..."}`
+/// or `{"action": "delete", "id": "..."}`. On success writes the answer as
+/// JSON to `*result_out`: the list of passkeys (`id`, `name`, `createdAt`,
+/// `lastUsedAt`, `deviceType`, `backedUp`, `transports`), the renamed
+/// passkey, or `null`. Fails with `AUTH_LAST_SIGN_IN_METHOD` when a delete
+/// would leave the user no way to sign in, `AUTH_WEB_AUTHN_VERIFICATION_ERROR`
+/// for a passkey that is not the user's, `AUTH_INVALID_JSON`,
+/// `AUTH_ADAPTER_ERROR` or `AUTH_OVERLOADED`. Reads the database; admitted
+/// as `auth_handle` is.
+#[no_mangle]
+pub unsafe extern "C" fn auth_passkeys(
+    auth: *const auth_engine,
+    user_id: *const c_char,
+    user_id_len: usize,
+    call: *const c_char,
+    call_len: usize,
+    result_out: *mut *mut auth_buffer,
+    error_out: *mut *mut auth_error,
+) -> auth_result {
+    firewall("auth_passkeys", error_out, || {
+        // SAFETY: the header's contract for `auth`.
+        let auth = unsafe { engine(auth) }?;
+        // SAFETY: the header's contract for `user_id` and `call`.
+        let user_id = unsafe { text(user_id, user_id_len, "user_id") }?;
+        // SAFETY: as above.
+        let call = unsafe { text(call, call_len, "call") }?;
+        if result_out.is_null() {
+            return Err(null_output("result_out"));
+        }
+        let call: serde_json::Value = serde_json::from_str(call)
+            .map_err(|e| Failure::new(auth_result::AUTH_INVALID_JSON, format!("call: {e}")))?;
+        let _permit = auth.admit_or_refuse()?;
+        let answer = auth.passkeys(user_id, &call)?;
+        let bytes =
+            serde_json::to_vec(&answer).map_err(|e| Failure::new(auth_result::AUTH_INTERNAL_ERROR, e.to_string()))?;
+        // SAFETY: not NULL; the contract makes it writable.
+        unsafe { *result_out = auth_buffer::boxed(bytes) };
+        Ok(())
+    })
+}
+
 /// Release an engine. NULL is ignored. No call on it may be running or
 /// follow.
 #[no_mangle]

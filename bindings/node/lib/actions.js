@@ -71,6 +71,33 @@ async function getAccessToken(userId, provider, config) {
   return accountCall(userId, provider, config, "getAccessToken", "token");
 }
 
+/**
+ * The user's passkeys, oldest first (`id`, `name`, `createdAt`, `lastUsedAt`,
+ * `deviceType`, `backedUp`, `transports`).
+ */
+async function listPasskeys(userId, config) {
+  return passkeyCall(userId, config, "listPasskeys", { action: "list" });
+}
+
+/** Name one of the user's passkeys (`null` clears the name); the renamed passkey. */
+async function renamePasskey(userId, passkeyId, name, config) {
+  return passkeyCall(userId, config, "renamePasskey", { action: "rename", id: passkeyId, name: name ?? null });
+}
+
+/**
+ * Delete one of the user's passkeys. Rejects with `LastSignInMethod` when it
+ * is the user's last way to sign in.
+ */
+async function deletePasskey(userId, passkeyId, config) {
+  await passkeyCall(userId, config, "deletePasskey", { action: "delete", id: passkeyId });
+}
+
+function passkeyCall(userId, config, name, call) {
+  if (config === null || typeof config !== "object") throw new TypeError(`${name}: config must be an object`);
+  if (typeof userId !== "string" || !userId) throw new TypeError(`${name}: userId must be a non-empty string`);
+  return express.engineFor(config).passkeys(userId, call);
+}
+
 function accountCall(userId, provider, config, name, what) {
   if (config === null || typeof config !== "object") throw new TypeError(`${name}: config must be an object`);
   if (typeof userId !== "string" || !userId) throw new TypeError(`${name}: userId must be a non-empty string`);
@@ -136,4 +163,13 @@ function plainFields(fields) {
   return { ...fields };
 }
 
-module.exports = { signIn, signOut, getAccount, refreshAccount, getAccessToken };
+module.exports = {
+  signIn,
+  signOut,
+  getAccount,
+  refreshAccount,
+  getAccessToken,
+  listPasskeys,
+  renamePasskey,
+  deletePasskey,
+};

@@ -165,6 +165,22 @@ class Instance {
   }
 
   /**
+   * A passkey call for a user (`{ action: "list" | "rename" | "delete", id?, name? }`).
+   * On a worker thread (database).
+   * @returns {Promise<unknown>}
+   */
+  passkeys(userId, call) {
+    const id = this.callId();
+    const promise = this.defer(id);
+    try {
+      this.native.passkeys(id, userId, JSON.stringify(call));
+    } catch (e) {
+      this.settle(id, String(e?.message ?? e));
+    }
+    return promise;
+  }
+
+  /**
    * Call a hook as the engine would (the host-conventions conformance test).
    * @returns {Promise<unknown>} what the engine read back
    */

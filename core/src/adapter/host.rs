@@ -22,8 +22,19 @@
 //! | deleteSession | sessionToken | AdapterSession \| null |
 //! | createVerificationToken | `{ identifier, token, expires }` | ignored |
 //! | useVerificationToken | `{ identifier, token }` | VerificationToken \| null |
+//! | getAuthenticator | credentialID (string) | Authenticator \| null |
+//! | createAuthenticator | Authenticator | Authenticator (`null`: as given) |
+//! | listAuthenticatorsByUserId | userId (string) | Authenticator[] (`null`: none) |
+//! | updateAuthenticatorCounter | `{ credentialID, newCounter, lastUsedAt }` | Authenticator |
+//! | renameAuthenticator | `{ credentialID, name }` | Authenticator \| null |
+//! | deleteAuthenticator | credentialID (string) | Authenticator \| null |
 //!
-//! Dates (`expires`, `emailVerified`) are ISO-8601 strings, as JavaScript
+//! The two-argument passkey hooks are called with positional arguments
+//! (`updateAuthenticatorCounter(credentialID, newCounter, lastUsedAt)`, as
+//! Auth.js plus libauth's date; `renameAuthenticator(credentialID, name)`):
+//! `conventions.rs` turns the object into them.
+//!
+//! Dates (`expires`, `emailVerified`, `createdAt`, `lastUsedAt`) are ISO-8601 strings, as JavaScript
 //! serializes a `Date`; bindings that call Auth.js adapters turn them into
 //! `Date`s. Results may use ISO strings or milliseconds.
 //!
@@ -42,8 +53,8 @@ use serde::Deserialize;
 use serde_json::{json, Value};
 
 use super::{
-    new_user_id, Adapter, AdapterAccount, AdapterError, AdapterSession, AdapterUser, NewUser, UserUpdate,
-    VerificationToken, METHODS,
+    new_user_id, Adapter, AdapterAccount, AdapterError, AdapterSession, AdapterUser, Authenticator, NewUser,
+    UserUpdate, VerificationToken, AUTHENTICATOR_METHODS, METHODS,
 };
 use crate::error::HostError;
 use crate::host::{Hook, Host};
@@ -73,7 +84,8 @@ impl HostAdapter {
     /// Fails with the names of the missing required hooks
     /// (`adapter.createSession`, …).
     pub fn new(host: Arc<dyn Host>) -> Result<HostAdapter, Vec<String>> {
-        let present: HashSet<&'static str> = METHODS.iter().copied().filter(|m| host.has(&Hook::adapter(m))).collect();
+        let present: HashSet<&'static str> =
+            METHODS.iter().chain(&AUTHENTICATOR_METHODS).copied().filter(|m| host.has(&Hook::adapter(m))).collect();
         let missing: Vec<String> =
             REQUIRED_METHODS.iter().filter(|m| !present.contains(*m)).map(|m| format!("adapter.{m}")).collect();
         if missing.is_empty() {
@@ -219,6 +231,56 @@ impl Adapter for HostAdapter {
     fn use_verification_token(&self, identifier: &str, token: &str) -> Result<Option<VerificationToken>, AdapterError> {
         let args = json!({ "identifier": identifier, "token": token });
         self.call_for("useVerificationToken", args, &[token], "verification token")
+    }
+
+    fn create_authenticator(&self, authenticator: &Authenticator) -> Result<Authenticator, AdapterError> {
+        let op = "createAuthenticator";
+        let secrets = [authenticator.credential_id.as_str()];
+        Ok(self
+            .call_for(op, to_json(op, authenticator)?, &secrets, "authenticator")?
+            .unwrap_or_else(|| authenticator.clone()))
+    }
+
+    fn get_authenticator(&self, credential_id: &str) -> Result<Option<Authenticator>, AdapterError> {
+        self.call_for("getAuthenticator", json!(credential_id), &[credential_id], "authenticator")
+    }
+
+    fn list_authenticators_by_user_id(&self, user_id: &str) -> Result<Vec<Authenticator>, AdapterError> {
+        let op = "listAuthenticatorsByUserId";
+        let mut list: Vec<Authenticator> =
+            self.call_for(op, json!(user_id), &[], "list of authenticators")?.unwrap_or_default();
+        // The contract is oldest first; a host's order is not to be relied on.
+        list.sort_by(|a, b| (a.created_at, &a.credential_id).cmp(&(b.created_at, &b.credential_id)));
+        Ok(list)
+    }
+
+    fn update_authenticator_counter(
+        &self,
+        credential_id: &str,
+        counter: u32,
+        used_at: i64,
+    ) -> Result<Authenticator, AdapterError> {
+        let op = "updateAuthenticatorCounter";
+        let args = json!({
+            "credentialID": credential_id,
+            "newCounter": counter,
+            "lastUsedAt": super::date::to_iso(used_at),
+        });
+        self.call_for(op, args, &[credential_id], "authenticator")?
+            .ok_or(AdapterError::NotFound { operation: op, what: "authenticator" })
+    }
+
+    fn rename_authenticator(
+        &self,
+        credential_id: &str,
+        name: Option<&str>,
+    ) -> Result<Option<Authenticator>, AdapterError> {
+        let args = json!({ "credentialID": credential_id, "name": name });
+        self.call_for("renameAuthenticator", args, &[credential_id], "authenticator")
+    }
+
+    fn delete_authenticator(&self, credential_id: &str) -> Result<Option<Authenticator>, AdapterError> {
+        self.call_for("deleteAuthenticator", json!(credential_id), &[credential_id], "authenticator")
     }
 
     fn supports(&self, method: &str) -> bool {

@@ -1,14 +1,15 @@
 //! An adapter that keeps everything in process memory, for tests and
 //! prototypes. It enforces the same constraints as the SQL adapters (unique
-//! email, unique provider account, users referenced by accounts and
-//! sessions), so code tested against it behaves the same on a database.
+//! email, unique provider account, unique passkey credential id, users
+//! referenced by accounts, sessions and passkeys), so code tested against it
+//! behaves the same on a database.
 
 use std::collections::HashMap;
 use std::sync::{Mutex, MutexGuard};
 
 use super::{
-    constraint, new_user_id, Adapter, AdapterAccount, AdapterError, AdapterSession, AdapterUser, Ensured, NewUser,
-    Purged, UserUpdate, VerificationToken,
+    constraint, new_user_id, Adapter, AdapterAccount, AdapterError, AdapterSession, AdapterUser, Authenticator,
+    Ensured, NewUser, Purged, UserUpdate, VerificationToken,
 };
 
 type AccountKey = (String, String);
@@ -21,6 +22,8 @@ struct Store {
     accounts: HashMap<AccountKey, AdapterAccount>,
     sessions: HashMap<String, AdapterSession>,
     verification_tokens: HashMap<AccountKey, VerificationToken>,
+    /// Passkeys by credential id (unique across users).
+    authenticators: HashMap<String, Authenticator>,
 }
 
 impl Store {
@@ -128,6 +131,7 @@ impl Adapter for MemoryAdapter {
         }
         store.accounts.retain(|_, a| a.user_id != id);
         store.sessions.retain(|_, s| s.user_id != id);
+        store.authenticators.retain(|_, a| a.user_id != id);
         Ok(())
     }
 
@@ -260,5 +264,65 @@ impl Adapter for MemoryAdapter {
 
     fn use_verification_token(&self, identifier: &str, token: &str) -> Result<Option<VerificationToken>, AdapterError> {
         Ok(self.store().verification_tokens.remove(&(identifier.to_owned(), token.to_owned())))
+    }
+
+    /// The credential id is checked before the user, as the SQL adapters
+    /// report it (their primary key fails before the foreign key).
+    fn create_authenticator(&self, authenticator: &Authenticator) -> Result<Authenticator, AdapterError> {
+        let op = "createAuthenticator";
+        let mut store = self.store();
+        if store.authenticators.contains_key(&authenticator.credential_id) {
+            return Err(AdapterError::constraint(op, constraint::AUTHENTICATOR_ID));
+        }
+        if !store.users.contains_key(&authenticator.user_id) {
+            return Err(AdapterError::constraint(op, constraint::AUTHENTICATOR_USER));
+        }
+        store.authenticators.insert(authenticator.credential_id.clone(), authenticator.clone());
+        Ok(authenticator.clone())
+    }
+
+    fn get_authenticator(&self, credential_id: &str) -> Result<Option<Authenticator>, AdapterError> {
+        Ok(self.store().authenticators.get(credential_id).cloned())
+    }
+
+    fn list_authenticators_by_user_id(&self, user_id: &str) -> Result<Vec<Authenticator>, AdapterError> {
+        let store = self.store();
+        let mut list: Vec<Authenticator> =
+            store.authenticators.values().filter(|a| a.user_id == user_id).cloned().collect();
+        // As the SQL adapters order them: by `created_at`, rows without one
+        // (written by Auth.js) first, ties by credential id (bytewise).
+        list.sort_by(|a, b| (a.created_at, &a.credential_id).cmp(&(b.created_at, &b.credential_id)));
+        Ok(list)
+    }
+
+    fn update_authenticator_counter(
+        &self,
+        credential_id: &str,
+        counter: u32,
+        used_at: i64,
+    ) -> Result<Authenticator, AdapterError> {
+        let mut store = self.store();
+        let stored = store
+            .authenticators
+            .get_mut(credential_id)
+            .ok_or(AdapterError::NotFound { operation: "updateAuthenticatorCounter", what: "authenticator" })?;
+        stored.counter = counter;
+        stored.last_used_at = Some(used_at);
+        Ok(stored.clone())
+    }
+
+    fn rename_authenticator(
+        &self,
+        credential_id: &str,
+        name: Option<&str>,
+    ) -> Result<Option<Authenticator>, AdapterError> {
+        Ok(self.store().authenticators.get_mut(credential_id).map(|stored| {
+            stored.name = name.map(str::to_owned);
+            stored.clone()
+        }))
+    }
+
+    fn delete_authenticator(&self, credential_id: &str) -> Result<Option<Authenticator>, AdapterError> {
+        Ok(self.store().authenticators.remove(credential_id))
     }
 }

@@ -80,8 +80,8 @@ use time::OffsetDateTime;
 use tokio_postgres_rustls::MakeRustlsConnect;
 
 use super::{
-    constraint, new_user_id, Adapter, AdapterAccount, AdapterError, AdapterSession, AdapterUser, Ensured, NewUser,
-    Purged, UserUpdate, VerificationToken,
+    constraint, new_user_id, Adapter, AdapterAccount, AdapterError, AdapterSession, AdapterUser, Authenticator,
+    Ensured, NewUser, Purged, UserUpdate, VerificationToken,
 };
 
 mod pool;
@@ -131,6 +131,22 @@ const MIGRATIONS: &[&str] = &[
         expires timestamptz NOT NULL,
         CONSTRAINT verification_tokens_pkey PRIMARY KEY (identifier, token)
     );",
+    // 2: passkeys (Auth.js's authenticators, plus a name and when each was
+    // created and last used). Dates are timestamptz, as the other tables'.
+    "CREATE TABLE {schema}.authenticators (
+        credential_id text NOT NULL CONSTRAINT authenticators_pkey PRIMARY KEY,
+        user_id text NOT NULL CONSTRAINT authenticators_user_fkey REFERENCES {schema}.users(id) ON DELETE CASCADE,
+        provider_account_id text NOT NULL,
+        credential_public_key text NOT NULL,
+        counter bigint NOT NULL,
+        credential_device_type text NOT NULL,
+        credential_backed_up boolean NOT NULL,
+        transports text,
+        name text,
+        created_at timestamptz,
+        last_used_at timestamptz
+    );
+    CREATE INDEX authenticators_user_id_idx ON {schema}.authenticators (user_id);",
 ];
 
 /// How to reach the database.
@@ -340,6 +356,34 @@ fn session_from_row(row: &Row) -> Result<AdapterSession, postgres::Error> {
     })
 }
 
+fn authenticator_from_row(operation: &'static str, row: &Row) -> Result<Authenticator, AdapterError> {
+    let read = || -> Result<(Authenticator, i64), postgres::Error> {
+        let date = |i: usize| row.try_get::<_, Option<OffsetDateTime>>(i).map(|t| t.map(to_unix_ms));
+        Ok((
+            Authenticator {
+                credential_id: row.try_get(0)?,
+                user_id: row.try_get(1)?,
+                provider_account_id: row.try_get(2)?,
+                credential_public_key: row.try_get(3)?,
+                counter: 0,
+                credential_device_type: row.try_get(5)?,
+                credential_backed_up: row.try_get(6)?,
+                transports: row.try_get(7)?,
+                name: row.try_get(8)?,
+                created_at: date(9)?,
+                last_used_at: date(10)?,
+            },
+            row.try_get(4)?,
+        ))
+    };
+    let (mut authenticator, counter) = read().map_err(|e| map_error(operation, e))?;
+    // A bigint column: a value that is no u32 was not written by this
+    // adapter, and is refused rather than truncated.
+    authenticator.counter =
+        u32::try_from(counter).map_err(|_| AdapterError::other(operation, "stored signature counter out of range"))?;
+    Ok(authenticator)
+}
+
 /// Every statement, with the schema filled in once at construction.
 struct Statements {
     insert_user: String,
@@ -366,12 +410,20 @@ struct Statements {
     use_verification_token: String,
     delete_expired_sessions: String,
     delete_expired_verification_tokens: String,
+    insert_authenticator: String,
+    authenticator_by_id: String,
+    authenticators_by_user: String,
+    update_authenticator_counter: String,
+    rename_authenticator: String,
+    delete_authenticator: String,
 }
 
 impl Statements {
     fn new(schema: &str) -> Statements {
         let s = quote_ident(schema);
         let user_columns = "id, name, email, email_verified, image";
+        let authenticator_columns = "credential_id, user_id, provider_account_id, credential_public_key, counter,
+            credential_device_type, credential_backed_up, transports, name, created_at, last_used_at";
         let insert_user =
             format!("INSERT INTO {s}.users (id, name, email, email_verified, image) VALUES ($1, $2, $3, $4, $5)");
         let insert_account = format!(
@@ -443,6 +495,30 @@ impl Statements {
             ),
             delete_expired_sessions: format!("DELETE FROM {s}.sessions WHERE expires < $1"),
             delete_expired_verification_tokens: format!("DELETE FROM {s}.verification_tokens WHERE expires < $1"),
+            insert_authenticator: format!(
+                "INSERT INTO {s}.authenticators ({authenticator_columns})
+                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)"
+            ),
+            authenticator_by_id: format!(
+                "SELECT {authenticator_columns} FROM {s}.authenticators WHERE credential_id = $1"
+            ),
+            // Oldest first; rows without `created_at` (written by Auth.js)
+            // before the others, ties by credential id compared bytewise
+            // (`C`), as the other adapters order them.
+            authenticators_by_user: format!(
+                "SELECT {authenticator_columns} FROM {s}.authenticators WHERE user_id = $1
+                 ORDER BY created_at NULLS FIRST, credential_id COLLATE \"C\""
+            ),
+            update_authenticator_counter: format!(
+                "UPDATE {s}.authenticators SET counter = $2, last_used_at = $3 WHERE credential_id = $1
+                 RETURNING {authenticator_columns}"
+            ),
+            rename_authenticator: format!(
+                "UPDATE {s}.authenticators SET name = $2 WHERE credential_id = $1 RETURNING {authenticator_columns}"
+            ),
+            delete_authenticator: format!(
+                "DELETE FROM {s}.authenticators WHERE credential_id = $1 RETURNING {authenticator_columns}"
+            ),
         }
     }
 }
@@ -683,6 +759,17 @@ impl PostgresAdapter {
         row.map(|r| user_from_row(&r, 0)).transpose().map_err(|e| map_error(operation, e))
     }
 
+    fn query_authenticator(
+        &self,
+        operation: &'static str,
+        sql: &str,
+        params: &[&(dyn postgres::types::ToSql + Sync)],
+    ) -> Result<Option<Authenticator>, AdapterError> {
+        let mut conn = self.conn(operation)?;
+        let row = conn.query_opt(sql, params).map_err(|e| map_error(operation, e))?;
+        row.map(|r| authenticator_from_row(operation, &r)).transpose()
+    }
+
     fn query_session(
         &self,
         operation: &'static str,
@@ -740,7 +827,7 @@ impl Adapter for PostgresAdapter {
 
     fn delete_user(&self, id: &str) -> Result<(), AdapterError> {
         let op = "deleteUser";
-        // Accounts and sessions go with it (ON DELETE CASCADE).
+        // Accounts, sessions and passkeys go with it (ON DELETE CASCADE).
         self.conn(op)?.execute(&self.sql.delete_user, &[&id]).map(|_| ()).map_err(|e| map_error(op, e))
     }
 
@@ -994,6 +1081,70 @@ impl Adapter for PostgresAdapter {
         })
         .transpose()
         .map_err(|e| map_error(op, e))
+    }
+
+    fn create_authenticator(&self, authenticator: &Authenticator) -> Result<Authenticator, AdapterError> {
+        let op = "createAuthenticator";
+        let a = authenticator;
+        let created_at = a.created_at.map(|ms| to_timestamp(op, ms)).transpose()?;
+        let last_used_at = a.last_used_at.map(|ms| to_timestamp(op, ms)).transpose()?;
+        self.conn(op)?
+            .execute(
+                &self.sql.insert_authenticator,
+                &[
+                    &a.credential_id,
+                    &a.user_id,
+                    &a.provider_account_id,
+                    &a.credential_public_key,
+                    &i64::from(a.counter),
+                    &a.credential_device_type,
+                    &a.credential_backed_up,
+                    &a.transports,
+                    &a.name,
+                    &created_at,
+                    &last_used_at,
+                ],
+            )
+            .map_err(|e| map_error(op, e))?;
+        Ok(authenticator.clone())
+    }
+
+    fn get_authenticator(&self, credential_id: &str) -> Result<Option<Authenticator>, AdapterError> {
+        self.query_authenticator("getAuthenticator", &self.sql.authenticator_by_id, &[&credential_id])
+    }
+
+    fn list_authenticators_by_user_id(&self, user_id: &str) -> Result<Vec<Authenticator>, AdapterError> {
+        let op = "listAuthenticatorsByUserId";
+        let rows = self.conn(op)?.query(&self.sql.authenticators_by_user, &[&user_id]).map_err(|e| map_error(op, e))?;
+        rows.iter().map(|r| authenticator_from_row(op, r)).collect()
+    }
+
+    fn update_authenticator_counter(
+        &self,
+        credential_id: &str,
+        counter: u32,
+        used_at: i64,
+    ) -> Result<Authenticator, AdapterError> {
+        let op = "updateAuthenticatorCounter";
+        let used_at = to_timestamp(op, used_at)?;
+        self.query_authenticator(
+            op,
+            &self.sql.update_authenticator_counter,
+            &[&credential_id, &i64::from(counter), &used_at],
+        )?
+        .ok_or(AdapterError::NotFound { operation: op, what: "authenticator" })
+    }
+
+    fn rename_authenticator(
+        &self,
+        credential_id: &str,
+        name: Option<&str>,
+    ) -> Result<Option<Authenticator>, AdapterError> {
+        self.query_authenticator("renameAuthenticator", &self.sql.rename_authenticator, &[&credential_id, &name])
+    }
+
+    fn delete_authenticator(&self, credential_id: &str) -> Result<Option<Authenticator>, AdapterError> {
+        self.query_authenticator("deleteAuthenticator", &self.sql.delete_authenticator, &[&credential_id])
     }
 }
 

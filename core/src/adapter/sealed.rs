@@ -22,8 +22,8 @@ use base64::engine::general_purpose::URL_SAFE_NO_PAD as B64;
 use base64::Engine as _;
 
 use super::{
-    Adapter, AdapterAccount, AdapterError, AdapterSession, AdapterUser, Ensured, NewUser, Purged, UserUpdate,
-    VerificationToken,
+    Adapter, AdapterAccount, AdapterError, AdapterSession, AdapterUser, Authenticator, Ensured, NewUser, Purged,
+    UserUpdate, VerificationToken,
 };
 
 /// Marks a sealed value; anything else is a token stored in plain text.
@@ -189,6 +189,34 @@ impl Adapter for SealedTokens {
     }
     fn update_account(&self, account: &AdapterAccount) -> Result<(), AdapterError> {
         self.inner.update_account(&self.seal_account(account)?)
+    }
+    // Passkeys hold no provider tokens: nothing to seal.
+    fn create_authenticator(&self, authenticator: &Authenticator) -> Result<Authenticator, AdapterError> {
+        self.inner.create_authenticator(authenticator)
+    }
+    fn get_authenticator(&self, credential_id: &str) -> Result<Option<Authenticator>, AdapterError> {
+        self.inner.get_authenticator(credential_id)
+    }
+    fn list_authenticators_by_user_id(&self, user_id: &str) -> Result<Vec<Authenticator>, AdapterError> {
+        self.inner.list_authenticators_by_user_id(user_id)
+    }
+    fn update_authenticator_counter(
+        &self,
+        credential_id: &str,
+        counter: u32,
+        used_at: i64,
+    ) -> Result<Authenticator, AdapterError> {
+        self.inner.update_authenticator_counter(credential_id, counter, used_at)
+    }
+    fn rename_authenticator(
+        &self,
+        credential_id: &str,
+        name: Option<&str>,
+    ) -> Result<Option<Authenticator>, AdapterError> {
+        self.inner.rename_authenticator(credential_id, name)
+    }
+    fn delete_authenticator(&self, credential_id: &str) -> Result<Option<Authenticator>, AdapterError> {
+        self.inner.delete_authenticator(credential_id)
     }
     fn supports(&self, method: &str) -> bool {
         self.inner.supports(method)

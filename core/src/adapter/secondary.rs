@@ -31,8 +31,8 @@ use std::sync::Arc;
 use sha2::{Digest, Sha256};
 
 use super::{
-    constraint, Adapter, AdapterAccount, AdapterError, AdapterSession, AdapterUser, Ensured, NewUser, Purged,
-    UserUpdate, VerificationToken,
+    constraint, Adapter, AdapterAccount, AdapterError, AdapterSession, AdapterUser, Authenticator, Ensured, NewUser,
+    Purged, UserUpdate, VerificationToken,
 };
 use crate::redis_pool::{FailureKind, RedisFailure, RedisPool};
 
@@ -299,6 +299,35 @@ impl Adapter for RedisSecondary {
     }
     fn update_account(&self, account: &AdapterAccount) -> Result<(), AdapterError> {
         self.inner.update_account(account)
+    }
+    // Passkeys are long-lived rows that belong with their user: they stay
+    // in the database, not in Redis.
+    fn create_authenticator(&self, authenticator: &Authenticator) -> Result<Authenticator, AdapterError> {
+        self.inner.create_authenticator(authenticator)
+    }
+    fn get_authenticator(&self, credential_id: &str) -> Result<Option<Authenticator>, AdapterError> {
+        self.inner.get_authenticator(credential_id)
+    }
+    fn list_authenticators_by_user_id(&self, user_id: &str) -> Result<Vec<Authenticator>, AdapterError> {
+        self.inner.list_authenticators_by_user_id(user_id)
+    }
+    fn update_authenticator_counter(
+        &self,
+        credential_id: &str,
+        counter: u32,
+        used_at: i64,
+    ) -> Result<Authenticator, AdapterError> {
+        self.inner.update_authenticator_counter(credential_id, counter, used_at)
+    }
+    fn rename_authenticator(
+        &self,
+        credential_id: &str,
+        name: Option<&str>,
+    ) -> Result<Option<Authenticator>, AdapterError> {
+        self.inner.rename_authenticator(credential_id, name)
+    }
+    fn delete_authenticator(&self, credential_id: &str) -> Result<Option<Authenticator>, AdapterError> {
+        self.inner.delete_authenticator(credential_id)
     }
     fn supports(&self, method: &str) -> bool {
         matches!(

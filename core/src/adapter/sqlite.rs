@@ -22,8 +22,8 @@ use std::time::Duration;
 use rusqlite::{params, Connection, ErrorCode, OptionalExtension, Row, TransactionBehavior};
 
 use super::{
-    constraint, new_user_id, Adapter, AdapterAccount, AdapterError, AdapterSession, AdapterUser, Ensured, NewUser,
-    Purged, UserUpdate, VerificationToken,
+    constraint, new_user_id, Adapter, AdapterAccount, AdapterError, AdapterSession, AdapterUser, Authenticator,
+    Ensured, NewUser, Purged, UserUpdate, VerificationToken,
 };
 
 /// How long a write waits for another process's write before giving up
@@ -70,10 +70,29 @@ const MIGRATIONS: &[&str] = &[
         expires INTEGER NOT NULL,
         CONSTRAINT verification_tokens_pkey PRIMARY KEY (identifier, token)
     );",
+    // 2: passkeys (Auth.js's authenticators, plus a name and when each was
+    // created and last used, unix ms). `NOT NULL` on the key: SQLite
+    // otherwise lets a TEXT primary key be NULL.
+    "CREATE TABLE authenticators (
+        credential_id TEXT NOT NULL CONSTRAINT authenticators_pkey PRIMARY KEY,
+        user_id TEXT NOT NULL CONSTRAINT authenticators_user_fkey REFERENCES users(id) ON DELETE CASCADE,
+        provider_account_id TEXT NOT NULL,
+        credential_public_key TEXT NOT NULL,
+        counter INTEGER NOT NULL,
+        credential_device_type TEXT NOT NULL,
+        credential_backed_up INTEGER NOT NULL,
+        transports TEXT,
+        name TEXT,
+        created_at INTEGER,
+        last_used_at INTEGER
+    );
+    CREATE INDEX authenticators_user_id_idx ON authenticators(user_id);",
 ];
 
 const USER_COLUMNS: &str = "id, name, email, email_verified, image";
 const SESSION_COLUMNS: &str = "session_token, user_id, expires";
+const AUTHENTICATOR_COLUMNS: &str = "credential_id, user_id, provider_account_id, credential_public_key, counter,
+    credential_device_type, credential_backed_up, transports, name, created_at, last_used_at";
 
 pub struct SqliteAdapter {
     /// What `open` was given, to open it again in a child after `fork()`.
@@ -280,6 +299,7 @@ fn unique_constraint_name(message: &str) -> &'static str {
         "accounts.provider, accounts.provider_account_id" => constraint::ACCOUNT_PROVIDER,
         "sessions.session_token" => constraint::SESSION_TOKEN,
         "verification_tokens.identifier, verification_tokens.token" => constraint::VERIFICATION_TOKEN,
+        "authenticators.credential_id" => constraint::AUTHENTICATOR_ID,
         _ => "unique",
     }
 }
@@ -296,6 +316,39 @@ fn user_from_row(row: &Row<'_>) -> rusqlite::Result<AdapterUser> {
 
 fn session_from_row(row: &Row<'_>) -> rusqlite::Result<AdapterSession> {
     Ok(AdapterSession { session_token: row.get(0)?, user_id: row.get(1)?, expires: row.get(2)? })
+}
+
+fn authenticator_from_row(row: &Row<'_>) -> rusqlite::Result<Authenticator> {
+    // The column is INTEGER (i64): a counter that is no u32 was not
+    // written by this adapter, and is refused rather than truncated.
+    let counter: i64 = row.get(4)?;
+    let counter = u32::try_from(counter)
+        .map_err(|e| rusqlite::Error::FromSqlConversionFailure(4, rusqlite::types::Type::Integer, Box::new(e)))?;
+    Ok(Authenticator {
+        credential_id: row.get(0)?,
+        user_id: row.get(1)?,
+        provider_account_id: row.get(2)?,
+        credential_public_key: row.get(3)?,
+        counter,
+        credential_device_type: row.get(5)?,
+        credential_backed_up: row.get(6)?,
+        transports: row.get(7)?,
+        name: row.get(8)?,
+        created_at: row.get(9)?,
+        last_used_at: row.get(10)?,
+    })
+}
+
+/// One authenticator (or none) from a statement over [`AUTHENTICATOR_COLUMNS`].
+fn query_authenticator(
+    conn: &Connection,
+    op: &'static str,
+    sql: &str,
+    params: impl rusqlite::Params,
+) -> Result<Option<Authenticator>, AdapterError> {
+    conn.prepare_cached(sql)
+        .and_then(|mut stmt| stmt.query_row(params, authenticator_from_row).optional())
+        .map_err(map_error(op, None))
 }
 
 fn insert_user(conn: &Connection, user: &NewUser) -> Result<AdapterUser, AdapterError> {
@@ -507,7 +560,7 @@ impl Adapter for SqliteAdapter {
 
     fn delete_user(&self, id: &str) -> Result<(), AdapterError> {
         let conn = self.conn("deleteUser")?;
-        // Accounts and sessions go with it (ON DELETE CASCADE).
+        // Accounts, sessions and passkeys go with it (ON DELETE CASCADE).
         conn.prepare_cached("DELETE FROM users WHERE id = ?1")
             .and_then(|mut stmt| stmt.execute([id]))
             .map(|_| ())
@@ -678,5 +731,83 @@ impl Adapter for SqliteAdapter {
             .optional()
         })
         .map_err(map_error("useVerificationToken", None))
+    }
+
+    fn create_authenticator(&self, authenticator: &Authenticator) -> Result<Authenticator, AdapterError> {
+        let op = "createAuthenticator";
+        let a = authenticator;
+        let conn = self.conn(op)?;
+        conn.prepare_cached(&format!(
+            "INSERT INTO authenticators ({AUTHENTICATOR_COLUMNS}) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)"
+        ))
+        .and_then(|mut stmt| {
+            stmt.execute(params![
+                a.credential_id,
+                a.user_id,
+                a.provider_account_id,
+                a.credential_public_key,
+                i64::from(a.counter),
+                a.credential_device_type,
+                a.credential_backed_up,
+                a.transports,
+                a.name,
+                a.created_at,
+                a.last_used_at,
+            ])
+        })
+        .map_err(map_error(op, Some(constraint::AUTHENTICATOR_USER)))?;
+        Ok(authenticator.clone())
+    }
+
+    fn get_authenticator(&self, credential_id: &str) -> Result<Option<Authenticator>, AdapterError> {
+        let op = "getAuthenticator";
+        let sql = format!("SELECT {AUTHENTICATOR_COLUMNS} FROM authenticators WHERE credential_id = ?1");
+        query_authenticator(&*self.conn(op)?, op, &sql, [credential_id])
+    }
+
+    /// Oldest first; rows without `created_at` (written by Auth.js) before
+    /// the others, ties by credential id (SQLite's BINARY collation: bytewise,
+    /// as the other adapters).
+    fn list_authenticators_by_user_id(&self, user_id: &str) -> Result<Vec<Authenticator>, AdapterError> {
+        let op = "listAuthenticatorsByUserId";
+        let conn = self.conn(op)?;
+        conn.prepare_cached(&format!(
+            "SELECT {AUTHENTICATOR_COLUMNS} FROM authenticators WHERE user_id = ?1
+             ORDER BY created_at NULLS FIRST, credential_id"
+        ))
+        .and_then(|mut stmt| stmt.query_map([user_id], authenticator_from_row)?.collect())
+        .map_err(map_error(op, None))
+    }
+
+    fn update_authenticator_counter(
+        &self,
+        credential_id: &str,
+        counter: u32,
+        used_at: i64,
+    ) -> Result<Authenticator, AdapterError> {
+        let op = "updateAuthenticatorCounter";
+        let sql = format!(
+            "UPDATE authenticators SET counter = ?2, last_used_at = ?3 WHERE credential_id = ?1
+             RETURNING {AUTHENTICATOR_COLUMNS}"
+        );
+        query_authenticator(&*self.conn(op)?, op, &sql, params![credential_id, i64::from(counter), used_at])?
+            .ok_or(AdapterError::NotFound { operation: op, what: "authenticator" })
+    }
+
+    fn rename_authenticator(
+        &self,
+        credential_id: &str,
+        name: Option<&str>,
+    ) -> Result<Option<Authenticator>, AdapterError> {
+        let op = "renameAuthenticator";
+        let sql =
+            format!("UPDATE authenticators SET name = ?2 WHERE credential_id = ?1 RETURNING {AUTHENTICATOR_COLUMNS}");
+        query_authenticator(&*self.conn(op)?, op, &sql, params![credential_id, name])
+    }
+
+    fn delete_authenticator(&self, credential_id: &str) -> Result<Option<Authenticator>, AdapterError> {
+        let op = "deleteAuthenticator";
+        let sql = format!("DELETE FROM authenticators WHERE credential_id = ?1 RETURNING {AUTHENTICATOR_COLUMNS}");
+        query_authenticator(&*self.conn(op)?, op, &sql, [credential_id])
     }
 }

@@ -106,13 +106,15 @@ impl Providers {
                 "oauth" | "oidc" => oauth::parse(&option, value, host, env)?,
                 "email" => email::parse(&option, value, host)?,
                 "webauthn" => webauthn::parse(&option, value, host)?,
-                other => return Err(ConfigError::new(
-                    format!("{option}.type"),
-                    format!(
+                other => {
+                    return Err(ConfigError::new(
+                        format!("{option}.type"),
+                        format!(
                         "unknown provider type {other:?}; expected one of oauth, oidc, email, credentials, webauthn"
                     ),
-                )
-                .with_kind(crate::ErrorType::InvalidProviderType)),
+                    )
+                    .with_kind(crate::ErrorType::InvalidProviderType))
+                }
             };
             if list.iter().any(|p| p.id == provider.id) {
                 return Err(ConfigError::new(

@@ -178,6 +178,23 @@ class Auth:
         ``get_access_token_async``."""
         return _engine_call(self._native.get_access_token, user_id, provider)  # type: ignore[no-any-return]
 
+    def list_passkeys(self, user_id: str) -> List[Dict[str, Any]]:
+        """The user's passkeys, oldest first (``id``, ``name``, ``createdAt``,
+        ``lastUsedAt``, ``deviceType``, ``backedUp``, ``transports``)."""
+        return self._passkeys(user_id, {"action": "list"})  # type: ignore[no-any-return]
+
+    def rename_passkey(self, user_id: str, passkey_id: str, name: Optional[str]) -> Dict[str, Any]:
+        """Name one of the user's passkeys (``None`` clears it); the renamed passkey."""
+        return self._passkeys(user_id, {"action": "rename", "id": passkey_id, "name": name})  # type: ignore[no-any-return]
+
+    def delete_passkey(self, user_id: str, passkey_id: str) -> None:
+        """Delete one of the user's passkeys. Raises ``LastSignInMethod`` for
+        the user's last way to sign in."""
+        self._passkeys(user_id, {"action": "delete", "id": passkey_id})
+
+    def _passkeys(self, user_id: str, call: Dict[str, Any]) -> Any:
+        return _engine_call(self._native.passkeys, user_id, json.dumps(call))
+
     async def get_access_token_async(self, user_id: str, provider: str) -> Optional[Dict[str, Any]]:
         """``get_access_token`` on a worker thread."""
         loop = asyncio.get_running_loop()

@@ -12,12 +12,14 @@ nothing here.
 
 from __future__ import annotations
 
+import datetime as _dt
 import typing as _t
 
 __all__ = [
     "User",
     "Account",
     "Session",
+    "Authenticator",
     "JWT",
     "Request",
     "SignInCallback",
@@ -59,6 +61,27 @@ class Account(_t.TypedDict, total=False):
 class Session(_t.TypedDict, total=False):
     user: User
     expires: str
+
+
+class Authenticator(_t.TypedDict, total=False):
+    """A passkey as a host adapter's passkey methods take and return it
+    (``get_authenticator``, ``create_authenticator``,
+    ``list_authenticators_by_user_id``, ``update_authenticator_counter``,
+    ``rename_authenticator``, ``delete_authenticator``): Auth.js's
+    ``AdapterAuthenticator`` plus ``name``, ``createdAt`` and ``lastUsedAt``
+    (``None`` in rows Auth.js wrote)."""
+
+    credentialID: str
+    userId: str
+    providerAccountId: str
+    credentialPublicKey: str
+    counter: int
+    credentialDeviceType: str
+    credentialBackedUp: bool
+    transports: _t.Optional[str]
+    name: _t.Optional[str]
+    createdAt: _t.Optional[_dt.datetime]
+    lastUsedAt: _t.Optional[_dt.datetime]
 
 
 #: The session token's claims (``name``, ``email``, ``picture``, ``sub``, and

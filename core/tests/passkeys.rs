@@ -1,0 +1,552 @@
+//! Passkeys end to end through the engine's routes, with a software
+//! authenticator (keys generated per test): register, sign out, sign back
+//! in, on the memory and SQLite adapters (PostgreSQL in the integration
+//! build), and every way a ceremony must fail.
+
+#[path = "common/authenticator.rs"]
+mod authenticator;
+mod common;
+
+use std::sync::Arc;
+
+use authenticator::{Alg, SoftAuthenticator};
+use common::{location, Browser, ORIGIN, SECRET};
+use libauth_core::{Auth, AuthRequest, AuthResponse, Config, HookMap};
+use serde_json::{json, Value};
+
+fn passkey_config(adapter: Value, extra: Value) -> Config {
+    let mut base = json!({
+        "secret": SECRET,
+        "trustHost": true,
+        "experimental": { "enableWebAuthn": true },
+        "adapter": adapter,
+        "providers": [{ "type": "webauthn" }],
+    });
+    for (k, v) in extra.as_object().cloned().unwrap_or_default() {
+        base[k] = v;
+    }
+    Config::from_value(base).expect("valid passkey config")
+}
+
+fn engine(adapter: Value, extra: Value) -> Auth {
+    Auth::with_env(passkey_config(adapter, extra), Arc::new(HookMap::new()), &std::collections::HashMap::new())
+        .expect("engine builds")
+}
+
+fn memory() -> Value {
+    json!({ "type": "memory" })
+}
+
+/// `GET webauthn-options/passkey?<query>`: `(action, options)`.
+fn options(browser: &mut Browser, query: &str) -> (String, Value) {
+    let res = browser.get(&format!("/auth/webauthn-options/passkey?{query}"));
+    assert_eq!(res.status, 200, "options: {}", String::from_utf8_lossy(&res.body));
+    let body: Value = res.json().unwrap();
+    (body["action"].as_str().unwrap().to_owned(), body["options"].clone())
+}
+
+/// `POST callback/passkey` as the browser module sends it.
+fn callback(browser: &mut Browser, action: &str, credential: &Value) -> AuthResponse {
+    callback_raw(browser, action, &credential.to_string())
+}
+
+fn callback_raw(browser: &mut Browser, action: &str, data: &str) -> AuthResponse {
+    let csrf = browser.csrf();
+    browser.post(
+        "/auth/callback/passkey",
+        &[("action", action), ("data", data), ("csrfToken", &csrf), ("callbackUrl", "/after")],
+    )
+}
+
+fn signed_in_as(browser: &mut Browser) -> Option<String> {
+    let session = browser.session();
+    session["user"]["email"].as_str().map(str::to_owned)
+}
+
+fn error_of(res: &AuthResponse) -> String {
+    let loc = location(res);
+    url::Url::parse(loc)
+        .unwrap()
+        .query_pairs()
+        .find(|(k, _)| k == "error")
+        .map(|(_, v)| v.into_owned())
+        .unwrap_or_else(|| panic!("no error in {loc}"))
+}
+
+/// Sign up with a passkey (email → register), sign out, sign in with it
+/// (discoverable: no email).
+fn round_trip(auth: &Auth, alg: Alg) {
+    let mut browser = Browser::new(auth);
+    let mut key = SoftAuthenticator::new(alg, ORIGIN);
+    let (action, opts) = options(&mut browser, "email=Ada%40Example.com");
+    assert_eq!(action, "register");
+    assert_eq!(opts["rp"]["id"], "localhost");
+    assert_eq!(opts["authenticatorSelection"]["userVerification"], "required");
+    let res = callback(&mut browser, "register", &key.register(&opts));
+    assert_eq!(res.status, 302, "{res:?}");
+    assert_eq!(location(&res), format!("{ORIGIN}/after"));
+    assert_eq!(signed_in_as(&mut browser).as_deref(), Some("ada@example.com"));
+
+    let mut browser = Browser::new(auth); // signed out: a new browser
+    let (action, opts) = options(&mut browser, "");
+    assert_eq!(action, "authenticate");
+    assert_eq!(opts["allowCredentials"], json!([]), "discoverable");
+    let res = callback(&mut browser, "authenticate", &key.authenticate(&opts));
+    assert_eq!(res.status, 302, "{res:?}");
+    assert_eq!(location(&res), format!("{ORIGIN}/after"));
+    assert_eq!(signed_in_as(&mut browser).as_deref(), Some("ada@example.com"));
+}
+
+#[test]
+fn es256_eddsa_rs256_register_and_sign_in_on_memory() {
+    for alg in [Alg::Es256, Alg::EdDsa, Alg::Rs256] {
+        round_trip(&engine(memory(), json!({})), alg);
+    }
+}
+
+#[test]
+fn register_and_sign_in_on_sqlite() {
+    let db = common::temp_db_path();
+    let adapter = json!({ "type": "sqlite", "path": db.0.to_str().unwrap() });
+    round_trip(&engine(adapter.clone(), json!({})), Alg::Es256);
+    // The passkey is in the file: a second engine on it signs in with a
+    // passkey registered there.
+    let auth = engine(adapter, json!({ "session": { "strategy": "database" } }));
+    round_trip(&auth, Alg::EdDsa);
+}
+
+#[cfg(feature = "integration")]
+#[test]
+fn register_and_sign_in_on_postgres() {
+    let schema = common::temp_schema();
+    let adapter = json!({ "type": "postgres", "url": common::postgres_url(), "schema": schema.0 });
+    round_trip(&engine(adapter.clone(), json!({})), Alg::Es256);
+    round_trip(&engine(adapter, json!({ "session": { "strategy": "database" } })), Alg::Rs256);
+}
+
+#[test]
+fn a_known_email_authenticates_with_that_users_passkeys() {
+    let auth = engine(memory(), json!({}));
+    let mut key = SoftAuthenticator::new(Alg::Es256, ORIGIN);
+    let mut browser = Browser::new(&auth);
+    let (_, opts) = options(&mut browser, "email=ada@example.com");
+    callback(&mut browser, "register", &key.register(&opts));
+    let mut browser = Browser::new(&auth);
+    let (action, opts) = options(&mut browser, "email=ada@example.com");
+    assert_eq!(action, "authenticate");
+    assert_eq!(opts["allowCredentials"][0]["id"], key.credential_id_b64());
+    // Another authenticator, not offered for this user, is refused.
+    let mut stranger = SoftAuthenticator::new(Alg::Es256, ORIGIN);
+    let mut other = Browser::new(&auth);
+    let (_, reg) = options(&mut other, "email=eve@example.com");
+    callback(&mut other, "register", &stranger.register(&reg));
+    let res = callback(&mut browser, "authenticate", &stranger.authenticate(&opts));
+    assert_eq!(error_of(&res), "WebAuthnVerificationError");
+}
+
+#[test]
+fn a_signed_in_user_adds_a_passkey_and_must_say_which_action() {
+    let auth = engine(memory(), json!({}));
+    let mut browser = Browser::new(&auth);
+    let mut first = SoftAuthenticator::new(Alg::Es256, ORIGIN);
+    let (_, opts) = options(&mut browser, "email=ada@example.com");
+    callback(&mut browser, "register", &first.register(&opts));
+    let user_id = browser.session()["user"]["id"].as_str().unwrap().to_owned();
+
+    // Signed in, no action: which one is ambiguous.
+    let res = browser.get("/auth/webauthn-options/passkey");
+    assert_eq!(res.status, 400);
+    let (action, opts) = options(&mut browser, "action=register");
+    assert_eq!(action, "register");
+    assert_eq!(opts["excludeCredentials"][0]["id"], first.credential_id_b64(), "no second copy of a passkey");
+    let mut second = SoftAuthenticator::new(Alg::EdDsa, ORIGIN);
+    let res = callback(&mut browser, "register", &second.register(&opts));
+    assert_eq!(res.status, 302, "{res:?}");
+    let listed = auth.list_passkeys(&user_id).unwrap();
+    assert_eq!(listed.len(), 2);
+    // Both sign the same user in.
+    for key in [&mut first, &mut second] {
+        let mut b = Browser::new(&auth);
+        let (_, opts) = options(&mut b, "");
+        callback(&mut b, "authenticate", &key.authenticate(&opts));
+        assert_eq!(b.session()["user"]["id"], user_id);
+    }
+}
+
+#[test]
+fn a_challenge_signs_in_once_even_with_a_zero_counter() {
+    let auth = engine(memory(), json!({}));
+    let mut key = SoftAuthenticator::new(Alg::Es256, ORIGIN);
+    key.counts = false; // counter stays 0: the counter check cannot help
+    let mut browser = Browser::new(&auth);
+    let (_, opts) = options(&mut browser, "email=ada@example.com");
+    callback(&mut browser, "register", &key.register(&opts));
+
+    let mut victim = Browser::new(&auth);
+    let (_, opts) = options(&mut victim, "");
+    let assertion = key.authenticate(&opts);
+    let captured = victim.jar.clone();
+    let res = callback(&mut victim, "authenticate", &assertion);
+    assert_eq!(res.status, 302);
+    assert!(victim.has_session_cookie());
+    // The attacker replays the captured challenge cookie and assertion.
+    let mut attacker = Browser::new(&auth);
+    attacker.jar = captured;
+    attacker.jar.retain(|k, _| !k.contains("session-token"));
+    let res = callback(&mut attacker, "authenticate", &assertion);
+    assert_eq!(error_of(&res), "WebAuthnVerificationError");
+    assert!(!attacker.has_session_cookie());
+}
+
+#[test]
+fn the_passkey_callback_checks_the_csrf_token() {
+    let auth = engine(memory(), json!({}));
+    let mut key = SoftAuthenticator::new(Alg::Es256, ORIGIN);
+    let mut browser = Browser::new(&auth);
+    let (_, opts) = options(&mut browser, "email=ada@example.com");
+    let data = key.register(&opts).to_string();
+    let res = browser.post("/auth/callback/passkey", &[("action", "register"), ("data", &data)]);
+    assert_eq!(error_of(&res), "MissingCSRF");
+    assert!(!browser.has_session_cookie());
+}
+
+#[test]
+fn a_counter_that_goes_back_is_a_cloned_authenticator() {
+    let auth = engine(memory(), json!({}));
+    let mut key = SoftAuthenticator::new(Alg::Es256, ORIGIN);
+    let mut browser = Browser::new(&auth);
+    let (_, opts) = options(&mut browser, "email=ada@example.com");
+    callback(&mut browser, "register", &key.register(&opts));
+    key.counter = 10;
+    let mut b = Browser::new(&auth);
+    let (_, opts) = options(&mut b, "");
+    callback(&mut b, "authenticate", &key.authenticate(&opts)); // 11
+    assert!(b.has_session_cookie());
+    key.counter = 3; // the clone is behind
+    let mut b = Browser::new(&auth);
+    let (_, opts) = options(&mut b, "");
+    let res = callback(&mut b, "authenticate", &key.authenticate(&opts));
+    assert_eq!(error_of(&res), "WebAuthnVerificationError");
+    assert!(!b.has_session_cookie());
+}
+
+/// Each broken registration: the error page, no session, no user.
+#[test]
+fn broken_registrations_are_refused_and_leave_nothing() {
+    type Breaker = fn(&mut SoftAuthenticator);
+    let cases: [(&str, Breaker); 4] = [
+        ("wrong origin", |k| k.origin = "https://evil.example".into()),
+        ("wrong RP ID", |k| k.rp_id = "evil.example".into()),
+        ("no user verification", |k| k.user_verified = false),
+        ("an algorithm not offered (ES384)", |k| *k = SoftAuthenticator::new(Alg::Es384, ORIGIN)),
+    ];
+    for (what, brk) in cases {
+        let auth = engine(memory(), json!({}));
+        let mut browser = Browser::new(&auth);
+        let mut key = SoftAuthenticator::new(Alg::Es256, ORIGIN);
+        brk(&mut key);
+        let (_, opts) = options(&mut browser, "email=ada@example.com");
+        let res = callback(&mut browser, "register", &key.register(&opts));
+        assert_eq!(error_of(&res), "WebAuthnVerificationError", "{what}");
+        assert!(!browser.has_session_cookie(), "{what}");
+        // Nobody was created: the address still registers.
+        let mut again = Browser::new(&auth);
+        let (action, _) = options(&mut again, "email=ada@example.com");
+        assert_eq!(action, "register", "{what}: a half-created user");
+    }
+}
+
+#[test]
+fn user_verification_preferred_accepts_presence_only() {
+    let auth = engine(memory(), json!({ "providers": [{ "type": "webauthn", "userVerification": "preferred" }] }));
+    let mut key = SoftAuthenticator::new(Alg::Es256, ORIGIN);
+    key.user_verified = false;
+    let mut browser = Browser::new(&auth);
+    let (_, opts) = options(&mut browser, "email=ada@example.com");
+    assert_eq!(opts["authenticatorSelection"]["userVerification"], "preferred");
+    let res = callback(&mut browser, "register", &key.register(&opts));
+    assert_eq!(res.status, 302);
+    assert!(browser.has_session_cookie());
+}
+
+#[test]
+fn broken_assertions_are_refused() {
+    let auth = engine(memory(), json!({}));
+    let mut key = SoftAuthenticator::new(Alg::Es256, ORIGIN);
+    let mut browser = Browser::new(&auth);
+    let (_, opts) = options(&mut browser, "email=ada@example.com");
+    callback(&mut browser, "register", &key.register(&opts));
+
+    let attempt = |tamper: &dyn Fn(&mut Value), key: &mut SoftAuthenticator| {
+        let mut b = Browser::new(&auth);
+        let (_, opts) = options(&mut b, "");
+        let mut assertion = key.authenticate(&opts);
+        tamper(&mut assertion);
+        let res = callback(&mut b, "authenticate", &assertion);
+        assert!(res.status < 500);
+        (error_of(&res), b.has_session_cookie())
+    };
+    use base64::engine::general_purpose::URL_SAFE_NO_PAD as B64;
+    use base64::Engine as _;
+    let cases: Vec<(&str, Box<dyn Fn(&mut Value)>)> = vec![
+        (
+            "tampered clientDataJSON",
+            Box::new(|a| {
+                let cd = B64.decode(a["response"]["clientDataJSON"].as_str().unwrap()).unwrap();
+                let mut cd: Value = serde_json::from_slice(&cd).unwrap();
+                cd["origin"] = "https://evil.example".into();
+                a["response"]["clientDataJSON"] = B64.encode(cd.to_string()).into();
+            }),
+        ),
+        ("bad signature", Box::new(|a| a["response"]["signature"] = B64.encode([0x30, 0x06, 2, 1, 1, 2, 1, 1]).into())),
+        (
+            "unknown credential",
+            Box::new(|a| {
+                let id = B64.encode(b"no such credential");
+                a["id"] = id.clone().into();
+                a["rawId"] = id.into();
+            }),
+        ),
+        ("another user's handle", Box::new(|a| a["response"]["userHandle"] = B64.encode("someone-else").into())),
+        ("not base64", Box::new(|a| a["response"]["authenticatorData"] = "!!!".into())),
+        ("a wrong type", Box::new(|a| a["response"] = json!(7))),
+    ];
+    for (what, tamper) in cases {
+        let (error, session) = attempt(tamper.as_ref(), &mut key);
+        assert_eq!(error, "WebAuthnVerificationError", "{what}");
+        assert!(!session, "{what}");
+    }
+    // And the genuine assertion still works after all that.
+    let (_, ok) = {
+        let mut b = Browser::new(&auth);
+        let (_, opts) = options(&mut b, "");
+        let res = callback(&mut b, "authenticate", &key.authenticate(&opts));
+        (res.status, b.has_session_cookie())
+    };
+    assert!(ok);
+}
+
+#[test]
+fn a_stale_or_missing_challenge_is_refused() {
+    let auth = engine(memory(), json!({}));
+    let mut key = SoftAuthenticator::new(Alg::Es256, ORIGIN);
+    let mut browser = Browser::new(&auth);
+    let (_, opts) = options(&mut browser, "email=ada@example.com");
+    let credential = key.register(&opts);
+    browser.jar.retain(|k, _| !k.contains("challenge"));
+    let res = callback(&mut browser, "register", &credential);
+    assert_eq!(error_of(&res), "WebAuthnVerificationError");
+    // A cookie for another ceremony.
+    let (_, auth_opts) = options(&mut browser, "");
+    let res = callback(&mut browser, "register", &key.register(&auth_opts));
+    assert_eq!(error_of(&res), "WebAuthnVerificationError");
+}
+
+#[test]
+fn a_registration_replayed_or_sent_for_another_user_attaches_nowhere() {
+    let auth = engine(memory(), json!({}));
+    let mut key = SoftAuthenticator::new(Alg::Es256, ORIGIN);
+    let mut ada = Browser::new(&auth);
+    let (_, opts) = options(&mut ada, "email=ada@example.com");
+    let registration = key.register(&opts);
+    let captured = ada.jar.clone();
+    assert_eq!(callback(&mut ada, "register", &registration).status, 302);
+    // Replayed as is: the challenge is spent.
+    let mut eve = Browser::new(&auth);
+    eve.jar = captured;
+    let res = callback(&mut eve, "register", &registration);
+    assert_eq!(error_of(&res), "WebAuthnVerificationError");
+    // The same credential id registered afresh for another user: refused,
+    // and that user is not left half-created.
+    let mut eve = Browser::new(&auth);
+    let (_, opts) = options(&mut eve, "email=eve@example.com");
+    let res = callback(&mut eve, "register", &key.register(&opts));
+    assert_eq!(error_of(&res), "WebAuthnVerificationError");
+    assert!(!eve.has_session_cookie());
+    let (action, _) = options(&mut Browser::new(&auth), "email=eve@example.com");
+    assert_eq!(action, "register", "eve was left half-created");
+}
+
+#[test]
+fn an_unreadable_session_cookie_on_options_is_signed_out() {
+    let auth = engine(memory(), json!({}));
+    let mut browser = Browser::new(&auth);
+    browser.jar.insert("authjs.session-token".into(), "garbage.not.a.jwe".into());
+    let (action, _) = options(&mut browser, "");
+    assert_eq!(action, "authenticate");
+}
+
+#[test]
+fn ecdsa_signatures_verify_whatever_the_length_of_r_and_s() {
+    // DER drops leading zero bytes, so about 1 signature in 128 has a
+    // 31-byte r or s; every one must verify.
+    let auth = engine(memory(), json!({ "rateLimit": false }));
+    let mut key = SoftAuthenticator::new(Alg::Es256, ORIGIN);
+    let mut browser = Browser::new(&auth);
+    let (_, opts) = options(&mut browser, "email=ada@example.com");
+    callback(&mut browser, "register", &key.register(&opts));
+    let mut short = 0;
+    for _ in 0..300 {
+        let mut b = Browser::new(&auth);
+        let (_, opts) = options(&mut b, "");
+        let assertion = key.authenticate(&opts);
+        use base64::Engine as _;
+        let sig = base64::engine::general_purpose::URL_SAFE_NO_PAD
+            .decode(assertion["response"]["signature"].as_str().unwrap())
+            .unwrap();
+        if sig.len() < 70 {
+            short += 1;
+        }
+        let res = callback(&mut b, "authenticate", &assertion);
+        assert!(b.has_session_cookie(), "assertion with a {}-byte signature refused: {res:?}", sig.len());
+    }
+    eprintln!("{short} of 300 signatures had a short r or s");
+}
+
+#[test]
+fn passkeys_are_listed_renamed_and_the_last_one_kept() {
+    let auth = engine(memory(), json!({}));
+    let mut key = SoftAuthenticator::new(Alg::Es256, ORIGIN);
+    let mut browser = Browser::new(&auth);
+    let (_, opts) = options(&mut browser, "email=ada@example.com");
+    callback(&mut browser, "register", &key.register(&opts));
+    let id = key.credential_id_b64();
+
+    let res = browser.get("/auth/passkeys");
+    assert_eq!(res.status, 200);
+    let list: Value = res.json().unwrap();
+    assert_eq!(list["passkeys"][0]["id"], id);
+    assert!(list["passkeys"][0].get("credentialPublicKey").is_none());
+    let csrf = browser.csrf();
+    let res =
+        browser.post("/auth/passkeys", &[("action", "rename"), ("id", &id), ("name", "Laptop"), ("csrfToken", &csrf)]);
+    assert_eq!(res.status, 200, "{}", String::from_utf8_lossy(&res.body));
+    assert_eq!(res.json().unwrap()["passkey"]["name"], "Laptop");
+    // Renaming without the CSRF token is refused.
+    let res = browser.post("/auth/passkeys", &[("action", "rename"), ("id", &id), ("name", "x")]);
+    assert!(res.status == 302 && error_of(&res) == "MissingCSRF");
+    // The only way in: not deleted.
+    let res = browser.post("/auth/passkeys", &[("action", "delete"), ("id", &id), ("csrfToken", &csrf)]);
+    assert_eq!(res.status, 409);
+    assert_eq!(res.json().unwrap()["error"], "LastSignInMethod");
+    // Another user cannot touch it.
+    let mut eve = Browser::new(&auth);
+    let mut eve_key = SoftAuthenticator::new(Alg::Es256, ORIGIN);
+    let (_, opts) = options(&mut eve, "email=eve@example.com");
+    callback(&mut eve, "register", &eve_key.register(&opts));
+    let eve_id = eve.session()["user"]["id"].as_str().unwrap().to_owned();
+    assert!(auth.delete_passkey(&eve_id, &id).is_err());
+    assert!(auth.rename_passkey(&eve_id, &id, Some("mine")).is_err());
+    // Signed out: 401.
+    assert_eq!(Browser::new(&auth).get("/auth/passkeys").status, 401);
+}
+
+#[test]
+fn a_second_passkey_can_be_deleted() {
+    let auth = engine(memory(), json!({}));
+    let mut first = SoftAuthenticator::new(Alg::Es256, ORIGIN);
+    let mut browser = Browser::new(&auth);
+    let (_, opts) = options(&mut browser, "email=ada@example.com");
+    callback(&mut browser, "register", &first.register(&opts));
+    let (_, opts) = options(&mut browser, "action=register");
+    let mut second = SoftAuthenticator::new(Alg::Es256, ORIGIN);
+    callback(&mut browser, "register", &second.register(&opts));
+    let user = browser.session()["user"]["id"].as_str().unwrap().to_owned();
+    auth.delete_passkey(&user, &first.credential_id_b64()).unwrap();
+    assert_eq!(auth.list_passkeys(&user).unwrap().len(), 1);
+    // The deleted one signs in no more.
+    let mut b = Browser::new(&auth);
+    let (_, opts) = options(&mut b, "");
+    let res = callback(&mut b, "authenticate", &first.authenticate(&opts));
+    assert_eq!(error_of(&res), "WebAuthnVerificationError");
+}
+
+#[test]
+fn config_errors_name_the_option() {
+    let build = |config: Value| {
+        Auth::with_env(Config::from_value(config).unwrap(), Arc::new(HookMap::new()), &std::collections::HashMap::new())
+            .err()
+            .expect("refused")
+    };
+    let e = build(json!({ "secret": SECRET, "adapter": memory(), "providers": [{ "type": "webauthn" }] }));
+    assert_eq!(e.kind.map(|k| k.as_str()), Some("ExperimentalFeatureNotEnabled"));
+    assert_eq!(e.option, "experimental.enableWebAuthn");
+    let e = build(
+        json!({ "secret": SECRET, "experimental": { "enableWebAuthn": true }, "providers": [{ "type": "webauthn" }] }),
+    );
+    assert_eq!(e.kind.map(|k| k.as_str()), Some("MissingAdapter"));
+    let e = build(json!({ "secret": SECRET, "experimental": { "enableWebAuthn": true }, "adapter": memory(),
+                          "providers": [{ "type": "webauthn", "relayingParty": { "id": "other.example", "origin": "https://app.example.com" } }] }));
+    assert_eq!(e.option, "providers[0].relayingParty.id");
+    let e = build(json!({ "secret": SECRET, "experimental": { "enableWebAuthn": true }, "adapter": memory(),
+                          "providers": [{ "type": "webauthn", "userVerification": "never" }] }));
+    assert_eq!(e.option, "providers[0].userVerification");
+}
+
+#[test]
+fn the_sign_in_page_offers_passkeys_under_a_hash_only_csp() {
+    let auth = engine(memory(), json!({}));
+    let res = Browser::new(&auth).get("/auth/signin");
+    let html = String::from_utf8(res.body.clone()).unwrap();
+    assert!(html.contains(r#"autocomplete="username webauthn""#));
+    assert!(html.contains(r#"data-webauthn-provider="passkey""#));
+    let csp = res.header("content-security-policy").unwrap();
+    assert!(csp.contains("script-src 'sha256-") && !csp.contains("unsafe-inline'; img") || csp.contains("style-src"));
+    assert!(!csp.contains("script-src 'self'") && !csp.contains("script-src 'unsafe-inline'"));
+    // The hash is the inline script's.
+    let start = html.find("<script type=\"module\">").unwrap() + "<script type=\"module\">".len();
+    let end = html[start..].find("</script>").unwrap() + start;
+    use base64::Engine as _;
+    use sha2::Digest as _;
+    let hash = base64::engine::general_purpose::STANDARD.encode(sha2::Sha256::digest(&html.as_bytes()[start..end]));
+    assert!(csp.contains(&format!("'sha256-{hash}'")), "{csp}");
+    // And the module is served for custom pages.
+    let res = Browser::new(&auth).get("/auth/webauthn.js");
+    assert_eq!(res.status, 200);
+    assert!(res.header("content-type").unwrap().starts_with("text/javascript"));
+}
+
+mod properties {
+    use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
+
+        /// Whatever the callback is sent, it answers without a 5xx and
+        /// signs no one in.
+        #[test]
+        fn the_callback_never_fails_open(data in ".{0,300}", action in prop_oneof!["register", "authenticate", ".{0,12}"]) {
+            let auth = engine(memory(), json!({ "rateLimit": false }));
+            let mut browser = Browser::new(&auth);
+            let _ = browser.get("/auth/webauthn-options/passkey?email=a@example.com");
+            let res = callback_raw(&mut browser, &action, &data);
+            prop_assert!(res.status < 500);
+            prop_assert!(!browser.has_session_cookie());
+        }
+
+        /// JSON of roughly the right shape, with wrong types and junk inside.
+        #[test]
+        fn shaped_junk_is_refused(id in "[A-Za-z0-9_-]{0,40}", field in any::<Option<i64>>(), junk in "[A-Za-z0-9_-]{0,200}") {
+            let auth = engine(memory(), json!({ "rateLimit": false }));
+            let mut browser = Browser::new(&auth);
+            let (_, _opts) = options(&mut browser, "");
+            let assertion = json!({ "id": id, "rawId": id, "type": "public-key",
+                "response": { "clientDataJSON": junk, "authenticatorData": junk, "signature": field, "userHandle": null } });
+            let res = callback(&mut browser, "authenticate", &assertion);
+            prop_assert!(res.status < 500);
+            prop_assert!(!browser.has_session_cookie());
+        }
+
+        /// Any query to the options route: no 5xx.
+        #[test]
+        fn options_queries_never_fail(query in "[ -~]{0,120}") {
+            let auth = engine(memory(), json!({ "rateLimit": false }));
+            let mut browser = Browser::new(&auth);
+            let url = format!("{ORIGIN}/auth/webauthn-options/passkey?{query}");
+            let Ok(req) = std::panic::catch_unwind(|| AuthRequest::get(url)) else { return Ok(()) };
+            let res = browser.send(req);
+            prop_assert!(res.status < 500, "{} {:?}", res.status, String::from_utf8_lossy(&res.body));
+        }
+    }
+}
