@@ -82,8 +82,14 @@ async function authenticatorPage(browser) {
 const sessionOf = (page, basePath = "/auth") =>
   page.evaluate(async (b) => (await fetch(`${b}/session`)).json(), basePath);
 
-/** Sign out through the built-in sign-out page. */
-async function signOut(page, origin) {
+/**
+ * Sign out through the built-in sign-out page, with autofill off (sign-out
+ * may land on a page that sends the browser to the sign-in page, where the
+ * authenticator would answer the autofill request at once).
+ */
+async function signOut(t, origin) {
+  const { page } = t;
+  await t.autofill(false);
   await page.goto(`${origin}/auth/signout`);
   await Promise.all([page.waitForURL((u) => !u.pathname.endsWith("/signout")), page.click("button[type=submit]")]);
   assert.equal(await sessionOf(page), null, "signed out");
@@ -117,26 +123,27 @@ async function builtInPageFlow(browser, origin, { secret }) {
     const creds = await t.credentials();
     assert.equal(creds.length, 1, "one passkey on the authenticator");
     assert.equal(creds[0].isResidentCredential, true);
-    await signOut(t.page, origin);
+    await signOut(t, origin);
 
     // The button, no email: a discoverable credential.
     await t.autofill(false);
     await t.page.goto(signin);
     await Promise.all([t.page.waitForURL(dashboard), t.page.click(`${form} button[type=submit]`)]);
     assert.equal((await sessionOf(t.page)).user.email, email);
-    await signOut(t.page, origin);
+    await signOut(t, origin);
 
     // The button with the email: the user's passkeys (allowCredentials).
     await t.page.goto(signin);
     await t.page.fill(`${form} input[name=email]`, email);
     await Promise.all([t.page.waitForURL(dashboard), t.page.click(`${form} button[type=submit]`)]);
     assert.equal((await sessionOf(t.page)).user.email, email);
-    await signOut(t.page, origin);
+    await signOut(t, origin);
 
     // Autofill (conditional UI): the authenticator answers the page's
     // conditional request; nothing is clicked.
     await t.autofill(true);
-    await Promise.all([t.page.waitForURL(dashboard), t.page.goto(signin)]);
+    await t.page.goto(signin);
+    await t.page.waitForURL(dashboard);
     assert.equal((await sessionOf(t.page)).user.email, email);
     assert.equal((await t.credentials())[0].signCount >= 0, true);
   } catch (e) {
@@ -291,17 +298,20 @@ describe("passkeys in headless Chromium (virtual authenticator)", { skip }, () =
       assert.ok(Array.isArray(passkey.transports));
 
       // Sign out; the list is the signed-in user's only.
-      const out = await t.page.evaluate(async () => {
-        const { csrfToken } = await (await fetch("/auth/csrf")).json();
-        const res = await fetch("/auth/signout", {
-          method: "POST",
-          headers: { "content-type": "application/x-www-form-urlencoded", "x-auth-return-redirect": "1" },
-          body: new URLSearchParams({ csrfToken }),
+      const signOutHere = async () => {
+        const status = await t.page.evaluate(async () => {
+          const { csrfToken } = await (await fetch("/auth/csrf")).json();
+          const res = await fetch("/auth/signout", {
+            method: "POST",
+            headers: { "content-type": "application/x-www-form-urlencoded", "x-auth-return-redirect": "1" },
+            body: new URLSearchParams({ csrfToken }),
+          });
+          return res.status;
         });
-        return res.status;
-      });
-      assert.equal(out, 200);
-      assert.equal(await sessionOf(t.page), null);
+        assert.equal(status, 200);
+        assert.equal(await sessionOf(t.page), null);
+      };
+      await signOutHere();
       assert.deepEqual((await call("listPasskeys")).thrown?.status, 401);
       assert.equal((await call("listPasskeys")).thrown?.name, "PasskeyError");
 
@@ -333,22 +343,36 @@ describe("passkeys in headless Chromium (virtual authenticator)", { skip }, () =
       assert.deepEqual([last?.name, last?.type, last?.status], ["PasskeyError", "LastSignInMethod", 409]);
 
       // Without the browser's JSON helpers (older browsers): the module's own
-      // base64url conversion. A second passkey for the signed-in user, then
-      // a sign-in with it.
+      // base64url conversion, from here on.
       await t.page.evaluate(() => {
         delete PublicKeyCredential.parseCreationOptionsFromJSON;
         delete PublicKeyCredential.parseRequestOptionsFromJSON;
         delete PublicKeyCredential.prototype.toJSON;
       });
       assert.equal(await t.page.evaluate(() => typeof PublicKeyCredential.parseRequestOptionsFromJSON), "undefined");
+      // This device holds the user's passkey already: registering it again is
+      // refused by the browser (excludeCredentials), and nothing is posted.
+      const twice = await call("signIn", "passkey", { action: "register", redirect: false, callbackUrl: "/me" });
+      assert.deepEqual(twice.value, { ok: false, url: null, error: "InvalidStateError" });
+      // The device loses it; the signed-in user adds a second passkey (on the
+      // "new" device) and signs in with it, by email.
+      await t.cdp.send("WebAuthn.removeCredential", {
+        authenticatorId: t.authenticatorId,
+        credentialId: (await t.credentials())[0].credentialId,
+      });
       const second = await call("signIn", "passkey", { action: "register", redirect: false, callbackUrl: "/me" });
       assert.equal(second.value.ok, true, JSON.stringify(second.value));
       assert.equal((await sessionOf(t.page)).user.email, email, "the same user");
-      assert.equal((await t.credentials()).length, 2);
+      assert.equal((await t.credentials()).length, 1);
       list = (await call("listPasskeys")).value;
       assert.equal(list.length, 2);
+      // Signed in, the server wants to be told what to do.
+      const vague = await call("signIn", "passkey", { email, redirect: false, callbackUrl: "/me" });
+      assert.deepEqual(vague.value, { ok: false, url: null, error: "Invalid request", status: 400 });
+      await signOutHere();
       const again = await call("signIn", "passkey", { email, redirect: false, callbackUrl: "/me" });
       assert.equal(again.value.ok, true, JSON.stringify(again.value));
+      assert.equal((await sessionOf(t.page)).user.email, email);
 
       // Now one of two may go.
       assert.deepEqual((await call("deletePasskey", passkey.id)).value, undefined);
@@ -433,7 +457,7 @@ describe("passkeys in headless Chromium (virtual authenticator)", { skip }, () =
       await Promise.all([t.page.waitForURL(leftSignIn), t.page.click(`${form} button`)]);
       assert.equal((await sessionOf(t.page))?.user?.email, email, `landed on ${t.page.url()}`);
       assert.equal((await t.credentials()).length, 1);
-      await signOut(t.page, origin);
+      await signOut(t, origin);
 
       // Sign in with Auth.js's button (its email field is required).
       await t.autofill(false);
@@ -441,11 +465,12 @@ describe("passkeys in headless Chromium (virtual authenticator)", { skip }, () =
       await t.page.fill(`${form} input[name=email]`, email);
       await Promise.all([t.page.waitForURL(leftSignIn), t.page.click(`${form} button`)]);
       assert.equal((await sessionOf(t.page))?.user?.email, email, `landed on ${t.page.url()}`);
-      await signOut(t.page, origin);
+      await signOut(t, origin);
 
       // Auth.js's autofill.
       await t.autofill(true);
-      await Promise.all([t.page.waitForURL(leftSignIn), t.page.goto(signin)]);
+      await t.page.goto(signin);
+      await t.page.waitForURL(leftSignIn);
       assert.equal((await sessionOf(t.page))?.user?.email, email, `landed on ${t.page.url()}`);
     } catch (e) {
       e.message += `\nbrowser console:\n${t.logs.join("\n")}`;
