@@ -125,6 +125,16 @@ async function builtInPageFlow(browser, origin, { secret }) {
     assert.equal(creds[0].isResidentCredential, true);
     await signOut(t, origin);
 
+    // The user refuses (no user verification): the page says so, and stays.
+    await t.cdp.send("WebAuthn.setUserVerified", { authenticatorId: t.authenticatorId, isUserVerified: false });
+    await t.page.goto(signin);
+    await t.page.click(`${form} button[type=submit]`);
+    await t.page.waitForSelector("[data-webauthn-error]:not([hidden])");
+    assert.match(await t.page.textContent("[data-webauthn-error]"), /cancelled or timed out/);
+    assert.equal(new URL(t.page.url()).pathname, "/auth/signin");
+    assert.equal(await sessionOf(t.page), null);
+    await t.cdp.send("WebAuthn.setUserVerified", { authenticatorId: t.authenticatorId, isUserVerified: true });
+
     // The button, no email: a discoverable credential.
     await t.autofill(false);
     await t.page.goto(signin);
