@@ -295,7 +295,8 @@ fn broken_assertions_are_refused() {
     };
     use base64::engine::general_purpose::URL_SAFE_NO_PAD as B64;
     use base64::Engine as _;
-    let cases: Vec<(&str, Box<dyn Fn(&mut Value)>)> = vec![
+    type Tamper = Box<dyn Fn(&mut Value)>;
+    let cases: Vec<(&str, Tamper)> = vec![
         (
             "tampered clientDataJSON",
             Box::new(|a| {
