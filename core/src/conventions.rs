@@ -248,11 +248,16 @@ pub fn compile_host_config(mut config: Value) -> Result<CompiledConfig, ConfigEr
     Ok(out)
 }
 
-/// `id`, else the built-in provider's name, else the type: the id a
-/// provider's functions are named under (`providers.<id>.authorize`), as
-/// the engine names the provider itself.
+/// `id`, else the built-in provider's name, else the type (`passkey` for
+/// type `webauthn`): the id a provider's functions are named under
+/// (`providers.<id>.authorize`), as the engine names the provider itself.
 pub fn provider_id(provider: &Map<String, Value>) -> Option<&str> {
-    ["id", "builtin", "type"].iter().find_map(|key| provider.get(*key).and_then(Value::as_str))
+    ["id", "builtin", "type"].iter().find_map(|key| provider.get(*key).and_then(Value::as_str)).map(|id| {
+        match (provider.get("id"), id) {
+            (None, "webauthn") => crate::providers::webauthn::DEFAULT_ID,
+            _ => id,
+        }
+    })
 }
 
 fn compile_provider(index: usize, provider: &mut Value, hooks: &mut Vec<(u64, String)>) -> Result<(), ConfigError> {
@@ -367,6 +372,7 @@ mod tests {
                 { "type": "credentials", "authorize": f(7), "credentials": {} },
                 { "builtin": "github", "options": { "clientId": "x", "profile": f(8) } },
                 { "type": "email", "id": "magic", "sendVerificationRequest": f(9) },
+                { "type": "webauthn", "getUserInfo": f(16) },
                 f(10)
             ],
             "adapter": { "create_user": f(11), "getUser": f(12), "helper": f(13), "get_authenticator": f(14),
@@ -388,6 +394,7 @@ mod tests {
             (12, "adapter.getUser"),
             (14, "adapter.getAuthenticator"),
             (15, "adapter.updateAuthenticatorCounter"),
+            (16, "providers.passkey.getUserInfo"),
         ] {
             assert!(names.contains(&expected), "{expected:?} in {names:?}");
         }

@@ -777,10 +777,10 @@ impl Auth {
                         return Ok(true);
                     }
                 }
-                providers::ProviderKind::Email(_) => {
-                    if adapter.get_user(user_id)?.is_some_and(|u| u.email.is_some_and(|e| !e.is_empty())) {
-                        return Ok(true);
-                    }
+                providers::ProviderKind::Email(_)
+                    if adapter.get_user(user_id)?.is_some_and(|u| u.email.is_some_and(|e| !e.is_empty())) =>
+                {
+                    return Ok(true);
                 }
                 _ => {}
             }

@@ -279,6 +279,7 @@ pub fn verify_registration(
     let id = URL_SAFE_NO_PAD.encode(verified.cred_id.as_ref());
     let transports = credential.response.transports.as_ref().map(|list| {
         list.iter()
+            .filter(|t| !matches!(t, webauthn_rs_core::proto::AuthenticatorTransport::Unknown))
             .filter_map(|t| serde_json::to_value(t).ok().and_then(|v| v.as_str().map(str::to_owned)))
             .collect::<Vec<_>>()
             .join(",")
@@ -401,6 +402,7 @@ fn parse_transports(joined: &str) -> Vec<webauthn_rs_core::proto::AuthenticatorT
     joined
         .split(',')
         .filter_map(|t| serde_json::from_value(serde_json::Value::String(t.trim().to_owned())).ok())
+        .filter(|t| !matches!(t, webauthn_rs_core::proto::AuthenticatorTransport::Unknown))
         .collect()
 }
 

@@ -71,7 +71,9 @@ describe("host conventions: every hook kind, as the shared vectors say", () => {
     { type: "credentials", credentials: {}, authorize: hook },
     { type: "email", sendVerificationRequest: hook },
     { builtin: "github", clientId: "id", clientSecret: "secret", profile: hook },
+    { type: "webauthn", getUserInfo: hook },
   ];
+  config.experimental = { enableWebAuthn: true };
   const auth = instanceFor(config);
 
   for (const c of vectors.cases) {

@@ -102,7 +102,9 @@ def native() -> Any:
         {"type": "credentials", "credentials": {}, "authorize": hook},
         {"type": "email", "sendVerificationRequest": hook},
         {"builtin": "github", "clientId": "id", "clientSecret": "secret", "profile": hook},
+        {"type": "webauthn", "getUserInfo": hook},
     ]
+    config["experimental"] = {"enableWebAuthn": True}
     return libauth.Auth(config)._native
 
 

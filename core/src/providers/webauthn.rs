@@ -12,6 +12,9 @@ use super::{Provider, ProviderKind};
 use crate::error::ConfigError;
 use crate::host::{Hook, Host};
 
+/// The id of a `webauthn` provider that names none (Auth.js's `Passkey`).
+pub const DEFAULT_ID: &str = "passkey";
+
 /// Auth.js's default: five minutes to finish a ceremony.
 pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(5 * 60);
 
@@ -85,7 +88,7 @@ pub fn parse(option: &str, value: &Value, host: &dyn Host) -> Result<Provider, C
         ConfigError::new(at, e.into_inner().to_string())
     })?;
     let _ = config.get_user_info;
-    let id = config.id.unwrap_or_else(|| "passkey".to_owned());
+    let id = config.id.unwrap_or_else(|| DEFAULT_ID.to_owned());
     let origin = match config.relaying_party.origin {
         None => None,
         Some(origin) => {

@@ -70,14 +70,20 @@ fn relying_party(ctx: &Ctx, p: &WebAuthnProvider) -> Result<RelyingParty, AuthEr
     })
 }
 
+/// Who a passkey request is for: the user (stored, or to create), and
+/// whether they are stored.
+struct UserInfo {
+    user: Map<String, Value>,
+    exists: bool,
+}
+
+/// The signed-in user and the adapter holding them.
+type SignedIn = (std::sync::Arc<dyn Adapter>, String);
+
 /// Who is asking, per Auth.js's `getUserInfo`: the host's function, or by
 /// default the `email` parameter looked up in the adapter. `None`: no one
 /// named (a discoverable sign-in).
-fn user_info(
-    ctx: &mut Ctx,
-    provider: &Provider,
-    p: &WebAuthnProvider,
-) -> Result<Option<(Map<String, Value>, bool)>, AuthError> {
+fn user_info(ctx: &mut Ctx, provider: &Provider, p: &WebAuthnProvider) -> Result<Option<UserInfo>, AuthError> {
     if p.custom_user_info {
         let options = json!({ "provider": { "id": provider.id, "name": provider.name, "type": "webauthn" } });
         let answer = ctx
@@ -94,7 +100,7 @@ fn user_info(
             Value::Object(mut info) => {
                 let exists = info.get("exists").and_then(Value::as_bool).unwrap_or(false);
                 match info.remove("user") {
-                    Some(Value::Object(user)) => Ok(Some((user, exists))),
+                    Some(Value::Object(user)) => Ok(Some(UserInfo { user, exists })),
                     _ => Err(AuthError::new(
                         ErrorType::CallbackRouteError,
                         "getUserInfo must return { user, exists } or null",
@@ -107,8 +113,10 @@ fn user_info(
     let email = ctx.query("email").map(|e| e.trim().to_lowercase()).filter(|e| !e.is_empty());
     let Some(email) = email else { return Ok(None) };
     match adapter(ctx)?.get_user_by_email(&email)? {
-        Some(user) => Ok(Some((user_map(&serde_json::to_value(&user).unwrap_or_default()), true))),
-        None => Ok(Some((Map::from_iter([("email".into(), Value::String(email))]), false))),
+        Some(user) => {
+            Ok(Some(UserInfo { user: user_map(&serde_json::to_value(&user).unwrap_or_default()), exists: true }))
+        }
+        None => Ok(Some(UserInfo { user: Map::from_iter([("email".into(), Value::String(email))]), exists: false })),
     }
 }
 
@@ -120,13 +128,13 @@ fn user_map(value: &Value) -> Map<String, Value> {
 /// (registering needs a user: the signed-in one, or a new one); without
 /// one, a signed-out visitor authenticates unless they named an unknown
 /// user, and a signed-in user must say which.
-fn infer_action(signed_in: bool, asked: Option<&str>, info: Option<&(Map<String, Value>, bool)>) -> Option<Action> {
-    let exists = info.is_some_and(|(_, exists)| *exists);
+fn infer_action(signed_in: bool, asked: Option<&str>, info: Option<&UserInfo>) -> Option<Action> {
+    let exists = info.is_some_and(|i| i.exists);
     match asked {
         Some("authenticate") => Some(Action::Authenticate),
         Some("register") if info.is_some() && signed_in == exists => Some(Action::Register),
         None if !signed_in => match info {
-            Some((_, false)) => Some(Action::Register),
+            Some(i) if !i.exists => Some(Action::Register),
             _ => Some(Action::Authenticate),
         },
         _ => None,
@@ -146,7 +154,7 @@ pub fn options(ctx: &mut Ctx) -> Result<Reply, AuthError> {
         None => None,
     };
     let info = match &session_user {
-        Some(user) => Some((user_map(&serde_json::to_value(user).unwrap_or_default()), true)),
+        Some(user) => Some(UserInfo { user: user_map(&serde_json::to_value(user).unwrap_or_default()), exists: true }),
         None => user_info(ctx, provider, p)?,
     };
     let asked = ctx.query("action");
@@ -162,10 +170,9 @@ pub fn options(ctx: &mut Ctx) -> Result<Reply, AuthError> {
     };
     let rp = relying_party(ctx, p)?;
     let now = now_millis() as i64;
-    let (options, mut pending) = match action {
+    let (options, pending) = match action {
         Action::Authenticate => {
-            let known =
-                info.as_ref().filter(|(_, exists)| *exists).and_then(|(u, _)| u.get("id")).and_then(Value::as_str);
+            let known = info.as_ref().filter(|i| i.exists).and_then(|i| i.user.get("id")).and_then(Value::as_str);
             let allowed = match known {
                 Some(user_id) => adapter.list_authenticators_by_user_id(user_id)?,
                 None => Vec::new(),
@@ -174,7 +181,7 @@ pub fn options(ctx: &mut Ctx) -> Result<Reply, AuthError> {
             (serde_json::to_value(options), pending)
         }
         Action::Register => {
-            let (mut user, exists) = info.expect("register is inferred only with a user");
+            let UserInfo { mut user, exists } = info.expect("register is inferred only with a user");
             let Some(email) = user.get("email").and_then(Value::as_str).map(str::to_lowercase) else {
                 return Ok(invalid_request("registering a passkey needs the user's email"));
             };
@@ -203,15 +210,15 @@ pub fn options(ctx: &mut Ctx) -> Result<Reply, AuthError> {
         token: challenge_token(&pending.challenge),
         expires: now + p.timeout.as_millis() as i64,
     })?;
-    let sealed = seal(ctx, &mut pending, p)?;
+    let sealed = seal(ctx, &pending, p)?;
     let mut cookie = SetCookie::new(&ctx.cookies.webauthn_challenge, sealed);
     cookie.options.max_age = Some(p.timeout.as_secs());
     ctx.set_cookies.push(cookie);
     Ok(Reply::Json { status: 200, body: json!({ "action": action.as_str(), "options": options }), no_store: true })
 }
 
-fn seal(ctx: &Ctx, pending: &mut Pending, p: &WebAuthnProvider) -> Result<String, AuthError> {
-    let claims = match serde_json::to_value(&*pending) {
+fn seal(ctx: &Ctx, pending: &Pending, p: &WebAuthnProvider) -> Result<String, AuthError> {
+    let claims = match serde_json::to_value(pending) {
         Ok(Value::Object(claims)) => claims,
         _ => return Err(AuthError::new(ErrorType::WebAuthnVerificationError, "the challenge state did not serialise")),
     };
@@ -398,7 +405,7 @@ fn unauthorized() -> Reply {
     Reply::Json { status: 401, body: json!({ "error": "Unauthorized", "message": "sign in first" }), no_store: true }
 }
 
-fn signed_in_user(ctx: &Ctx) -> Result<Option<(std::sync::Arc<dyn Adapter>, String)>, AuthError> {
+fn signed_in_user(ctx: &Ctx) -> Result<Option<SignedIn>, AuthError> {
     let Some(adapter) = ctx.auth.adapter.clone() else { return Ok(None) };
     let id = register::current_user_id(ctx, adapter.as_ref())?;
     Ok(id.map(|id| (adapter, id)))
@@ -410,8 +417,8 @@ mod tests {
 
     #[test]
     fn actions_are_inferred_as_authjs_does() {
-        let known = (Map::new(), true);
-        let unknown = (Map::new(), false);
+        let known = UserInfo { user: Map::new(), exists: true };
+        let unknown = UserInfo { user: Map::new(), exists: false };
         // Signed out.
         assert_eq!(infer_action(false, None, None), Some(Action::Authenticate));
         assert_eq!(infer_action(false, None, Some(&known)), Some(Action::Authenticate));
