@@ -406,7 +406,9 @@ export function initSignInPage(root = document) {
     const basePath = form.dataset.basePath || DEFAULT_BASE_PATH;
     const callbackUrl = form.dataset.callbackUrl || undefined;
     const errorBox = form.querySelector("[data-webauthn-error]") ?? root.querySelector("[data-webauthn-error]");
-    const button = form.querySelector('button[type="submit"], button:not([type])');
+    const button = /** @type {HTMLButtonElement | null} */ (
+      form.querySelector('button[type="submit"], button:not([type])')
+    );
     /** @param {SignInResult} result */
     const show = (result) => {
       if (!errorBox) return;

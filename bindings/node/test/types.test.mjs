@@ -43,6 +43,16 @@ it("webauthn.d.ts declares exactly the runtime exports of libauth/webauthn", asy
   assert.deepEqual(declaredValues("webauthn.d.ts"), Object.keys(webauthn).sort());
 });
 
+it("core/assets/webauthn.js type-checks under tsc --checkJs --strict (its JSDoc types)", () => {
+  const tsc = require.resolve("typescript/bin/tsc");
+  const flags = ["--noEmit", "--allowJs", "--checkJs", "--strict", "--target", "ES2022", "--module", "ES2022"];
+  const lib = ["--lib", "ES2022,DOM,DOM.Iterable", "--moduleResolution", "bundler"];
+  execFileSync(process.execPath, [tsc, ...flags, ...lib, "../../core/assets/webauthn.js"], {
+    cwd: pkgDir,
+    stdio: "pipe",
+  });
+});
+
 it("the ErrorType union in index.d.ts names every error type the engine reports", () => {
   const source = ts.createSourceFile("index.d.ts", readFileSync(`${pkgDir}index.d.ts`, "utf8"), ts.ScriptTarget.Latest);
   const alias = source.statements.find((n) => ts.isTypeAliasDeclaration(n) && n.name.text === "ErrorType");
