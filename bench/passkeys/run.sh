@@ -17,8 +17,13 @@ command -v taskset >/dev/null || apt_install util-linux || exit 1
 LIBAUTH_PROFILE=release LIBAUTH_OUT="$PWD/.libauth-release.node" node ../bindings/node/scripts/build.js
 export LIBAUTH_NATIVE="$PWD/.libauth-release.node"
 load_before=$(bench_load)
+busy=""
+if awk -v l="${load_before%% *}" 'BEGIN { exit !(l > 1.0) }'; then
+  busy="The machine was busy (load average $load_before): the figures are high and noisy. "
+fi
 body=$(mktemp)
 {
+  [ -z "$busy" ] || { echo "$busy"; echo; }
   echo "Release addon, Node $(node --version); one process pinned to CPU ${BENCH_CPU:-1}; the same ES256 (P-256) passkey and the same signed assertions for both."
   echo
   taskset -c "${BENCH_CPU:-1}" node passkeys/bench.mjs
