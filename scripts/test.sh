@@ -150,6 +150,9 @@ npm_install examples/solid-start              # SolidStart 2 + Node 24 for its b
 if [ "$addon_built" = 1 ]; then
   for file in bindings/node/test/*.test.mjs; do
     name=$(basename "$file")
+    # Passkeys in the browser run the FastAPI and C examples too: after the
+    # Python and C steps, which build what they need (below).
+    [ "$name" = passkeys-browser.test.mjs ] && continue
     (cd bindings/node && CI=true node --test --test-reporter=tap "test/$name") 2>&1 | tee "$LOG_DIR/node-$name.log"
     code=${PIPESTATUS[0]}
     record_node "node/$name" "$LOG_DIR/node-$name.log" "$code"
@@ -226,6 +229,13 @@ if [ "$py_ok" = 1 ]; then
   record "python" "$code" "$p" "$f"
 else
   record "python (set-up)" 1 0 1
+fi
+echo "== Node binding: passkeys in headless Chromium (Express, FastAPI and C examples)"
+if [ "$addon_built" = 1 ]; then
+  (cd bindings/node && CI=true LIBAUTH_PYTHON="$PY_VENV/bin/python" node --test --test-reporter=tap test/passkeys-browser.test.mjs) 2>&1 |
+    tee "$LOG_DIR/node-passkeys-browser.test.mjs.log"
+  code=${PIPESTATUS[0]}
+  record_node "node/passkeys-browser.test.mjs" "$LOG_DIR/node-passkeys-browser.test.mjs.log" "$code"
 fi
 check_all_suites_ran
 

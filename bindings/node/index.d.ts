@@ -6,8 +6,8 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 
 export type Awaitable<T> = T | PromiseLike<T>;
 
-/** oauth, oidc, email or credentials. */
-export type ProviderType = "oauth" | "oidc" | "email" | "credentials";
+/** oauth, oidc, email, credentials or webauthn (passkeys). */
+export type ProviderType = "oauth" | "oidc" | "email" | "credentials" | "webauthn";
 
 /** The shape returned by a provider's profile callback. */
 export interface User {
@@ -307,7 +307,41 @@ export interface EmailConfig extends EmailOptions {
   [option: string]: unknown;
 }
 
-export type Provider = CredentialsConfig<any> | OAuthConfig<any> | TikTokConfig | GitHubConfig | EmailConfig;
+/** Passkey (WebAuthn) options, as Auth.js's Passkey provider takes them. */
+export interface PasskeyOptions {
+  /** Default `"passkey"`. */
+  id?: string;
+  /** Default `"Passkey"`. */
+  name?: string;
+  /** The relying party: `id` (a registrable domain, default the request's host), `name`, `origin`. */
+  relayingParty?: { id?: string; name?: string; origin?: string };
+  /** Milliseconds the browser gives the user (default 5 minutes). */
+  timeout?: number;
+  /** Passkey autofill on the built-in sign-in page (conditional UI). */
+  enableConditionalUI?: boolean;
+  userVerification?: "required" | "preferred";
+  /**
+   * Who is registering or signing in (as Auth.js's `getUserInfo`): `{ user,
+   * exists }`, or null to refuse. Default: the `email` parameter, looked up
+   * with the adapter.
+   */
+  getUserInfo?: (...args: any[]) => Awaitable<{ user: User; exists: boolean } | null>;
+}
+
+export interface PasskeyConfig extends PasskeyOptions {
+  type: "webauthn";
+  id: string;
+  name: string;
+  [option: string]: unknown;
+}
+
+export type Provider =
+  | CredentialsConfig<any>
+  | OAuthConfig<any>
+  | TikTokConfig
+  | GitHubConfig
+  | EmailConfig
+  | PasskeyConfig;
 
 /** Sign in with credentials checked by `authorize`. */
 export declare function Credentials<C extends Record<string, CredentialInput>>(options: {
@@ -325,6 +359,12 @@ export declare function GitHub(options?: OAuthUserConfig<GitHubProfile>): GitHub
 
 /** Magic-link sign-in by email (an adapter is required): `server` or `sendVerificationRequest`. */
 export declare function Email(options: EmailOptions): EmailConfig;
+
+/**
+ * Passkeys (WebAuthn, id `passkey`): needs `experimental: { enableWebAuthn: true }`
+ * and an adapter that stores passkeys. The browser side is `libauth/webauthn`.
+ */
+export declare function Passkey(options?: PasskeyOptions): PasskeyConfig;
 
 // ---------------------------------------------------------------- adapters
 

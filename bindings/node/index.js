@@ -11,7 +11,7 @@
 
 const express = require("./lib/express");
 const reactive = require("./lib/reactive");
-const { Credentials, TikTok, GitHub, Email } = require("./lib/providers");
+const { Credentials, TikTok, GitHub, Email, Passkey } = require("./lib/providers");
 const { AuthError, CredentialsSignin, InvalidConfig } = require("./lib/errors");
 const { workerThreads } = require("./lib/native");
 const actions = require("./lib/actions");
@@ -44,6 +44,7 @@ exports.Credentials = Credentials;
 exports.TikTok = TikTok;
 exports.GitHub = GitHub;
 exports.Email = Email;
+exports.Passkey = Passkey;
 exports.AuthError = AuthError;
 exports.CredentialsSignin = CredentialsSignin;
 exports.InvalidConfig = InvalidConfig;

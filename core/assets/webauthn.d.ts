@@ -53,7 +53,8 @@ export interface Passkey {
   /** The credential id (base64url). */
   id: string;
   name: string | null;
-  createdAt: string;
+  /** ISO 8601; null for a passkey stored by Auth.js (it records no dates). */
+  createdAt: string | null;
   lastUsedAt: string | null;
   deviceType: "singleDevice" | "multiDevice";
   backedUp: boolean;

@@ -41,7 +41,7 @@
  * @typedef {object} Passkey
  * @property {string} id The credential id (base64url).
  * @property {string | null} name
- * @property {string} createdAt
+ * @property {string | null} createdAt
  * @property {string | null} lastUsedAt
  * @property {"singleDevice" | "multiDevice"} deviceType
  * @property {boolean} backedUp

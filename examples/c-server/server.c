@@ -14,8 +14,10 @@
  * Credentials sign-in runs `authorize` below, a C hook. TikTok sign-in goes
  * to TikTok when AUTH_TIKTOK_ID / AUTH_TIKTOK_SECRET are set, otherwise to the
  * local simulator at TIKTOK_SIM_URL (tests/tiktok-sim), when set.
+ * Passkeys (WebAuthn) are on: users and their passkeys live in SQLite
+ * (AUTH_DB, default ./auth.db); sessions are JWTs in a cookie.
  * Environment: PORT (default 8080), AUTH_SECRET (required; read by libauth),
- * TIKTOK_SIM_URL, AUTH_TIKTOK_ID, AUTH_TIKTOK_SECRET.
+ * AUTH_DB, TIKTOK_SIM_URL, AUTH_TIKTOK_ID, AUTH_TIKTOK_SECRET.
  *
  * libmicrohttpd runs requests on a pool of threads; they all share the one
  * engine, and hooks run on whichever thread handles the request. */
@@ -103,6 +105,20 @@ static char *config_json(void) {
         cJSON_AddStringToObject(tiktok, "userinfo", url);
         cJSON_AddItemToArray(providers, tiktok);
     }
+    /* Passkeys (WebAuthn): the passkey provider, the experimental flag, and
+     * somewhere to keep users and their passkeys (SQLite, AUTH_DB). Sessions
+     * stay JWTs in a cookie. The sign-in page offers "Sign in with Passkey". */
+    cJSON *passkey = cJSON_CreateObject();
+    cJSON_AddStringToObject(passkey, "id", "passkey");
+    cJSON_AddStringToObject(passkey, "type", "webauthn");
+    cJSON_AddStringToObject(passkey, "name", "Passkey");
+    cJSON_AddItemToArray(providers, passkey);
+    cJSON_AddTrueToObject(cJSON_AddObjectToObject(config, "experimental"), "enableWebAuthn");
+    cJSON *adapter = cJSON_AddObjectToObject(config, "adapter");
+    cJSON_AddStringToObject(adapter, "type", "sqlite");
+    const char *db = getenv("AUTH_DB");
+    cJSON_AddStringToObject(adapter, "path", db && *db ? db : "auth.db");
+    cJSON_AddStringToObject(cJSON_AddObjectToObject(config, "session"), "strategy", "jwt");
     cJSON *hooks = cJSON_AddObjectToObject(config, "hooks");
     cJSON *implemented = cJSON_AddArrayToObject(hooks, "implemented");
     cJSON_AddItemToArray(implemented, cJSON_CreateString("providers.credentials.authorize"));
@@ -255,7 +271,10 @@ static MHD_Result_t page(struct MHD_Connection *conn, const char *title, const c
 static MHD_Result_t app(struct MHD_Connection *conn, const char *path, request_state *st) {
     cJSON *session = session_of(conn, st);
     cJSON *user = cJSON_GetObjectItem(session, "user");
-    char *name = esc(cJSON_GetStringValue(cJSON_GetObjectItem(user, "name")));
+    /* A passkey user may have no name: show the email then. */
+    const char *shown = cJSON_GetStringValue(cJSON_GetObjectItem(user, "name"));
+    if (!shown) shown = cJSON_GetStringValue(cJSON_GetObjectItem(user, "email"));
+    char *name = esc(shown);
     char *email = esc(cJSON_GetStringValue(cJSON_GetObjectItem(user, "email")));
     char *body = NULL;
     MHD_Result_t ret;

@@ -1,4 +1,5 @@
-// libauth's Express example (`./scripts/demo.sh` starts it).
+// libauth's Express example (`./scripts/demo.sh` starts it): credentials,
+// TikTok and passkey sign-in.
 //
 //   AUTH_SECRET=… node server.js          # http://127.0.0.1:3000/, sign in as demo / demo
 //
@@ -18,6 +19,7 @@ const {
   refreshAccount,
   Credentials,
   TikTok,
+  Passkey,
   CredentialsSignin,
 } = require("libauth");
 
@@ -56,7 +58,11 @@ const credentials = Credentials({
 const tt = tiktok();
 const config = {
   trustHost: true, // a local demo: the browser's Host is trusted; deploy with AUTH_URL instead
-  providers: tt ? [credentials, tt] : [credentials],
+  // Passkeys (WebAuthn): "Sign in with Passkey" on the built-in page registers
+  // a new user by email, or signs in with a passkey already made (also offered
+  // in the email field's autofill). Users and passkeys are stored in SQLite.
+  providers: tt ? [credentials, tt, Passkey()] : [credentials, Passkey()],
+  experimental: { enableWebAuthn: true },
   adapter: { type: "sqlite", path: process.env.AUTH_DB || "auth.db" },
   callbacks: {
     // Database sessions: the user id, so pages can look up the user's accounts.
@@ -161,7 +167,7 @@ app.get("/", (req, res) => {
     `<div class="card"><h1>libauth Express example</h1>
 ${
   s?.user
-    ? `<p>Welcome back, ${esc(s.user.name)}. Your session is stored in SQLite; see it on the <a href="/dashboard">dashboard</a>.</p>`
+    ? `<p>Welcome back, ${esc(s.user.name ?? s.user.email)}. Your session is stored in SQLite; see it on the <a href="/dashboard">dashboard</a>.</p>`
     : `<p>Sign in with the demo account (<strong>demo</strong> / <strong>demo</strong>)${tt ? " or with TikTok" : ""}: the built-in sign-in page comes from libauth's engine.</p>
 <p><a class="button" href="/login">Sign in</a></p>`
 }</div>`,
@@ -178,7 +184,7 @@ app.get("/dashboard", async (req, res, next) => {
       req,
       res,
       "Dashboard",
-      `<div class="card"><h1>Dashboard</h1><p id="secret">Hello ${esc(s.user.name)}, this page is protected.</p></div>
+      `<div class="card"><h1>Dashboard</h1><p id="secret">Hello ${esc(s.user.name ?? s.user.email)}, this page is protected.</p></div>
 <div class="card"><h2>Your session</h2><p class="muted">What <code>getSession(req, config)</code> returns (and <code>GET /auth/session</code> answers):</p>
 <pre id="session">${esc(JSON.stringify(s, null, 2))}</pre></div>
 ${

@@ -1,6 +1,6 @@
 """libauth's FastAPI example (ASGI).
 
-AUTH_SECRET=$(openssl rand -hex 32) python app.py      # http://127.0.0.1:8000/, sign in as demo / demo
+AUTH_SECRET=$(openssl rand -hex 32) python app.py      # http://127.0.0.1:8000/, sign in as demo / demo or with a passkey
 # or: AUTH_SECRET=… uvicorn app:application --port 8000
 """
 
@@ -19,6 +19,17 @@ from libauth_demo import CONFIG, page  # noqa: E402  (the examples' shared confi
 import libauth  # noqa: E402
 from libauth.fastapi import CurrentSession, RequiredSession  # noqa: E402
 
+#: The shared configuration plus passkeys (WebAuthn): the Passkey provider,
+#: the experimental flag, and SQLite (AUTH_DB, default ./auth.db) for users
+#: and their passkeys. Sessions stay JWTs in a cookie.
+PASSKEY_CONFIG = {
+    **CONFIG,
+    "providers": [*CONFIG["providers"], libauth.Passkey()],
+    "experimental": {"enableWebAuthn": True},
+    "adapter": {"type": "sqlite", "path": os.environ.get("AUTH_DB", "auth.db")},
+    "session": {"strategy": "jwt"},
+}
+
 app = FastAPI()
 
 
@@ -29,7 +40,7 @@ async def home(session: CurrentSession) -> HTMLResponse:
         return HTMLResponse(
             page(
                 "libauth FastAPI example",
-                f'<p id="who">Signed in as {escape(str(user.get("name")))} '
+                f'<p id="who">Signed in as {escape(str(user.get("name") or user.get("email")))} '
                 f"({escape(user.get('email') or 'no email')})</p>"
                 '<p><a href="/dashboard">Dashboard</a> · <a href="/auth/signout">Sign out</a></p>',
             )
@@ -44,7 +55,7 @@ async def home(session: CurrentSession) -> HTMLResponse:
 
 @app.get("/dashboard")  # no session: 303 to /auth/signin?callbackUrl=%2Fdashboard (401 for a JSON client)
 async def dashboard(session: RequiredSession) -> HTMLResponse:
-    name = escape(str(session["user"].get("name")))
+    name = escape(str(session["user"].get("name") or session["user"].get("email")))
     return HTMLResponse(
         page("Dashboard", f'<p id="secret">Hello {name}, this page is protected.</p><p><a href="/">Home</a></p>')
     )
@@ -56,7 +67,7 @@ async def me(session: RequiredSession) -> JSONResponse:
 
 
 #: What the server runs: every route under /auth is answered by libauth.
-application = libauth.ASGIMiddleware(app, libauth.Auth(CONFIG))
+application = libauth.ASGIMiddleware(app, libauth.Auth(PASSKEY_CONFIG))
 
 if __name__ == "__main__":
     import uvicorn

@@ -15,6 +15,7 @@ import re
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 import urllib.parse
 
@@ -109,7 +110,11 @@ def main():
             stdout=subprocess.DEVNULL,
         )
         procs.append(sim)
-        env = dict(os.environ, PORT=str(port), AUTH_SECRET=SECRET, TIKTOK_SIM_URL=f"http://127.0.0.1:{sim_port}")
+        # The example keeps users and passkeys in SQLite: a throwaway file.
+        db = os.path.join(tempfile.mkdtemp(prefix="libauth-c-server-"), "auth.db")
+        env = dict(
+            os.environ, PORT=str(port), AUTH_SECRET=SECRET, TIKTOK_SIM_URL=f"http://127.0.0.1:{sim_port}", AUTH_DB=db
+        )
         env.pop("AUTH_URL", None)
         server = subprocess.Popen([f"{ROOT}/examples/c-server/c-server"], env=env, stdout=subprocess.DEVNULL)
         procs.append(server)

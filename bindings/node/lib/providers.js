@@ -39,4 +39,16 @@ function Email(options = {}) {
   return { type: "email", id: "email", name: "Email", ...options };
 }
 
-module.exports = { Credentials, TikTok, GitHub, Email };
+/**
+ * Passkeys (WebAuthn): register and sign in with a device's authenticator.
+ * Needs `experimental: { enableWebAuthn: true }` and an adapter that stores
+ * passkeys. Options: `id` (default "passkey"), `name`, `relayingParty: { id,
+ * name, origin }` (default: the request's host), `timeout`,
+ * `enableConditionalUI`, `userVerification` ("required" or "preferred"),
+ * `getUserInfo` (a hook).
+ */
+function Passkey(options = {}) {
+  return { type: "webauthn", id: "passkey", name: "Passkey", ...options };
+}
+
+module.exports = { Credentials, TikTok, GitHub, Email, Passkey };

@@ -3,7 +3,7 @@
 // misspelt hook is refused like a misspelt option.
 import { it } from "node:test";
 import assert from "node:assert/strict";
-import { ServerAuth, InvalidConfig, AuthError, Credentials, Email } from "libauth";
+import { ServerAuth, InvalidConfig, AuthError, Credentials, Email, Passkey } from "libauth";
 import { SECRET } from "./helpers.mjs";
 
 const authorize = () => null;
@@ -88,4 +88,29 @@ it("a config with every hook spelt right is accepted", () => {
     logger: { error: noop, warn: noop, debug: noop },
     hooks: { timeout: 10, timeouts: { "callbacks.jwt": 2 }, maxInFlight: 64 },
   });
+});
+
+it("Passkey() is Auth.js's passkey provider: type webauthn, id passkey, options kept", () => {
+  assert.deepEqual(Passkey(), { type: "webauthn", id: "passkey", name: "Passkey" });
+  const getUserInfo = async () => null;
+  assert.deepEqual(
+    Passkey({
+      id: "key",
+      relayingParty: { id: "example.com", name: "Example", origin: "https://example.com" },
+      timeout: 60000,
+      enableConditionalUI: true,
+      userVerification: "preferred",
+      getUserInfo,
+    }),
+    {
+      type: "webauthn",
+      id: "key",
+      name: "Passkey",
+      relayingParty: { id: "example.com", name: "Example", origin: "https://example.com" },
+      timeout: 60000,
+      enableConditionalUI: true,
+      userVerification: "preferred",
+      getUserInfo,
+    },
+  );
 });

@@ -211,11 +211,12 @@ export async function freePort() {
 }
 
 /**
- * Start a node program and wait until it is ready: it printed `ready` (a
- * RegExp), or `ready` (a URL) answers. Killed if it is not ready in 30 s.
+ * Start a node program (or `command`: a Python interpreter, a C server) and
+ * wait until it is ready: it printed `ready` (a RegExp), or `ready` (a URL)
+ * answers. Killed if it is not ready in 30 s.
  */
-export async function startProcess(args, { cwd, env, ready }) {
-  const child = spawn(process.execPath, args, {
+export async function startProcess(args, { cwd, env, ready, command = process.execPath }) {
+  const child = spawn(command, args, {
     cwd,
     env: { ...process.env, ...env },
     stdio: ["ignore", "pipe", "pipe"],

@@ -5,7 +5,7 @@
 import { it } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync, spawn } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync, readdirSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync, readdirSync, readFileSync } from "node:fs";
 import { once } from "node:events";
 import os from "node:os";
 import path from "node:path";
@@ -13,6 +13,7 @@ import { fileURLToPath } from "node:url";
 import { Browser } from "./helpers.mjs";
 
 const pkgDir = fileURLToPath(new URL("..", import.meta.url));
+const assets = fileURLToPath(new URL("../../../core/assets/", import.meta.url));
 
 // The app: node:http around ReactiveAuth (no other dependency to install).
 const APP = `
@@ -56,6 +57,8 @@ it("the packed tarball installs and runs with no Rust toolchain", async () => {
     assert.match(listing, /package\/libauth\.node/);
     assert.match(listing, /package\/prebuilt\.json/);
     assert.doesNotMatch(listing, /package\/src\//, "no Rust source in the package");
+    assert.match(listing, /package\/webauthn\.mjs/);
+    assert.match(listing, /package\/webauthn\.d\.ts/);
 
     const app = path.join(work, "app");
     const home = path.join(work, "home");
@@ -90,4 +93,20 @@ it("the packed tarball installs and runs with no Rust toolchain", async () => {
   } finally {
     rmSync(work, { recursive: true, force: true });
   }
+});
+
+// The engine serves core/assets/webauthn.js at {basePath}/webauthn.js; the
+// package ships the same file (scripts/build.js copies it): one source.
+it("libauth/webauthn is core/assets/webauthn.js, byte for byte (and its .d.ts)", async () => {
+  const { createRequire } = await import("node:module");
+  const require = createRequire(import.meta.url);
+  const shipped = require.resolve("libauth/webauthn").replace(/^file:\/\//, "");
+  const same = (a, b) =>
+    assert.ok(readFileSync(a).equals(readFileSync(b)), `${a} differs from ${b}: run node scripts/build.js`);
+  same(path.join(pkgDir, "webauthn.mjs"), path.join(assets, "webauthn.js"));
+  same(path.join(pkgDir, "webauthn.d.ts"), path.join(assets, "webauthn.d.ts"));
+  assert.equal(path.basename(shipped), "webauthn.mjs");
+  const mod = await import("libauth/webauthn");
+  assert.equal(typeof mod.signIn, "function");
+  assert.equal(typeof mod.initSignInPage, "function");
 });

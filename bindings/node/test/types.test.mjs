@@ -38,6 +38,11 @@ it("client.d.ts declares exactly the runtime exports of libauth/client", async (
   assert.deepEqual(declaredValues("client.d.ts"), Object.keys(client).sort());
 });
 
+it("webauthn.d.ts declares exactly the runtime exports of libauth/webauthn", async () => {
+  const webauthn = await import("libauth/webauthn");
+  assert.deepEqual(declaredValues("webauthn.d.ts"), Object.keys(webauthn).sort());
+});
+
 it("the ErrorType union in index.d.ts names every error type the engine reports", () => {
   const source = ts.createSourceFile("index.d.ts", readFileSync(`${pkgDir}index.d.ts`, "utf8"), ts.ScriptTarget.Latest);
   const alias = source.statements.find((n) => ts.isTypeAliasDeclaration(n) && n.name.text === "ErrorType");

@@ -407,3 +407,27 @@ def test_asgi_scope_with_the_cookie_split_over_several_headers_reads_the_session
         session = libauth.get_session(s)
         assert session is not None and session["user"]["name"] == "Split"
     assert libauth.get_session(scope(b"theme=dark")) is None
+
+
+def test_passkey_helper_spells_auth_js_options() -> None:
+    get_user_info = print
+    assert libauth.Passkey() == {"type": "webauthn", "id": "passkey", "name": "Passkey"}
+    assert libauth.Passkey(
+        relaying_party={"id": "example.com", "name": "Example", "origin": "https://example.com"},
+        enable_conditional_ui=True,
+        user_verification="required",
+        timeout=60_000,
+        get_user_info=get_user_info,
+        id="key",
+    ) == {
+        "type": "webauthn",
+        "id": "key",
+        "name": "Passkey",
+        "relayingParty": {"id": "example.com", "name": "Example", "origin": "https://example.com"},
+        "enableConditionalUI": True,
+        "userVerification": "required",
+        "timeout": 60_000,
+        "getUserInfo": get_user_info,
+    }
+    # camelCase passes through unchanged, as for the other helpers.
+    assert libauth.Passkey(enableConditionalUI=False)["enableConditionalUI"] is False

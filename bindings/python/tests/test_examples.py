@@ -55,7 +55,7 @@ class Example:
 
 
 @pytest.fixture
-def example(request: Any) -> Iterator[Example]:
+def example(request: Any, tmp_path: Path) -> Iterator[Example]:
     name = request.param
     assert TIKTOK_SIM.exists(), "target/debug/tiktok-sim is not built (cargo build -p tiktok-sim)"
     port, sim_port = free_port(), free_port()
@@ -71,6 +71,8 @@ def example(request: Any) -> Iterator[Example]:
         "AUTH_SECRET": SECRET,
         "TIKTOK_SIM_URL": f"http://127.0.0.1:{sim_port}",
         "PYTHONUNBUFFERED": "1",
+        # The FastAPI example keeps users and passkeys in SQLite: a throwaway file.
+        "AUTH_DB": str(tmp_path / "auth.db"),
     }
     env.pop("AUTH_TIKTOK_ID", None)
     env.pop("AUTH_TRUST_HOST", None)  # the example's own trustHost must do

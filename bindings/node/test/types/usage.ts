@@ -13,6 +13,7 @@ import {
   TikTok,
   GitHub,
   Email,
+  Passkey,
   AuthError,
   CredentialsSignin,
   InvalidConfig,
@@ -31,6 +32,7 @@ import {
   type AdapterUser,
   type ErrorType,
   type EmailConfig,
+  type PasskeyConfig,
   type SendVerificationRequestParams,
   type SmtpServerOptions,
   type TokenSet,
@@ -286,3 +288,16 @@ Email({ server: smtp, sender: "a@example.com" });
 void ({ session: { generateSessionToken: () => 42 } } satisfies AuthConfig);
 // @ts-expect-error jwt.encode returns a string
 void ({ jwt: { encode: () => ({}) } } satisfies AuthConfig);
+
+// Passkeys: the provider and the experimental flag.
+const passkey: PasskeyConfig = Passkey({
+  relayingParty: { id: "example.com", name: "Example", origin: "https://example.com" },
+  userVerification: "required",
+  enableConditionalUI: true,
+  timeout: 60_000,
+});
+export const passkeyConfig: AuthConfig = {
+  experimental: { enableWebAuthn: true },
+  adapter: { type: "sqlite", path: "auth.db" },
+  providers: [passkey, Passkey()],
+};

@@ -52,7 +52,7 @@ from ._errors import (
     Verification,
 )
 from .asgi import ASGIMiddleware
-from .providers import OIDC, Credentials, Email, GitHub, OAuth, TikTok
+from .providers import OIDC, Credentials, Email, GitHub, OAuth, Passkey, TikTok
 from .wsgi import WSGIMiddleware, session_from_environ
 
 
@@ -117,6 +117,7 @@ __all__ = [
     "OAuth",
     "OIDC",
     "Email",
+    "Passkey",
     "AuthError",
     "InvalidConfig",
     "ERROR_TYPES",

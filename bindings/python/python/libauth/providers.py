@@ -80,4 +80,22 @@ def Email(**options: Any) -> Dict[str, Any]:
     return out
 
 
-__all__ = ["Credentials", "TikTok", "GitHub", "OAuth", "OIDC", "Email"]
+#: Option names ``_camel`` cannot spell (an acronym).
+_SPELLED = {"enable_conditional_ui": "enableConditionalUI"}
+
+
+def Passkey(**options: Any) -> Dict[str, Any]:
+    """Passkeys (WebAuthn): register and sign in with a device's
+    authenticator. Needs ``{"experimental": {"enableWebAuthn": True}}`` and an
+    adapter that stores passkeys. Options: ``id`` (default ``"passkey"``),
+    ``name``, ``relaying_party={"id": ..., "name": ..., "origin": ...}``
+    (default: the request's host), ``timeout``, ``enable_conditional_ui``,
+    ``user_verification`` (``"required"`` or ``"preferred"``) and
+    ``get_user_info`` (a hook). The browser side is the engine's
+    ``{basePath}/webauthn.js`` module."""
+    spelled = {_SPELLED[k]: v for k, v in options.items() if k in _SPELLED and v is not None}
+    rest = {k: v for k, v in options.items() if k not in _SPELLED}
+    return {"type": "webauthn", "id": "passkey", "name": "Passkey", **_options(rest), **spelled}
+
+
+__all__ = ["Credentials", "TikTok", "GitHub", "OAuth", "OIDC", "Email", "Passkey"]
