@@ -260,6 +260,10 @@ typedef struct auth_hook_result auth_hook_result;
 //   providers.<id>.profile  {profile, tokens}
 //     -> the user (an object) for the provider's profile and token
 //        response; anything else, or a failure, is OAuthProfileParseError.
+//   providers.<id>.getUserInfo  {options: {provider: {id, name, type}}, request: {url, method, headers}}
+//     -> a passkey provider's user for this request: {user, exists} (user
+//        an object with at least `email` to register; exists: whether it
+//        is stored), or null for "no one named" (a discoverable sign-in).
 //   adapter.createUser  {id, name, email, emailVerified, image}
 //   adapter.getUser  string
 //   adapter.getUserByEmail  string

@@ -824,6 +824,8 @@ export interface RateLimitOptions {
   credentials?: false | RateLimitRule;
   email?: false | RateLimitRule;
   callback?: false | RateLimitRule;
+  /** Passkey options and verification (per email and per IP). */
+  passkey?: false | RateLimitRule;
   /** Where counts live: in memory (the default, one process) or shared by many server processes. See docs/scale-out.md. */
   store?: RateLimitStore;
 }

@@ -97,7 +97,7 @@ pub struct Config {
     #[serde(default)]
     pub use_secure_cookies: Option<bool>,
     /// Rate limits (see [`crate::ratelimit`]): absent for the defaults,
-    /// `false` for none, or `{ window, max, credentials, email, callback }`.
+    /// `false` for none, or `{ window, max, credentials, email, callback, passkey }`.
     #[serde(default)]
     pub rate_limit: Option<Value>,
     #[serde(default)]

@@ -20,7 +20,7 @@ use std::thread;
 use std::time::{Duration, Instant};
 
 use common::*;
-use libauth_core::adapter::{from_config, Adapter};
+use libauth_core::adapter::{from_config, Adapter, Authenticator};
 use libauth_core::{Auth, NoHooks};
 use serde_json::{json, Value};
 
@@ -119,7 +119,12 @@ fn fork_workers(
                     // Even children use it first; odd ones drop it as
                     // inherited. Its last reference here: dropping it closes
                     // the child's own connections and leaves the parent's.
-                    let used = child % 2 == 1 || spare.get_user("42").is_ok_and(|u| u.is_some());
+                    // Even ones also store a passkey through it (on their own
+                    // connection), which the parent then reads.
+                    let used = child % 2 == 1
+                        || (spare.get_user("42").is_ok_and(|u| u.is_some())
+                            && spare.create_authenticator(&passkey(child)).is_ok()
+                            && spare.list_authenticators_by_user_id("42").is_ok_and(|l| l.contains(&passkey(child))));
                     drop(spare);
                     used && worker(auth)
                 }))
@@ -156,8 +161,29 @@ fn fork_workers(
     let took = started.elapsed();
     assert!(statuses.iter().all(|s| *s == Some(0)), "every worker succeeded: exit statuses {statuses:?}");
     assert_eq!(parent.session()["user"]["email"], "ada@example.com", "the parent's session reads after the fork");
+    let spare = spare.lock().unwrap().clone().expect("the parent keeps its spare adapter");
+    for child in (0..CHILDREN).filter(|c| c % 2 == 0) {
+        assert_eq!(spare.get_authenticator(&passkey(child).credential_id).unwrap(), Some(passkey(child)));
+    }
     check();
     took
+}
+
+/// The passkey child `child` stores for user 42.
+fn passkey(child: usize) -> Authenticator {
+    Authenticator {
+        credential_id: format!("fork-{child}"),
+        user_id: "42".into(),
+        provider_account_id: format!("fork-{child}"),
+        credential_public_key: "pQECAyYgASFYIA==".into(),
+        counter: 0,
+        credential_device_type: "multiDevice".into(),
+        credential_backed_up: true,
+        transports: None,
+        name: None,
+        created_at: Some(1_763_800_000_123),
+        last_used_at: None,
+    }
 }
 
 /// In a worker: `THREADS_PER_CHILD` concurrent sign-ins, each reading its

@@ -471,6 +471,34 @@ fn a_second_passkey_can_be_deleted() {
 }
 
 #[test]
+fn passkey_options_and_verification_are_rate_limited() {
+    let auth = engine(memory(), json!({ "rateLimit": { "passkey": { "window": 60, "max": 2, "maxPerIp": 3 } } }));
+    let mut browser = Browser::new(&auth);
+    // Per email: the third options request for one address is refused.
+    for _ in 0..2 {
+        assert_eq!(browser.get("/auth/webauthn-options/passkey?email=ada@example.com").status, 200);
+    }
+    let mut json_client = Browser::new(&auth);
+    json_client.extra_headers.push(("accept".into(), "application/json".into()));
+    let res = json_client.get("/auth/webauthn-options/passkey?email=ada@example.com");
+    assert_eq!(res.status, 429);
+    assert!(res.header("retry-after").is_some());
+    assert_eq!(res.json().unwrap()["error"], "RateLimited");
+    // Per IP: the verification counts too; the fourth request from one
+    // address is refused whatever it is.
+    let mut key = SoftAuthenticator::new(Alg::Es256, ORIGIN);
+    let res = callback(&mut browser, "register", &key.register(&json!({ "challenge": "x", "user": { "id": "eA" } })));
+    assert_eq!(res.status, 429, "the third request from this IP");
+    let mut elsewhere = Browser::new(&auth);
+    elsewhere.extra_headers.push(("x-test".into(), "1".into()));
+    let req = AuthRequest {
+        remote_address: Some("10.9.8.7".into()),
+        ..AuthRequest::get(format!("{ORIGIN}/auth/webauthn-options/passkey"))
+    };
+    assert_eq!(elsewhere.send(req).status, 200, "another client is not limited");
+}
+
+#[test]
 fn config_errors_name_the_option() {
     let build = |config: Value| {
         Auth::with_env(Config::from_value(config).unwrap(), Arc::new(HookMap::new()), &std::collections::HashMap::new())

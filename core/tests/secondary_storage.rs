@@ -16,7 +16,9 @@ use std::sync::{Arc, Barrier, Mutex};
 use std::time::Duration;
 
 use common::*;
-use libauth_core::adapter::{constraint, from_config, Adapter, AdapterSession, NewUser, VerificationToken};
+use libauth_core::adapter::{
+    constraint, from_config, Adapter, AdapterSession, Authenticator, NewUser, VerificationToken,
+};
 use libauth_core::redis_pool::{RedisOptions, RedisPool};
 use libauth_core::time::now_millis;
 use libauth_core::{Auth, Config, HookMap, NoHooks};
@@ -166,6 +168,49 @@ fn an_email_link_signs_in_once_under_concurrency() {
     });
     assert_eq!(statuses.iter().filter(|(_, signed_in)| *signed_in).count(), 1, "{statuses:?}");
     assert!(redis_keys(&redis(&prefix), "vt:*").is_empty());
+}
+
+/// Passkeys stay in the database with their user: the wrapper forwards
+/// every passkey call, Redis holds none of them, and deleting the user
+/// deletes them.
+#[test]
+#[cfg(feature = "integration")] // PostgreSQL or Redis
+fn passkeys_stay_in_the_database() {
+    let file = temp_db_path();
+    let adapter = json!({ "type": "sqlite", "path": file.0 });
+    let prefix = prefix();
+    let (a, sql, pool) =
+        (secondary(&adapter, &prefix), from_config(&adapter, Arc::new(NoHooks)).unwrap(), redis(&prefix));
+    let user = a.create_user(&NewUser::default()).unwrap();
+    let passkey = Authenticator {
+        credential_id: "cred-1".into(),
+        user_id: user.id.clone(),
+        provider_account_id: "cred-1".into(),
+        credential_public_key: "pQECAyYgASFYIA==".into(),
+        counter: 0,
+        credential_device_type: "multiDevice".into(),
+        credential_backed_up: true,
+        transports: None,
+        name: None,
+        created_at: Some(now_millis() as i64),
+        last_used_at: None,
+    };
+    assert_eq!(a.create_authenticator(&passkey).unwrap(), passkey);
+    let again = a.create_authenticator(&passkey).unwrap_err();
+    assert_eq!(again.violated_constraint(), Some(constraint::AUTHENTICATOR_ID));
+    assert_eq!(sql.get_authenticator("cred-1").unwrap(), Some(passkey.clone()), "stored in SQL");
+    let used = a.update_authenticator_counter("cred-1", 3, 1_000).unwrap();
+    let named = a.rename_authenticator("cred-1", Some("Phone")).unwrap().unwrap();
+    assert_eq!((used.counter, named.name.as_deref()), (3, Some("Phone")));
+    assert_eq!(a.list_authenticators_by_user_id(&user.id).unwrap(), vec![named.clone()]);
+    assert!(redis_keys(&pool, "*").is_empty(), "nothing in Redis: {:?}", redis_keys(&pool, "*"));
+    assert_eq!(a.delete_authenticator("cred-1").unwrap(), Some(named.clone()));
+    a.create_authenticator(&named).unwrap();
+    a.delete_user(&user.id).unwrap();
+    assert_eq!(a.get_authenticator("cred-1").unwrap(), None, "deleted with the user");
+    for method in libauth_core::adapter::AUTHENTICATOR_METHODS {
+        assert!(a.supports(method), "{method}");
+    }
 }
 
 #[test]

@@ -576,6 +576,7 @@ fn every_hook_the_engine_calls_is_documented() {
         "providers.<id>.authorize",
         "providers.<id>.sendVerificationRequest",
         "providers.<id>.profile",
+        "providers.<id>.getUserInfo",
     ]
     .map(str::to_owned)
     .into();
@@ -615,9 +616,10 @@ fn documented_arguments_are_what_the_engine_sends() {
     }
     // Hooks these flows cannot reach: the engine calls deleteUser only to
     // undo a failed account link, and never unlinkAccount (it is Auth.js's,
-    // for the app's own use). The passkey hooks need the WebAuthn routes'
-    // flows, which these do not run yet.
-    let unreached = ["adapter.deleteUser", "adapter.unlinkAccount"];
+    // for the app's own use). The passkey hooks need a WebAuthn
+    // authenticator, which these flows do not have: core's passkey tests and
+    // the C example's browser test run them.
+    let unreached = ["adapter.deleteUser", "adapter.unlinkAccount", "providers.<id>.getUserInfo"];
     let passkeys: Vec<String> =
         libauth_core::adapter::AUTHENTICATOR_METHODS.iter().map(|m| format!("adapter.{m}")).collect();
     for hook in docs.keys().filter(|h| !unreached.contains(&h.as_str()) && !passkeys.contains(h)) {

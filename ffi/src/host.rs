@@ -76,6 +76,10 @@ pub const AUTH_HOOK_ERROR: i32 = 1;
 ///   providers.<id>.profile  {profile, tokens}
 ///     -> the user (an object) for the provider's profile and token
 ///        response; anything else, or a failure, is OAuthProfileParseError.
+///   providers.<id>.getUserInfo  {options: {provider: {id, name, type}}, request: {url, method, headers}}
+///     -> a passkey provider's user for this request: {user, exists} (user
+///        an object with at least `email` to register; exists: whether it
+///        is stored), or null for "no one named" (a discoverable sign-in).
 ///   adapter.createUser  {id, name, email, emailVerified, image}
 ///   adapter.getUser  string
 ///   adapter.getUserByEmail  string

@@ -602,6 +602,51 @@ static void test_round_trip(void) {
     auth_free(auth);
 }
 
+/* auth_passkeys: a passkey provider needs experimental.enableWebAuthn
+ * (AUTH_EXPERIMENTAL_FEATURE_NOT_ENABLED, naming the option); list answers
+ * JSON; a passkey that is not the user's is
+ * AUTH_WEB_AUTHN_VERIFICATION_ERROR; bad JSON and NULLs are refused.
+ * (Registration and sign-in with a real authenticator: the C server
+ * example's browser test, bindings/node/test/passkeys-browser.test.mjs.) */
+static void test_passkeys(void) {
+    auth_error *err = NULL;
+    char *c = config_with(",\"adapter\":{\"type\":\"memory\"},\"providers\":[{\"type\":\"webauthn\"}]");
+    CHECK(engine(c, NULL, &err) == NULL, "a passkey provider without the experimental flag is refused");
+    CHECK(err && auth_error_code(err) == AUTH_EXPERIMENTAL_FEATURE_NOT_ENABLED, "code %d",
+          err ? (int)auth_error_code(err) : -1);
+    CHECK(err && auth_error_option(err) && strcmp(auth_error_option(err), "experimental.enableWebAuthn") == 0,
+          "the option is named");
+    auth_error_free(err);
+    free(c);
+
+    c = config_with(",\"experimental\":{\"enableWebAuthn\":true},\"adapter\":{\"type\":\"memory\"},"
+                    "\"providers\":[{\"type\":\"webauthn\"}]");
+    host_state h = {0};
+    err = NULL;
+    auth_engine *auth = engine(c, &h, &err);
+    free(c);
+    CHECK(auth != NULL, "engine: %s", err ? auth_error_message(err) : "-");
+    auth_error_free(err);
+    if (!auth) return;
+    const char *list = "{\"action\":\"list\"}";
+    auth_buffer *out = NULL;
+    CHECK(auth_passkeys(auth, "ada", 3, list, strlen(list), &out, NULL) == AUTH_OK, "list");
+    CHECK(out && out->len == 2 && memcmp(out->data, "[]", 2) == 0, "no passkeys: []");
+    auth_buffer_free(out);
+    const char *del = "{\"action\":\"delete\",\"id\":\"Y3JlZC0x\"}";
+    err = NULL;
+    out = NULL;
+    auth_result code = auth_passkeys(auth, "ada", 3, del, strlen(del), &out, &err);
+    CHECK(code == AUTH_WEB_AUTHN_VERIFICATION_ERROR, "not ada's passkey: code %d", code);
+    CHECK(err && strcmp(auth_error_type(err), "WebAuthnVerificationError") == 0, "type");
+    CHECK(out == NULL, "nothing written");
+    auth_error_free(err);
+    CHECK(auth_passkeys(auth, "ada", 3, "{", 1, &out, NULL) == AUTH_INVALID_JSON, "bad JSON");
+    CHECK(auth_passkeys(auth, "ada", 3, list, strlen(list), NULL, NULL) == AUTH_NULL_ARGUMENT, "NULL result_out");
+    CHECK(auth_passkeys(NULL, "ada", 3, list, strlen(list), &out, NULL) == AUTH_NULL_ARGUMENT, "NULL engine");
+    auth_free(auth);
+}
+
 static void test_deadline_and_admission(void) {
     /* hooks.timeouts: a signIn hook slower than its deadline fails the sign-in. */
     host_state h = {0};
@@ -741,6 +786,7 @@ int main(void) {
     test_basics();
     test_config_errors();
     test_round_trip();
+    test_passkeys();
     test_deadline_and_admission();
     test_email_and_adapter();
     test_access_tokens();

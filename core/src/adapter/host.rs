@@ -34,9 +34,10 @@
 //! Auth.js plus libauth's date; `renameAuthenticator(credentialID, name)`):
 //! `conventions.rs` turns the object into them.
 //!
-//! Dates (`expires`, `emailVerified`, `createdAt`, `lastUsedAt`) are ISO-8601 strings, as JavaScript
-//! serializes a `Date`; bindings that call Auth.js adapters turn them into
-//! `Date`s. Results may use ISO strings or milliseconds.
+//! Dates (`expires`, `emailVerified`, `createdAt`, `lastUsedAt`) are
+//! ISO-8601 strings, as JavaScript serializes a `Date`; bindings that call
+//! Auth.js adapters turn them into `Date`s. Results may use ISO strings or
+//! milliseconds.
 //!
 //! A hook that throws becomes [`AdapterError::Other`]; its message is kept
 //! (it is the host's own text) with the tokens of the call cut out.

@@ -393,6 +393,37 @@ mod tests {
         );
     }
 
+    /// Passkeys hold no provider token: every call reaches the inner
+    /// adapter unchanged.
+    #[test]
+    fn passkeys_pass_through() {
+        let store: Arc<dyn Adapter> = Arc::new(MemoryAdapter::default());
+        let sealed = SealedTokens::new(store.clone(), &secrets(&["s-s-s-s-s-s-s-s-s-s-s-s-s-s-s-s"]));
+        let user = sealed.create_user(&NewUser::default()).unwrap();
+        let passkey = Authenticator {
+            credential_id: "cred-1".into(),
+            user_id: user.id.clone(),
+            provider_account_id: "cred-1".into(),
+            credential_public_key: "pQECAyYgASFYIA==".into(),
+            counter: 0,
+            credential_device_type: "singleDevice".into(),
+            credential_backed_up: false,
+            transports: Some("usb".into()),
+            name: None,
+            created_at: Some(1),
+            last_used_at: None,
+        };
+        assert_eq!(sealed.create_authenticator(&passkey).unwrap(), passkey);
+        assert_eq!(store.get_authenticator("cred-1").unwrap(), Some(passkey.clone()), "stored as given");
+        let used = sealed.update_authenticator_counter("cred-1", 9, 2).unwrap();
+        assert_eq!((used.counter, used.last_used_at), (9, Some(2)));
+        let named = sealed.rename_authenticator("cred-1", Some("Key")).unwrap().unwrap();
+        assert_eq!(sealed.get_authenticator("cred-1").unwrap(), Some(named.clone()));
+        assert_eq!(sealed.list_authenticators_by_user_id(&user.id).unwrap(), vec![named.clone()]);
+        assert_eq!(sealed.delete_authenticator("cred-1").unwrap(), Some(named));
+        assert_eq!(store.get_authenticator("cred-1").unwrap(), None);
+    }
+
     #[test]
     fn tokens_stored_in_plain_text_before_the_option_still_read() {
         let store: Arc<dyn Adapter> = Arc::new(MemoryAdapter::default());

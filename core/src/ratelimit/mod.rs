@@ -127,11 +127,11 @@ impl RateLimits {
             Some(_) => {
                 return Err(ConfigError::new(
                     "rateLimit",
-                    "must be false or an object { window, max, credentials, email, callback, store }",
+                    "must be false or an object { window, max, credentials, email, callback, passkey, store }",
                 ))
             }
         };
-        const KEYS: [&str; 6] = ["window", "max", "credentials", "email", "callback", "store"];
+        const KEYS: [&str; 7] = ["window", "max", "credentials", "email", "callback", "passkey", "store"];
         if let Some(key) = map.keys().find(|k| !KEYS.contains(&k.as_str())) {
             return Err(ConfigError::new(
                 format!("rateLimit.{key}"),

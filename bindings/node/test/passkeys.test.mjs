@@ -1,0 +1,216 @@
+// Passkeys from Node without a browser: a software authenticator (a P-256
+// key from node:crypto, attestation "none") registers and signs in over
+// HTTP against a JavaScript adapter (the authenticator methods as hooks),
+// then the server-side calls list, rename and delete the passkey.
+import { describe, it, after } from "node:test";
+import assert from "node:assert/strict";
+import { createHash, generateKeyPairSync, randomBytes, sign } from "node:crypto";
+import { AuthError, ServerAuth, Passkey, listPasskeys, renamePasskey, deletePasskey } from "libauth";
+import { Browser, serveProtected, SECRET } from "./helpers.mjs";
+import { memoryAdapter } from "./memory-adapter.mjs";
+
+const b64url = (bytes) => Buffer.from(bytes).toString("base64url");
+
+/** The CBOR this authenticator needs (RFC 8949): maps, ints, text, bytes. */
+function cbor(value) {
+  const head = (major, n) => {
+    if (n < 24) return Buffer.from([(major << 5) | n]);
+    if (n < 256) return Buffer.from([(major << 5) | 24, n]);
+    const b = Buffer.alloc(3);
+    b[0] = (major << 5) | 25;
+    b.writeUInt16BE(n, 1);
+    return b;
+  };
+  if (typeof value === "number") return value >= 0 ? head(0, value) : head(1, -1 - value);
+  if (typeof value === "string") return Buffer.concat([head(3, Buffer.byteLength(value)), Buffer.from(value)]);
+  if (Buffer.isBuffer(value)) return Buffer.concat([head(2, value.length), value]);
+  const entries = value instanceof Map ? [...value] : Object.entries(value);
+  return Buffer.concat([head(5, entries.length), ...entries.flatMap(([k, v]) => [cbor(k), cbor(v)])]);
+}
+
+/** A platform authenticator with one ES256 passkey. */
+class SoftAuthenticator {
+  constructor(origin) {
+    this.origin = origin;
+    this.rpId = new URL(origin).hostname;
+    this.keys = generateKeyPairSync("ec", { namedCurve: "P-256" });
+    this.credentialId = randomBytes(16);
+    this.counter = 0;
+  }
+
+  clientData(type, challenge) {
+    return Buffer.from(JSON.stringify({ type, challenge, origin: this.origin, crossOrigin: false }));
+  }
+
+  authData(flags, extra = Buffer.alloc(0)) {
+    const counter = Buffer.alloc(4);
+    counter.writeUInt32BE(this.counter);
+    const rpIdHash = createHash("sha256").update(this.rpId).digest();
+    return Buffer.concat([rpIdHash, Buffer.from([flags]), counter, extra]);
+  }
+
+  register(options) {
+    this.userHandle = Buffer.from(options.user.id, "base64url");
+    const jwk = this.keys.publicKey.export({ format: "jwk" });
+    const coseKey = cbor(
+      new Map([
+        [1, 2],
+        [3, -7],
+        [-1, 1],
+        [-2, Buffer.from(jwk.x, "base64url")],
+        [-3, Buffer.from(jwk.y, "base64url")],
+      ]),
+    );
+    const idLength = Buffer.alloc(2);
+    idLength.writeUInt16BE(this.credentialId.length);
+    const attested = Buffer.concat([Buffer.alloc(16), idLength, this.credentialId, coseKey]);
+    const attestationObject = cbor({ fmt: "none", attStmt: {}, authData: this.authData(0x45, attested) });
+    return {
+      id: b64url(this.credentialId),
+      rawId: b64url(this.credentialId),
+      type: "public-key",
+      response: {
+        clientDataJSON: b64url(this.clientData("webauthn.create", options.challenge)),
+        attestationObject: b64url(attestationObject),
+        transports: ["internal"],
+      },
+      clientExtensionResults: {},
+    };
+  }
+
+  authenticate(options) {
+    this.counter += 1;
+    const clientData = this.clientData("webauthn.get", options.challenge);
+    const authData = this.authData(0x05);
+    const signed = Buffer.concat([authData, createHash("sha256").update(clientData).digest()]);
+    return {
+      id: b64url(this.credentialId),
+      rawId: b64url(this.credentialId),
+      type: "public-key",
+      response: {
+        clientDataJSON: b64url(clientData),
+        authenticatorData: b64url(authData),
+        signature: b64url(sign("sha256", signed, this.keys.privateKey)),
+        userHandle: b64url(this.userHandle),
+      },
+      clientExtensionResults: {},
+    };
+  }
+}
+
+/** memoryAdapter plus Auth.js's authenticator methods and libauth's two. */
+function passkeyAdapter() {
+  const adapter = memoryAdapter();
+  const authenticators = new Map();
+  return Object.assign(adapter, {
+    authenticators,
+    async createAuthenticator(a) {
+      if (authenticators.has(a.credentialID)) throw new Error("credential id taken");
+      authenticators.set(a.credentialID, a);
+      return a;
+    },
+    async getAuthenticator(id) {
+      return authenticators.get(id) ?? null;
+    },
+    async listAuthenticatorsByUserId(userId) {
+      return [...authenticators.values()].filter((a) => a.userId === userId);
+    },
+    async updateAuthenticatorCounter(id, counter, lastUsedAt) {
+      assert.ok(lastUsedAt instanceof Date, "lastUsedAt arrives as a Date");
+      const a = { ...authenticators.get(id), counter, lastUsedAt };
+      authenticators.set(id, a);
+      return a;
+    },
+    async renameAuthenticator(id, name) {
+      const a = authenticators.get(id);
+      if (!a) return null;
+      authenticators.set(id, { ...a, name });
+      return authenticators.get(id);
+    },
+    async deleteAuthenticator(id) {
+      const a = authenticators.get(id) ?? null;
+      authenticators.delete(id);
+      return a;
+    },
+  });
+}
+
+async function options(browser, query = "") {
+  const res = await browser.fetch(`/auth/webauthn-options/passkey?${query}`);
+  assert.equal(res.status, 200, await res.clone().text());
+  return res.json();
+}
+
+async function callback(browser, action, credential) {
+  const csrfToken = await browser.csrf();
+  return browser.post(
+    "/auth/callback/passkey",
+    { action, data: JSON.stringify(credential), csrfToken },
+    { "x-auth-return-redirect": "1" },
+  );
+}
+
+describe("passkeys through a JavaScript adapter", () => {
+  const servers = [];
+  after(() => Promise.all(servers.map((s) => s.close())));
+
+  it("registers, signs back in, and lists, renames and keeps the last passkey", async () => {
+    const adapter = passkeyAdapter();
+    const config = { secret: SECRET, experimental: { enableWebAuthn: true }, adapter, providers: [Passkey()] };
+    const s = await serveProtected(config, ServerAuth(config));
+    servers.push(s);
+    const key = new SoftAuthenticator(s.url);
+
+    const signUp = new Browser(s.url);
+    const reg = await options(signUp, "email=ada@example.com");
+    assert.equal(reg.action, "register");
+    const res = await callback(signUp, "register", key.register(reg.options));
+    assert.equal(res.status, 200);
+    assert.doesNotMatch((await res.json()).url, /error=/);
+    assert.equal((await signUp.session()).user.email, "ada@example.com");
+
+    const signIn = new Browser(s.url);
+    const auth = await options(signIn);
+    assert.equal(auth.action, "authenticate");
+    const back = await callback(signIn, "authenticate", key.authenticate(auth.options));
+    assert.doesNotMatch((await back.json()).url, /error=/);
+    assert.equal((await signIn.session()).user.email, "ada@example.com");
+
+    const [stored] = adapter.authenticators.values();
+    assert.equal(stored.counter, 1);
+    const userId = stored.userId;
+    const [listed] = await listPasskeys(userId, config);
+    assert.equal(listed.id, key.credentialId.toString("base64url"));
+    assert.ok(listed.lastUsedAt, "the sign-in was recorded");
+    assert.equal((await renamePasskey(userId, listed.id, "Laptop", config)).name, "Laptop");
+    await assert.rejects(deletePasskey(userId, listed.id, config), (e) => {
+      assert.ok(e instanceof AuthError);
+      assert.equal(e.type, "LastSignInMethod");
+      return true;
+    });
+    await assert.rejects(
+      deletePasskey("someone-else", listed.id, config),
+      (e) => e.type === "WebAuthnVerificationError",
+    );
+    assert.equal(adapter.authenticators.size, 1);
+  });
+
+  it("a replayed assertion signs in nobody", async () => {
+    const adapter = passkeyAdapter();
+    const config = { secret: SECRET, experimental: { enableWebAuthn: true }, adapter, providers: [Passkey()] };
+    const s = await serveProtected(config, ServerAuth(config));
+    servers.push(s);
+    const key = new SoftAuthenticator(s.url);
+    const first = new Browser(s.url);
+    await callback(first, "register", key.register((await options(first, "email=ada@example.com")).options));
+    const victim = new Browser(s.url);
+    const assertion = key.authenticate((await options(victim)).options);
+    const captured = new Map(victim.jar);
+    await callback(victim, "authenticate", assertion);
+    const attacker = new Browser(s.url);
+    for (const [k, v] of captured) attacker.jar.set(k, v);
+    const res = await callback(attacker, "authenticate", assertion);
+    assert.match((await res.json()).url, /error=WebAuthnVerificationError/);
+    assert.equal(attacker.sessionCookie(), undefined);
+  });
+});
