@@ -838,7 +838,15 @@ impl Auth {
             }
             if leader {
                 let spent = account.refresh_token.clone();
-                return match self.refresh_stored(account) {
+                let outcome = self.refresh_stored(account);
+                // The lease ends with the refresh: a provider that does not
+                // rotate refresh tokens hands the same one to the next
+                // refresh, which must be able to lead (it finds the tokens
+                // fresh first if they still are).
+                if let Err(e) = self.limiter.store().refund(&lease_key, 1, tokens::LEASE) {
+                    self.callbacks.log(&AuthError::new(ErrorType::AdapterError, e.to_string()));
+                }
+                return match outcome {
                     Ok(account) => Ok(tokens::AccessToken::of(&account)),
                     Err(e) if e.error_type == ErrorType::RefreshTokenRevoked => {
                         // Spent by someone else who stored the new tokens?
