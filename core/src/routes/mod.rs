@@ -63,6 +63,13 @@ pub(crate) enum Reply {
         status: u16,
         html: String,
     },
+    /// A page with its own Content-Security-Policy (one that allows the
+    /// page's script by its hash).
+    Page {
+        status: u16,
+        html: String,
+        csp: String,
+    },
     Redirect(String),
     /// 429: JSON for API clients, the error page for browsers.
     Limited(crate::ratelimit::Limited),
@@ -537,6 +544,17 @@ fn finish(ctx: &Ctx, reply: Reply) -> AuthResponse {
         Reply::Html { status, html } => {
             headers.push(("content-type".into(), "text/html; charset=utf-8".into()));
             headers.extend(HTML_SECURITY_HEADERS.iter().map(|(k, v)| ((*k).into(), (*v).into())));
+            (status, html.into_bytes())
+        }
+        Reply::Page { status, html, csp } => {
+            headers.push(("content-type".into(), "text/html; charset=utf-8".into()));
+            headers.push(("content-security-policy".into(), csp));
+            headers.extend(
+                HTML_SECURITY_HEADERS
+                    .iter()
+                    .filter(|(k, _)| *k != "content-security-policy")
+                    .map(|(k, v)| ((*k).into(), (*v).into())),
+            );
             (status, html.into_bytes())
         }
         Reply::Limited(limited) => {
