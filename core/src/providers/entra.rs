@@ -14,7 +14,9 @@
 use serde_json::{Map, Value};
 use subtle::ConstantTimeEq;
 
-use super::behaviour::ProviderBehaviour;
+use crate::oauth::OAuthError;
+
+use super::behaviour::{standard_token_response, ProviderBehaviour};
 use super::oauth::{BuiltinDefaults, ButtonStyle, Endpoint};
 
 /// Microsoft's four squares, drawn for this button (Microsoft asked Simple
@@ -77,6 +79,11 @@ impl ProviderBehaviour for MicrosoftEntraId {
             return Err(("issuer", format!("name the tenant by its ID (a GUID), not its domain {tenant:?}")));
         }
         Ok(defaults_at(issuer, &origin, &tenant))
+    }
+
+    /// Errors carry `trace_id`, the request id Microsoft's support asks for.
+    fn token_response(&self, status: u16, body: Value) -> Result<Map<String, Value>, OAuthError> {
+        standard_token_response(status, body, Some("trace_id"))
     }
 
     fn accepted_issuers(&self, issuer: &str, claims: &Map<String, Value>) -> Result<Vec<String>, String> {

@@ -4,8 +4,8 @@
 //! with the `claims` parameter asking the id_token for `email`, `picture`
 //! and `preferred_username`; name = `preferred_username`. Twitch's token
 //! response gives `scope` as a JSON array (joined here into the standard
-//! space-separated string), and its errors as `{status, message}` without
-//! `error`.
+//! space-separated string), and its errors as `{error: "Bad Request",
+//! status, message}` with no OAuth error name.
 
 use serde_json::{Map, Value};
 
@@ -49,7 +49,11 @@ impl ProviderBehaviour for Twitch {
 }
 
 /// `scope: ["openid", "user:read:email"]` → `"openid user:read:email"`;
-/// `{status: 400, message}` → `{error: "invalid_request", error_description: message}`.
+/// `{error: "Bad Request", status: 400, message}` (Twitch's errors name the
+/// HTTP status, not an OAuth error) → `{error, error_description: message}`,
+/// where an invalid code or refresh token is RFC 6749's `invalid_grant` (so
+/// a revoked refresh token is `RefreshTokenRevoked`) and anything else
+/// `invalid_request`, as Auth.js.
 fn conform(mut body: Value) -> Value {
     let Some(obj) = body.as_object_mut() else { return body };
     if let Some(Value::Array(scopes)) = obj.get("scope") {
@@ -58,9 +62,13 @@ fn conform(mut body: Value) -> Value {
     } else if obj.get("scope").is_some_and(|s| !s.is_string()) {
         obj.remove("scope");
     }
-    if !obj.get("error").is_some_and(Value::is_string) && !obj.contains_key("access_token") {
+    let names_status = obj.get("status").is_some_and(Value::is_number);
+    if names_status && !obj.contains_key("access_token") {
         if let Some(message) = obj.get("message").and_then(Value::as_str).map(str::to_owned) {
-            obj.insert("error".into(), "invalid_request".into());
+            let lower = message.to_ascii_lowercase();
+            let invalid_grant =
+                lower.starts_with("invalid refresh token") || lower.starts_with("invalid authorization code");
+            obj.insert("error".into(), if invalid_grant { "invalid_grant" } else { "invalid_request" }.into());
             obj.insert("error_description".into(), message.into());
         }
     }
@@ -76,7 +84,10 @@ mod tests {
     fn scope_arrays_are_joined() {
         let tokens = Twitch.token_response(200, json!({"access_token": "a", "scope": ["openid", "user:read:email"]}));
         assert_eq!(tokens.unwrap()["scope"], "openid user:read:email");
-        let err = Twitch.token_response(400, json!({"status": 400, "message": "Invalid authorization code"}));
-        assert!(err.unwrap_err().to_string().contains("invalid_request: Invalid authorization code"));
+        let err = Twitch
+            .token_response(400, json!({"error": "Bad Request", "status": 400, "message": "Invalid refresh token"}));
+        assert!(err.unwrap_err().to_string().contains("invalid_grant: Invalid refresh token"));
+        let err = Twitch.token_response(400, json!({"status": 400, "message": "missing client secret"}));
+        assert!(err.unwrap_err().to_string().contains("invalid_request: missing client secret"));
     }
 }
