@@ -485,9 +485,13 @@ export declare function GitLab(options?: GitLabOptions): BuiltinConfig<"gitlab",
 /** X / Twitter (built in, id `twitter`, PKCE required). */
 export declare function Twitter(options?: OAuthUserConfig<TwitterProfile>): BuiltinConfig<"twitter", TwitterProfile>;
 /** Facebook (built in, id `facebook`): image is `picture.data.url`. */
-export declare function Facebook(options?: OAuthUserConfig<FacebookProfile>): BuiltinConfig<"facebook", FacebookProfile>;
+export declare function Facebook(
+  options?: OAuthUserConfig<FacebookProfile>,
+): BuiltinConfig<"facebook", FacebookProfile>;
 /** LinkedIn (built in, id `linkedin`, OIDC). */
-export declare function LinkedIn(options?: OAuthUserConfig<LinkedInProfile>): BuiltinConfig<"linkedin", LinkedInProfile>;
+export declare function LinkedIn(
+  options?: OAuthUserConfig<LinkedInProfile>,
+): BuiltinConfig<"linkedin", LinkedInProfile>;
 /** Sign in with Slack (built in, id `slack`, OIDC). */
 export declare function Slack(options?: OAuthUserConfig<SlackProfile>): BuiltinConfig<"slack", SlackProfile>;
 /** Twitch (built in, id `twitch`, OIDC): name is `preferred_username`. */
@@ -495,7 +499,9 @@ export declare function Twitch(options?: OAuthUserConfig<TwitchProfile>): Builti
 /** Spotify (built in, id `spotify`): name is `display_name`, image the first of `images`. */
 export declare function Spotify(options?: OAuthUserConfig<SpotifyProfile>): BuiltinConfig<"spotify", SpotifyProfile>;
 /** Keycloak (built in, id `keycloak`, OIDC): `issuer` is the realm's. */
-export declare function Keycloak(options?: OAuthUserConfig<KeycloakProfile>): BuiltinConfig<"keycloak", KeycloakProfile>;
+export declare function Keycloak(
+  options?: OAuthUserConfig<KeycloakProfile>,
+): BuiltinConfig<"keycloak", KeycloakProfile>;
 /** Auth0 (built in, id `auth0`, OIDC): `issuer` is the tenant's. */
 export declare function Auth0(options?: OAuthUserConfig<Auth0Profile>): BuiltinConfig<"auth0", Auth0Profile>;
 /** Okta (built in, id `okta`, OIDC): `issuer` is the org's or an authorization server's. */

@@ -51,7 +51,11 @@ it("each helper is its built-in provider, options passed through", () => {
 it("the engine takes every helper and shows each on its sign-in page", async () => {
   const issuer = "https://idp.example.com";
   const providers = Object.entries(helpers).map(([id, helper]) =>
-    helper({ clientId: `${id}-id`, clientSecret: "s", ...(["keycloak", "auth0", "okta"].includes(id) ? { issuer } : {}) }),
+    helper({
+      clientId: `${id}-id`,
+      clientSecret: "s",
+      ...(["keycloak", "auth0", "okta"].includes(id) ? { issuer } : {}),
+    }),
   );
   const { default: express } = await import("express");
   const app = express();
@@ -71,7 +75,12 @@ it("the engine takes every helper and shows each on its sign-in page", async () 
 
 it("an option a provider does not take is a configuration error", () => {
   assert.throws(
-    () => ServerAuth({ secret: SECRET, trustHost: true, providers: [Discord({ clientId: "c", clientSecret: "s", offlineAccess: true })] }),
+    () =>
+      ServerAuth({
+        secret: SECRET,
+        trustHost: true,
+        providers: [Discord({ clientId: "c", clientSecret: "s", offlineAccess: true })],
+      }),
     /offlineAccess/,
   );
 });

@@ -46,7 +46,9 @@ def test_each_helper_is_its_builtin_with_camel_case_options() -> None:
 def test_the_engine_takes_every_helper_and_shows_each_logo() -> None:
     issuer = "https://idp.example.com"
     providers = [
-        helper(client_id=f"{name}-id", client_secret="s", issuer=issuer if name in ("keycloak", "auth0", "okta") else None)
+        helper(
+            client_id=f"{name}-id", client_secret="s", issuer=issuer if name in ("keycloak", "auth0", "okta") else None
+        )
         for name, helper in HELPERS.items()
     ]
     auth = libauth.Auth({"secret": SECRET, "trustHost": True, "providers": providers})

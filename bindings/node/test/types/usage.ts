@@ -119,7 +119,12 @@ export const config: AuthConfig = {
     }),
     MicrosoftEntraID({
       issuer: "https://login.microsoftonline.com/72f988bf-86f1-41af-91ab-2d7cd011db47/v2.0",
-      profile: (p: MicrosoftEntraIDProfile) => ({ id: p.sub, name: p.name ?? null, email: p.email ?? null, image: null }),
+      profile: (p: MicrosoftEntraIDProfile) => ({
+        id: p.sub,
+        name: p.name ?? null,
+        email: p.email ?? null,
+        image: null,
+      }),
     }),
     Discord({ profile: (p: DiscordProfile) => ({ id: p.id, name: p.global_name ?? p.username, image: p.image_url }) }),
     GitLab({ baseUrl: "https://gitlab.example.com" }),
