@@ -190,7 +190,7 @@ export interface GoogleProfile extends OidcClaims {
 }
 
 /** Apple's id_token claims, plus the `user` field posted on the first consent. */
-export interface AppleProfile extends OidcClaims {
+export interface AppleProfile extends Omit<OidcClaims, "email_verified"> {
   email: string;
   /** Apple sends booleans or the strings "true"/"false". */
   email_verified: boolean | "true";
