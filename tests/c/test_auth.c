@@ -866,6 +866,31 @@ static void test_revoked_refresh_token(void) {
     pthread_join(thread, NULL);
 }
 
+/* Built-in providers are plain JSON from C: `{"builtin": "google", ...}`. */
+static void test_builtin_providers_json(void) {
+    char *c = config_with(",\"providers\":[{\"builtin\":\"google\",\"clientId\":\"g\",\"clientSecret\":\"s\"},"
+                          "{\"builtin\":\"microsoft-entra-id\",\"clientId\":\"m\",\"clientSecret\":\"s\"},"
+                          "{\"builtin\":\"gitlab\",\"baseUrl\":\"https://git.example.com\",\"clientId\":\"l\","
+                          "\"clientSecret\":\"s\"}]");
+    host_state h = {0};
+    auth_error *err = NULL;
+    auth_engine *auth = engine(c, &h, &err);
+    free(c);
+    CHECK(auth != NULL, "engine: %s", err ? auth_error_message(err) : "-");
+    auth_error_free(err);
+    if (!auth) return;
+    response r;
+    call(auth, "GET", ORIGIN "/auth/providers", NULL, NULL, &r);
+    cJSON *body = cJSON_Parse(r.body);
+    const char *entra = cJSON_GetStringValue(cJSON_GetObjectItem(cJSON_GetObjectItem(body, "microsoft-entra-id"), "name"));
+    CHECK(r.status == 200 && cJSON_GetObjectItem(body, "google") && cJSON_GetObjectItem(body, "gitlab"), "listed: %s",
+          r.body);
+    CHECK(entra && strcmp(entra, "Microsoft Entra ID") == 0, "entra's name: %s", entra ? entra : "-");
+    cJSON_Delete(body);
+    response_free(&r);
+    auth_free(auth);
+}
+
 int main(void) {
     unsetenv("AUTH_SECRET"); /* the "no secret" case */
     test_basics();
@@ -875,5 +900,6 @@ int main(void) {
     test_email_and_adapter();
     test_access_tokens();
     test_revoked_refresh_token();
+    test_builtin_providers_json();
     return report("test_auth");
 }
