@@ -390,6 +390,22 @@ fn apple_refuses_a_bad_private_key_at_configuration() {
     .unwrap();
     let Err(err) = Auth::with_env(config, Arc::new(HookMap::new()), &HashMap::new()) else { panic!("refused") };
     assert!(err.to_string().contains("privateKey"), "{err}");
+    // A PEM on one line, its newlines written `\n` (as in an environment variable): accepted.
+    let pem = String::from_utf8(ES256.generate_key_pair().unwrap().to_pem_private_key()).unwrap();
+    let env: HashMap<String, String> = [
+        ("AUTH_APPLE_ID", "com.example.web"),
+        ("AUTH_APPLE_TEAM_ID", APPLE_TEAM),
+        ("AUTH_APPLE_KEY_ID", APPLE_KEY_ID),
+        ("AUTH_APPLE_PRIVATE_KEY", &pem.trim_end().replace('\n', "\\n")),
+    ]
+    .into_iter()
+    .map(|(k, v)| (k.to_owned(), v.to_owned()))
+    .collect();
+    let config = libauth_core::Config::from_value(
+        json!({ "secret": SECRET, "trustHost": true, "providers": [{ "builtin": "apple" }] }),
+    )
+    .unwrap();
+    assert!(Auth::with_env(config, Arc::new(HookMap::new()), &env).is_ok(), "the key from the environment");
     // teamId without the rest.
     let config = libauth_core::Config::from_value(json!({ "secret": SECRET, "trustHost": true,
         "providers": [{ "builtin": "apple", "clientId": "x", "clientSecret": "y", "teamId": "T" }] }))

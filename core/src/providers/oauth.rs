@@ -273,7 +273,10 @@ pub fn parse(option: &str, value: &Value, host: &dyn Host, env: &dyn Env) -> Res
         c.private_key.or_else(|| env_var("PRIVATE_KEY")),
     ) {
         (None, None, None) => None,
-        (Some(team_id), Some(key_id), Some(private_key)) => Some(SigningKey { team_id, key_id, private_key }),
+        // A PEM in one environment line usually has its newlines written `\n`.
+        (Some(team_id), Some(key_id), Some(private_key)) => {
+            Some(SigningKey { team_id, key_id, private_key: private_key.replace("\\n", "\n") })
+        }
         _ => {
             return Err(ConfigError::new(
                 format!("{option}.privateKey"),
