@@ -23,7 +23,7 @@ from typing import Dict, Iterator, List, Set, Tuple
 from urllib.parse import unquote
 
 ROOT = Path(__file__).resolve().parent.parent
-PAGES = ["README.md", "docs/*.md", "bench/RESULTS.md", "bindings/node/README.md", "bindings/python/README.md"]
+PAGES = ["README.md", "docs/*.md", "docs/providers/*.md", "bench/RESULTS.md", "bindings/node/README.md", "bindings/python/README.md"]
 DOCTEST_SOURCE = ROOT / "core/src/lib.rs"
 
 FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})\s*([\w+-]*)")

@@ -184,6 +184,155 @@ export interface GitHubProfile {
   [key: string]: any;
 }
 
+/** Standard OpenID Connect claims most OIDC providers' id_tokens carry. */
+export interface OidcClaims {
+  iss: string;
+  sub: string;
+  aud: string | string[];
+  exp: number;
+  iat: number;
+  name?: string;
+  given_name?: string;
+  family_name?: string;
+  email?: string;
+  email_verified?: boolean;
+  picture?: string;
+  [claim: string]: any;
+}
+
+/** Google's id_token claims. */
+export interface GoogleProfile extends OidcClaims {
+  azp: string;
+  email: string;
+  email_verified: boolean;
+  name: string;
+  picture: string;
+  hd?: string;
+  locale?: string;
+}
+
+/** Apple's id_token claims, plus the `user` field posted on the first consent. */
+export interface AppleProfile extends Omit<OidcClaims, "email_verified"> {
+  email: string;
+  /** Apple sends booleans or the strings "true"/"false". */
+  email_verified: boolean | "true";
+  is_private_email?: boolean | "true" | "false";
+  real_user_status?: 0 | 1 | 2;
+  nonce?: string;
+  /** Only on the user's first consent. */
+  user?: { name: { firstName: string; lastName: string }; email: string };
+}
+
+/** Microsoft Entra ID's id_token claims (v2.0). */
+export interface MicrosoftEntraIDProfile extends OidcClaims {
+  tid: string;
+  oid: string;
+  preferred_username?: string;
+  ver: "2.0";
+  roles?: string[];
+}
+
+/** Discord's `/users/@me`; `image_url` is computed as Auth.js does. */
+export interface DiscordProfile {
+  id: string;
+  username: string;
+  discriminator: string;
+  global_name: string | null;
+  avatar: string | null;
+  email?: string | null;
+  verified?: boolean;
+  locale?: string;
+  mfa_enabled?: boolean;
+  image_url: string;
+  [key: string]: any;
+}
+
+/** GitLab's `/api/v4/user`. */
+export interface GitLabProfile {
+  id: number;
+  username: string;
+  name: string | null;
+  email: string;
+  avatar_url: string;
+  state?: string;
+  web_url?: string;
+  [key: string]: any;
+}
+
+/** X's `/2/users/me` (`user.fields=profile_image_url`). */
+export interface TwitterProfile {
+  data: {
+    id: string;
+    name: string;
+    username: string;
+    email?: string;
+    profile_image_url?: string;
+    [key: string]: unknown;
+  };
+  [key: string]: any;
+}
+
+/** Facebook's `/me?fields=id,name,email,picture`. */
+export interface FacebookProfile {
+  id: string;
+  name: string;
+  email?: string;
+  picture: { data: { url: string; width?: number; height?: number; is_silhouette?: boolean } };
+  [key: string]: any;
+}
+
+/** LinkedIn's id_token claims. */
+export interface LinkedInProfile extends OidcClaims {
+  name: string;
+  given_name: string;
+  family_name: string;
+  picture: string;
+  locale?: string;
+  email: string;
+  email_verified: boolean;
+}
+
+/** Slack's id_token claims. */
+export interface SlackProfile extends OidcClaims {
+  "https://slack.com/user_id": string;
+  "https://slack.com/team_id": string;
+  name: string;
+  email: string;
+  picture: string;
+}
+
+/** Twitch's id_token claims (asked with the `claims` parameter). */
+export interface TwitchProfile extends OidcClaims {
+  preferred_username: string;
+  email: string;
+  picture: string;
+}
+
+/** Spotify's `/v1/me`. */
+export interface SpotifyProfile {
+  id: string;
+  display_name: string;
+  email: string;
+  images: Array<{ url: string; height?: number | null; width?: number | null }>;
+  [key: string]: any;
+}
+
+/** Keycloak's id_token claims. */
+export interface KeycloakProfile extends OidcClaims {
+  preferred_username?: string;
+}
+
+/** Auth0's id_token claims. */
+export interface Auth0Profile extends OidcClaims {
+  nickname?: string;
+}
+
+/** Okta's id_token claims. */
+export interface OktaProfile extends OidcClaims {
+  preferred_username?: string;
+  zoneinfo?: string;
+}
+
 // ---------------------------------------------------------------- providers
 
 export interface CredentialInput {
@@ -260,6 +409,20 @@ export interface TikTokConfig extends OAuthUserConfig<TikTokProfile> {
 export interface GitHubConfig extends OAuthUserConfig<GitHubProfile> {
   builtin: "github";
 }
+
+/** A built-in provider other than TikTok and GitHub, as configuration. */
+export interface BuiltinConfig<Id extends string, P> extends OAuthUserConfig<P> {
+  builtin: Id;
+}
+
+/** Google's options: `offlineAccess` asks for a refresh token (`access_type=offline`, `prompt=consent`). */
+export type GoogleOptions = OAuthUserConfig<GoogleProfile> & { offlineAccess?: boolean };
+
+/** Apple's options: the `.p8` key the client secret is minted from (or a pre-made `clientSecret`). */
+export type AppleOptions = OAuthUserConfig<AppleProfile> & { teamId?: string; keyId?: string; privateKey?: string };
+
+/** GitLab's options: `baseUrl` of a self-managed instance. */
+export type GitLabOptions = OAuthUserConfig<GitLabProfile> & { baseUrl?: string };
 
 /** The SMTP server the engine sends the sign-in link through. */
 export interface SmtpServerOptions {
@@ -340,6 +503,7 @@ export type Provider =
   | OAuthConfig<any>
   | TikTokConfig
   | GitHubConfig
+  | BuiltinConfig<string, any>
   | EmailConfig
   | PasskeyConfig;
 
@@ -356,6 +520,43 @@ export declare function TikTok(options?: OAuthUserConfig<TikTokProfile>): TikTok
 
 /** GitHub (built into the engine, id `github`): name is `name ?? login`, image `avatar_url`. */
 export declare function GitHub(options?: OAuthUserConfig<GitHubProfile>): GitHubConfig;
+
+/** Google (built in, id `google`, OIDC). */
+export declare function Google(options?: GoogleOptions): BuiltinConfig<"google", GoogleProfile>;
+/** Sign in with Apple (built in, id `apple`, OIDC with `form_post`); name from the first consent, else the email. */
+export declare function Apple(options?: AppleOptions): BuiltinConfig<"apple", AppleProfile>;
+/** Microsoft Entra ID (built in, id `microsoft-entra-id`); `issuer` names the tenant (default `common`). */
+export declare function MicrosoftEntraID(
+  options?: OAuthUserConfig<MicrosoftEntraIDProfile>,
+): BuiltinConfig<"microsoft-entra-id", MicrosoftEntraIDProfile>;
+/** Discord (built in, id `discord`): name is `global_name ?? username`. */
+export declare function Discord(options?: OAuthUserConfig<DiscordProfile>): BuiltinConfig<"discord", DiscordProfile>;
+/** GitLab (built in, id `gitlab`): name is `name ?? username`. */
+export declare function GitLab(options?: GitLabOptions): BuiltinConfig<"gitlab", GitLabProfile>;
+/** X / Twitter (built in, id `twitter`, PKCE required). */
+export declare function Twitter(options?: OAuthUserConfig<TwitterProfile>): BuiltinConfig<"twitter", TwitterProfile>;
+/** Facebook (built in, id `facebook`): image is `picture.data.url`. */
+export declare function Facebook(
+  options?: OAuthUserConfig<FacebookProfile>,
+): BuiltinConfig<"facebook", FacebookProfile>;
+/** LinkedIn (built in, id `linkedin`, OIDC). */
+export declare function LinkedIn(
+  options?: OAuthUserConfig<LinkedInProfile>,
+): BuiltinConfig<"linkedin", LinkedInProfile>;
+/** Sign in with Slack (built in, id `slack`, OIDC). */
+export declare function Slack(options?: OAuthUserConfig<SlackProfile>): BuiltinConfig<"slack", SlackProfile>;
+/** Twitch (built in, id `twitch`, OIDC): name is `preferred_username`. */
+export declare function Twitch(options?: OAuthUserConfig<TwitchProfile>): BuiltinConfig<"twitch", TwitchProfile>;
+/** Spotify (built in, id `spotify`): name is `display_name`, image the first of `images`. */
+export declare function Spotify(options?: OAuthUserConfig<SpotifyProfile>): BuiltinConfig<"spotify", SpotifyProfile>;
+/** Keycloak (built in, id `keycloak`, OIDC): `issuer` is the realm's. */
+export declare function Keycloak(
+  options?: OAuthUserConfig<KeycloakProfile>,
+): BuiltinConfig<"keycloak", KeycloakProfile>;
+/** Auth0 (built in, id `auth0`, OIDC): `issuer` is the tenant's. */
+export declare function Auth0(options?: OAuthUserConfig<Auth0Profile>): BuiltinConfig<"auth0", Auth0Profile>;
+/** Okta (built in, id `okta`, OIDC): `issuer` is the org's or an authorization server's. */
+export declare function Okta(options?: OAuthUserConfig<OktaProfile>): BuiltinConfig<"okta", OktaProfile>;
 
 /** Magic-link sign-in by email (an adapter is required): `server` or `sendVerificationRequest`. */
 export declare function Email(options: EmailOptions): EmailConfig;

@@ -448,7 +448,7 @@ fn defaults_are_github_and_overridable() {
 
     // An unknown built-in names the known ones.
     let config = libauth_core::Config::from_value(json!({
-        "secret": SECRET, "trustHost": true, "providers": [{ "builtin": "gitlab", "clientId": "x", "clientSecret": "y" }]
+        "secret": SECRET, "trustHost": true, "providers": [{ "builtin": "myspace", "clientId": "x", "clientSecret": "y" }]
     }))
     .unwrap();
     let Err(err) = Auth::with_env(config, Arc::new(HookMap::new()), &HashMap::new()) else {

@@ -2,7 +2,11 @@
  * error path, ownership. Run by tests/c/run.sh, also under valgrind and
  * with -fsanitize=address,undefined. Prints "test_auth: N passed, N failed". */
 #define _GNU_SOURCE
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <pthread.h>
 #include <stdint.h>
+#include <sys/socket.h>
 #include <strings.h>
 #include <time.h>
 #include <unistd.h>
@@ -45,6 +49,7 @@ typedef struct {
     auth_result reentered_code;
     int reentered_status;
     char last_email_url[2048];
+    char signed_in_user[256]; /* events.signIn's user.id */
     atomic_int sets_refused;  /* auth_hook_result_set calls answered AUTH_INVALID_JSON */
     atomic_int sets_accepted; /* ... answered anything else */
 } host_state;
@@ -146,6 +151,9 @@ static int32_t hook(void *user_data, const char *name, const char *args_json, si
             if (role) cJSON_AddItemToObject(session, "role", cJSON_Duplicate(role, 1));
             status = answer(result, session);
         }
+    } else if (strcmp(name, "events.signIn") == 0) {
+        const char *id = cJSON_GetStringValue(cJSON_GetObjectItem(cJSON_GetObjectItem(args, "user"), "id"));
+        snprintf(h->signed_in_user, sizeof h->signed_in_user, "%s", id ? id : "");
     } else if (strcmp(name, "providers.email.sendVerificationRequest") == 0) {
         snprintf(h->last_email_url, sizeof h->last_email_url, "%s",
                  cJSON_GetStringValue(cJSON_GetObjectItem(args, "url")) ?: "");
@@ -746,8 +754,7 @@ static void test_email_and_adapter(void) {
 
 /* auth_get_access_token: arguments checked like every call; without an
  * adapter AUTH_MISSING_ADAPTER; an unknown user has no token (NULL, AUTH_OK).
- * (Refreshing and a revoked refresh token are the engine's, tested in
- * core/tests/access_tokens.rs against the TikTok simulator.) */
+ * (A revoked refresh token: test_revoked_refresh_token.) */
 static void test_access_tokens(void) {
     host_state h = {0};
     auth_error *err = NULL;
@@ -781,6 +788,154 @@ static void test_access_tokens(void) {
     auth_free(with_db);
 }
 
+/* A tiny OAuth provider on loopback, one connection at a time: the code
+ * grant answers tokens that are already due (expires_in 1) with a refresh
+ * token, user info answers a user, and the refresh grant answers
+ * `invalid_grant` (the user revoked the app). */
+typedef struct {
+    int fd;
+    int port;
+    atomic_int refreshes;
+} mini_provider;
+
+static void *mini_provider_serve(void *arg) {
+    mini_provider *p = arg;
+    for (;;) {
+        int c = accept(p->fd, NULL, NULL);
+        if (c < 0) return NULL;
+        char req[8192];
+        size_t n = 0;
+        ssize_t got;
+        /* Headers, then the body by Content-Length. */
+        while (n < sizeof req - 1 && (got = recv(c, req + n, sizeof req - 1 - n, 0)) > 0) {
+            n += (size_t)got;
+            req[n] = '\0';
+            char *end = strstr(req, "\r\n\r\n");
+            if (!end) continue;
+            char *cl = strcasestr(req, "content-length:");
+            size_t want = cl && cl < end ? (size_t)strtoul(cl + 15, NULL, 10) : 0;
+            if (n >= (size_t)(end + 4 - req) + want) break;
+        }
+        req[n] = '\0';
+        const char *status = "200 OK", *body;
+        if (strncmp(req, "GET /userinfo", 13) == 0) {
+            body = "{\"id\":\"mini-user-1\",\"name\":\"Mini\",\"email\":\"mini@example.com\"}";
+        } else if (strstr(req, "grant_type=refresh_token")) {
+            atomic_fetch_add(&p->refreshes, 1);
+            status = "400 Bad Request";
+            body = "{\"error\":\"invalid_grant\",\"error_description\":\"The refresh token was revoked.\"}";
+        } else {
+            body = "{\"access_token\":\"at-1\",\"token_type\":\"Bearer\",\"expires_in\":1,"
+                   "\"refresh_token\":\"rt-1\"}";
+        }
+        char head[256];
+        int len = snprintf(head, sizeof head,
+                           "HTTP/1.1 %s\r\ncontent-type: application/json\r\ncontent-length: %zu\r\n"
+                           "connection: close\r\n\r\n",
+                           status, strlen(body));
+        if (send(c, head, (size_t)len, 0) < 0 || send(c, body, strlen(body), 0) < 0) perror("mini provider");
+        close(c);
+    }
+}
+
+/* auth_get_access_token with a refresh token the provider refuses:
+ * AUTH_REFRESH_TOKEN_REVOKED (131) and the RefreshTokenRevoked error type. */
+static void test_revoked_refresh_token(void) {
+    mini_provider p = {0};
+    p.fd = socket(AF_INET, SOCK_STREAM, 0);
+    struct sockaddr_in addr = {.sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
+    socklen_t alen = sizeof addr;
+    if (p.fd < 0 || bind(p.fd, (struct sockaddr *)&addr, sizeof addr) != 0 || listen(p.fd, 8) != 0 ||
+        getsockname(p.fd, (struct sockaddr *)&addr, &alen) != 0) {
+        CHECK(0, "mini provider: could not listen");
+        return;
+    }
+    p.port = ntohs(addr.sin_port);
+    pthread_t thread;
+    pthread_create(&thread, NULL, mini_provider_serve, &p);
+
+    char extra[1024];
+    snprintf(extra, sizeof extra,
+             ",\"adapter\":{\"type\":\"memory\"},\"session\":{\"strategy\":\"jwt\"},"
+             "\"providers\":[{\"type\":\"oauth\",\"id\":\"mini\",\"clientId\":\"c\",\"clientSecret\":\"s\","
+             "\"checks\":[\"state\"],\"authorization\":\"http://127.0.0.1:%d/authorize\","
+             "\"token\":\"http://127.0.0.1:%d/token\",\"userinfo\":\"http://127.0.0.1:%d/userinfo\"}],"
+             "\"hooks\":{\"implemented\":[\"events.signIn\"]}",
+             p.port, p.port, p.port);
+    char *c = config_with(extra);
+    host_state h = {0};
+    auth_error *err = NULL;
+    auth_engine *auth = engine(c, &h, &err);
+    free(c);
+    CHECK(auth != NULL, "engine: %s", err ? auth_error_message(err) : "-");
+    auth_error_free(err);
+    if (auth) {
+        /* Sign in: the app's redirect carries the state; the provider's
+         * consent is skipped and its callback sent straight back. */
+        char jar[8192] = "", token[256];
+        csrf(auth, token, sizeof token, jar, sizeof jar);
+        char body[512];
+        snprintf(body, sizeof body, "csrfToken=%s", token);
+        const char *post[] = {"content-type", "application/x-www-form-urlencoded", "cookie", jar, NULL};
+        response r;
+        call(auth, "POST", ORIGIN "/auth/signin/mini", post, body, &r);
+        update_jar(jar, sizeof jar, &r);
+        const char *to = header(&r, "location", 0);
+        const char *state = to ? strstr(to, "state=") : NULL;
+        char callback[1024];
+        snprintf(callback, sizeof callback, ORIGIN "/auth/callback/mini?code=c1&%.*s", state ? (int)strcspn(state, "&") : 0,
+                 state ? state : "");
+        response_free(&r);
+        const char *get[] = {"cookie", jar, NULL};
+        call(auth, "GET", callback, get, NULL, &r);
+        CHECK(r.status == 302 && header(&r, "location", 0) && !strstr(header(&r, "location", 0), "error="),
+              "signed in: %d %s", r.status, header(&r, "location", 0) ? header(&r, "location", 0) : "-");
+        response_free(&r);
+        CHECK(h.signed_in_user[0] != '\0', "events.signIn named the user");
+
+        /* The stored access token is due; its refresh token is refused. */
+        auth_buffer *out = (auth_buffer *)(uintptr_t)0x1;
+        err = NULL;
+        auth_result code =
+            auth_get_access_token(auth, h.signed_in_user, strlen(h.signed_in_user), "mini", 4, &out, &err);
+        CHECK(code == AUTH_REFRESH_TOKEN_REVOKED && code == 131, "revoked refresh token: code %d", code);
+        CHECK(out == (auth_buffer *)(uintptr_t)0x1, "nothing written");
+        CHECK(err && strcmp(auth_error_type(err), "RefreshTokenRevoked") == 0, "type %s",
+              err ? auth_error_type(err) : "-");
+        auth_error_free(err);
+        CHECK(atomic_load(&p.refreshes) == 1, "one refresh request: %d", atomic_load(&p.refreshes));
+        auth_free(auth);
+    }
+    shutdown(p.fd, SHUT_RDWR);
+    close(p.fd);
+    pthread_join(thread, NULL);
+}
+
+/* Built-in providers are plain JSON from C: `{"builtin": "google", ...}`. */
+static void test_builtin_providers_json(void) {
+    char *c = config_with(",\"providers\":[{\"builtin\":\"google\",\"clientId\":\"g\",\"clientSecret\":\"s\"},"
+                          "{\"builtin\":\"microsoft-entra-id\",\"clientId\":\"m\",\"clientSecret\":\"s\"},"
+                          "{\"builtin\":\"gitlab\",\"baseUrl\":\"https://git.example.com\",\"clientId\":\"l\","
+                          "\"clientSecret\":\"s\"}]");
+    host_state h = {0};
+    auth_error *err = NULL;
+    auth_engine *auth = engine(c, &h, &err);
+    free(c);
+    CHECK(auth != NULL, "engine: %s", err ? auth_error_message(err) : "-");
+    auth_error_free(err);
+    if (!auth) return;
+    response r;
+    call(auth, "GET", ORIGIN "/auth/providers", NULL, NULL, &r);
+    cJSON *body = cJSON_Parse(r.body);
+    const char *entra = cJSON_GetStringValue(cJSON_GetObjectItem(cJSON_GetObjectItem(body, "microsoft-entra-id"), "name"));
+    CHECK(r.status == 200 && cJSON_GetObjectItem(body, "google") && cJSON_GetObjectItem(body, "gitlab"), "listed: %s",
+          r.body);
+    CHECK(entra && strcmp(entra, "Microsoft Entra ID") == 0, "entra's name: %s", entra ? entra : "-");
+    cJSON_Delete(body);
+    response_free(&r);
+    auth_free(auth);
+}
+
 int main(void) {
     unsetenv("AUTH_SECRET"); /* the "no secret" case */
     test_basics();
@@ -790,5 +945,7 @@ int main(void) {
     test_deadline_and_admission();
     test_email_and_adapter();
     test_access_tokens();
+    test_revoked_refresh_token();
+    test_builtin_providers_json();
     return report("test_auth");
 }

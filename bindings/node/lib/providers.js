@@ -34,6 +34,85 @@ function GitHub(options = {}) {
   return { builtin: "github", ...options };
 }
 
+// The other built-in providers: each is the engine's provider of the same
+// name (ids, scopes and profile mapping as Auth.js's); every endpoint and
+// option may be overridden, and without `clientId`/`clientSecret` the
+// engine reads AUTH_<ID>_ID / AUTH_<ID>_SECRET (and AUTH_<ID>_ISSUER).
+
+/** Google (OIDC). `offlineAccess: true` asks for a refresh token. */
+function Google(options = {}) {
+  return { builtin: "google", ...options };
+}
+
+/**
+ * Sign in with Apple (OIDC, `form_post`). Give `teamId`, `keyId` and
+ * `privateKey` (the `.p8` file's PEM) and the engine mints the client
+ * secret, or a pre-made `clientSecret`.
+ */
+function Apple(options = {}) {
+  return { builtin: "apple", ...options };
+}
+
+/** Microsoft Entra ID (OIDC). `issuer`: `https://login.microsoftonline.com/<tenant id>/v2.0` (default `common`). */
+function MicrosoftEntraID(options = {}) {
+  return { builtin: "microsoft-entra-id", ...options };
+}
+
+/** Discord (OAuth 2). */
+function Discord(options = {}) {
+  return { builtin: "discord", ...options };
+}
+
+/** GitLab (OAuth 2). `baseUrl` for a self-managed instance (default `https://gitlab.com`). */
+function GitLab(options = {}) {
+  return { builtin: "gitlab", ...options };
+}
+
+/** X / Twitter (OAuth 2.0 with PKCE, which cannot be turned off). */
+function Twitter(options = {}) {
+  return { builtin: "twitter", ...options };
+}
+
+/** Facebook Login (OAuth 2, a pinned Graph API version). */
+function Facebook(options = {}) {
+  return { builtin: "facebook", ...options };
+}
+
+/** LinkedIn (OIDC, issuer `https://www.linkedin.com/oauth`). */
+function LinkedIn(options = {}) {
+  return { builtin: "linkedin", ...options };
+}
+
+/** Sign in with Slack (OIDC). */
+function Slack(options = {}) {
+  return { builtin: "slack", ...options };
+}
+
+/** Twitch (OIDC). */
+function Twitch(options = {}) {
+  return { builtin: "twitch", ...options };
+}
+
+/** Spotify (OAuth 2). */
+function Spotify(options = {}) {
+  return { builtin: "spotify", ...options };
+}
+
+/** Keycloak (OIDC): `issuer` is the realm's, e.g. `https://kc.example.com/realms/myrealm`. */
+function Keycloak(options = {}) {
+  return { builtin: "keycloak", ...options };
+}
+
+/** Auth0 (OIDC): `issuer` is the tenant's, e.g. `https://example.us.auth0.com`. */
+function Auth0(options = {}) {
+  return { builtin: "auth0", ...options };
+}
+
+/** Okta (OIDC): `issuer` is the org's or an authorization server's. */
+function Okta(options = {}) {
+  return { builtin: "okta", ...options };
+}
+
 /** Magic-link sign-in by email (`sendVerificationRequest` sends the link). */
 function Email(options = {}) {
   return { type: "email", id: "email", name: "Email", ...options };
@@ -51,4 +130,24 @@ function Passkey(options = {}) {
   return { type: "webauthn", id: "passkey", name: "Passkey", ...options };
 }
 
-module.exports = { Credentials, TikTok, GitHub, Email, Passkey };
+module.exports = {
+  Credentials,
+  TikTok,
+  GitHub,
+  Google,
+  Apple,
+  MicrosoftEntraID,
+  Discord,
+  GitLab,
+  Twitter,
+  Facebook,
+  LinkedIn,
+  Slack,
+  Twitch,
+  Spotify,
+  Keycloak,
+  Auth0,
+  Okta,
+  Email,
+  Passkey,
+};

@@ -61,8 +61,12 @@ fn check_claims(
     // without it no token is accepted, rather than any `iss` at all.
     let issuer =
         endpoints.issuer.as_deref().ok_or_else(|| OAuthError::IdToken("no issuer to check iss against".into()))?;
-    if claims.get("iss").and_then(Value::as_str) != Some(issuer) {
-        return Err(OAuthError::IdToken(format!("iss is not {issuer}")));
+    // The provider may spell its issuer more than one way, or derive it
+    // from the token (Entra ID's tenant template).
+    let accepted = provider.behaviour.accepted_issuers(issuer, claims).map_err(OAuthError::IdToken)?;
+    let iss = claims.get("iss").and_then(Value::as_str);
+    if !accepted.iter().any(|a| Some(a.as_str()) == iss) {
+        return Err(OAuthError::IdToken(format!("iss is not {}", accepted.join(" or "))));
     }
     let audiences: Vec<&str> = match claims.get("aud") {
         Some(Value::String(a)) => vec![a.as_str()],

@@ -30,6 +30,8 @@ pub enum OAuthError {
     UserInfo { status: u16, code: String, message: String, log_id: Option<String> },
     #[error("invalid id_token: {0}")]
     IdToken(String),
+    #[error("could not make the client secret: {0}")]
+    ClientSecret(String),
     #[error(transparent)]
     Http(#[from] OutboundError),
 }
@@ -177,9 +179,11 @@ pub fn refresh_tokens(provider: &OAuthProvider, refresh_token: &str) -> Result<M
 fn token_request<'a>(
     provider: &'a OAuthProvider,
     token_url: &str,
-    mut form: Vec<(&'a str, &'a str)>,
+    form: Vec<(&'a str, &'a str)>,
 ) -> Result<Map<String, Value>, OAuthError> {
-    let secret = provider.client_secret.as_deref().unwrap_or("");
+    let secret = provider.behaviour.client_secret(provider)?.unwrap_or_default();
+    let secret = secret.as_str();
+    let mut form: Vec<(&str, &str)> = form;
     let extra: Vec<(&str, &str)> = provider.token.params.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
     form.extend(extra);
     let client_id_param = provider.behaviour.client_id_param();

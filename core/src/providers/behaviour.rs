@@ -7,12 +7,32 @@
 
 use serde_json::{Map, Value};
 
-use super::oauth::{BuiltinDefaults, ClientAuth, OAuthProvider};
-use super::{github, tiktok};
+use super::oauth::{BuiltinDefaults, ClientAuth, OAuthProvider, ProviderOption, ProviderOptions};
+use super::{
+    apple, auth0, discord, entra, facebook, github, gitlab, google, keycloak, linkedin, okta, slack, spotify, tiktok,
+    twitch, twitter,
+};
 use crate::oauth::{Endpoints, OAuthError};
 
 /// Every built-in provider, by the name its config gives as `builtin`.
-pub const BUILTINS: &[(&str, &dyn ProviderBehaviour)] = &[("tiktok", &tiktok::TikTok), ("github", &github::GitHub)];
+pub const BUILTINS: &[(&str, &dyn ProviderBehaviour)] = &[
+    ("tiktok", &tiktok::TikTok),
+    ("github", &github::GitHub),
+    ("google", &google::Google),
+    ("apple", &apple::Apple),
+    ("microsoft-entra-id", &entra::MicrosoftEntraId),
+    ("discord", &discord::Discord),
+    ("gitlab", &gitlab::GitLab),
+    ("twitter", &twitter::Twitter),
+    ("facebook", &facebook::Facebook),
+    ("linkedin", &linkedin::LinkedIn),
+    ("slack", &slack::Slack),
+    ("twitch", &twitch::Twitch),
+    ("spotify", &spotify::Spotify),
+    ("keycloak", &keycloak::Keycloak),
+    ("auth0", &auth0::Auth0),
+    ("okta", &okta::Okta),
+];
 
 /// The behaviour of `{ "builtin": name }`.
 pub fn builtin(name: &str) -> Option<&'static dyn ProviderBehaviour> {
@@ -33,6 +53,42 @@ pub trait ProviderBehaviour: Send + Sync {
     /// it.
     fn defaults(&self) -> BuiltinDefaults {
         BuiltinDefaults::default()
+    }
+
+    /// The provider-specific options it takes (any other is refused).
+    fn options(&self) -> &'static [ProviderOption] {
+        &[]
+    }
+
+    /// The defaults once its options are known (a tenant in the issuer, a
+    /// self-managed instance's URL); an error names the bad option.
+    fn configured_defaults(&self, _options: &ProviderOptions) -> Result<BuiltinDefaults, (&'static str, String)> {
+        Ok(self.defaults())
+    }
+
+    /// The provider refuses authorization requests without PKCE, so the
+    /// config may not turn it off.
+    fn requires_pkce(&self) -> bool {
+        false
+    }
+
+    /// The client secret to send: the configured one, unless the provider
+    /// derives it (Apple mints a signed JWT).
+    fn client_secret(&self, provider: &OAuthProvider) -> Result<Option<String>, OAuthError> {
+        Ok(provider.client_secret.clone())
+    }
+
+    /// The `iss` an id_token must carry, given the issuer (configured or
+    /// discovered) and the token's claims; an error refuses the token.
+    /// Several values when the provider documents more than one spelling.
+    fn accepted_issuers(&self, issuer: &str, _claims: &Map<String, Value>) -> Result<Vec<String>, String> {
+        Ok(vec![issuer.to_owned()])
+    }
+
+    /// Add what the callback request itself carries to the profile (Apple
+    /// posts the user's name once, beside the code).
+    fn callback_profile(&self, _params: &Map<String, Value>, profile: Value) -> Value {
+        profile
     }
 
     /// Client authentication at the token endpoint, given the config's
@@ -160,6 +216,14 @@ mod tests {
     #[test]
     fn builtins_are_registered_by_name() {
         assert!(builtin("tiktok").is_some() && builtin("github").is_some());
+        for (name, b) in BUILTINS {
+            assert_eq!(b.defaults().id, Some(*name), "a built-in's id is its name");
+            assert!(b
+                .defaults()
+                .style
+                .and_then(|s| s.logo)
+                .is_some_and(|l| l.starts_with("data:image/svg+xml;base64,")));
+        }
         assert!(builtin("nope").is_none());
     }
 

@@ -34,6 +34,7 @@ impl ProviderBehaviour for GitHub {
             id: Some("github"),
             name: Some("GitHub"),
             issuer: None,
+            jwks_uri: None,
             authorization: Endpoint {
                 url: Some(AUTHORIZATION_URL.into()),
                 params: vec![("scope".into(), DEFAULT_SCOPE.into())],

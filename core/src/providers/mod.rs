@@ -1,12 +1,26 @@
 //! The provider registry: each configured provider parsed by its type's
 //! module, looked up by id.
 
+pub mod apple;
+pub mod auth0;
 pub mod behaviour;
 pub mod credentials;
+pub mod discord;
 pub mod email;
+pub mod entra;
+pub mod facebook;
 pub mod github;
+pub mod gitlab;
+pub mod google;
+pub mod keycloak;
+pub mod linkedin;
 pub mod oauth;
+pub mod okta;
+pub mod slack;
+pub mod spotify;
 pub mod tiktok;
+pub mod twitch;
+pub mod twitter;
 pub mod webauthn;
 
 use serde_json::Value;

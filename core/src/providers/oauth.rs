@@ -1,7 +1,7 @@
 //! OAuth 2 and OpenID Connect provider configuration: endpoints (any of
 //! them overridable), client authentication, checks, profile mapping.
 
-use std::sync::{Arc, RwLock};
+use std::sync::{Arc, Mutex, RwLock};
 use std::time::Duration;
 
 use serde::Deserialize;
@@ -20,6 +20,13 @@ use crate::outbound::HttpClient;
 pub struct Endpoint {
     pub url: Option<String>,
     pub params: Vec<(String, String)>,
+}
+
+impl Endpoint {
+    /// A URL with parameters (`&[("scope", "email")]`).
+    pub fn new(url: impl Into<String>, params: &[(&str, &str)]) -> Endpoint {
+        Endpoint { url: Some(url.into()), params: params.iter().map(|(k, v)| ((*k).into(), (*v).into())).collect() }
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -59,6 +66,14 @@ pub struct ProfileMap {
     pub image: Vec<String>,
 }
 
+impl ProfileMap {
+    /// Each field's paths, first present wins.
+    pub fn of(id: &[&str], name: &[&str], email: &[&str], image: &[&str]) -> ProfileMap {
+        let v = |xs: &[&str]| xs.iter().map(|s| s.to_string()).collect();
+        ProfileMap { id: v(id), name: v(name), email: v(email), image: v(image) }
+    }
+}
+
 impl Default for ProfileMap {
     /// Auth.js's default OAuth profile: OpenID standard claims.
     fn default() -> Self {
@@ -79,6 +94,13 @@ pub struct ButtonStyle {
     pub bg: Option<String>,
     pub text: Option<String>,
     pub brand_color: Option<String>,
+}
+
+impl ButtonStyle {
+    /// A logo (data URL) on a background colour, with a text colour.
+    pub fn new(logo: &str, bg: &str, text: &str) -> ButtonStyle {
+        ButtonStyle { logo: Some(logo.into()), bg: Some(bg.into()), text: Some(text.into()), brand_color: None }
+    }
 }
 
 /// OIDC discovery result (the fields we use).
@@ -121,6 +143,11 @@ pub struct OAuthProvider {
     /// Discovery and JWKS, fetched on first use and kept.
     pub metadata: RwLock<Option<Arc<Metadata>>>,
     pub jwks: RwLock<Option<Arc<josekit::jwk::JwkSet>>>,
+    /// The provider-specific options it was configured with.
+    pub options: ProviderOptions,
+    /// A client secret the provider's behaviour minted (Apple's signed
+    /// JWT) and until when it is used.
+    pub minted_secret: Mutex<Option<(String, u64)>>,
 }
 
 impl std::fmt::Debug for OAuthProvider {
@@ -176,6 +203,15 @@ struct OAuthConfig {
     #[serde(default)]
     allow_dangerous_email_account_linking: bool,
     id_token: Option<bool>,
+    /// GitLab: a self-managed instance's URL (default `https://gitlab.com`).
+    base_url: Option<String>,
+    /// Google: ask for a refresh token (`access_type=offline`,
+    /// `prompt=consent`).
+    offline_access: Option<bool>,
+    /// Apple: the client secret is minted from the `.p8` key.
+    team_id: Option<String>,
+    key_id: Option<String>,
+    private_key: Option<String>,
     /// Seconds for each outbound request (default 10).
     timeout: Option<u64>,
     /// The binding's marker for a `profile` function (a hook).
@@ -206,8 +242,9 @@ pub fn parse(option: &str, value: &Value, host: &dyn Host, env: &dyn Env) -> Res
             }
         },
     };
-    let defaults = behaviour.defaults();
-    let oidc = match c.kind.as_deref().or(defaults.kind) {
+    // Which provider it is (type, id, name) never depends on its options.
+    let identity = behaviour.defaults();
+    let oidc = match c.kind.as_deref().or(identity.kind) {
         Some("oidc") => true,
         Some("oauth") => false,
         other => {
@@ -218,8 +255,8 @@ pub fn parse(option: &str, value: &Value, host: &dyn Host, env: &dyn Env) -> Res
         }
     };
     let id =
-        c.id.or(defaults.id.map(str::to_owned)).unwrap_or_else(|| if oidc { "oidc".into() } else { "oauth".into() });
-    let name = c.name.or(defaults.name.map(str::to_owned)).unwrap_or_else(|| id.clone());
+        c.id.or(identity.id.map(str::to_owned)).unwrap_or_else(|| if oidc { "oidc".into() } else { "oauth".into() });
+    let name = c.name.or(identity.name.map(str::to_owned)).unwrap_or_else(|| id.clone());
 
     // AUTH_<ID>_ID / AUTH_<ID>_SECRET when not given.
     let env_key = id.to_ascii_uppercase().replace('-', "_");
@@ -227,6 +264,43 @@ pub fn parse(option: &str, value: &Value, host: &dyn Host, env: &dyn Env) -> Res
         ConfigError::new(format!("{option}.clientId"), format!("missing; set it or AUTH_{env_key}_ID"))
     })?;
     let client_secret = c.client_secret.or_else(|| env.var(&format!("AUTH_{env_key}_SECRET")));
+    let env_var = |suffix: &str| if builtin.is_some() { env.var(&format!("AUTH_{env_key}_{suffix}")) } else { None };
+    // A built-in provider's issuer may come from AUTH_<ID>_ISSUER, as in Auth.js.
+    let configured_issuer = c.issuer.clone().or_else(|| env_var("ISSUER"));
+    let apple_key = match (
+        c.team_id.or_else(|| env_var("TEAM_ID")),
+        c.key_id.or_else(|| env_var("KEY_ID")),
+        c.private_key.or_else(|| env_var("PRIVATE_KEY")),
+    ) {
+        (None, None, None) => None,
+        // A PEM in one environment line usually has its newlines written `\n`.
+        (Some(team_id), Some(key_id), Some(private_key)) => {
+            Some(SigningKey { team_id, key_id, private_key: private_key.replace("\\n", "\n") })
+        }
+        _ => {
+            return Err(ConfigError::new(
+                format!("{option}.privateKey"),
+                "teamId, keyId and privateKey go together (all three, or none)",
+            ))
+        }
+    };
+    let options = ProviderOptions {
+        issuer: configured_issuer.clone(),
+        base_url: c.base_url,
+        offline_access: c.offline_access.unwrap_or(false),
+        signing_key: apple_key,
+    };
+    for (name, set) in options.given() {
+        if set && !behaviour.options().contains(&name) {
+            return Err(ConfigError::new(
+                format!("{option}.{}", name.as_str()),
+                format!("not an option of this provider ({})", builtin.unwrap_or("a custom provider")),
+            ));
+        }
+    }
+    let defaults = behaviour
+        .configured_defaults(&options)
+        .map_err(|(field, message)| ConfigError::new(format!("{option}.{field}"), message))?;
 
     let endpoint = |name: &str, given: Option<EndpointConfig>, default: Endpoint| -> Result<Endpoint, ConfigError> {
         let mut ep = default;
@@ -264,7 +338,7 @@ pub fn parse(option: &str, value: &Value, host: &dyn Host, env: &dyn Env) -> Res
         authorization.params.push(("scope".into(), "openid profile email".into()));
     }
 
-    let issuer = c.issuer.or(defaults.issuer.map(str::to_owned));
+    let issuer = configured_issuer.or(defaults.issuer.clone());
     if let Some(issuer) = &issuer {
         check_url(issuer, &format!("{option}.issuer"))?;
     }
@@ -304,6 +378,9 @@ pub fn parse(option: &str, value: &Value, host: &dyn Host, env: &dyn Env) -> Res
         defaults.checks.unwrap_or(Checks { pkce: true, state: true, nonce: oidc }),
         option,
     )?;
+    if behaviour.requires_pkce() && !checks.pkce {
+        return Err(ConfigError::new(format!("{option}.checks"), "this provider requires PKCE: keep \"pkce\""));
+    }
     let redirect_proxy_url = match c.redirect_proxy_url {
         Some(raw) => {
             Some(Url::parse(&raw).map_err(|e| ConfigError::new(format!("{option}.redirectProxyUrl"), e.to_string()))?)
@@ -333,7 +410,7 @@ pub fn parse(option: &str, value: &Value, host: &dyn Host, env: &dyn Env) -> Res
         }
     };
     let client_auth = behaviour.client_auth(configured_auth);
-    if client_secret.is_none() && client_auth != ClientAuth::None {
+    if client_secret.is_none() && client_auth != ClientAuth::None && options.signing_key.is_none() {
         return Err(ConfigError::new(
             format!("{option}.clientSecret"),
             format!("missing; set it or AUTH_{env_key}_SECRET (or use client.token_endpoint_auth_method \"none\")"),
@@ -356,7 +433,7 @@ pub fn parse(option: &str, value: &Value, host: &dyn Host, env: &dyn Env) -> Res
         token,
         userinfo,
         userinfo_configured,
-        jwks_uri: c.jwks_uri,
+        jwks_uri: c.jwks_uri.or(defaults.jwks_uri),
         checks,
         pkce_encoding,
         client_auth,
@@ -369,6 +446,8 @@ pub fn parse(option: &str, value: &Value, host: &dyn Host, env: &dyn Env) -> Res
         http: HttpClient::new(Duration::from_secs(c.timeout.unwrap_or(10).max(1))),
         metadata: RwLock::new(None),
         jwks: RwLock::new(None),
+        options,
+        minted_secret: Mutex::new(None),
     };
     Ok(Provider { id, name, kind: ProviderKind::OAuth(Box::new(provider)) })
 }
@@ -379,13 +458,74 @@ pub struct BuiltinDefaults {
     pub kind: Option<&'static str>,
     pub id: Option<&'static str>,
     pub name: Option<&'static str>,
-    pub issuer: Option<&'static str>,
+    pub issuer: Option<String>,
+    pub jwks_uri: Option<String>,
     pub authorization: Endpoint,
     pub token: Endpoint,
     pub userinfo: Endpoint,
     pub checks: Option<Checks>,
     pub profile_map: Option<ProfileMap>,
     pub style: Option<ButtonStyle>,
+}
+
+/// Options only some built-in providers take; [`ProviderBehaviour::options`]
+/// lists which.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ProviderOption {
+    BaseUrl,
+    OfflineAccess,
+    SigningKey,
+}
+
+impl ProviderOption {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ProviderOption::BaseUrl => "baseUrl",
+            ProviderOption::OfflineAccess => "offlineAccess",
+            ProviderOption::SigningKey => "privateKey",
+        }
+    }
+}
+
+/// An Apple-style signing key: the client secret is a JWT signed with it.
+#[derive(Clone)]
+pub struct SigningKey {
+    pub team_id: String,
+    pub key_id: String,
+    /// PEM (PKCS #8), as in the `.p8` file.
+    pub private_key: String,
+}
+
+impl std::fmt::Debug for SigningKey {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("SigningKey")
+            .field("team_id", &self.team_id)
+            .field("key_id", &self.key_id)
+            .field("private_key", &"[redacted]")
+            .finish()
+    }
+}
+
+/// The provider-specific options of one configured provider.
+#[derive(Debug, Clone, Default)]
+pub struct ProviderOptions {
+    /// The configured (or `AUTH_<ID>_ISSUER`) issuer, before the
+    /// provider's default.
+    pub issuer: Option<String>,
+    pub base_url: Option<String>,
+    pub offline_access: bool,
+    pub signing_key: Option<SigningKey>,
+}
+
+impl ProviderOptions {
+    /// Each option and whether it was given.
+    fn given(&self) -> [(ProviderOption, bool); 3] {
+        [
+            (ProviderOption::BaseUrl, self.base_url.is_some()),
+            (ProviderOption::OfflineAccess, self.offline_access),
+            (ProviderOption::SigningKey, self.signing_key.is_some()),
+        ]
+    }
 }
 
 fn check_url(raw: &str, option: &str) -> Result<(), ConfigError> {
@@ -444,7 +584,13 @@ fn parse_profile_map(map: Map<String, Value>, option: String) -> Result<ProfileM
 
 /// The value at a dotted path (`data.user.open_id`).
 pub fn lookup<'a>(value: &'a Value, path: &str) -> Option<&'a Value> {
-    path.split('.').try_fold(value, |v, key| v.get(key)).filter(|v| !v.is_null())
+    path.split('.')
+        .try_fold(value, |v, key| match v {
+            // `images.0.url`: a number indexes an array.
+            Value::Array(items) => items.get(key.parse::<usize>().ok()?),
+            _ => v.get(key),
+        })
+        .filter(|v| !v.is_null())
 }
 
 impl OAuthProvider {

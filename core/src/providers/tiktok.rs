@@ -152,6 +152,7 @@ pub fn defaults() -> BuiltinDefaults {
         name: Some("TikTok"),
         // TikTok has no issuer; none is needed since every endpoint is given.
         issuer: None,
+        jwks_uri: None,
         authorization: Endpoint {
             url: Some(AUTHORIZATION_URL.into()),
             params: vec![("scope".into(), DEFAULT_SCOPE.into())],

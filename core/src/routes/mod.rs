@@ -75,14 +75,14 @@ pub(crate) enum Reply {
         status: u16,
         html: String,
     },
-    Redirect(String),
-    /// A page with its own Content-Security-Policy (the sign-in page that
-    /// runs the passkey script).
+    /// A page with its own Content-Security-Policy (one that allows the
+    /// page's script by its hash).
     Page {
         status: u16,
         html: String,
-        csp: &'static str,
+        csp: String,
     },
+    Redirect(String),
     /// A static script (`webauthn.js`).
     Script(&'static str),
     /// 429: JSON for API clients, the error page for browsers.
@@ -569,7 +569,7 @@ fn finish(ctx: &Ctx, reply: Reply) -> AuthResponse {
         }
         Reply::Page { status, html, csp } => {
             headers.push(("content-type".into(), "text/html; charset=utf-8".into()));
-            headers.push(("content-security-policy".into(), csp.into()));
+            headers.push(("content-security-policy".into(), csp));
             headers.extend(
                 HTML_SECURITY_HEADERS
                     .iter()

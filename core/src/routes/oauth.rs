@@ -4,7 +4,9 @@
 //! signs the user in. Every failure is an `OAuthCallbackError` (the user is
 //! sent back to sign-in) with the precise cause in the server log.
 
+use base64::Engine as _;
 use serde_json::{json, Map, Value};
+use sha2::Digest as _;
 use subtle::ConstantTimeEq;
 use url::Url;
 
@@ -58,14 +60,47 @@ fn uses_proxy(ctx: &Ctx, p: &OAuthProvider) -> bool {
 }
 
 /// With `response_mode=form_post` the provider POSTs back cross-site, and a
-/// browser sends no `SameSite=Lax` cookie on such a request.
-fn check_cookie(spec: &CookieSpec, p: &OAuthProvider) -> CookieSpec {
-    let mut spec = spec.clone();
-    if p.authorization.params.iter().any(|(k, v)| k == "response_mode" && v == "form_post") {
-        spec.options.same_site = "none".into();
-        spec.options.secure = true;
+/// browser sends no `SameSite=Lax` cookie on such a request. The cookies
+/// stay Lax: the callback answers that POST with a page of our own origin
+/// that posts the same fields again (see [`repost_page`]), and that
+/// same-site POST carries them.
+fn uses_form_post(p: &OAuthProvider) -> bool {
+    p.authorization.params.iter().any(|(k, v)| k == "response_mode" && v == "form_post")
+}
+
+/// The field marking a callback as our own re-post (so a browser that
+/// refuses cookies altogether gets the usual error, not a loop).
+const REPOST_FIELD: &str = "libauth_repost";
+
+/// The one script of the re-post page, allowed by its hash alone.
+const REPOST_SCRIPT: &str = "document.forms[0].submit()";
+
+/// The re-post page: a form of the callback's fields, submitted at once.
+/// Without JavaScript the user presses Continue.
+fn repost_page(action: &str, params: &Map<String, Value>) -> Reply {
+    let esc = crate::email::escape_html;
+    let mut inputs = String::new();
+    for (k, v) in params.iter().filter(|(k, _)| k.as_str() != REPOST_FIELD) {
+        if let Some(v) = v.as_str() {
+            inputs.push_str(&format!(r#"<input type="hidden" name="{}" value="{}">"#, esc(k), esc(v)));
+        }
     }
-    spec
+    let html = format!(
+        concat!(
+            r#"<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>Signing in</title></head><body>"#,
+            r#"<form method="post" action="{action}">{inputs}<input type="hidden" name="{marker}" value="1">"#,
+            r#"<noscript><button type="submit">Continue</button></noscript></form><script>{script}</script></body></html>"#
+        ),
+        action = esc(action),
+        inputs = inputs,
+        marker = REPOST_FIELD,
+        script = REPOST_SCRIPT,
+    );
+    let hash = base64::engine::general_purpose::STANDARD.encode(sha2::Sha256::digest(REPOST_SCRIPT.as_bytes()));
+    let csp = format!(
+        "default-src 'none'; script-src 'sha256-{hash}'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'"
+    );
+    Reply::Page { status: 200, html, csp }
 }
 
 fn set_check(ctx: &mut Ctx, spec: &CookieSpec, value: &str) {
@@ -98,7 +133,7 @@ pub fn start(ctx: &mut Ctx, provider: &Provider, p: &OAuthProvider) -> Result<Re
             payload.insert("origin".into(), format!("{}/callback/{}", ctx.base_url(), provider.id).into());
         }
         let sealed = seal(ctx, STATE_SALT, payload)?;
-        set_check(ctx, &check_cookie(&cookies.state, p), &sealed);
+        set_check(ctx, &cookies.state, &sealed);
         Some(sealed)
     } else {
         None
@@ -106,7 +141,7 @@ pub fn start(ctx: &mut Ctx, provider: &Provider, p: &OAuthProvider) -> Result<Re
     let challenge = if p.checks.pkce {
         let (verifier, challenge) = oauth::pkce_pair(p.pkce_encoding);
         let sealed = seal(ctx, &cookies.pkce_code_verifier.name, Map::from_iter([("value".into(), verifier.into())]))?;
-        set_check(ctx, &check_cookie(&cookies.pkce_code_verifier, p), &sealed);
+        set_check(ctx, &cookies.pkce_code_verifier, &sealed);
         Some(challenge)
     } else {
         None
@@ -114,7 +149,7 @@ pub fn start(ctx: &mut Ctx, provider: &Provider, p: &OAuthProvider) -> Result<Re
     let nonce = if p.checks.nonce && p.oidc {
         let nonce = crate::random::hex(32);
         let sealed = seal(ctx, &cookies.nonce.name, Map::from_iter([("value".into(), nonce.clone().into())]))?;
-        set_check(ctx, &check_cookie(&cookies.nonce, p), &sealed);
+        set_check(ctx, &cookies.nonce, &sealed);
         Some(nonce)
     } else {
         None
@@ -138,7 +173,24 @@ pub fn callback(ctx: &mut Ctx, provider: &Provider, p: &OAuthProvider) -> Result
     if let Some(forward) = proxy_forward(ctx, p, &params) {
         return Ok(Reply::Redirect(forward));
     }
-    let checks = spend_checks(ctx, p);
+    // A form_post callback that came without our cookies (cross-site):
+    // posted again from our own origin, where they are sent.
+    let uses_checks = p.checks.state || p.checks.pkce || p.checks.nonce || uses_proxy(ctx, p);
+    if uses_form_post(p)
+        && uses_checks
+        && ctx.req.method.eq_ignore_ascii_case("POST")
+        && !params.contains_key(REPOST_FIELD)
+    {
+        let cookies = ctx.cookies;
+        let sent = [&cookies.state, &cookies.pkce_code_verifier, &cookies.nonce]
+            .iter()
+            .any(|spec| ctx.req.cookie(&spec.name).is_some());
+        if !sent {
+            let action = ctx.url.to_string();
+            return Ok(repost_page(&action, &params));
+        }
+    }
+    let checks = spend_checks(ctx);
     if let Some(error) = param("error") {
         let description = param("error_description").unwrap_or_default();
         return Err(callback_error(format!("the provider answered error={error} {description}"), None));
@@ -154,6 +206,7 @@ pub fn callback(ctx: &mut Ctx, provider: &Provider, p: &OAuthProvider) -> Result
     let granted =
         param("scopes").or_else(|| tokens.get("scope").and_then(Value::as_str).map(str::to_owned)).unwrap_or_default();
     let profile = load_profile(p, &endpoints, &tokens, nonce.as_deref(), &granted)?;
+    let profile = p.behaviour.callback_profile(&params, profile);
 
     let user = super::register::SignInUser::from_provider(map_user(ctx, provider, p, &profile, &tokens)?).ok_or_else(
         || {
@@ -213,7 +266,7 @@ struct CheckCookies {
 
 /// Read the check cookies and expire them: they are single-use, whatever
 /// happens next.
-fn spend_checks(ctx: &mut Ctx, p: &OAuthProvider) -> CheckCookies {
+fn spend_checks(ctx: &mut Ctx) -> CheckCookies {
     let cookies = ctx.cookies;
     let checks = CheckCookies {
         state: ctx.req.cookie(&cookies.state.name),
@@ -226,7 +279,6 @@ fn spend_checks(ctx: &mut Ctx, p: &OAuthProvider) -> CheckCookies {
         (&cookies.nonce, checks.nonce.is_some()),
     ] {
         if present {
-            let spec = check_cookie(spec, p);
             ctx.set_cookies.push(SetCookie::expired(&spec.name, &spec.options));
         }
     }

@@ -78,7 +78,7 @@ pub fn signin(ctx: &mut Ctx) -> Result<Reply, AuthError> {
     };
     let html = render(&page);
     if has_passkey {
-        return Ok(Reply::Page { status: 200, html, csp: crate::pages::passkey_page_csp() });
+        return Ok(Reply::Page { status: 200, html, csp: crate::pages::passkey_page_csp().to_owned() });
     }
     Ok(Reply::Html { status: 200, html })
 }

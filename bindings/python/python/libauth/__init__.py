@@ -52,7 +52,29 @@ from ._errors import (
     Verification,
 )
 from .asgi import ASGIMiddleware
-from .providers import OIDC, Credentials, Email, GitHub, OAuth, Passkey, TikTok
+from .providers import (
+    OIDC,
+    Apple,
+    Auth0,
+    Credentials,
+    Discord,
+    Email,
+    Facebook,
+    GitHub,
+    GitLab,
+    Google,
+    Keycloak,
+    LinkedIn,
+    MicrosoftEntraID,
+    OAuth,
+    Okta,
+    Passkey,
+    Slack,
+    Spotify,
+    TikTok,
+    Twitch,
+    Twitter,
+)
 from .wsgi import WSGIMiddleware, session_from_environ
 
 
@@ -114,6 +136,20 @@ __all__ = [
     "Credentials",
     "TikTok",
     "GitHub",
+    "Google",
+    "Apple",
+    "MicrosoftEntraID",
+    "Discord",
+    "GitLab",
+    "Twitter",
+    "Facebook",
+    "LinkedIn",
+    "Slack",
+    "Twitch",
+    "Spotify",
+    "Keycloak",
+    "Auth0",
+    "Okta",
     "OAuth",
     "OIDC",
     "Email",

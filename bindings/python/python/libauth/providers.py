@@ -59,6 +59,91 @@ def GitHub(**options: Any) -> Dict[str, Any]:
     return {"builtin": "github", **_options(options)}
 
 
+def _builtin(name: str, options: Dict[str, Any]) -> Dict[str, Any]:
+    return {"builtin": name, **_options(options)}
+
+
+# The other built-in providers: each is the engine's provider of the same
+# name (ids, scopes and profile mapping as Auth.js's); every endpoint and
+# option may be overridden, and without ``client_id``/``client_secret`` the
+# engine reads AUTH_<ID>_ID / AUTH_<ID>_SECRET (and AUTH_<ID>_ISSUER).
+
+
+def Google(**options: Any) -> Dict[str, Any]:
+    """Google (OIDC). ``offline_access=True`` asks for a refresh token
+    (``access_type=offline``, ``prompt=consent``)."""
+    return _builtin("google", options)
+
+
+def Apple(**options: Any) -> Dict[str, Any]:
+    """Sign in with Apple (OIDC, ``form_post``). Give ``team_id``, ``key_id``
+    and ``private_key`` (the ``.p8`` file's PEM) and the engine mints the
+    client secret, or a pre-made ``client_secret``."""
+    return _builtin("apple", options)
+
+
+def MicrosoftEntraID(**options: Any) -> Dict[str, Any]:
+    """Microsoft Entra ID (OIDC). ``issuer`` names the tenant:
+    ``https://login.microsoftonline.com/<tenant id>/v2.0`` (default ``common``)."""
+    return _builtin("microsoft-entra-id", options)
+
+
+def Discord(**options: Any) -> Dict[str, Any]:
+    """Discord (OAuth 2)."""
+    return _builtin("discord", options)
+
+
+def GitLab(**options: Any) -> Dict[str, Any]:
+    """GitLab (OAuth 2). ``base_url`` for a self-managed instance (default
+    ``https://gitlab.com``)."""
+    return _builtin("gitlab", options)
+
+
+def Twitter(**options: Any) -> Dict[str, Any]:
+    """X / Twitter (OAuth 2.0 with PKCE, which cannot be turned off)."""
+    return _builtin("twitter", options)
+
+
+def Facebook(**options: Any) -> Dict[str, Any]:
+    """Facebook Login (OAuth 2, a pinned Graph API version)."""
+    return _builtin("facebook", options)
+
+
+def LinkedIn(**options: Any) -> Dict[str, Any]:
+    """LinkedIn (OIDC, issuer ``https://www.linkedin.com/oauth``)."""
+    return _builtin("linkedin", options)
+
+
+def Slack(**options: Any) -> Dict[str, Any]:
+    """Sign in with Slack (OIDC)."""
+    return _builtin("slack", options)
+
+
+def Twitch(**options: Any) -> Dict[str, Any]:
+    """Twitch (OIDC)."""
+    return _builtin("twitch", options)
+
+
+def Spotify(**options: Any) -> Dict[str, Any]:
+    """Spotify (OAuth 2)."""
+    return _builtin("spotify", options)
+
+
+def Keycloak(**options: Any) -> Dict[str, Any]:
+    """Keycloak (OIDC): ``issuer`` is the realm's."""
+    return _builtin("keycloak", options)
+
+
+def Auth0(**options: Any) -> Dict[str, Any]:
+    """Auth0 (OIDC): ``issuer`` is the tenant's."""
+    return _builtin("auth0", options)
+
+
+def Okta(**options: Any) -> Dict[str, Any]:
+    """Okta (OIDC): ``issuer`` is the org's or an authorization server's."""
+    return _builtin("okta", options)
+
+
 def OAuth(**options: Any) -> Dict[str, Any]:
     """A generic OAuth 2 provider: ``id``, ``name``, ``client_id``,
     ``client_secret``, ``authorization``, ``token``, ``userinfo``, and an
@@ -98,4 +183,26 @@ def Passkey(**options: Any) -> Dict[str, Any]:
     return {"type": "webauthn", "id": "passkey", "name": "Passkey", **_options(rest), **spelled}
 
 
-__all__ = ["Credentials", "TikTok", "GitHub", "OAuth", "OIDC", "Email", "Passkey"]
+__all__ = [
+    "Credentials",
+    "TikTok",
+    "GitHub",
+    "Google",
+    "Apple",
+    "MicrosoftEntraID",
+    "Discord",
+    "GitLab",
+    "Twitter",
+    "Facebook",
+    "LinkedIn",
+    "Slack",
+    "Twitch",
+    "Spotify",
+    "Keycloak",
+    "Auth0",
+    "Okta",
+    "OAuth",
+    "OIDC",
+    "Email",
+    "Passkey",
+]
