@@ -1,7 +1,7 @@
 // What verifying a passkey sign-in costs (by hand, never in tests; run by
 // bench/passkeys/run.sh, which writes its section of bench/RESULTS.md).
 //
-// A software authenticator (node:crypto: a P-256 key, CBOR by hand) registers
+// A software authenticator (the Node tests': a P-256 key from node:crypto) registers
 // one passkey with libauth's engine, then signs N assertions, each over a
 // fresh challenge, before anything is timed. Then, one after another:
 //
@@ -16,11 +16,11 @@
 //     (the binding's and engine's fixed cost per request).
 //
 // Prints the table (markdown) on stdout.
-import { createHash, generateKeyPairSync, randomBytes, sign } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { performance } from "node:perf_hooks";
 import { verifyAuthenticationResponse } from "@simplewebauthn/server";
 import { ReactiveAuth, Passkey } from "libauth";
+import { SoftAuthenticator } from "../../bindings/node/test/soft-authenticator.mjs";
 
 const N = Number(process.env.PASSKEY_BENCH_N || 2000);
 const ROUNDS = Number(process.env.PASSKEY_BENCH_ROUNDS || 5);
@@ -28,102 +28,12 @@ const ORIGIN = "http://localhost:3000";
 const RP_ID = "localhost";
 const SECRET = "passkey-bench-secret-0123456789abcdefghij";
 
-// ---------------------------------------------------------------- CBOR (just enough)
-
-function head(major, n) {
-  if (n < 24) return Buffer.from([(major << 5) | n]);
-  if (n < 256) return Buffer.from([(major << 5) | 24, n]);
-  const b = Buffer.alloc(3);
-  b[0] = (major << 5) | 25;
-  b.writeUInt16BE(n, 1);
-  return b;
-}
-function cbor(v) {
-  if (typeof v === "number") return v >= 0 ? head(0, v) : head(1, -1 - v);
-  if (typeof v === "string") return Buffer.concat([head(3, Buffer.byteLength(v)), Buffer.from(v)]);
-  if (Buffer.isBuffer(v)) return Buffer.concat([head(2, v.length), v]);
-  if (v instanceof Map) {
-    const parts = [head(5, v.size)];
-    for (const [k, x] of v) parts.push(cbor(k), cbor(x));
-    return Buffer.concat(parts);
-  }
-  throw new Error(`cbor: ${typeof v}`);
-}
-
 // ---------------------------------------------------------------- the software authenticator
 
-const b64u = (b) => Buffer.from(b).toString("base64url");
-const sha256 = (b) => createHash("sha256").update(b).digest();
-
-const { privateKey, publicKey } = generateKeyPairSync("ec", { namedCurve: "P-256" });
-const jwk = publicKey.export({ format: "jwk" });
-const cose = cbor(
-  new Map([
-    [1, 2], // kty: EC2
-    [3, -7], // alg: ES256
-    [-1, 1], // crv: P-256
-    [-2, Buffer.from(jwk.x, "base64url")],
-    [-3, Buffer.from(jwk.y, "base64url")],
-  ]),
-);
-const credentialId = randomBytes(32);
-const rpIdHash = sha256(RP_ID);
-
-function authData(flags, counter, attested) {
-  const c = Buffer.alloc(4);
-  c.writeUInt32BE(counter);
-  return Buffer.concat([rpIdHash, Buffer.from([flags]), c, attested ?? Buffer.alloc(0)]);
-}
-
-function registration(options) {
-  const len = Buffer.alloc(2);
-  len.writeUInt16BE(credentialId.length);
-  const attested = Buffer.concat([Buffer.alloc(16), len, credentialId, cose]); // AAGUID zero: no attestation
-  const data = authData(0x45, 0, attested); // UP | UV | AT
-  const clientDataJSON = Buffer.from(
-    JSON.stringify({ type: "webauthn.create", challenge: options.challenge, origin: ORIGIN, crossOrigin: false }),
-  );
-  const attestationObject = cbor(
-    new Map([
-      ["fmt", "none"],
-      ["attStmt", new Map()],
-      ["authData", data],
-    ]),
-  );
-  return {
-    id: b64u(credentialId),
-    rawId: b64u(credentialId),
-    type: "public-key",
-    authenticatorAttachment: "platform",
-    clientExtensionResults: {},
-    response: {
-      clientDataJSON: b64u(clientDataJSON),
-      attestationObject: b64u(attestationObject),
-      transports: ["internal"],
-    },
-  };
-}
-
-function assertion(challenge, userHandle, counter) {
-  const data = authData(0x05, counter); // UP | UV
-  const clientDataJSON = Buffer.from(
-    JSON.stringify({ type: "webauthn.get", challenge, origin: ORIGIN, crossOrigin: false }),
-  );
-  const signature = sign("sha256", Buffer.concat([data, sha256(clientDataJSON)]), privateKey); // DER, as authenticators sign
-  return {
-    id: b64u(credentialId),
-    rawId: b64u(credentialId),
-    type: "public-key",
-    authenticatorAttachment: "platform",
-    clientExtensionResults: {},
-    response: {
-      clientDataJSON: b64u(clientDataJSON),
-      authenticatorData: b64u(data),
-      signature: b64u(signature),
-      ...(userHandle ? { userHandle } : {}),
-    },
-  };
-}
+// The Node tests' authenticator (a P-256 key, attestation "none"); its
+// counter stays 0 (as many platform authenticators'), so the prepared
+// assertions may be verified in any order.
+const key = new SoftAuthenticator(ORIGIN, { counts: false });
 
 // ---------------------------------------------------------------- libauth through the Node binding
 
@@ -185,11 +95,10 @@ const reg = await expectJson(
   await call(owner, "GET", "/auth/webauthn-options/passkey?action=register&email=bench%40example.com"),
   "register options",
 );
-const userHandle = reg.options.user.id;
 const registered = await expectJson(
   await call(owner, "POST", "/auth/callback/passkey", {
     action: "register",
-    data: JSON.stringify(registration(reg.options)),
+    data: JSON.stringify(key.register(reg.options)),
     csrfToken,
     callbackUrl: "/",
   }),
@@ -207,7 +116,7 @@ async function prepareOne() {
     await call(jar, "GET", "/auth/webauthn-options/passkey?action=authenticate"),
     "authenticate options",
   );
-  const data = JSON.stringify(assertion(options.challenge, userHandle, 0));
+  const data = JSON.stringify(key.authenticate(options));
   return {
     jar,
     form: { action: "authenticate", data, csrfToken: token, callbackUrl: "/" },
@@ -232,7 +141,12 @@ async function timeLibauth(batch) {
 }
 
 async function timeSimpleWebAuthn(batch) {
-  const credential = { id: b64u(credentialId), publicKey: new Uint8Array(cose), counter: 0, transports: ["internal"] };
+  const credential = {
+    id: key.credentialId.toString("base64url"),
+    publicKey: new Uint8Array(key.coseKey()),
+    counter: 0,
+    transports: ["internal"],
+  };
   const t0 = performance.now();
   for (const { form, challenge } of batch) {
     const { verified } = await verifyAuthenticationResponse({
