@@ -3,14 +3,18 @@
 # run (by hand, never in tests):
 #
 #   bench/c/run.sh [rounds]      (default 5)
+#   bench/c/run.sh http [rounds] the example server's protected page vs its
+#                                bare page over HTTP (bench/c/http.sh, its
+#                                own section of bench/RESULTS.md)
 #
-# Builds libauth (release) and bench/engine (release), then per round:
+# Without `http`: builds libauth (release) and bench/engine (release), then per round:
 # bench/engine pinned to CPU 0 (its "get_session (JWT, no callbacks)" µs/op)
 # and to CPUs 0,1 (its "all cores" ops/s), and bench/c/bench.c the same way
 # (1 thread on CPU 0, 2 threads on CPUs 0,1). Writes the medians with their
 # spread (min-max over the rounds) to its section of bench/RESULTS.md.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
+if [ "${1:-}" = http ]; then shift; exec bench/c/http.sh "$@"; fi
 source scripts/lib.sh
 ensure_rust
 ROUNDS=${1:-5}

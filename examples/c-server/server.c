@@ -10,6 +10,9 @@
  *               button, csrf, callbacks, session, sign-out
  * - /           home: who is signed in (auth_get_session)
  * - /dashboard  protected: without a session, a redirect to the sign-in page
+ * - /bare       for the benchmark (bench/c/http.sh) only: the page /dashboard
+ *               renders for the demo user, without reading the session, so
+ *               that the cost of the session read can be measured
  *
  * Credentials sign-in runs `authorize` below, a C hook. TikTok sign-in goes
  * to TikTok when AUTH_TIKTOK_ID / AUTH_TIKTOK_SECRET are set, otherwise to the
@@ -70,6 +73,11 @@ static int32_t hook(void *user_data, const char *name, const char *args_json, si
 
 /* ---- the configuration ---------------------------------------------------- */
 
+static const char *env_or(const char *name, const char *fallback) {
+    const char *value = getenv(name);
+    return value ? value : fallback;
+}
+
 static char *config_json(void) {
     cJSON *config = cJSON_CreateObject();
     /* A local example: trust the browser's Host. Deploy with AUTH_URL instead. */
@@ -95,8 +103,8 @@ static char *config_json(void) {
         char url[1024];
         cJSON *tiktok = cJSON_CreateObject();
         cJSON_AddStringToObject(tiktok, "builtin", "tiktok");
-        cJSON_AddStringToObject(tiktok, "clientId", getenv("TIKTOK_SIM_CLIENT_KEY") ?: "sim-client-key");
-        cJSON_AddStringToObject(tiktok, "clientSecret", getenv("TIKTOK_SIM_CLIENT_SECRET") ?: "sim-client-secret");
+        cJSON_AddStringToObject(tiktok, "clientId", env_or("TIKTOK_SIM_CLIENT_KEY", "sim-client-key"));
+        cJSON_AddStringToObject(tiktok, "clientSecret", env_or("TIKTOK_SIM_CLIENT_SECRET", "sim-client-secret"));
         snprintf(url, sizeof url, "%s/v2/auth/authorize/", sim);
         cJSON_AddStringToObject(cJSON_AddObjectToObject(tiktok, "authorization"), "url", url);
         snprintf(url, sizeof url, "%s/v2/oauth/token/", sim);
@@ -268,7 +276,26 @@ static MHD_Result_t page(struct MHD_Connection *conn, const char *title, const c
     return ret;
 }
 
+/* The protected page, for a user whose name is already escaped. */
+static MHD_Result_t dashboard(struct MHD_Connection *conn, const char *name) {
+    char *body = NULL;
+    if (asprintf(&body, "<p id=\"dashboard\">Welcome, %s. This page is for signed-in users.</p>"
+                        "<p><a href=\"/\">Home</a></p>", name) < 0)
+        return MHD_NO;
+    MHD_Result_t ret = page(conn, "Dashboard", body);
+    free(body);
+    return ret;
+}
+
 static MHD_Result_t app(struct MHD_Connection *conn, const char *path, request_state *st) {
+    if (strcmp(path, "/bare") == 0) {
+        /* Not part of the app: the benchmark's baseline (see the top). The
+         * same bytes as /dashboard for the demo user, with no session read. */
+        char *name = esc("Demo User");
+        MHD_Result_t ret = dashboard(conn, name);
+        free(name);
+        return ret;
+    }
     cJSON *session = session_of(conn, st);
     cJSON *user = cJSON_GetObjectItem(session, "user");
     /* A passkey user may have no name: show the email then. */
@@ -295,10 +322,7 @@ static MHD_Result_t app(struct MHD_Connection *conn, const char *path, request_s
             ret = send_text(conn, MHD_HTTP_FOUND, "text/plain", "sign in first",
                             "/auth/signin?callbackUrl=%2Fdashboard");
         else
-            ret = asprintf(&body, "<p id=\"dashboard\">Welcome, %s. This page is for signed-in users.</p>"
-                                  "<p><a href=\"/\">Home</a></p>", name) < 0
-                      ? MHD_NO
-                      : page(conn, "Dashboard", body);
+            ret = dashboard(conn, name);
     } else {
         ret = send_text(conn, MHD_HTTP_NOT_FOUND, "text/plain", "not found", NULL);
     }

@@ -189,6 +189,9 @@ def run(port):
     check("Signed in as Demo User (demo@example.com)" in body, "home shows who is signed in")
     status, _, body = c.request("GET", "/dashboard")
     check(status == 200 and "Welcome, Demo User" in body, f"protected page signed in: {status}")
+    # The benchmark's bare page (bench/c/http.sh): the same bytes, no session read.
+    status, _, bare = Client(port).request("GET", "/bare")
+    check(status == 200 and bare == body, f"bare page is the demo user's dashboard: {status} {bare[-200:]}")
     # Sign-out.
     status, h, _ = c.request("POST", "/auth/signout", {"csrfToken": c.csrf()})
     check(status == 302 and "authjs.session-token" not in c.jar, f"sign-out: {status} {c.jar.keys()}")
