@@ -45,6 +45,47 @@ fn memory() -> Value {
     json!({ "type": "memory" })
 }
 
+fn sqlite(db: &common::TempFile) -> Value {
+    json!({ "type": "sqlite", "path": db.0.to_str().unwrap() })
+}
+
+#[cfg(feature = "integration")]
+fn postgres(schema: &common::TempSchema) -> Value {
+    json!({ "type": "postgres", "url": common::postgres_url(), "schema": schema.0 })
+}
+
+/// The ceremony's rules, on each built-in adapter: what is stored, spent
+/// and undone is the adapter's part of them.
+macro_rules! on_every_adapter {
+    ($($name:ident),* $(,)?) => {
+        mod on_memory {
+            $( #[test] fn $name() { super::$name(&super::memory()); } )*
+        }
+        mod on_sqlite {
+            $( #[test] fn $name() { let db = super::common::temp_db_path(); super::$name(&super::sqlite(&db)); } )*
+        }
+        #[cfg(feature = "integration")]
+        mod on_postgres {
+            $( #[test] fn $name() { let schema = super::common::temp_schema(); super::$name(&super::postgres(&schema)); } )*
+        }
+    };
+}
+
+on_every_adapter!(
+    a_known_email_authenticates_with_that_users_passkeys,
+    a_signed_in_user_adds_a_passkey_and_must_say_which_action,
+    a_challenge_signs_in_once_even_with_a_zero_counter,
+    the_passkey_callback_checks_the_csrf_token,
+    a_counter_that_goes_back_is_a_cloned_authenticator,
+    broken_registrations_are_refused_and_leave_nothing,
+    broken_assertions_are_refused,
+    a_stale_or_missing_challenge_is_refused,
+    a_registration_replayed_or_sent_for_another_user_attaches_nowhere,
+    an_unreadable_session_cookie_on_options_is_signed_out,
+    passkeys_are_listed_renamed_and_the_last_one_kept,
+    a_second_passkey_can_be_deleted,
+);
+
 /// `GET webauthn-options/passkey?<query>`: `(action, options)`.
 fn options(browser: &mut Browser, query: &str) -> (String, Value) {
     let res = browser.get(&format!("/auth/webauthn-options/passkey?{query}"));
@@ -131,9 +172,8 @@ fn register_and_sign_in_on_postgres() {
     round_trip(&engine(adapter, json!({ "session": { "strategy": "database" } })), Alg::Rs256, "grace@example.com");
 }
 
-#[test]
-fn a_known_email_authenticates_with_that_users_passkeys() {
-    let auth = engine(memory(), json!({}));
+fn a_known_email_authenticates_with_that_users_passkeys(adapter: &Value) {
+    let auth = engine(adapter.clone(), json!({}));
     let mut key = SoftAuthenticator::new(Alg::Es256, ORIGIN);
     let mut browser = Browser::new(&auth);
     let (_, opts) = options(&mut browser, "email=ada@example.com");
@@ -151,9 +191,8 @@ fn a_known_email_authenticates_with_that_users_passkeys() {
     assert_eq!(error_of(&res), "WebAuthnVerificationError");
 }
 
-#[test]
-fn a_signed_in_user_adds_a_passkey_and_must_say_which_action() {
-    let auth = engine(memory(), json!({}));
+fn a_signed_in_user_adds_a_passkey_and_must_say_which_action(adapter: &Value) {
+    let auth = engine(adapter.clone(), json!({}));
     let mut browser = Browser::new(&auth);
     let mut first = SoftAuthenticator::new(Alg::Es256, ORIGIN);
     let (_, opts) = options(&mut browser, "email=ada@example.com");
@@ -180,9 +219,8 @@ fn a_signed_in_user_adds_a_passkey_and_must_say_which_action() {
     }
 }
 
-#[test]
-fn a_challenge_signs_in_once_even_with_a_zero_counter() {
-    let auth = engine(memory(), json!({}));
+fn a_challenge_signs_in_once_even_with_a_zero_counter(adapter: &Value) {
+    let auth = engine(adapter.clone(), json!({}));
     let mut key = SoftAuthenticator::new(Alg::Es256, ORIGIN);
     key.counts = false; // counter stays 0: the counter check cannot help
     let mut browser = Browser::new(&auth);
@@ -205,9 +243,8 @@ fn a_challenge_signs_in_once_even_with_a_zero_counter() {
     assert!(!attacker.has_session_cookie());
 }
 
-#[test]
-fn the_passkey_callback_checks_the_csrf_token() {
-    let auth = engine(memory(), json!({}));
+fn the_passkey_callback_checks_the_csrf_token(adapter: &Value) {
+    let auth = engine(adapter.clone(), json!({}));
     let mut key = SoftAuthenticator::new(Alg::Es256, ORIGIN);
     let mut browser = Browser::new(&auth);
     let (_, opts) = options(&mut browser, "email=ada@example.com");
@@ -217,9 +254,8 @@ fn the_passkey_callback_checks_the_csrf_token() {
     assert!(!browser.has_session_cookie());
 }
 
-#[test]
-fn a_counter_that_goes_back_is_a_cloned_authenticator() {
-    let auth = engine(memory(), json!({}));
+fn a_counter_that_goes_back_is_a_cloned_authenticator(adapter: &Value) {
+    let auth = engine(adapter.clone(), json!({}));
     let mut key = SoftAuthenticator::new(Alg::Es256, ORIGIN);
     let mut browser = Browser::new(&auth);
     let (_, opts) = options(&mut browser, "email=ada@example.com");
@@ -238,8 +274,7 @@ fn a_counter_that_goes_back_is_a_cloned_authenticator() {
 }
 
 /// Each broken registration: the error page, no session, no user.
-#[test]
-fn broken_registrations_are_refused_and_leave_nothing() {
+fn broken_registrations_are_refused_and_leave_nothing(adapter: &Value) {
     type Breaker = fn(&mut SoftAuthenticator);
     let cases: [(&str, Breaker); 4] = [
         ("wrong origin", |k| k.origin = "https://evil.example".into()),
@@ -248,7 +283,7 @@ fn broken_registrations_are_refused_and_leave_nothing() {
         ("an algorithm not offered (ES384)", |k| *k = SoftAuthenticator::new(Alg::Es384, ORIGIN)),
     ];
     for (what, brk) in cases {
-        let auth = engine(memory(), json!({}));
+        let auth = engine(adapter.clone(), json!({}));
         let mut browser = Browser::new(&auth);
         let mut key = SoftAuthenticator::new(Alg::Es256, ORIGIN);
         brk(&mut key);
@@ -276,9 +311,8 @@ fn user_verification_preferred_accepts_presence_only() {
     assert!(browser.has_session_cookie());
 }
 
-#[test]
-fn broken_assertions_are_refused() {
-    let auth = engine(memory(), json!({}));
+fn broken_assertions_are_refused(adapter: &Value) {
+    let auth = engine(adapter.clone(), json!({}));
     let mut key = SoftAuthenticator::new(Alg::Es256, ORIGIN);
     let mut browser = Browser::new(&auth);
     let (_, opts) = options(&mut browser, "email=ada@example.com");
@@ -334,9 +368,8 @@ fn broken_assertions_are_refused() {
     assert!(ok);
 }
 
-#[test]
-fn a_stale_or_missing_challenge_is_refused() {
-    let auth = engine(memory(), json!({}));
+fn a_stale_or_missing_challenge_is_refused(adapter: &Value) {
+    let auth = engine(adapter.clone(), json!({}));
     let mut key = SoftAuthenticator::new(Alg::Es256, ORIGIN);
     let mut browser = Browser::new(&auth);
     let (_, opts) = options(&mut browser, "email=ada@example.com");
@@ -351,9 +384,8 @@ fn a_stale_or_missing_challenge_is_refused() {
     assert_eq!(error_of(&res), "WebAuthnVerificationError");
 }
 
-#[test]
-fn a_registration_replayed_or_sent_for_another_user_attaches_nowhere() {
-    let auth = engine(memory(), json!({}));
+fn a_registration_replayed_or_sent_for_another_user_attaches_nowhere(adapter: &Value) {
+    let auth = engine(adapter.clone(), json!({}));
     let mut key = SoftAuthenticator::new(Alg::Es256, ORIGIN);
     let mut ada = Browser::new(&auth);
     let (_, opts) = options(&mut ada, "email=ada@example.com");
@@ -376,9 +408,8 @@ fn a_registration_replayed_or_sent_for_another_user_attaches_nowhere() {
     assert_eq!(action, "register", "eve was left half-created");
 }
 
-#[test]
-fn an_unreadable_session_cookie_on_options_is_signed_out() {
-    let auth = engine(memory(), json!({}));
+fn an_unreadable_session_cookie_on_options_is_signed_out(adapter: &Value) {
+    let auth = engine(adapter.clone(), json!({}));
     let mut browser = Browser::new(&auth);
     browser.jar.insert("authjs.session-token".into(), "garbage.not.a.jwe".into());
     let (action, _) = options(&mut browser, "");
@@ -412,9 +443,8 @@ fn ecdsa_signatures_verify_whatever_the_length_of_r_and_s() {
     eprintln!("{short} of 300 signatures had a short r or s");
 }
 
-#[test]
-fn passkeys_are_listed_renamed_and_the_last_one_kept() {
-    let auth = engine(memory(), json!({}));
+fn passkeys_are_listed_renamed_and_the_last_one_kept(adapter: &Value) {
+    let auth = engine(adapter.clone(), json!({}));
     let mut key = SoftAuthenticator::new(Alg::Es256, ORIGIN);
     let mut browser = Browser::new(&auth);
     let (_, opts) = options(&mut browser, "email=ada@example.com");
@@ -450,9 +480,8 @@ fn passkeys_are_listed_renamed_and_the_last_one_kept() {
     assert_eq!(Browser::new(&auth).get("/auth/passkeys").status, 401);
 }
 
-#[test]
-fn a_second_passkey_can_be_deleted() {
-    let auth = engine(memory(), json!({}));
+fn a_second_passkey_can_be_deleted(adapter: &Value) {
+    let auth = engine(adapter.clone(), json!({}));
     let mut first = SoftAuthenticator::new(Alg::Es256, ORIGIN);
     let mut browser = Browser::new(&auth);
     let (_, opts) = options(&mut browser, "email=ada@example.com");
