@@ -144,7 +144,8 @@ fn infer_action(signed_in: bool, asked: Option<&str>, info: Option<&UserInfo>) -
 /// `GET webauthn-options/<id>`.
 pub fn options(ctx: &mut Ctx) -> Result<Reply, AuthError> {
     let (provider, p) = passkey_provider(ctx)?;
-    let email = ctx.query("email");
+    // Counted per address as stored (case and spaces don't make another).
+    let email = ctx.query("email").map(|e| e.trim().to_lowercase()).filter(|e| !e.is_empty());
     super::limits::check(ctx, Route::Passkey, email.as_deref(), 1)?;
     let adapter = adapter(ctx)?;
     // An unreadable session cookie (tampered, foreign, rotated secret) is
