@@ -317,11 +317,7 @@ pub fn verify_assertion(
             return Err(WebAuthnError::CredentialNotAllowed);
         }
     }
-    let key = STANDARD
-        .decode(&stored.credential_public_key)
-        .map_err(|e| WebAuthnError::StoredKey(e.to_string()))
-        .and_then(|bytes| serde_cbor_2::from_slice::<Cbor>(&bytes).map_err(|e| WebAuthnError::StoredKey(e.to_string())))
-        .and_then(|cbor| COSEKey::try_from(&cbor).map_err(|e| WebAuthnError::StoredKey(format!("{e:?}"))))?;
+    let key = stored_key(&stored.credential_public_key)?;
     let cred_id = URL_SAFE_NO_PAD.decode(&stored.credential_id).map_err(|e| WebAuthnError::StoredKey(e.to_string()))?;
     let backup_eligible = stored.credential_device_type == "multiDevice";
     let credential_record = Credential {
@@ -396,6 +392,35 @@ pub(crate) fn check_config(
     }
     Ok(())
 }
+
+/// A stored COSE key, parsed. Parsing validates the point (an OpenSSL
+/// key built and checked: a quarter of a sign-in's cost), so parsed keys
+/// are kept, by their stored text: public data, content-addressed, shared by
+/// every engine in the process; at most [`PARSED_KEYS`], dropped all at once
+/// when full.
+fn stored_key(encoded: &str) -> Result<COSEKey, WebAuthnError> {
+    static CACHE: std::sync::OnceLock<std::sync::Mutex<std::collections::HashMap<String, COSEKey>>> =
+        std::sync::OnceLock::new();
+    let cache = CACHE.get_or_init(Default::default);
+    if let Some(key) = cache.lock().ok().and_then(|c| c.get(encoded).cloned()) {
+        return Ok(key);
+    }
+    let key = STANDARD
+        .decode(encoded)
+        .map_err(|e| WebAuthnError::StoredKey(e.to_string()))
+        .and_then(|bytes| serde_cbor_2::from_slice::<Cbor>(&bytes).map_err(|e| WebAuthnError::StoredKey(e.to_string())))
+        .and_then(|cbor| COSEKey::try_from(&cbor).map_err(|e| WebAuthnError::StoredKey(format!("{e:?}"))))?;
+    if let Ok(mut cache) = cache.lock() {
+        if cache.len() >= PARSED_KEYS {
+            cache.clear();
+        }
+        cache.insert(encoded.to_owned(), key.clone());
+    }
+    Ok(key)
+}
+
+/// How many parsed passkey public keys a process keeps.
+const PARSED_KEYS: usize = 4096;
 
 /// Auth.js's `transports` column ("internal,hybrid") as the options want it.
 fn parse_transports(joined: &str) -> Vec<webauthn_rs_core::proto::AuthenticatorTransport> {
