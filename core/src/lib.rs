@@ -726,7 +726,9 @@ impl Auth {
             ));
         }
         let deleted = adapter.delete_authenticator(credential_id)?.ok_or_else(no_such_passkey)?;
-        if let Some(provider) = self.providers.iter().find(|p| matches!(p.kind, providers::ProviderKind::WebAuthn(_))) {
+        // Its account is under the passkey provider that registered it (not
+        // recorded with the passkey); unlinking elsewhere changes nothing.
+        for provider in self.providers.iter().filter(|p| matches!(p.kind, providers::ProviderKind::WebAuthn(_))) {
             adapter.unlink_account(&provider.id, &deleted.provider_account_id)?;
         }
         Ok(())

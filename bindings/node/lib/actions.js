@@ -93,16 +93,20 @@ async function deletePasskey(userId, passkeyId, config) {
 }
 
 function passkeyCall(userId, config, name, call) {
-  if (config === null || typeof config !== "object") throw new TypeError(`${name}: config must be an object`);
-  if (typeof userId !== "string" || !userId) throw new TypeError(`${name}: userId must be a non-empty string`);
-  return express.engineFor(config).passkeys(userId, call);
+  return engineForUser(userId, config, name).passkeys(userId, call);
 }
 
 function accountCall(userId, provider, config, name, what) {
+  const engine = engineForUser(userId, config, name);
+  if (typeof provider !== "string" || !provider) throw new TypeError(`${name}: provider must be a provider id`);
+  return engine.account(userId, provider, what);
+}
+
+/** The engine of a call about one user, its arguments checked. */
+function engineForUser(userId, config, name) {
   if (config === null || typeof config !== "object") throw new TypeError(`${name}: config must be an object`);
   if (typeof userId !== "string" || !userId) throw new TypeError(`${name}: userId must be a non-empty string`);
-  if (typeof provider !== "string" || !provider) throw new TypeError(`${name}: provider must be a provider id`);
-  return express.engineFor(config).account(userId, provider, what);
+  return express.engineFor(config);
 }
 
 /** The engine and the request as the engine reads it. */

@@ -57,7 +57,7 @@ pub struct Registered {
     pub is_new_user: bool,
 }
 
-fn user_json(user: &AdapterUser) -> Map<String, Value> {
+pub(super) fn user_json(user: &AdapterUser) -> Map<String, Value> {
     match serde_json::to_value(user) {
         Ok(Value::Object(m)) => m,
         _ => Map::new(),

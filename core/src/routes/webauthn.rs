@@ -14,7 +14,6 @@
 //! with an authenticator whose counter stays 0.
 
 use serde_json::{json, Map, Value};
-use sha2::{Digest, Sha256};
 
 use super::callback::complete_sign_in;
 use super::register::{self, SignInKind, SignInUser};
@@ -34,8 +33,10 @@ fn challenge_identifier(provider_id: &str) -> String {
     format!("webauthn-challenge:{provider_id}")
 }
 
+/// Stored as a session token is: its SHA-256, so the database never holds
+/// a live challenge.
 fn challenge_token(challenge: &str) -> String {
-    crate::random::to_hex(&Sha256::digest(challenge.as_bytes()))
+    crate::session::stored_session_token(challenge)
 }
 
 fn verification_error(e: WebAuthnError) -> AuthError {
@@ -113,15 +114,9 @@ fn user_info(ctx: &mut Ctx, provider: &Provider, p: &WebAuthnProvider) -> Result
     let email = ctx.query("email").map(|e| e.trim().to_lowercase()).filter(|e| !e.is_empty());
     let Some(email) = email else { return Ok(None) };
     match adapter(ctx)?.get_user_by_email(&email)? {
-        Some(user) => {
-            Ok(Some(UserInfo { user: user_map(&serde_json::to_value(&user).unwrap_or_default()), exists: true }))
-        }
+        Some(user) => Ok(Some(UserInfo { user: register::user_json(&user), exists: true })),
         None => Ok(Some(UserInfo { user: Map::from_iter([("email".into(), Value::String(email))]), exists: false })),
     }
-}
-
-fn user_map(value: &Value) -> Map<String, Value> {
-    value.as_object().cloned().unwrap_or_default()
 }
 
 /// Auth.js's `inferWebAuthnAction`: a named action is taken when it fits
@@ -155,7 +150,7 @@ pub fn options(ctx: &mut Ctx) -> Result<Reply, AuthError> {
         None => None,
     };
     let info = match &session_user {
-        Some(user) => Some(UserInfo { user: user_map(&serde_json::to_value(user).unwrap_or_default()), exists: true }),
+        Some(user) => Some(UserInfo { user: register::user_json(user), exists: true }),
         None => user_info(ctx, provider, p)?,
     };
     let asked = ctx.query("action");
@@ -299,7 +294,7 @@ pub fn callback(ctx: &mut Ctx, provider: &Provider, p: &WebAuthnProvider) -> Res
             let user = adapter.get_user(&stored.user_id)?.ok_or_else(|| {
                 verification_error(WebAuthnError::Verification("the passkey's user no longer exists".into()))
             })?;
-            let signed_in = SignInUser::from_provider(user_map(&serde_json::to_value(&user).unwrap_or_default()))
+            let signed_in = SignInUser::from_provider(register::user_json(&user))
                 .ok_or_else(|| AuthError::new(ErrorType::AdapterError, "the stored user has no id"))?;
             let account = AdapterAccount::new(AccountType::WebAuthn, &provider.id, &stored.provider_account_id);
             complete_sign_in(ctx, SignInKind::WebAuthn, signed_in, account, None, Map::new(), None)

@@ -45,22 +45,23 @@ def Credentials(**options: Any) -> Dict[str, Any]:
     return out
 
 
+def _builtin(name: str, options: Dict[str, Any]) -> Dict[str, Any]:
+    """The engine's built-in provider ``name``, with these options."""
+    return {"builtin": name, **_options(options)}
+
+
 def TikTok(**options: Any) -> Dict[str, Any]:
     """TikTok Login Kit (the engine's built-in provider ``tiktok``);
     ``client_id`` is the app's Client Key. Without ``client_id`` and
     ``client_secret``, ``AUTH_TIKTOK_ID`` / ``AUTH_TIKTOK_SECRET`` are read."""
-    return {"builtin": "tiktok", **_options(options)}
+    return _builtin("tiktok", options)
 
 
 def GitHub(**options: Any) -> Dict[str, Any]:
     """GitHub (the engine's built-in provider ``github``). Without
     ``client_id`` and ``client_secret``, ``AUTH_GITHUB_ID`` /
     ``AUTH_GITHUB_SECRET`` are read."""
-    return {"builtin": "github", **_options(options)}
-
-
-def _builtin(name: str, options: Dict[str, Any]) -> Dict[str, Any]:
-    return {"builtin": name, **_options(options)}
+    return _builtin("github", options)
 
 
 # The other built-in providers: each is the engine's provider of the same
