@@ -42,6 +42,7 @@ pub mod email;
 pub mod error;
 pub mod host;
 pub mod http;
+pub mod identity;
 #[doc(hidden)]
 pub mod jwt;
 mod logger;
@@ -73,6 +74,7 @@ pub use config::{Config, Env, ProcessEnv, SessionStrategy, Settings};
 pub use error::{AuthError, ConfigError, ErrorType, HostError};
 pub use host::{Hook, HookMap, Host, NoHooks};
 pub use http::{ActionOutcome, AuthRequest, AuthResponse};
+pub use identity::Identity;
 pub use routes::Action;
 pub use session::Session;
 
@@ -339,7 +341,7 @@ impl Auth {
         .map_err(|_| AuthError::internal())?;
         match read.adapter_error {
             Some(e) => Err(e),
-            None => Ok(read.session.map(Session::from_value)),
+            None => Ok(read.session.map(|s| Session::from_value(s, read.identity))),
         }
     }
 

@@ -9,21 +9,31 @@ use crate::cookies::{ChunkedCookie, CookieSet, SetCookie};
 use crate::error::{AuthError, ErrorType};
 use crate::host::Hook;
 use crate::http::AuthRequest;
+use crate::identity::Identity;
 use crate::time::{iso_millis, now_millis, now_seconds};
 use crate::Auth;
 
 /// What the client sees: `{ user?: { name, email, image }, expires }`, plus
-/// whatever the session callback adds.
+/// whatever the session callback adds. The second field is who the session
+/// belongs to as the engine established it ([`Identity`]): for the server
+/// only, never serialized.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(transparent)]
-pub struct Session(pub Map<String, Value>);
+pub struct Session(pub Map<String, Value>, #[serde(skip)] pub Option<Identity>);
 
 impl Session {
-    pub(crate) fn from_value(value: Value) -> Session {
+    pub(crate) fn from_value(value: Value, identity: Option<Identity>) -> Session {
         match value {
-            Value::Object(map) => Session(map),
-            _ => Session(Map::new()),
+            Value::Object(map) => Session(map, identity),
+            _ => Session(Map::new(), identity),
         }
+    }
+
+    /// Who the session belongs to and whether its email was proven; `None`
+    /// for a JWT issued without the engine's identity claim (by Auth.js, or
+    /// by a libauth before it had one).
+    pub fn identity(&self) -> Option<&Identity> {
+        self.1.as_ref()
     }
 
     pub fn user(&self) -> Option<&Map<String, Value>> {
@@ -54,6 +64,8 @@ pub(crate) enum ReadMode {
 
 pub(crate) struct SessionRead {
     pub session: Option<Value>,
+    /// Who the session belongs to (see [`Identity`]).
+    pub identity: Option<Identity>,
     pub cookies: Vec<SetCookie>,
     /// The database could not be read: no session now, but the cookie is
     /// kept, since the session may well exist.
@@ -62,7 +74,7 @@ pub(crate) struct SessionRead {
 
 impl SessionRead {
     fn none(cookies: Vec<SetCookie>) -> SessionRead {
-        SessionRead { session: None, cookies, adapter_error: None }
+        SessionRead { session: None, identity: None, cookies, adapter_error: None }
     }
 }
 
@@ -119,7 +131,8 @@ impl Auth {
                 args.insert("session".into(), data.clone());
             }
             match self.callbacks.jwt(claims.clone(), args) {
-                Ok(Some(token)) => {
+                Ok(Some(mut token)) => {
+                    crate::identity::keep_claim(&claims, &mut token);
                     let changed = token != claims;
                     (token, changed)
                 }
@@ -176,7 +189,8 @@ impl Auth {
         if self.callbacks.has_event_session {
             self.callbacks.event(&Hook::EVENT_SESSION, || json!({ "session": session, "token": token }));
         }
-        SessionRead { session: Some(session), cookies: out, adapter_error: None }
+        let identity = Identity::from_claims(&token);
+        SessionRead { session: Some(session), identity, cookies: out, adapter_error: None }
     }
 
     /// The read of a session no hook sees (no jwt, session or session-event
@@ -209,8 +223,10 @@ impl Auth {
             return None;
         }
         let expires = token_expiry(exp).unwrap_or_else(|| now.saturating_add(self.settings.session_max_age));
+        let identity = claims.libauth.get().and_then(Identity::from_claim);
         Some(SessionRead {
             session: Some(session_value(claims.user(), expires)),
+            identity,
             cookies: Vec::new(),
             adapter_error: None,
         })
@@ -237,7 +253,7 @@ impl Auth {
         let failed = |e: crate::adapter::AdapterError| {
             let e = AuthError::from(e);
             self.callbacks.log(&e);
-            SessionRead { session: None, cookies: Vec::new(), adapter_error: Some(e) }
+            SessionRead { session: None, identity: None, cookies: Vec::new(), adapter_error: Some(e) }
         };
         let token = &stored_session_token(token);
         let (mut stored, user) = match adapter.get_session_and_user(token) {
@@ -291,7 +307,12 @@ impl Auth {
         if self.callbacks.has_event_session {
             self.callbacks.event(&Hook::EVENT_SESSION, || json!({ "session": session }));
         }
-        SessionRead { session: Some(session), cookies: out, adapter_error: None }
+        let identity = Identity {
+            subject: user.id.clone(),
+            email_verified: user.email.is_some() && user.email_verified.is_some(),
+            email: user.email.clone(),
+        };
+        SessionRead { session: Some(session), identity: Some(identity), cookies: out, adapter_error: None }
     }
 
     /// A new database session token: the host's `generateSessionToken`, or
@@ -454,6 +475,8 @@ struct SessionClaims {
     exp: Claim,
     iat: Claim,
     nbf: Claim,
+    /// The engine's identity claim ([`crate::identity::CLAIM`]).
+    libauth: Claim,
 }
 
 impl SessionClaims {

@@ -562,3 +562,73 @@ fn every_builtin_is_on_the_signin_page_with_its_logo_and_reads_its_env() {
     let res = b.post("/auth/signin/facebook", &[("csrfToken", &csrf)]);
     assert!(location(&res).starts_with("https://www.facebook.com/v23.0/dialog/oauth?"));
 }
+
+/// What each provider's own answer proves about the address, as the
+/// simulators send it (the providers' documented claims): `email_verified`
+/// (Apple's as the string "true"), Discord's `verified`, GitLab's
+/// `confirmed_at`; never Entra ID's `email`, nor an address with no claim.
+const PROVEN_BY_DEFAULT: &[(&str, bool)] = &[
+    ("google", true),
+    ("apple", true),
+    ("microsoft-entra-id", false),
+    ("discord", true),
+    ("gitlab", true),
+    ("twitter", false),
+    ("facebook", false),
+    ("linkedin", true),
+    ("slack", true),
+    ("twitch", false),
+    ("spotify", false),
+    ("keycloak", true),
+    ("auth0", true),
+    ("okta", true),
+];
+
+/// The identity a browser's session carries, read as a server would.
+fn identity_of(b: &Browser, auth: &Auth) -> Option<libauth_core::Identity> {
+    let mut req = AuthRequest::get(format!("{ORIGIN}/dashboard"));
+    req.headers.push(("cookie".into(), b.cookie_header()));
+    auth.get_session(&req).unwrap().and_then(|s| s.identity().cloned())
+}
+
+/// Every provider's flag turned off (or made a lookalike: `"yes"`, `1`,
+/// `"false"`), where it has one.
+fn without_proof(mut spec: Spec, flag: &Value) -> Spec {
+    for target in [Some(&mut spec.profile), spec.id_token_claims.as_mut()].into_iter().flatten() {
+        if let Some(map) = target.as_object_mut() {
+            for key in ["email_verified", "verified"] {
+                if map.contains_key(key) {
+                    map.insert(key.into(), flag.clone());
+                }
+            }
+            if map.contains_key("confirmed_at") {
+                map.insert("confirmed_at".into(), Value::Null);
+            }
+        }
+    }
+    spec
+}
+
+#[test]
+fn every_provider_proves_an_address_only_through_its_own_claim() {
+    for (name, proven) in PROVEN_BY_DEFAULT {
+        let c = case(name);
+        let s = setup(&c.config);
+        let mut b = Browser::new(&s.auth);
+        assert_eq!(location(&sign_in(&mut b, name)), "http://localhost:3000/after", "{name}");
+        let identity = identity_of(&b, &s.auth).expect("a session has an identity");
+        assert_eq!(identity.email_verified, *proven, "{name}: {identity:?}");
+        assert!(!identity.subject.is_empty());
+    }
+    // The same providers with the flag false, or any value but true.
+    for flag in [json!(false), json!("false"), json!("yes"), json!(1)] {
+        for (name, _) in PROVEN_BY_DEFAULT.iter().filter(|(n, p)| *p && *n != "apple") {
+            let c = rebind(name, without_proof(case(name).sim.spec(), &flag));
+            let s = setup(&c.config);
+            let mut b = Browser::new(&s.auth);
+            assert_eq!(location(&sign_in(&mut b, name)), "http://localhost:3000/after", "{name}");
+            let identity = identity_of(&b, &s.auth).expect("a session has an identity");
+            assert!(!identity.email_verified, "{name} with {flag}: {identity:?}");
+        }
+    }
+}

@@ -51,7 +51,8 @@ pub struct NativeJob {
 
 enum Work {
     Handle(AuthRequest),
-    Session(AuthRequest),
+    /// A session read; `true`: with its identity (see `session_to_py`).
+    Session(AuthRequest, bool),
 }
 
 #[derive(IntoPyObject)]
@@ -61,8 +62,14 @@ enum Begun {
 }
 
 impl NativeJob {
-    fn with_session(mut self, url: String, cookie: Option<String>, permit: Option<Permit>) -> NativeJob {
-        self.work = Some((Work::Session(session_request(url, cookie)), permit));
+    fn with_session(
+        mut self,
+        url: String,
+        cookie: Option<String>,
+        with_identity: bool,
+        permit: Option<Permit>,
+    ) -> NativeJob {
+        self.work = Some((Work::Session(session_request(url, cookie), with_identity), permit));
         self
     }
 }
@@ -81,9 +88,9 @@ impl NativeJob {
                 let res = py.allow_threads(|| catch_unwind(AssertUnwindSafe(|| auth.handle(&req))));
                 to_py(py, res.map_err(|_| internal())?).into_pyobject(py).map(|t| t.into_any())
             }
-            Work::Session(req) => {
+            Work::Session(req, with_identity) => {
                 let read = py.allow_threads(|| catch_unwind(AssertUnwindSafe(|| auth.get_session(&req))));
-                session_to_py(py, read.map_err(|_| internal())?)
+                session_to_py(py, read.map_err(|_| internal())?, with_identity)
             }
         }
     }
@@ -184,14 +191,13 @@ impl NativeAuth {
     /// Start reading a session off the event loop: a `NativeJob` whose
     /// `run()` answers as `get_session`; raises `Overloaded` (as an
     /// `EngineError`) past `hooks.maxInFlight`.
-    #[pyo3(signature = (url, cookie=None))]
-    fn begin_session(&self, url: String, cookie: Option<String>) -> PyResult<NativeJob> {
+    #[pyo3(signature = (url, cookie=None, with_identity=false))]
+    fn begin_session(&self, url: String, cookie: Option<String>, with_identity: bool) -> PyResult<NativeJob> {
+        let job = NativeJob { auth: self.auth.clone(), work: None };
         match self.auth.dispatch_session() {
             Dispatch::Refused(e) => Err(engine_error(&e)),
-            Dispatch::Inline => Ok(NativeJob { auth: self.auth.clone(), work: None }.with_session(url, cookie, None)),
-            Dispatch::Admitted(permit) => {
-                Ok(NativeJob { auth: self.auth.clone(), work: None }.with_session(url, cookie, Some(permit)))
-            }
+            Dispatch::Inline => Ok(job.with_session(url, cookie, with_identity, None)),
+            Dispatch::Admitted(permit) => Ok(job.with_session(url, cookie, with_identity, Some(permit))),
         }
     }
 
@@ -218,12 +224,18 @@ impl NativeAuth {
     /// engine's dispatch decides (`Overloaded` past `hooks.maxInFlight`);
     /// the GIL is released while the engine reads it (the dict is built
     /// after, with the GIL: no JSON round trip through Python).
-    #[pyo3(signature = (url, cookie=None))]
-    fn get_session<'py>(&self, py: Python<'py>, url: String, cookie: Option<String>) -> PyResult<Bound<'py, PyAny>> {
+    #[pyo3(signature = (url, cookie=None, with_identity=false))]
+    fn get_session<'py>(
+        &self,
+        py: Python<'py>,
+        url: String,
+        cookie: Option<String>,
+        with_identity: bool,
+    ) -> PyResult<Bound<'py, PyAny>> {
         let req = session_request(url, cookie);
         let auth = &self.auth;
         let read = py.allow_threads(|| catch_unwind(AssertUnwindSafe(|| auth.get_session_admitted(&req))));
-        session_to_py(py, read.map_err(|_| internal())?)
+        session_to_py(py, read.map_err(|_| internal())?, with_identity)
     }
 
     /// A valid access token for the user's account with `provider` as a
@@ -382,21 +394,32 @@ fn session_request(url: String, cookie: Option<String>) -> AuthRequest {
 
 /// A session read's outcome for Python: the dict (built here, with the
 /// GIL, from the engine's value), `None`, or the engine's error.
+/// `with_identity`: a `(dict, identity)` pair instead, the identity as a
+/// dict (`subject`, `email`, `emailVerified`) or `None` (see
+/// `libauth_core::Identity`); `(None, None)` without a session.
 fn session_to_py<'py>(
     py: Python<'py>,
     read: Result<Option<libauth_core::Session>, AuthError>,
+    with_identity: bool,
 ) -> PyResult<Bound<'py, PyAny>> {
-    match read {
-        Ok(Some(session)) => {
-            let dict = PyDict::new(py);
-            for (key, value) in &session.0 {
-                dict.set_item(key_to_py(py, key), value_to_py(py, value)?)?;
-            }
-            Ok(dict.into_any())
-        }
-        Ok(None) => Ok(py.None().into_bound(py)),
-        Err(e) => Err(engine_error(&e)),
+    let session = match read {
+        Ok(Some(session)) => session,
+        Ok(None) if with_identity => return (py.None(), py.None()).into_pyobject(py).map(|t| t.into_any()),
+        Ok(None) => return Ok(py.None().into_bound(py)),
+        Err(e) => return Err(engine_error(&e)),
+    };
+    let dict = PyDict::new(py);
+    for (key, value) in &session.0 {
+        dict.set_item(key_to_py(py, key), value_to_py(py, value)?)?;
     }
+    if !with_identity {
+        return Ok(dict.into_any());
+    }
+    let identity = match session.identity() {
+        Some(identity) => value_to_py(py, &serde_json::to_value(identity).unwrap_or_default())?,
+        None => py.None().into_bound(py),
+    };
+    (dict, identity).into_pyobject(py).map(|t| t.into_any())
 }
 
 fn to_py(py: Python<'_>, res: AuthResponse) -> NativeResponse {

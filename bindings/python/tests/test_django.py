@@ -85,7 +85,7 @@ def light_site(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Site]
     yield from _site(*LIGHT[request.param], tmp_path)
 
 
-def _site(command: List[str], extra: Dict[str, str], tmp_path: Path) -> Iterator[Site]:
+def _site(command: List[str], extra: Dict[str, str], tmp_path: Path, prepare: str = "") -> Iterator[Site]:
     env = {
         **os.environ,
         "PYTHONPATH": str(HERE),
@@ -97,6 +97,8 @@ def _site(command: List[str], extra: Dict[str, str], tmp_path: Path) -> Iterator
     env.pop("AUTH_URL", None)
     if "DJANGO_SITE_LIGHT" not in extra:
         subprocess.run([sys.executable, "-m", "django", "migrate", "-v", "0"], cwd=HERE, env=env, check=True)
+    if prepare:  # Python run against the migrated database before the server starts
+        subprocess.run([sys.executable, "-m", "django", "shell", "-c", prepare], cwd=HERE, env=env, check=True)
     with server_process(command, cwd=HERE, env=env, probe="/auth/csrf") as port:
         yield Site(f"http://127.0.0.1:{port}", port)
 
@@ -135,11 +137,13 @@ def test_login_required_sign_in_and_the_django_user(site: Site) -> None:
     assert "authjs.session-token=" in cookies and "HttpOnly" in cookies and "SameSite=Lax" in cookies, cookies
     page = get(http, f"{origin}/dashboard")
     assert page.status_code == 200, page.text
-    assert '<p id="who">Hello Ada Lovelace (ada@example.com, #1)</p>' in page.text, page.text
+    # A new Django user, named after the libauth identity (never after an
+    # address nobody proved), with the session's address as its email.
+    assert '<p id="who">Hello Ada Lovelace (libauth-' in page.text and ", #1)</p>" in page.text, page.text
     assert '<p id="session">ada@example.com</p>' in page.text
     assert get(http, f"{origin}/cbv").text == "cbv ada@example.com"
     me = get(http, f"{origin}/whoami").json()
-    assert me["authenticated"] is True and me["username"] == "ada@example.com" and me["pk"] == 1
+    assert me["authenticated"] is True and me["username"].startswith("libauth-") and me["pk"] == 1
     assert me["session"]["user"]["name"] == "Ada Lovelace"
     assert get(http, f"{origin}/whoami").json()["pk"] == 1  # found, not created again
     # Sign out.
@@ -190,3 +194,91 @@ def test_without_contrib_auth_the_session_user(light_site: Site) -> None:
         "username": "ada@example.com",
         "email": "ada@example.com",
     }
+
+
+# -- D1: a session is only ever the Django user libauth created or linked for it
+
+#: Users that exist before libauth: the superuser `admin`, a staff member
+#: whose username is her address, and one more user with that address's
+#: domain. Their primary keys are 1, 2 and 3.
+EXISTING_USERS = """
+from django.contrib.auth.models import User
+User.objects.create_superuser("admin", "admin@example.com", "pw-admin")
+User.objects.create_user("alice@example.com", "alice@example.com", "pw-alice", is_staff=True)
+User.objects.create_user("bob", "bob@example.com", "pw-bob")
+"""
+EXISTING = {1: "admin", 2: "alice@example.com", 3: "bob"}
+
+#: What an attacker types as the address and the id of a sign-up nobody
+#: proves: each names an existing user one way or another.
+ATTACKS = [
+    ("admin", "1"),
+    ("admin@example.com", "admin"),
+    ("alice@example.com", "2"),
+    (" ALICE@Example.com", "alice@example.com"),
+    ("bob@example.com", "bob"),
+    ("bob", "3"),
+]
+
+
+def sign_in(http: requests.Session, origin: str, **fields: str) -> None:
+    token = get(http, f"{origin}/auth/csrf").json()["csrfToken"]
+    res = http.post(
+        f"{origin}/auth/callback/credentials",
+        allow_redirects=False,
+        timeout=30,
+        data={"csrfToken": token, "callbackUrl": f"{origin}/whoami", **fields},
+    )
+    assert res.status_code == 302 and "error" not in res.headers["location"], (res.status_code, res.headers)
+
+
+@pytest.fixture(params=["wsgi-urls-waitress", "asgi-urls-uvicorn"])
+def site_with_users(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Site]:
+    command, extra = MODES[request.param]
+    yield from _site(command, extra, tmp_path, prepare=EXISTING_USERS)
+
+
+@pytest.fixture(params=["wsgi-urls-waitress", "asgi-urls-uvicorn"])
+def site_matching_verified(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Site]:
+    command, extra = MODES[request.param]
+    yield from _site(command, {**extra, "LIBAUTH_MATCH_VERIFIED_EMAIL": "1"}, tmp_path, prepare=EXISTING_USERS)
+
+
+def test_an_unproven_address_or_id_never_becomes_an_existing_user(site_with_users: Site) -> None:
+    origin = site_with_users.url
+    seen = set()
+    for email, user_id in ATTACKS:
+        http = requests.Session()
+        sign_in(http, origin, username="mallory", password="x", email=email, id=user_id)
+        me = get(http, f"{origin}/whoami").json()
+        assert me["authenticated"] is True, (email, me)
+        assert me["pk"] not in EXISTING and me["username"] not in EXISTING.values(), (email, user_id, me)
+        seen.add(me["pk"])
+        # The same libauth user comes back to the same Django user.
+        assert get(http, f"{origin}/whoami").json()["pk"] == me["pk"]
+    # Each libauth identity its own Django user (the id differs per attack).
+    assert len(seen) == len({user_id for _, user_id in ATTACKS})
+
+
+def test_a_proven_address_matches_only_when_the_site_says_so(site_with_users: Site) -> None:
+    http = requests.Session()
+    sign_in(http, site_with_users.url, username="owner", password="proven", email="alice@example.com")
+    me = get(http, f"{site_with_users.url}/whoami").json()
+    assert me["authenticated"] is True and me["pk"] not in EXISTING, me
+
+
+def test_matching_by_verified_email_takes_only_proven_addresses(site_matching_verified: Site) -> None:
+    origin = site_matching_verified.url
+    for email, user_id in ATTACKS:
+        http = requests.Session()
+        sign_in(http, origin, username="mallory", password="x", email=email, id=user_id)
+        me = get(http, f"{origin}/whoami").json()
+        assert me["pk"] not in EXISTING, (email, me)
+    # The owner of alice@example.com, proven, is Alice (whatever the case).
+    http = requests.Session()
+    sign_in(http, origin, username="owner", password="proven", email="Alice@Example.com")
+    assert get(http, f"{origin}/whoami").json()["pk"] == 2
+    # A forged cookie is no session at all.
+    http = requests.Session()
+    http.cookies.set("authjs.session-token", "eyJhbGciOiJkaXIiLCJlbmMiOiJBMjU2Q0JDLUhTNTEyIn0..x.y.z")
+    assert get(http, f"{origin}/whoami").json()["authenticated"] is False

@@ -146,6 +146,23 @@ pub trait ProviderBehaviour: Send + Sync {
         Ok(())
     }
 
+    /// The address the provider itself vouches for in this profile, if any:
+    /// its own "verified" claim, never the mere presence of an email (see
+    /// `crate::identity`). The sign-in's email is proven only when it is
+    /// this address. Standard: OpenID Connect's `email_verified` claim
+    /// (`true`, or Apple's string `"true"`) beside `email`. A provider may
+    /// ask its API (GitHub lists verified addresses at another endpoint);
+    /// a failed request proves nothing, and fails no sign-in.
+    fn verified_email(
+        &self,
+        _provider: &OAuthProvider,
+        _endpoints: &Endpoints,
+        _access_token: &str,
+        profile: &Value,
+    ) -> Option<String> {
+        standard_verified_email(profile)
+    }
+
     /// The user's account id at the provider, when a token response says it
     /// (used when refreshing). Standard token responses do not.
     fn account_id_from_tokens(&self, _tokens: &Map<String, Value>) -> Option<String> {
@@ -184,6 +201,14 @@ pub fn standard_token_response(
         });
     }
     Ok(body)
+}
+
+/// OpenID Connect's claims: `email`, when `email_verified` is true.
+pub fn standard_verified_email(profile: &Value) -> Option<String> {
+    if !crate::identity::flag_is_true(profile.get("email_verified")) {
+        return None;
+    }
+    profile.get("email").and_then(Value::as_str).filter(|e| !e.trim().is_empty()).map(str::to_owned)
 }
 
 /// User info: a JSON object with a success status and no `error` member.

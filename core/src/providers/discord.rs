@@ -21,6 +21,21 @@ const CDN: &str = "https://cdn.discordapp.com";
 pub struct Discord;
 
 impl ProviderBehaviour for Discord {
+    /// Discord says whether the account's address was verified in the
+    /// user object's own `verified` field.
+    fn verified_email(
+        &self,
+        _provider: &OAuthProvider,
+        _endpoints: &Endpoints,
+        _access_token: &str,
+        profile: &Value,
+    ) -> Option<String> {
+        if profile.get("verified") != Some(&Value::Bool(true)) {
+            return None;
+        }
+        profile.get("email").and_then(Value::as_str).map(str::to_owned)
+    }
+
     fn defaults(&self) -> BuiltinDefaults {
         BuiltinDefaults {
             kind: Some("oauth"),

@@ -62,6 +62,20 @@ fn defaults_at(issuer: &str, origin: &str, tenant: &str) -> BuiltinDefaults {
 }
 
 impl ProviderBehaviour for MicrosoftEntraId {
+    /// Never: Entra ID's `email` claim is a mutable directory attribute that
+    /// a tenant's own administrators (or, under the `common` issuer, any
+    /// tenant's) set to any address, unverified; its `email_verified` is not
+    /// issued for it.
+    fn verified_email(
+        &self,
+        _provider: &super::oauth::OAuthProvider,
+        _endpoints: &crate::oauth::Endpoints,
+        _access_token: &str,
+        _profile: &Value,
+    ) -> Option<String> {
+        None
+    }
+
     fn defaults(&self) -> BuiltinDefaults {
         defaults_at(ISSUER, "https://login.microsoftonline.com", "common")
     }

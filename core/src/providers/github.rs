@@ -27,6 +27,28 @@ pub const DEFAULT_SCOPE: &str = "read:user user:email";
 pub struct GitHub;
 
 impl ProviderBehaviour for GitHub {
+    /// GitHub marks each of the account's addresses `verified` at
+    /// `<userinfo>/emails` (the `user:email` scope): the profile's address
+    /// is proven when it is listed there as verified.
+    fn verified_email(
+        &self,
+        provider: &OAuthProvider,
+        endpoints: &Endpoints,
+        access_token: &str,
+        profile: &Value,
+    ) -> Option<String> {
+        let email = profile.get("email").and_then(Value::as_str)?;
+        let res = provider.http.get_json(&emails_url(endpoints.userinfo.as_deref()?), Some(access_token)).ok()?;
+        if res.status >= 400 {
+            return None;
+        }
+        res.body.as_array()?.iter().find_map(|e| {
+            let address = e.get("email").and_then(Value::as_str)?;
+            let verified = e.get("verified").and_then(Value::as_bool) == Some(true);
+            (verified && crate::identity::same_address(address, email)).then(|| address.to_owned())
+        })
+    }
+
     fn defaults(&self) -> BuiltinDefaults {
         let v = |xs: &[&str]| xs.iter().map(|s| s.to_string()).collect();
         BuiltinDefaults {

@@ -32,6 +32,19 @@ impl GitLab {
 }
 
 impl ProviderBehaviour for GitLab {
+    /// GitLab's `/user` gives `confirmed_at` once the primary address was
+    /// confirmed; an instance that skips confirmation leaves it null.
+    fn verified_email(
+        &self,
+        _provider: &super::oauth::OAuthProvider,
+        _endpoints: &crate::oauth::Endpoints,
+        _access_token: &str,
+        profile: &serde_json::Value,
+    ) -> Option<String> {
+        profile.get("confirmed_at").and_then(serde_json::Value::as_str).filter(|c| !c.is_empty())?;
+        profile.get("email").and_then(serde_json::Value::as_str).map(str::to_owned)
+    }
+
     fn defaults(&self) -> BuiltinDefaults {
         GitLab::at(BASE_URL)
     }

@@ -81,7 +81,8 @@ pub(super) fn credentials(ctx: &mut Ctx, provider: &Provider) -> Result<Reply, A
     if SignInUser::from_provider(user.clone()).is_none() {
         user.insert("id".into(), Value::String(uuid::Uuid::new_v4().to_string()));
     }
-    let user = SignInUser::from_provider(user).expect("the id was just set");
+    let proven = crate::identity::host_says_verified(&user);
+    let user = SignInUser::from_provider(user).expect("the id was just set").proven(proven);
     let account = AdapterAccount::new(AccountType::Credentials, &provider.id, &user.id);
 
     let mut extra = Map::new();
@@ -129,6 +130,14 @@ pub(super) fn complete_sign_in(
         return Ok(Reply::Redirect(url));
     }
 
+    // Without a stored user, the sign-in itself says who this is and
+    // whether the address was proven; the provider id keeps equal account
+    // ids at two providers apart.
+    let unstored_identity = crate::identity::Identity {
+        subject: format!("{}:{}", account.provider, account.provider_account_id),
+        email: signed_in.email.as_ref().map(|e| e.trim().to_lowercase()),
+        email_verified: signed_in.email_verified,
+    };
     let (user, is_new_user) = match (&adapter, use_adapter) {
         (Some(a), true) => {
             let r = register::login_or_register(ctx, a.as_ref(), kind, known, &signed_in, &account, profile.as_ref())?;
@@ -145,6 +154,7 @@ pub(super) fn complete_sign_in(
             account.user_id = id.to_owned();
         }
     }
+    let identity = if use_adapter { stored_identity(&user) } else { Some(unstored_identity) };
     let account = account_json(&account);
     let profile = profile.map(Value::Object);
 
@@ -182,7 +192,12 @@ pub(super) fn complete_sign_in(
                 .map_err(|e| AuthError::new(ErrorType::CallbackRouteError, e.message.clone()).with_source(e))?;
             match token {
                 None => ctx.set_cookies.extend(jar.clear()),
-                Some(token) => {
+                Some(mut token) => {
+                    // The engine's own claim, whatever the callback returned.
+                    match identity {
+                        Some(identity) => token.insert(crate::identity::CLAIM.into(), identity.to_claim()),
+                        None => token.remove(crate::identity::CLAIM),
+                    };
                     let encoded = ctx.auth.encode_session_token(&token, &ctx.cookies.session_token.name)?;
                     let expires = now_seconds() + ctx.auth.settings.session_max_age;
                     ctx.set_cookies.extend(jar.write(&encoded, expires));
@@ -211,6 +226,15 @@ pub(super) fn complete_sign_in(
         }
     }
     Ok(Reply::Redirect(callback_url))
+}
+
+/// The identity of a stored user (as `user_json` gives it): its id, and its
+/// email as proven when the row says when it was verified.
+fn stored_identity(user: &Map<String, Value>) -> Option<crate::identity::Identity> {
+    let subject = user.get("id").and_then(Value::as_str).filter(|id| !id.is_empty())?.to_owned();
+    let email = user.get("email").and_then(Value::as_str).map(str::to_owned);
+    let verified = user.get("emailVerified").is_some_and(|v| !v.is_null());
+    Some(crate::identity::Identity { subject, email_verified: verified && email.is_some(), email })
 }
 
 /// The account as callbacks and events see it (Auth.js's `Account`).

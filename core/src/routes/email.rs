@@ -141,7 +141,8 @@ pub fn callback(ctx: &mut Ctx, provider: &Provider, _p: &EmailProvider) -> Resul
     // The stored user, if any, is looked up once by complete_sign_in.
     let user =
         json!({ "id": uuid::Uuid::new_v4().to_string(), "email": email }).as_object().cloned().unwrap_or_default();
-    let user = SignInUser::from_provider(user).expect("the id is set");
+    // The link reached the address's inbox: the address is proven.
+    let user = SignInUser::from_provider(user).expect("the id is set").proven(true);
     super::callback::complete_sign_in(
         ctx,
         SignInKind::Email,

@@ -216,6 +216,15 @@ pub fn callback(ctx: &mut Ctx, provider: &Provider, p: &OAuthProvider) -> Result
             )
         },
     )?;
+    // Proven only when the user's email (as mapped, or as the profile
+    // function returned it) is the address the provider vouches for.
+    let access_token = tokens.get("access_token").and_then(Value::as_str).unwrap_or_default();
+    let proven = user.email.as_deref().is_some_and(|email| {
+        p.behaviour
+            .verified_email(p, &endpoints, access_token, &profile)
+            .is_some_and(|vouched| crate::identity::same_address(&vouched, email))
+    });
+    let user = user.proven(proven);
     let account = oauth::account_from_tokens(&provider.id, provider.provider_type().as_str(), &user.id, &tokens);
     // Typed once here: a token response whose standard fields have the
     // wrong JSON types is a provider error, not something to store.

@@ -5,7 +5,7 @@
 use serde_json::{Map, Value};
 
 use super::Ctx;
-use crate::adapter::{Adapter, AdapterAccount, AdapterUser, NewUser, UserUpdate};
+use crate::adapter::{Adapter, AdapterAccount, AdapterUser, NewUser};
 use crate::config::SessionStrategy;
 use crate::cookies::ChunkedCookie;
 use crate::error::{AuthError, ErrorType};
@@ -34,6 +34,9 @@ pub struct SignInUser {
     pub name: Option<String>,
     pub email: Option<String>,
     pub image: Option<String>,
+    /// Whether this sign-in proved `email` (an email link; the provider's
+    /// own verified claim; `authorize` saying so). See `crate::identity`.
+    pub email_verified: bool,
     /// The answer as given, with `id` as a string.
     pub raw: Map<String, Value>,
 }
@@ -48,7 +51,21 @@ impl SignInUser {
         };
         raw.insert("id".into(), Value::String(id.clone()));
         let text = |key: &str| raw.get(key).and_then(Value::as_str).map(str::to_owned);
-        Some(SignInUser { name: text("name"), email: text("email"), image: text("image"), id, raw })
+        Some(SignInUser {
+            name: text("name"),
+            email: text("email"),
+            image: text("image"),
+            email_verified: false,
+            id,
+            raw,
+        })
+    }
+
+    /// The same user, its email proven (or not) by the sign-in's source.
+    /// Without an email there is nothing to prove.
+    pub fn proven(mut self, proven: bool) -> SignInUser {
+        self.email_verified = proven && self.email.as_deref().is_some_and(|e| !e.trim().is_empty());
+        self
     }
 }
 
@@ -119,6 +136,39 @@ fn created_user_event(ctx: &Ctx, ensured: &crate::adapter::Ensured) -> Result<Re
     Ok(Registered { user: user_json(&ensured.user), is_new_user: ensured.created })
 }
 
+/// The first sign-in that proves `email` meets a stored user made without
+/// that proof (a passkey sign-up, a credentials sign-in, an OAuth profile
+/// whose provider did not verify the address): whoever made that user may
+/// not be the address's owner, so nothing they attached survives the
+/// owner's arrival. The user is deleted, and with it (as every adapter's
+/// `deleteUser` does) its accounts, passkeys and sessions, in every process
+/// and in secondary storage, then made again under the same id with the
+/// proven address and nothing else: records the app keeps under that id
+/// stay, every way in that the first party set up is gone.
+fn claim_unproven_user(
+    ctx: &Ctx,
+    adapter: &dyn Adapter,
+    user: &AdapterUser,
+    email: &str,
+) -> Result<AdapterUser, AuthError> {
+    adapter.delete_user(&user.id)?;
+    let ensured = adapter.ensure_user(&NewUser {
+        id: Some(user.id.clone()),
+        email: Some(email.to_owned()),
+        email_verified: Some(now_millis() as i64),
+        ..NewUser::default()
+    })?;
+    let claimed = ensured.user;
+    ctx.auth.callbacks.logger.warn(
+        ctx.auth.callbacks.host.as_ref(),
+        "unproven-account-claimed",
+        "a sign-in proved the email address of a user created without proof of it: that user's accounts, passkeys and sessions were removed",
+    );
+    let json = user_json(&claimed);
+    ctx.auth.callbacks.event(&Hook::EVENT_UPDATE_USER, || serde_json::json!({ "user": json }));
+    Ok(claimed)
+}
+
 /// `known` is what [`known_user`] found for this sign-in.
 pub fn login_or_register(
     ctx: &Ctx,
@@ -130,6 +180,7 @@ pub fn login_or_register(
     profile: Option<&Map<String, Value>>,
 ) -> Result<Registered, AuthError> {
     let events = &ctx.auth.callbacks;
+    let proven_at = signed_in.email_verified.then(|| now_millis() as i64);
     let new_user = |email_verified: Option<i64>| NewUser {
         id: None,
         name: signed_in.name.clone(),
@@ -147,11 +198,9 @@ pub fn login_or_register(
                 if user.email_verified.is_some() {
                     return Ok(Registered { user: user_json(&user), is_new_user: false });
                 }
-                let update =
-                    UserUpdate { id: user.id.clone(), email_verified: Some(Some(now)), ..UserUpdate::default() };
-                let user = adapter.update_user(&update)?;
-                let json = user_json(&user);
-                events.event(&Hook::EVENT_UPDATE_USER, || serde_json::json!({ "user": json }));
+                // The link proves the address, and the stored user was made
+                // without that proof: its owner claims it now.
+                let user = claim_unproven_user(ctx, adapter, &user, &email)?;
                 return Ok(Registered { user: user_json(&user), is_new_user: false });
             }
             // Idempotent: a concurrent first sign-in with the same address
@@ -171,7 +220,7 @@ pub fn login_or_register(
             }
             // Idempotent: concurrent first sign-ins of this user (several
             // workers, a double submit) all get the one row.
-            let ensured = adapter.ensure_user(&NewUser { id: Some(id), ..new_user(None) })?;
+            let ensured = adapter.ensure_user(&NewUser { id: Some(id), ..new_user(proven_at) })?;
             created_user_event(ctx, &ensured)
         }
         // Auth.js's rules for passkeys: a known passkey signs its user in
@@ -264,19 +313,32 @@ pub fn login_or_register(
                     if let Some(owner) = adapter.get_user_by_account(&account.provider, &account.provider_account_id)? {
                         return Ok(Registered { user: user_json(&owner), is_new_user: false });
                     }
-                    if !allow_dangerous_email_account_linking {
+                    // Linking by email needs the deployer's consent and the
+                    // provider's proof of the address: an address the
+                    // provider did not verify links nothing.
+                    if !allow_dangerous_email_account_linking || !signed_in.email_verified {
                         return Err(AuthError::new(
                             ErrorType::OAuthAccountNotLinked,
-                            "another account already uses this email address; sign in with it first",
+                            if allow_dangerous_email_account_linking {
+                                "another account already uses this email address, and the provider did not verify it here; sign in with that account first"
+                            } else {
+                                "another account already uses this email address; sign in with it first"
+                            },
                         ));
                     }
+                    // The provider proved the address; a stored user made
+                    // without proof of it is claimed first.
+                    let user = match user.email_verified {
+                        Some(_) => user,
+                        None => claim_unproven_user(ctx, adapter, &user, &email.to_lowercase())?,
+                    };
                     link(&user)?;
                     return Ok(Registered { user: user_json(&user), is_new_user: false });
                 }
             }
             // A new user and their account, atomically; a concurrent first
             // sign-in of the same account that won gives its user.
-            let ensured = adapter.ensure_user_with_account(&new_user(None), account)?;
+            let ensured = adapter.ensure_user_with_account(&new_user(proven_at), account)?;
             if !ensured.created {
                 return Ok(Registered { user: user_json(&ensured.user), is_new_user: false });
             }

@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any, Dict, Optional
 
 from . import _native
-from ._auth import Auth, Response
+from ._auth import Auth, Identity, Response, SessionWithIdentity
 from ._errors import (
     AccessDenied,
     AccountNotLinked,
@@ -128,6 +128,8 @@ def get_session(request: Any, auth: Optional[Auth] = None) -> Optional[Dict[str,
 ERROR_TYPES = tuple(_native.error_types())
 
 __all__ = [
+    "Identity",
+    "SessionWithIdentity",
     "Auth",
     "Response",
     "WSGIMiddleware",

@@ -33,6 +33,59 @@ class Response:
         return f"Response(status={self.status}, headers={self.headers!r}, body=<{len(self.body)} bytes>)"
 
 
+class Identity:
+    """Who a session belongs to, as the engine established it at sign-in:
+    ``subject`` (unique per libauth user: the stored user's id, or without
+    an adapter ``"<provider>:<account id>"``), ``email``, and
+    ``email_verified``: whether that address was ever proven (an email
+    link, the provider's own verified claim, ``authorize`` saying so; never
+    a passkey sign-up). Match or link host users by email only when
+    ``email_verified`` is true."""
+
+    __slots__ = ("subject", "email", "email_verified")
+
+    def __init__(self, subject: str, email: Optional[str], email_verified: bool) -> None:
+        self.subject = subject
+        self.email = email
+        self.email_verified = email_verified
+
+    @classmethod
+    def _from_native(cls, value: Optional[Dict[str, Any]]) -> Optional["Identity"]:
+        if not value:
+            return None
+        return cls(value["subject"], value.get("email"), bool(value.get("emailVerified")))
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Identity) and (self.subject, self.email, self.email_verified) == (
+            other.subject,
+            other.email,
+            other.email_verified,
+        )
+
+    def __hash__(self) -> int:
+        return hash((self.subject, self.email, self.email_verified))
+
+    def __repr__(self) -> str:
+        return f"Identity(subject={self.subject!r}, email={self.email!r}, email_verified={self.email_verified!r})"
+
+
+class SessionWithIdentity(Dict[str, Any]):
+    """A session dict (exactly what ``get_session`` returns) that also knows
+    its ``identity`` (``None`` for a cookie issued without one: by Auth.js,
+    or before libauth carried it)."""
+
+    identity: Optional[Identity] = None
+
+
+def _with_identity(pair: Any) -> Optional[SessionWithIdentity]:
+    session, identity = pair
+    if session is None:
+        return None
+    out = SessionWithIdentity(session)
+    out.identity = Identity._from_native(identity)
+    return out
+
+
 def _engine_call(fn: Any, *args: Any) -> Any:
     """Call the native module; engine errors (and a panic, should one slip
     through) become ``AuthError`` subclasses."""
@@ -108,6 +161,11 @@ class Auth:
         except BaseException as e:
             raise _host_error(e) from None
 
+    def get_session_with_identity(self, url: str, cookie: Optional[str] = None) -> Optional[SessionWithIdentity]:
+        """``get_session``, with the session's ``identity`` beside it (for
+        framework integrations that map sessions onto their own users)."""
+        return _with_identity(_engine_call(self._native.get_session, url, cookie, True))
+
     # -- asyncio -------------------------------------------------------------
 
     def executor(self) -> concurrent.futures.ThreadPoolExecutor:
@@ -161,6 +219,14 @@ class Auth:
         if self.session_is_hookless:
             return _engine_call(self._native.get_session, url, cookie)  # type: ignore[no-any-return]
         return await self._run_job(_engine_call(self._native.begin_session, url, cookie))  # type: ignore[no-any-return]
+
+    async def get_session_with_identity_async(
+        self, url: str, cookie: Optional[str] = None
+    ) -> Optional[SessionWithIdentity]:
+        """``get_session_with_identity`` for asyncio."""
+        if self.session_is_hookless:
+            return _with_identity(_engine_call(self._native.get_session, url, cookie, True))
+        return _with_identity(await self._run_job(_engine_call(self._native.begin_session, url, cookie, True)))
 
     def sign_in_url(self, callback_url: str) -> str:
         """The sign-in page's path, sending the user back to ``callback_url``

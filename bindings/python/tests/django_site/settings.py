@@ -12,6 +12,14 @@ import libauth
 def authorize(credentials: Dict[str, Any], request: Any) -> Optional[Dict[str, Any]]:
     if credentials.get("username") == "ada" and credentials.get("password") == "lovelace":
         return {"id": "42", "name": "Ada Lovelace", "email": "ada@example.com"}
+    # For the identity tests: an attacker who signs up with any id and any
+    # address, never proven ...
+    if credentials.get("username") == "mallory":
+        return {"id": credentials.get("id") or "mallory", "name": "Mallory", "email": credentials.get("email")}
+    # ... and an app that proved the address itself and says so.
+    if credentials.get("username") == "owner" and credentials.get("password") == "proven":
+        email = credentials.get("email")
+        return {"id": f"owner:{email}", "name": "Owner", "email": email, "emailVerified": True}
     return None
 
 
@@ -43,6 +51,7 @@ LIBAUTH = {
     "providers": [libauth.Credentials(authorize=authorize)],
 }
 LIBAUTH_ASYNC = os.environ.get("LIBAUTH_ASYNC") == "1"
+LIBAUTH_MATCH_VERIFIED_EMAIL = os.environ.get("LIBAUTH_MATCH_VERIFIED_EMAIL") == "1"
 if os.environ.get("DJANGO_SITE_LIGHT") == "1":  # no django.contrib.auth, no database: SessionUser
     INSTALLED_APPS = ["libauth.django"]
     DATABASES = {}

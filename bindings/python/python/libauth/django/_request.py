@@ -49,10 +49,11 @@ def keep_session(request: Any, session: Optional[Dict[str, Any]]) -> None:
 
 
 def read_session(request: Any, auth: Auth) -> Optional[Dict[str, Any]]:
-    """The session (on this thread), read once per request."""
+    """The session (on this thread), read once per request, with its
+    ``identity`` (a ``SessionWithIdentity``)."""
     found, session = cached_session(request)
     if not found:
-        session = auth.get_session(request_url(request), request_cookie(request))
+        session = auth.get_session_with_identity(request_url(request), request_cookie(request))
         keep_session(request, session)
     return session
 
@@ -62,7 +63,7 @@ async def read_session_async(request: Any, auth: Auth) -> Optional[Dict[str, Any
     else on the engine's worker threads."""
     found, session = cached_session(request)
     if not found:
-        session = await auth.get_session_async(request_url(request), request_cookie(request))
+        session = await auth.get_session_with_identity_async(request_url(request), request_cookie(request))
         keep_session(request, session)
     return session
 

@@ -20,7 +20,10 @@ class SessionUser:
     def __init__(self, session: Dict[str, Any]) -> None:
         self.session = session
         user: Dict[str, Any] = session.get("user") or {}
-        self.id: Optional[str] = user.get("id")
+        identity = getattr(session, "identity", None)
+        # The engine's subject when the session has one: unique per libauth
+        # user, where an address (or an app-chosen id) may not be.
+        self.id: Optional[str] = identity.subject if identity is not None else user.get("id")
         self.pk = self.id
         self.name: Optional[str] = user.get("name")
         self.email: Optional[str] = user.get("email")
@@ -61,10 +64,10 @@ class SessionUser:
         return f"<SessionUser {self.username!r}>"
 
     def __eq__(self, other: object) -> bool:
-        return isinstance(other, SessionUser) and other.username == self.username
+        return isinstance(other, SessionUser) and (other.id, other.username) == (self.id, self.username)
 
     def __hash__(self) -> int:
-        return hash(self.username)
+        return hash((self.id, self.username))
 
 
 class AnonymousSessionUser:
@@ -99,43 +102,117 @@ class AnonymousSessionUser:
         return "AnonymousUser"
 
 
-def django_user(session: Dict[str, Any]) -> Any:
-    """The default mapping with ``django.contrib.auth``: the user whose
-    ``USERNAME_FIELD`` is the session user's id (its email when it has no id,
-    or when the model's ``USERNAME_FIELD`` is its email field), created on
-    first sign-in with no usable password, its email and name filled in.
-    Existing users are matched by that field alone, never by email into
-    another account's username. ``None`` (anonymous) for a session whose user
-    has neither."""
-    from django.contrib.auth import get_user_model
+def _identity(session: Dict[str, Any]) -> Any:
+    """The engine's identity of the session (``None`` when it has none)."""
+    return getattr(session, "identity", None)
 
-    model: Any = get_user_model()
-    user: Dict[str, Any] = session.get("user") or {}
-    email = user.get("email")
-    field = model.USERNAME_FIELD
-    key = email if field == model.get_email_field_name() else (user.get("id") or email)
-    if not key:
+
+def _match_verified_email() -> bool:
+    from django.conf import settings
+
+    return bool(getattr(settings, "LIBAUTH_MATCH_VERIFIED_EMAIL", False))
+
+
+def _username_for(model: Any, identity: Any) -> str:
+    """A username no other user has: the proven address when the model
+    names users by email; else a name made from the libauth subject (never
+    from an address nobody proved, which could pass for someone else's)."""
+    import hashlib
+
+    if model.USERNAME_FIELD == model.get_email_field_name():
+        return str(identity.email)
+    digest = hashlib.sha256(identity.subject.encode("utf-8")).hexdigest()
+    return f"libauth-{digest[:24]}"
+
+
+def _linked_user(model: Any, identity: Any) -> Any:
+    from .models import UserLink
+
+    link = UserLink.objects.filter(subject=identity.subject).first()
+    if link is None:
         return None
-    try:
-        return model._default_manager.get(**{field: key})
-    except model.DoesNotExist:
-        pass
-    new = model(**{field: key})
+    user = model._default_manager.filter(pk=link.user_pk).first()
+    if user is None:  # deleted without the signal (a raw SQL delete)
+        UserLink.objects.filter(pk=link.pk).delete()
+    return user
+
+
+def _existing_by_verified_email(model: Any, identity: Any) -> Any:
+    """With ``LIBAUTH_MATCH_VERIFIED_EMAIL``: the one existing user whose
+    email is the session's proven address, not linked to another libauth
+    identity. Anything less certain matches nobody."""
+    from .models import UserLink
+
+    if not (identity.email_verified and identity.email and _match_verified_email()):
+        return None
     email_field = model.get_email_field_name()
-    if email and email_field != field and hasattr(new, email_field):
-        setattr(new, email_field, email)
-    name = user.get("name")
-    if name and hasattr(new, "first_name"):
-        new.first_name = str(name)[:150]
-    new.set_unusable_password()
+    found = list(model._default_manager.filter(**{f"{email_field}__iexact": identity.email})[:2])
+    if len(found) != 1:
+        return None
+    if UserLink.objects.filter(user_pk=str(found[0].pk)).exclude(subject=identity.subject).exists():
+        return None
+    return found[0]
+
+
+def django_user(session: Dict[str, Any]) -> Any:
+    """The default mapping with ``django.contrib.auth``: the Django user
+    libauth created or linked for this session's libauth user (its
+    ``Identity.subject``, kept in ``libauth.django.models.UserLink``),
+    created on first sign-in with no usable password.
+
+    A pre-existing Django user is never handed to a session because an
+    address matches, unless the deployer sets
+    ``LIBAUTH_MATCH_VERIFIED_EMAIL = True``, and then only for an address
+    the sign-in proved (an email link, the provider's verified claim), and
+    only when exactly one user has it. A session without an identity (a
+    cookie issued by Auth.js, or before libauth carried one) is anonymous;
+    so is one whose new user cannot be created because another user already
+    has its username or address."""
+    from django.contrib.auth import get_user_model
     from django.db import IntegrityError, transaction
 
+    from .models import UserLink
+
+    identity = _identity(session)
+    if identity is None or not identity.subject:
+        return None
+    model: Any = get_user_model()
+    user = _linked_user(model, identity)
+    if user is not None:
+        return user
+    db = model._default_manager.db
+    existing = _existing_by_verified_email(model, identity)
     try:
-        with transaction.atomic(using=model._default_manager.db):
-            new.save()
-    except IntegrityError:  # created meanwhile by a concurrent request
-        return model._default_manager.get(**{field: key})
-    return new
+        with transaction.atomic(using=db):
+            if existing is not None:
+                UserLink.objects.using(db).create(subject=identity.subject, user_pk=str(existing.pk))
+                return existing
+            # A model that names users by address gets only a proven one
+            # as a username: an unproven one would squat its owner's.
+            if model.USERNAME_FIELD == model.get_email_field_name() and not identity.email_verified:
+                return None
+            new = model(**{model.USERNAME_FIELD: _username_for(model, identity)})
+            email_field = model.get_email_field_name()
+            if identity.email and hasattr(new, email_field):
+                setattr(new, email_field, identity.email)
+            name = (session.get("user") or {}).get("name")
+            if name and hasattr(new, "first_name"):
+                new.first_name = str(name)[:150]
+            new.set_unusable_password()
+            new.save(using=db)
+            UserLink.objects.using(db).create(subject=identity.subject, user_pk=str(new.pk))
+            return new
+    except IntegrityError:
+        # A concurrent request linked this identity first, or another user
+        # already holds the username (an address as username): never theirs.
+        return _linked_user(model, identity)
 
 
-__all__ = ["SessionUser", "AnonymousSessionUser", "django_user"]
+def forget_deleted_user(sender: Any, instance: Any, **kwargs: Any) -> None:
+    """``post_delete`` of the user model: its libauth links go too."""
+    from .models import UserLink
+
+    UserLink.objects.using(kwargs.get("using") or "default").filter(user_pk=str(instance.pk)).delete()
+
+
+__all__ = ["SessionUser", "AnonymousSessionUser", "django_user", "forget_deleted_user"]
