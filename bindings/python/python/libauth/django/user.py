@@ -139,19 +139,20 @@ def _linked_user(model: Any, identity: Any) -> Any:
 
 def _existing_by_verified_email(model: Any, identity: Any) -> Any:
     """With ``LIBAUTH_MATCH_VERIFIED_EMAIL``: the one existing user whose
-    email is the session's proven address, not linked to another libauth
-    identity. Anything less certain matches nobody."""
+    email is the session's proven address and who is no libauth identity's
+    user already (users libauth created for other sign-ups may carry the
+    same address, unproven). Anything less certain matches nobody."""
     from .models import UserLink
 
     if not (identity.email_verified and identity.email and _match_verified_email()):
         return None
     email_field = model.get_email_field_name()
-    found = list(model._default_manager.filter(**{f"{email_field}__iexact": identity.email})[:2])
-    if len(found) != 1:
-        return None
-    if UserLink.objects.filter(user_pk=str(found[0].pk)).exclude(subject=identity.subject).exists():
-        return None
-    return found[0]
+    same_address = list(model._default_manager.filter(**{f"{email_field}__iexact": identity.email})[:50])
+    linked = set(
+        UserLink.objects.filter(user_pk__in=[str(u.pk) for u in same_address]).values_list("user_pk", flat=True)
+    )
+    found = [u for u in same_address if str(u.pk) not in linked]
+    return found[0] if len(found) == 1 else None
 
 
 def django_user(session: Dict[str, Any]) -> Any:
