@@ -308,8 +308,9 @@ fn sign_in_maps_the_profile_as_authjs() {
     assert_eq!(args["account"]["type"], "oauth");
     assert_eq!(args["account"]["providerAccountId"], "583231", "String(profile.id)");
     assert_eq!(args["profile"]["login"], "octocat");
-    // A public email: /user/emails is not asked.
-    assert!(!s.sim.paths().contains(&"/user/emails".to_owned()));
+    // A public email: /user/emails is asked once, only to learn whether
+    // GitHub verified it (this simulator lists none: unproven).
+    assert_eq!(s.sim.paths().iter().filter(|p| *p == "/user/emails").count(), 1);
     assert!(logged_errors(&s.log).is_empty(), "{:?}", logged_errors(&s.log));
 }
 
@@ -520,4 +521,50 @@ fn concurrent_first_sign_ins_on_sqlite() {
 fn concurrent_first_sign_ins_on_postgres() {
     let schema = temp_schema();
     concurrent_first_sign_ins(json!({ "type": "postgres", "url": postgres_url(), "schema": schema.0 }));
+}
+
+/// The identity a browser's session carries.
+fn identity_of(b: &Browser, auth: &Auth) -> libauth_core::Identity {
+    let mut req = libauth_core::AuthRequest::get(format!("{ORIGIN}/dashboard"));
+    req.headers.push(("cookie".into(), b.cookie_header()));
+    auth.get_session(&req).unwrap().and_then(|s| s.identity().cloned()).expect("an identity")
+}
+
+#[test]
+fn an_address_is_proven_only_when_github_lists_it_verified() {
+    let cases = [
+        // (public email, /user/emails, proven)
+        (
+            json!("octocat@github.com"),
+            json!([{ "email": "octocat@github.com", "primary": true, "verified": true }]),
+            true,
+        ),
+        (
+            json!("Octocat@GitHub.com"),
+            json!([{ "email": "octocat@github.com", "primary": false, "verified": true }]),
+            true,
+        ),
+        (
+            json!("octocat@github.com"),
+            json!([{ "email": "octocat@github.com", "primary": true, "verified": false }]),
+            false,
+        ),
+        (
+            json!("octocat@github.com"),
+            json!([{ "email": "other@github.com", "primary": true, "verified": true }]),
+            false,
+        ),
+        (json!("octocat@github.com"), json!([{ "email": "octocat@github.com", "verified": "true" }]), false),
+        (json!("octocat@github.com"), json!({ "message": "Not Found" }), false),
+        (json!(null), json!([{ "email": "private@github.com", "primary": true, "verified": true }]), true),
+        (json!(null), json!([{ "email": "private@github.com", "primary": true, "verified": false }]), false),
+    ];
+    for (public, emails, proven) in cases {
+        let s = setup(octocat(public.clone()), emails.clone());
+        let mut b = Browser::new(&s.auth);
+        assert_eq!(sign_in(&mut b), "http://localhost:3000/after");
+        let identity = identity_of(&b, &s.auth);
+        assert_eq!(identity.email_verified, proven, "{public} with {emails}: {identity:?}");
+        assert_eq!(identity.subject, "github:583231");
+    }
 }

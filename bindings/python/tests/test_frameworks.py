@@ -60,6 +60,7 @@ def starlette_app() -> Any:
         return {
             "authenticated": user.is_authenticated,
             "display_name": user.display_name,
+            "identity": user.identity if user.is_authenticated else None,
             "scopes": request.auth.scopes,
             "session": user.session if isinstance(user, SessionUser) else None,
         }
@@ -90,10 +91,19 @@ def test_starlette_backend(config: str, servers: List[Server]) -> None:
     servers.append(server)
     b = Browser(server)
     assert b.get("/me").status_code == 403  # @requires("authenticated")
-    assert b.get("/maybe").json() == {"authenticated": False, "display_name": "", "scopes": [], "session": None}
+    assert b.get("/maybe").json() == {
+        "authenticated": False,
+        "display_name": "",
+        "identity": None,
+        "scopes": [],
+        "session": None,
+    }
     assert b.sign_in("ada", "lovelace").status_code == 302
     me = b.get("/me").json()
     assert me["authenticated"] is True and me["display_name"] == "Ada Lovelace"
+    # The user's key is the engine's subject (provider and account id), never
+    # the address, which another sign-up could claim unproven.
+    assert me["identity"] == f"credentials:{ADA['id']}"
     assert me["scopes"] == ["authenticated", "reader"]
     assert me["session"]["user"]["email"] == ADA["email"]
     assert me["session"].get("seen") is (True if config == "session-hook" else None)

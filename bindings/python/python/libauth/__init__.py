@@ -116,7 +116,7 @@ def get_session(request: Any, auth: Optional[Auth] = None) -> Optional[Dict[str,
                 "libauth: this configuration's session reads call hooks; use ASGIMiddleware "
                 "(request.state.session) or `await auth.get_session_async(url, cookie)`"
             )
-        session = auth.get_session(*scope_url_and_cookie(scope))
+        session = auth.get_session_with_identity(*scope_url_and_cookie(scope))
         scope[SESSION_KEY] = session
         return session
     if environ is None:

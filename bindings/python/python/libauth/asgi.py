@@ -113,7 +113,7 @@ class _LazyState(dict):  # type: ignore[type-arg]
     def __missing__(self, key: str) -> Any:
         if key != "session":
             raise KeyError(key)
-        session = self._auth.get_session(*scope_url_and_cookie(self._scope))
+        session = self._auth.get_session_with_identity(*scope_url_and_cookie(self._scope))
         self["session"] = session
         self._scope[SESSION_KEY] = session
         return session
@@ -142,7 +142,7 @@ async def _read_body(receive: Receive) -> bytes:
 async def session_from_scope(scope: Scope, auth: Auth) -> Optional[Dict[str, Any]]:
     """Read the session of an ASGI request (inline when hookless, else on a
     worker thread)."""
-    return await auth.get_session_async(*scope_url_and_cookie(scope))
+    return await auth.get_session_with_identity_async(*scope_url_and_cookie(scope))
 
 
 class ASGIMiddleware:

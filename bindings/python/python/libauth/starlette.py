@@ -22,8 +22,8 @@ Session = Dict[str, Any]
 
 class SessionUser(BaseUser):
     """``request.user`` with a libauth session: ``is_authenticated``,
-    ``display_name`` (the name, else the email), ``identity`` (the id, else
-    the email), ``session`` (the whole session dict), and the user's
+    ``display_name`` (the name, else the email), ``identity`` (the engine's
+    subject for the user, see ``libauth.Identity``), ``session`` (the whole session dict), and the user's
     ``id``, ``name``, ``email``, ``image``."""
 
     def __init__(self, session: Session) -> None:
@@ -44,7 +44,10 @@ class SessionUser(BaseUser):
 
     @property
     def identity(self) -> str:
-        return self.id or self.email or ""
+        # The engine's subject: unique per libauth user. Never the address,
+        # which two sign-ups may both claim unproven.
+        found = getattr(self.session, "identity", None)
+        return found.subject if found is not None else (self.id or "")
 
     def __repr__(self) -> str:
         return f"<SessionUser {self.display_name!r}>"
@@ -67,7 +70,7 @@ async def get_session(conn: HTTPConnection, auth: Optional[Auth] = None) -> Opti
     state = scope.get("state")
     if isinstance(state, _LazyState):
         return state["session"]  # type: ignore[no-any-return]
-    session = await _auth_of(conn, auth).get_session_async(*scope_url_and_cookie(scope))
+    session = await _auth_of(conn, auth).get_session_with_identity_async(*scope_url_and_cookie(scope))
     scope[SESSION_KEY] = session
     return session
 

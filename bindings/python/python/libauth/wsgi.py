@@ -83,7 +83,7 @@ def session_from_environ(environ: Environ, auth: Optional[Auth] = None) -> Optio
     auth = auth or environ.get(AUTH_KEY)
     if auth is None:
         raise RuntimeError("libauth: no Auth for this request; wrap the app in WSGIMiddleware or pass `auth`")
-    session = auth.get_session(environ_url(environ), environ_cookie(environ))
+    session = auth.get_session_with_identity(environ_url(environ), environ_cookie(environ))
     environ[SESSION_KEY] = session
     return session
 
