@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Start the libauth demo: the Express example (examples/express) on
-# http://127.0.0.1:${PORT:-3000}/ with credentials sign-in (demo / demo) and
+# http://localhost:${PORT:-3000}/ (passkeys need a name, not 127.0.0.1) with credentials sign-in (demo / demo) and
 # TikTok sign-in against the local TikTok simulator (tests/tiktok-sim) unless
 # AUTH_TIKTOK_ID / AUTH_TIKTOK_SECRET are set; database sessions in SQLite
 # (examples/express/auth.db).

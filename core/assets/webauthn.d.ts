@@ -89,3 +89,16 @@ export declare function deletePasskey(id: string, options?: PasskeyOptions): Pro
 
 /** Wire up every `form[data-webauthn-provider]` of the page (the built-in sign-in page calls it). */
 export declare function initSignInPage(root?: ParentNode): void;
+
+/**
+ * Where passkeys would work instead of `here` (e.g. `location`): an IP
+ * address cannot be a WebAuthn relying party, so a loopback address becomes
+ * `localhost`; `null` when `here` is already a name.
+ */
+export declare function passkeyAddressHint(here: {
+  protocol: string;
+  hostname: string;
+  port: string;
+  pathname: string;
+  search: string;
+}): string | null;

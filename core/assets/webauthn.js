@@ -391,6 +391,35 @@ const MESSAGES = /** @type {Record<string, string>} */ ({
 });
 
 /**
+ * Where passkeys would work instead of `here`: an IP address cannot be a
+ * WebAuthn relying party, so a loopback address becomes `localhost` (same
+ * port and path); any other IP address needs the site's domain name.
+ * `null` when `here` is already a name (the cause is elsewhere: an
+ * `http:` origin that is not localhost, a relying party id that does not
+ * match).
+ * @param {{ protocol: string, hostname: string, port: string, pathname: string, search: string }} here
+ * @returns {string | null}
+ */
+export function passkeyAddressHint(here) {
+  const host = here.hostname.replace(/^\[|\]$/g, "");
+  const isIp = /^\d{1,3}(\.\d{1,3}){3}$/.test(host) || host.includes(":");
+  if (!isIp) return null;
+  const loopback = /^127\./.test(host) || host === "::1";
+  if (!loopback) return "Passkeys need this site's domain name, not an IP address.";
+  const port = here.port ? `:${here.port}` : "";
+  return `Passkeys need a name, not an IP address: open ${here.protocol}//localhost${port}${here.pathname}${here.search} instead.`;
+}
+
+/** @param {string | undefined} error */
+function messageFor(error) {
+  if (error === "SecurityError" && typeof location !== "undefined") {
+    const hint = passkeyAddressHint(location);
+    if (hint) return hint;
+  }
+  return MESSAGES[error ?? ""] ?? `Passkey sign-in failed (${error}).`;
+}
+
+/**
  * Wire up every `form[data-webauthn-provider]` of the page (the built-in
  * sign-in page calls it): submitting registers or signs in (with the email
  * field's value, when filled), and `data-conditional-ui="true"` offers
@@ -412,7 +441,7 @@ export function initSignInPage(root = document) {
     /** @param {SignInResult} result */
     const show = (result) => {
       if (!errorBox) return;
-      const text = result.ok ? "" : (MESSAGES[result.error ?? ""] ?? `Passkey sign-in failed (${result.error}).`);
+      const text = result.ok ? "" : messageFor(result.error);
       errorBox.textContent = text;
       if (errorBox instanceof HTMLElement) errorBox.hidden = !text;
     };

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Build and start the C example on http://127.0.0.1:${PORT:-8080}/ with
+# Build and start the C example on http://localhost:${PORT:-8080}/ with
 # credentials sign-in (demo / demo) and TikTok sign-in against the local
 # TikTok simulator (tests/tiktok-sim) unless AUTH_TIKTOK_ID /
 # AUTH_TIKTOK_SECRET are set, as scripts/demo.sh does for the Express demo.

@@ -3,7 +3,8 @@
  *
  *   ./run.sh        (builds everything, starts the TikTok simulator and this server)
  *   make && AUTH_SECRET=$(head -c 33 /dev/urandom | base64) ./c-server
- *   open http://127.0.0.1:8080/   (sign in as demo / demo)
+ *   open http://localhost:8080/   (sign in as demo / demo, or with a passkey:
+ *   passkeys need a name, not 127.0.0.1)
  *
  * - /auth/...   every Auth.js route, answered by the engine (auth_handle):
  *               the sign-in page with the credentials form and a TikTok
@@ -404,7 +405,7 @@ int main(void) {
         auth_free(auth);
         return 1;
     }
-    printf("libauth C example on http://127.0.0.1:%d/ (libauth %s)\n", port, auth_version());
+    printf("libauth C example on http://localhost:%d/ (libauth %s)\n", port, auth_version());
     fflush(stdout);
     sigset_t set;
     sigemptyset(&set);

@@ -1,7 +1,7 @@
 // libauth's Express example (`./scripts/demo.sh` starts it): credentials,
 // TikTok and passkey sign-in.
 //
-//   AUTH_SECRET=… node server.js          # http://127.0.0.1:3000/, sign in as demo / demo
+//   AUTH_SECRET=… node server.js          # http://localhost:3000/, sign in as demo / demo
 //
 // TikTok sign-in: with AUTH_TIKTOK_ID / AUTH_TIKTOK_SECRET, against TikTok;
 // otherwise against the local simulator at TIKTOK_SIM_URL (demo.sh starts
@@ -278,6 +278,6 @@ app.listen(port, "127.0.0.1", (err) => {
   }
   const providers = config.providers.map((p) => p.id ?? p.builtin ?? p.type).join(", ");
   console.log(
-    `libauth Express example on http://127.0.0.1:${port}/  (providers: ${providers}; sign in as demo / demo)`,
+    `libauth Express example on http://localhost:${port}/  (providers: ${providers}; sign in as demo / demo)`,
   );
 });

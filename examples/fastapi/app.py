@@ -1,6 +1,6 @@
 """libauth's FastAPI example (ASGI).
 
-AUTH_SECRET=$(openssl rand -hex 32) python app.py      # http://127.0.0.1:8000/, sign in as demo / demo or with a passkey
+AUTH_SECRET=$(openssl rand -hex 32) python app.py      # http://localhost:8000/, sign in as demo / demo or with a passkey
 # or: AUTH_SECRET=… uvicorn app:application --port 8000
 """
 
@@ -73,5 +73,5 @@ if __name__ == "__main__":
     import uvicorn
 
     port = int(os.environ.get("PORT", "8000"))
-    print(f"FastAPI example on http://127.0.0.1:{port}/", flush=True)
+    print(f"FastAPI example on http://localhost:{port}/ (passkeys need localhost, not 127.0.0.1)", flush=True)
     uvicorn.run(application, host="127.0.0.1", port=port, log_level="warning")

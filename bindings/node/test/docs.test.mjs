@@ -127,3 +127,24 @@ for (const page of pages) {
     });
   }
 }
+
+// Passkeys need a name: an IP address cannot be a WebAuthn relying party, so
+// the address a first-time user is sent to must be localhost wherever the
+// demo or an example with passkeys says where it runs.
+test("the demo and the passkey examples send the user to localhost, not 127.0.0.1", () => {
+  const read = (file) => readFileSync(path.join(root, file), "utf8");
+  const readmeDemo = read("README.md").split("\n").find((l) => l.startsWith("./scripts/demo.sh"));
+  assert.match(readmeDemo, /http:\/\/localhost:3000\//);
+  for (const [file, pattern] of [
+    ["docs/development.md", /demo\.sh.*http:\/\/localhost:3000\//],
+    ["docs/node.md", /The demo serves http:\/\/localhost:3000\//],
+    ["examples/express/server.js", /Express example on http:\/\/localhost:\$\{port\}\//],
+    ["examples/fastapi/app.py", /FastAPI example on http:\/\/localhost:\{port\}\//],
+    ["examples/c-server/server.c", /C example on http:\/\/localhost:%d\//],
+  ]) {
+    assert.match(read(file), pattern, file);
+  }
+  for (const file of ["README.md", "docs/node.md", "docs/development.md", "docs/c.md", "scripts/demo.sh"]) {
+    assert.doesNotMatch(read(file), /http:\/\/127\.0\.0\.1:(3000|8000|8080)\/ /, file);
+  }
+});

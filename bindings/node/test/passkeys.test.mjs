@@ -125,3 +125,22 @@ describe("passkeys through a JavaScript adapter", () => {
     assert.equal(attacker.sessionCookie(), undefined);
   });
 });
+
+describe("the sign-in page's message when passkeys cannot work on this address", () => {
+  it("names the localhost address for a loopback IP, and the domain for another IP", async () => {
+    const { passkeyAddressHint } = await import("libauth/webauthn");
+    const at = (href) => {
+      const u = new URL(href);
+      return { protocol: u.protocol, hostname: u.hostname, port: u.port, pathname: u.pathname, search: u.search };
+    };
+    assert.equal(
+      passkeyAddressHint(at("http://127.0.0.1:3000/auth/signin?callbackUrl=%2F")),
+      "Passkeys need a name, not an IP address: open http://localhost:3000/auth/signin?callbackUrl=%2F instead.",
+    );
+    assert.match(passkeyAddressHint(at("http://[::1]:8080/auth/signin")), /open http:\/\/localhost:8080\/auth\/signin instead/);
+    assert.match(passkeyAddressHint(at("https://203.0.113.7/auth/signin")), /domain name/);
+    for (const named of ["http://localhost:3000/", "https://app.example.com/auth/signin"]) {
+      assert.equal(passkeyAddressHint(at(named)), null, named);
+    }
+  });
+});

@@ -605,9 +605,16 @@ impl OAuthProvider {
             };
             user.insert("id".into(), id);
         }
-        user.insert("name".into(), first(&self.profile_map.name).unwrap_or(Value::Null));
-        user.insert("email".into(), first(&self.profile_map.email).unwrap_or(Value::Null));
-        user.insert("image".into(), first(&self.profile_map.image).unwrap_or(Value::Null));
+        // A field the provider maps is `null` when its answer lacks it (as
+        // Auth.js's `?? null`); a field it does not map at all (TikTok's
+        // email) is absent, as the key is in Auth.js's profile function.
+        for (key, paths) in
+            [("name", &self.profile_map.name), ("email", &self.profile_map.email), ("image", &self.profile_map.image)]
+        {
+            if !paths.is_empty() {
+                user.insert(key.into(), first(paths).unwrap_or(Value::Null));
+            }
+        }
         user
     }
 }

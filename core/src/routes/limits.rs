@@ -21,7 +21,10 @@ pub(crate) struct Counted {
 pub(crate) fn check(ctx: &mut Ctx, route: Route, identifier: Option<&str>, cost: u64) -> Result<Counted, AuthError> {
     let limiter = &ctx.auth.limiter;
     let keys = limiter.keys(route, ctx.req, identifier);
-    if keys.0 == crate::ratelimit::UNKNOWN_IP && !limiter.logged_no_ip.swap(true, Ordering::Relaxed) {
+    // Only worth a warning where a limit counts this route: with rate
+    // limits off (or this route's off) nothing is shared.
+    let counts = limiter.rule(route).is_some();
+    if counts && keys.0 == crate::ratelimit::UNKNOWN_IP && !limiter.logged_no_ip.swap(true, Ordering::Relaxed) {
         ctx.auth.callbacks.logger.warn(
             ctx.auth.callbacks.host.as_ref(),
             "rate-limit-no-client-ip",
