@@ -52,6 +52,7 @@ pub mod oauth;
 pub mod outbound;
 #[doc(hidden)]
 pub mod pages;
+mod pool;
 pub mod providers;
 #[doc(hidden)]
 pub mod random;

@@ -7,9 +7,11 @@
 //!   bounded by `timeout` (1 s by default): Redis answers in microseconds,
 //!   so a longer wait means it is down or overloaded, and a request must
 //!   not hang on it.
-//! - After a connection failure the same circuit breaker as PostgreSQL's
-//!   (`adapter::breaker`) fails calls at once while one caller at a time
-//!   probes, so an outage costs a request microseconds, not a timeout.
+//! - The engine's connection pool (`crate::pool`, the same as
+//!   PostgreSQL's): after a connection failure its circuit breaker fails
+//!   calls at once while one caller at a time probes, so an outage costs a
+//!   request microseconds, not a timeout; a busy pool is `Overloaded`, never
+//!   an outage; a forked child never touches its parent's connections.
 //! - A connection that saw an I/O error or a timeout is dropped, never
 //!   reused: a reply arriving late would otherwise be read as the answer to
 //!   the next command. Connections are not pinged when taken from the pool
@@ -17,13 +19,12 @@
 //!   replaced when a call meets it (see [`RedisPool::run`]).
 
 use std::path::PathBuf;
-use std::sync::{Condvar, Mutex, MutexGuard};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use serde_json::{Map, Value};
 
-use crate::adapter::breaker::{Admission, Breaker};
 use crate::error::ConfigError;
+use crate::pool::{Check, CheckoutError, Limits, Pool};
 
 pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(1);
 pub const DEFAULT_POOL_SIZE: u32 = 16;
@@ -155,55 +156,42 @@ fn is_connection_error(e: &redis::RedisError) -> bool {
     e.is_io_error() || e.is_timeout() || e.is_connection_dropped() || e.is_connection_refusal()
 }
 
-/// Idle connections, and how many this process has open.
-struct State {
-    idle: Vec<redis::Connection>,
-    open: u32,
-    /// The process the connections belong to (see [`RedisPool::state`]).
-    pid: u32,
-}
-
-/// A pool of at most `poolSize` connections to one Redis, each made on the
-/// thread of the call that needs it (as the PostgreSQL adapter's pool, and
-/// for its reasons: a refused connect fails that call at once instead of
-/// after a checkout timeout, no threads, fork-aware). Connections are not
-/// pinged when taken (that would double the round trips): one the server
-/// closed is replaced when a call meets it (see [`RedisPool::run`]).
-pub struct RedisPool {
-    client: redis::Client,
-    state: Mutex<State>,
-    /// Signalled when a connection is returned or a slot frees up.
-    freed: Condvar,
-    max: u32,
-    breaker: Breaker,
-    timeout: Duration,
-    key_prefix: String,
-}
-
 /// How long a probe of an unreachable server waits.
 const PROBE_TIMEOUT: Duration = Duration::from_millis(500);
 
-/// A connection taken from the pool; back into it when dropped, unless
-/// `broken`.
-struct Checked<'a> {
-    pool: &'a RedisPool,
-    conn: Option<redis::Connection>,
-    broken: bool,
-    /// What the breaker said: a probe's outcome closes or reopens it.
-    admission: Admission,
+/// How Redis connections are made, and why one is kept or not.
+struct RedisConnector {
+    client: redis::Client,
+    timeout: Duration,
 }
 
-impl Drop for Checked<'_> {
-    fn drop(&mut self) {
-        let Some(conn) = self.conn.take() else { return };
-        let mut state = self.pool.state();
-        if self.broken || !redis::ConnectionLike::is_open(&conn) {
-            state.open = state.open.saturating_sub(1);
-        } else {
-            state.idle.push(conn);
-        }
-        self.pool.freed.notify_one();
+impl crate::pool::Connector for RedisConnector {
+    type Conn = redis::Connection;
+
+    fn connect(&self, probe: bool) -> Result<redis::Connection, String> {
+        let timeout = if probe { self.timeout.min(PROBE_TIMEOUT) } else { self.timeout };
+        let conn = self.client.get_connection_with_timeout(timeout).map_err(|e| format!("cannot connect: {e}"))?;
+        conn.set_read_timeout(Some(self.timeout)).map_err(|e| format!("cannot connect: {e}"))?;
+        conn.set_write_timeout(Some(self.timeout)).map_err(|e| format!("cannot connect: {e}"))?;
+        Ok(conn)
     }
+
+    /// Not pinged (that would double the round trips): a connection the
+    /// server closed fails at once under its command, which `run` retries.
+    fn check(&self, _conn: &mut redis::Connection) -> Check {
+        Check::Untested
+    }
+
+    fn is_closed(&self, conn: &redis::Connection) -> bool {
+        !redis::ConnectionLike::is_open(conn)
+    }
+}
+
+/// The shared Redis pool and its key prefix.
+pub struct RedisPool {
+    pool: Pool<RedisConnector>,
+    timeout: Duration,
+    key_prefix: String,
 }
 
 impl RedisPool {
@@ -227,12 +215,18 @@ impl RedisPool {
         }
         // The error names what is wrong with the URL; it does not repeat it.
         .map_err(|e| format!("invalid Redis URL ({})", e.category()))?;
+        // No idle timeout or lifetime: Redis keeps idle clients (its
+        // `timeout` is 0 by default), and one it closed is replaced when a
+        // call meets it.
+        let limits = Limits {
+            max: options.pool_size,
+            wait: options.timeout,
+            probe_wait: PROBE_TIMEOUT,
+            idle_timeout: None,
+            max_lifetime: None,
+        };
         Ok(RedisPool {
-            client,
-            state: Mutex::new(State { idle: Vec::new(), open: 0, pid: std::process::id() }),
-            freed: Condvar::new(),
-            max: options.pool_size.max(1),
-            breaker: Breaker::default(),
+            pool: Pool::new(RedisConnector { client, timeout: options.timeout }, limits),
             timeout: options.timeout,
             key_prefix: options.key_prefix.clone(),
         })
@@ -241,85 +235,6 @@ impl RedisPool {
     /// `prefix` + `rest`.
     pub fn key(&self, rest: &str) -> String {
         format!("{}{rest}", self.key_prefix)
-    }
-
-    /// The pool's state, for this process. In a child after `fork()` the
-    /// parent's connections are forgotten, never used (two processes on one
-    /// socket would read each other's replies) nor closed (a TLS connection
-    /// would send its close alert on the parent's session): the child makes
-    /// its own.
-    fn state(&self) -> MutexGuard<'_, State> {
-        let mut state = self.state.lock().unwrap_or_else(|p| p.into_inner());
-        let pid = std::process::id();
-        if state.pid != pid {
-            for conn in state.idle.drain(..) {
-                std::mem::forget(conn);
-            }
-            state.open = 0;
-            state.pid = pid;
-        }
-        state
-    }
-
-    /// A connection: an idle one, a new one (made here, bounded by
-    /// `timeout`), or one returned by another call within `timeout`.
-    fn checkout(&self) -> Result<Checked<'_>, RedisFailure> {
-        let admission = self.breaker.admit();
-        if admission == Admission::Refused {
-            return Err(RedisFailure::unavailable(
-                "Redis was unreachable moments ago; failing fast until a probe reaches it",
-            ));
-        }
-        let deadline = Instant::now() + self.timeout;
-        let mut state = self.state();
-        loop {
-            if let Some(conn) = state.idle.pop() {
-                // A pooled connection proves nothing about the server yet:
-                // the call made on it does (see `run`).
-                return Ok(Checked { pool: self, conn: Some(conn), broken: false, admission });
-            }
-            if state.open < self.max {
-                state.open += 1;
-                drop(state);
-                return match self.connect(admission) {
-                    Ok(conn) => {
-                        if admission == Admission::Probe || self.breaker.is_open() {
-                            self.breaker.succeeded();
-                        }
-                        Ok(Checked { pool: self, conn: Some(conn), broken: false, admission: Admission::Normal })
-                    }
-                    Err(e) => {
-                        self.breaker.failed(admission);
-                        let mut state = self.state();
-                        state.open = state.open.saturating_sub(1);
-                        drop(state);
-                        // The waiters try (and fail) at once, not after
-                        // their timeout.
-                        self.freed.notify_all();
-                        Err(RedisFailure::unavailable(format!("cannot connect: {e}")))
-                    }
-                };
-            }
-            let now = Instant::now();
-            if now >= deadline {
-                if admission == Admission::Probe {
-                    self.breaker.probe_abandoned();
-                }
-                return Err(RedisFailure {
-                    kind: FailureKind::Overloaded,
-                    message: format!("all {} connections stayed busy for {:?} (poolSize)", self.max, self.timeout),
-                });
-            }
-            state = self.freed.wait_timeout(state, deadline - now).unwrap_or_else(|p| p.into_inner()).0;
-        }
-    }
-
-    fn connect(&self, admission: Admission) -> redis::RedisResult<redis::Connection> {
-        let timeout = if admission == Admission::Probe { self.timeout.min(PROBE_TIMEOUT) } else { self.timeout };
-        let conn = self.client.get_connection_with_timeout(timeout)?;
-        conn.set_read_timeout(Some(self.timeout))?;
-        conn.set_write_timeout(Some(self.timeout))?;
-        Ok(conn)
     }
 
     /// Run `f` on a pooled connection. A pooled connection the server has
@@ -336,37 +251,37 @@ impl RedisPool {
     ) -> Result<T, RedisFailure> {
         let mut retries = 0;
         loop {
-            let mut checked = self.checkout()?;
-            let Some(conn) = checked.conn.as_mut() else {
-                return Err(RedisFailure::unavailable("no connection"));
-            };
-            let admission = checked.admission;
-            match f(conn) {
+            let mut conn = self.pool.get().map_err(|e| match e {
+                CheckoutError::Refused => RedisFailure::unavailable(
+                    "Redis was unreachable moments ago; failing fast until a probe reaches it",
+                ),
+                CheckoutError::Unreachable(reason) => RedisFailure::unavailable(reason),
+                CheckoutError::Exhausted { max, .. } => RedisFailure {
+                    kind: FailureKind::Overloaded,
+                    message: format!("all {max} connections stayed busy for {:?} (poolSize)", self.timeout),
+                },
+            })?;
+            match f(&mut conn) {
                 Ok(value) => {
-                    if admission == Admission::Probe || self.breaker.is_open() {
-                        self.breaker.succeeded();
-                    }
+                    conn.answered();
                     return Ok(value);
                 }
                 Err(e) if is_connection_error(&e) => {
-                    checked.broken = true;
-                    if !e.is_timeout() && retries < self.max {
-                        if admission == Admission::Probe {
-                            // A stale connection said nothing about the
-                            // server: the retry probes instead.
-                            self.breaker.probe_abandoned();
-                        }
+                    // A stale connection (closed by the server) fails before
+                    // the command ran: try another. A timeout is not retried
+                    // (the command may have run, and the caller must not
+                    // wait twice).
+                    let retrying = !e.is_timeout() && retries < self.pool.max();
+                    conn.failed(retrying);
+                    if retrying {
                         retries += 1;
                         continue;
                     }
-                    self.breaker.failed(admission);
                     return Err(RedisFailure::from_error(&e));
                 }
                 // The server answered: it is up.
                 Err(e) => {
-                    if admission == Admission::Probe || self.breaker.is_open() {
-                        self.breaker.succeeded();
-                    }
+                    conn.answered();
                     return Err(RedisFailure::from_error(&e));
                 }
             }

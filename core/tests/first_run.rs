@@ -7,7 +7,7 @@ use std::sync::{Arc, Mutex};
 
 use common::*;
 use libauth_core::jwt::JwtCodec;
-use libauth_core::{AuthRequest, HookMap};
+use libauth_core::AuthRequest;
 use serde_json::{json, Value};
 
 /// Sign in with credentials the way a host that passes no client address

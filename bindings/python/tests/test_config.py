@@ -134,13 +134,14 @@ def test_sessions_are_read_lazily() -> None:
             }
         )
         try:
-            real = s.auth.get_session
+            # The middlewares read the session with its identity.
+            real = s.auth.get_session_with_identity
 
             def counting(url: str, cookie: Any = None, _real: Any = real) -> Any:
                 reads.append(url)
                 return _real(url, cookie)
 
-            s.auth.get_session = counting  # type: ignore[method-assign]
+            s.auth.get_session_with_identity = counting  # type: ignore[method-assign]
             br = Browser(s)
             br.sign_in("ada", "lovelace")
             reads.clear()

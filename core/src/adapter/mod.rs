@@ -19,7 +19,6 @@
 //! - Errors never carry tokens, secrets or database key values (a unique
 //!   violation names its constraint, not the duplicated value).
 
-pub mod breaker;
 mod config;
 pub mod date;
 pub mod host;

@@ -1,5 +1,5 @@
 //! PostgreSQL adapter: the `postgres` crate (synchronous client) with a
-//! small connection pool of its own (`pool.rs`, which says why not r2d2).
+//! the engine's connection pool (`crate::pool`, which says why not r2d2).
 //!
 //! Tables live in one schema (`public` unless configured), named in every
 //! statement rather than through `search_path`, so a pooled connection
@@ -11,7 +11,7 @@
 //! Outages: a connect that fails (refused, or no answer within
 //! `connect_timeout`, 5 s by default) fails its call with
 //! [`AdapterError::Unavailable`] at once, and every call waiting for a
-//! connection with it. It also opens a circuit breaker (`breaker.rs`):
+//! connection with it. It also opens the pool's circuit breaker:
 //! every call then fails at once, while one caller at a time probes the
 //! server (at least every 500 ms, with a 500 ms timeout), so an outage
 //! costs a request microseconds, not a connect timeout, and the first probe
@@ -68,8 +68,10 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Mutex;
 use std::time::Duration;
 
-use super::breaker::{Admission, Breaker};
-use pool::{CheckoutError, Pool, PooledClient};
+use crate::pool::{Check, CheckoutError, Limits, Pool, Pooled};
+
+/// A pooled PostgreSQL connection.
+type PooledClient<'a> = Pooled<'a, Connector>;
 use postgres::config::SslMode;
 use postgres::{Client, GenericClient, Row};
 
@@ -84,7 +86,6 @@ use super::{
     Ensured, NewUser, Purged, UserUpdate, VerificationToken,
 };
 
-mod pool;
 mod tls;
 
 pub const DEFAULT_POOL_SIZE: u32 = 10;
@@ -567,6 +568,8 @@ struct Connector {
     probe_attempts: [postgres::Config; 2],
     retry: Retry,
     tls: MakeRustlsConnect,
+    /// How long testing an idle connection may take: a connect's timeout.
+    validate_timeout: Duration,
 }
 
 impl Connector {
@@ -597,6 +600,7 @@ impl Connector {
             probe_attempts: modes.map(|m| attempt(m, true)),
             retry,
             tls: tls.connector()?,
+            validate_timeout: options.connect_timeout,
         })
     }
 
@@ -609,8 +613,50 @@ impl Connector {
     }
 }
 
+/// An idle connection unused this long is closed rather than handed out
+/// (r2d2's default).
+const IDLE_TIMEOUT: Duration = Duration::from_secs(10 * 60);
+/// A connection this old is closed rather than handed out (so connections
+/// move to a new server behind the same name, a pooler's new backend, …).
+const MAX_LIFETIME: Duration = Duration::from_secs(30 * 60);
+
+impl crate::pool::Connector for Connector {
+    type Conn = Client;
+
+    fn connect(&self, probe: bool) -> Result<Client, String> {
+        Connector::connect(self, probe).map_err(|e| connect_error_text(&e))
+    }
+
+    /// `SELECT` of nothing, bounded like a connect: a connection that takes
+    /// longer than a connect would is as good as dropped.
+    fn check(&self, client: &mut Client) -> Check {
+        if !client.is_closed() && client.is_valid(self.validate_timeout).is_ok() {
+            Check::Alive
+        } else {
+            Check::Dead
+        }
+    }
+
+    fn is_closed(&self, client: &Client) -> bool {
+        client.is_closed()
+    }
+
+    /// Closing waits for the server to close its end: at once for a
+    /// connection that is closed already, but possibly for many minutes for
+    /// one whose server stopped answering (its test timed out), which is
+    /// then closed on a thread of its own rather than hold up a request.
+    fn close(&self, client: Client) {
+        if client.is_closed() {
+            return drop(client);
+        }
+        // Should no thread be had, the closure, and the connection with
+        // it, is dropped here after all.
+        let _ = std::thread::Builder::new().name("libauth-pg-close".into()).spawn(move || drop(client));
+    }
+}
+
 pub struct PostgresAdapter {
-    pool: Pool,
+    pool: Pool<Connector>,
     schema: String,
     sql: Statements,
     /// Set once the schema is known to be current in this process.
@@ -618,9 +664,6 @@ pub struct PostgresAdapter {
     /// One migration attempt at a time within the process (the advisory
     /// lock does the same across processes).
     migrating: Mutex<()>,
-    /// Fails calls fast while the server is unreachable (see `breaker.rs`).
-    breaker: Breaker,
-    connect_timeout: Duration,
 }
 
 impl PostgresAdapter {
@@ -634,20 +677,19 @@ impl PostgresAdapter {
         if !is_valid_schema_name(&options.schema) {
             return Err("the schema must be a lowercase SQL identifier ([a-z_][a-z0-9_]*, at most 63 bytes)".to_owned());
         }
-        let connector = Connector::new(options)?;
-        let connect: pool::Connect =
-            Box::new(move |probe| connector.connect(probe).map_err(|e| connect_error_text(&e)));
-        // Testing an idle connection is one round trip; a connection that
-        // takes longer than a connect would is as good as dropped.
-        let pool = Pool::new(options.pool_size, options.connect_timeout, connect);
+        let limits = Limits {
+            max: options.pool_size,
+            wait: options.connect_timeout,
+            probe_wait: PROBE_TIMEOUT,
+            idle_timeout: Some(IDLE_TIMEOUT),
+            max_lifetime: Some(MAX_LIFETIME),
+        };
         Ok(PostgresAdapter {
-            pool,
+            pool: Pool::new(Connector::new(options)?, limits),
             sql: Statements::new(&options.schema),
             schema: options.schema.clone(),
             migrated: AtomicBool::new(false),
             migrating: Mutex::new(()),
-            breaker: Breaker::default(),
-            connect_timeout: options.connect_timeout,
         })
     }
 
@@ -687,38 +729,20 @@ impl PostgresAdapter {
     /// server dropped fails that call only: the connection is discarded,
     /// and the next checkout finds out whether the server is there.
     fn conn(&self, operation: &'static str) -> Result<PooledClient<'_>, AdapterError> {
-        let admission = self.breaker.admit();
-        let (wait, probe) = match admission {
-            Admission::Refused => {
+        let mut conn = match self.pool.get() {
+            Ok(conn) => conn,
+            Err(CheckoutError::Refused) => {
                 return Err(AdapterError::unavailable(
                     operation,
                     "the database was unreachable moments ago; failing fast until a probe reaches it",
                 ))
             }
-            Admission::Probe => (self.connect_timeout.min(PROBE_TIMEOUT), true),
-            Admission::Normal => (self.connect_timeout, false),
-        };
-        let mut conn = match self.pool.get(wait, probe) {
-            Ok(conn) => {
-                if probe || self.breaker.is_open() {
-                    self.breaker.succeeded();
-                }
-                conn
-            }
-            Err(CheckoutError::Unreachable(reason)) => {
-                self.breaker.failed(admission);
-                return Err(AdapterError::unavailable(operation, reason));
-            }
-            Err(CheckoutError::Exhausted { waited }) => {
-                if probe {
-                    // Busy connections say nothing about the server now:
-                    // the next caller probes again.
-                    self.breaker.probe_abandoned();
-                }
+            Err(CheckoutError::Unreachable(reason)) => return Err(AdapterError::unavailable(operation, reason)),
+            Err(CheckoutError::Exhausted { waited, max }) => {
                 return Err(AdapterError::overloaded(
                     operation,
-                    format!("all {} connections stayed busy for {} ms", self.pool.max(), waited.as_millis()),
-                ));
+                    format!("all {max} connections stayed busy for {} ms", waited.as_millis()),
+                ))
             }
         };
         if !self.migrated.load(Ordering::Acquire) {
