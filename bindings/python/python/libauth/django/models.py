@@ -5,6 +5,8 @@ for that very libauth user, never one that merely shares an address."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.db import models
 
 
@@ -16,9 +18,9 @@ class UserLink(models.Model):
     Django user takes its links with it (a ``post_delete`` handler, see
     ``apps.py``), so a reused primary key never inherits one."""
 
-    subject = models.CharField(max_length=512, unique=True)
-    user_pk = models.CharField(max_length=255, db_index=True)
-    created = models.DateTimeField(auto_now_add=True)
+    subject: "models.CharField[Any, Any]" = models.CharField(max_length=512, unique=True)
+    user_pk: "models.CharField[Any, Any]" = models.CharField(max_length=255, db_index=True)
+    created: "models.DateTimeField[Any, Any]" = models.DateTimeField(auto_now_add=True)
 
     class Meta:
         app_label = "libauth"
