@@ -24,6 +24,60 @@ pub struct CredentialField {
     pub autocomplete: Option<String>,
 }
 
+impl CredentialField {
+    /// A field that holds a secret (a password, a one-time code): never part
+    /// of a rate-limit key, since it changes with every guess. `type:
+    /// "password"`, or the name `password` (Auth.js's own examples declare
+    /// `password: {}`), or an `autocomplete` that names a secret.
+    pub fn is_secret(&self) -> bool {
+        self.input_type.eq_ignore_ascii_case("password")
+            || self.name.eq_ignore_ascii_case("password")
+            || self.autocomplete.as_deref().is_some_and(|a| {
+                a.split_ascii_whitespace().any(|t| ["current-password", "new-password", "one-time-code"].contains(&t))
+            })
+    }
+}
+
+impl CredentialsProvider {
+    /// The identifiers a failed sign-in is counted under per account: what
+    /// `authorize` reads to find the account, as the provider declares it.
+    ///
+    /// - Fields declared (`credentials: { email: {…}, password: {…} }`):
+    ///   one identifier, the values of every declared field that is not a
+    ///   secret, in declared order (a single field's value as is; several
+    ///   joined unambiguously). A field the body has but the provider does
+    ///   not declare is never part of it, so a decoy field (a random
+    ///   `username` beside the declared `email`) does not make a new key;
+    ///   a declared field the body lacks counts as empty.
+    /// - No field declared but secrets (a custom form): the body's
+    ///   `username` and `email`, each its own identifier (both are counted,
+    ///   so adding either as a decoy does not escape the other's count).
+    ///   Apps whose `authorize` reads another field should declare it.
+    ///
+    /// Each value is trimmed and lowercased (`Ada ` and `ada` are one
+    /// account); a value that is not a string counts as its JSON text.
+    pub fn limit_identifiers(&self, body: &Map<String, Value>) -> Vec<String> {
+        let text = |v: Option<&Value>| match v {
+            None | Some(Value::Null) => String::new(),
+            Some(Value::String(s)) => s.trim().to_lowercase(),
+            Some(other) => other.to_string().to_lowercase(),
+        };
+        let declared: Vec<&CredentialField> = self.fields.iter().filter(|f| !f.is_secret()).collect();
+        match declared.as_slice() {
+            [] => ["username", "email"]
+                .iter()
+                .map(|name| text(body.get(*name)))
+                .filter(|value| !value.is_empty())
+                .collect(),
+            [one] => vec![text(body.get(&one.name))],
+            several => {
+                let values: Vec<String> = several.iter().map(|f| text(body.get(&f.name))).collect();
+                vec![serde_json::to_string(&values).unwrap_or_default()]
+            }
+        }
+    }
+}
+
 #[derive(Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 struct CredentialsConfig {

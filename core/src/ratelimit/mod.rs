@@ -288,27 +288,30 @@ impl Limiter {
     }
 
     /// The keys a request is counted under for `route`: the client's IP
-    /// (or the shared unknown key) and the identifier's HMAC, if any.
-    pub fn keys(&self, route: Route, req: &AuthRequest, identifier: Option<&str>) -> (String, Option<String>) {
+    /// (or the shared unknown key) and each identifier's HMAC.
+    pub fn keys(&self, route: Route, req: &AuthRequest, identifiers: &[&str]) -> Keys {
         let ip = match self.proxies.client_ip(req) {
             Some(ip) => format!("ip:{}", client_ip::bucket(ip)),
             None => UNKNOWN_IP.to_owned(),
         };
-        let id = identifier.map(|identifier| {
-            let mut mac = <Hmac<Sha256> as Mac>::new_from_slice(&self.hmac_key).expect("any key length");
-            mac.update(route.as_str().as_bytes());
-            mac.update(b"\0");
-            mac.update(identifier.trim().to_lowercase().as_bytes());
-            let digest = mac.finalize().into_bytes();
-            format!("id:{}", digest[..16].iter().map(|b| format!("{b:02x}")).collect::<String>())
-        });
-        (ip, id)
+        let ids = identifiers
+            .iter()
+            .map(|identifier| {
+                let mut mac = <Hmac<Sha256> as Mac>::new_from_slice(&self.hmac_key).expect("any key length");
+                mac.update(route.as_str().as_bytes());
+                mac.update(b"\0");
+                mac.update(identifier.trim().to_lowercase().as_bytes());
+                let digest = mac.finalize().into_bytes();
+                format!("id:{}", digest[..16].iter().map(|b| format!("{b:02x}")).collect::<String>())
+            })
+            .collect();
+        Keys { ip, ids }
     }
 
     /// Give back one attempt on the route's keys (see [`LimitStore::refund`]).
-    pub fn refund(&self, route: Route, keys: &(String, Option<String>)) -> Result<(), StoreError> {
+    pub fn refund(&self, route: Route, keys: &Keys) -> Result<(), StoreError> {
         let Some(rule) = self.rule(route) else { return Ok(()) };
-        for key in std::iter::once(&keys.0).chain(keys.1.as_ref()) {
+        for key in keys.all() {
             self.store.refund(&format!("{}:{key}", route.as_str()), 1, rule.window)?;
         }
         Ok(())
@@ -317,25 +320,44 @@ impl Limiter {
     /// Count `cost` against the route's keys (0 only looks) and decide: the
     /// request is limited when a key's count is past its limit (with
     /// `cost` 0: at it, so the next failure would be one too many).
-    pub fn check(&self, route: Route, keys: &(String, Option<String>), cost: u64) -> CheckResult {
+    ///
+    /// The keys are counted in order, the IP first, and counting stops at
+    /// the first key that refuses: a refused request adds no key after it,
+    /// so a client already over its IP limit cannot fill the store with
+    /// one new identifier per request.
+    pub fn check(&self, route: Route, keys: &Keys, cost: u64) -> CheckResult {
         let Some(rule) = self.rule(route) else { return Ok(Verdict::Allowed) };
-        let mut limited = None;
-        let candidates = std::iter::once((&keys.0, rule.max_per_ip)).chain(keys.1.as_ref().map(|id| (id, rule.max)));
-        for (key, limit) in candidates {
+        let limits = std::iter::once(rule.max_per_ip).chain(std::iter::repeat(rule.max));
+        for (key, limit) in keys.all().zip(limits) {
             let store_key = format!("{}:{key}", route.as_str());
-            let counted = self.store.consume(&store_key, cost, rule.window)?;
+            let counted = self.store.consume_bounded(&store_key, cost, rule.window, limit)?;
             let over = if cost == 0 { counted.count >= limit } else { counted.count > limit };
-            if over && limited.is_none() {
-                limited = Some(Limited {
+            if over {
+                return Ok(Verdict::Limited(Limited {
                     route,
-                    key: key.clone(),
+                    key: key.to_owned(),
                     limit,
                     window: rule.window,
                     retry_after: counted.reset_after,
-                });
+                }));
             }
         }
-        Ok(limited.map_or(Verdict::Allowed, Verdict::Limited))
+        Ok(Verdict::Allowed)
+    }
+}
+
+/// The keys a request is counted under: its client IP's, then one per
+/// identifier (each `id:<hmac>`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Keys {
+    pub ip: String,
+    pub ids: Vec<String>,
+}
+
+impl Keys {
+    /// The IP key, then the identifiers' keys.
+    pub fn all(&self) -> impl Iterator<Item = &str> {
+        std::iter::once(self.ip.as_str()).chain(self.ids.iter().map(String::as_str))
     }
 }
 
@@ -377,18 +399,18 @@ mod tests {
         let from = |ip: &str| AuthRequest { remote_address: Some(ip.into()), ..AuthRequest::get("http://x/") };
         // One username from many IPs: the identifier key stops the third failure.
         for (i, ip) in ["1.1.1.1", "2.2.2.2", "3.3.3.3"].iter().enumerate() {
-            let keys = limiter.keys(Route::Credentials, &from(ip), Some("Ada "));
+            let keys = limiter.keys(Route::Credentials, &from(ip), &["Ada "]);
             let verdict = limiter.check(Route::Credentials, &keys, 1).unwrap();
             assert_eq!(matches!(verdict, Verdict::Limited(_)), i == 2, "{ip}");
         }
         // One IP, many usernames: the IP key stops the fourth.
         for (i, user) in ["a", "b", "c", "d"].iter().enumerate() {
-            let keys = limiter.keys(Route::Credentials, &from("9.9.9.9"), Some(user));
+            let keys = limiter.keys(Route::Credentials, &from("9.9.9.9"), &[user]);
             let verdict = limiter.check(Route::Credentials, &keys, 1).unwrap();
             assert_eq!(matches!(verdict, Verdict::Limited(_)), i == 3, "{user}");
         }
         // The key names neither the username nor the address in clear.
-        let keys = limiter.keys(Route::Credentials, &from("9.9.9.9"), Some("ada@example.com"));
-        assert!(keys.1.as_deref().is_some_and(|k| k.starts_with("id:") && !k.contains("ada")));
+        let keys = limiter.keys(Route::Credentials, &from("9.9.9.9"), &["ada@example.com"]);
+        assert!(keys.ids.len() == 1 && keys.ids[0].starts_with("id:") && !keys.ids[0].contains("ada"));
     }
 }
