@@ -2,25 +2,71 @@
 //!
 //! The binding passes the connection's peer address (`remoteAddress`). If
 //! that peer is a trusted proxy (`trustedProxies`, a list of CIDR ranges;
-//! empty by default), `X-Forwarded-For` (or the standard `Forwarded`) is
-//! read from the right: each address that is itself a trusted proxy is
-//! skipped, and the first one that is not is the client. Anything a client
-//! writes in those headers is ignored when the peer is not trusted, so a
-//! spoofed `X-Forwarded-For` changes nothing.
+//! empty by default), the one header those proxies write the client in
+//! (`forwardedHeader`: `X-Forwarded-For` by default, or the standard
+//! `Forwarded`) is read from the right: each address that is itself a
+//! trusted proxy is skipped, and the first one that is not is the client.
+//! The other header is never read: a proxy passes through whatever the
+//! client wrote in a header it does not write itself, so reading it would
+//! let the client name its own address. Anything a client writes in either
+//! header is ignored when the peer is not trusted, so a spoofed
+//! `X-Forwarded-For` changes nothing.
 
 use std::net::IpAddr;
 
 use ipnet::IpNet;
+use serde_json::Value;
 
 use crate::error::ConfigError;
 use crate::http::AuthRequest;
 
+/// `forwardedHeader`: which header the trusted proxies write.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum ForwardedHeader {
+    /// `X-Forwarded-For: client, proxy1, proxy2` (the default).
+    #[default]
+    XForwardedFor,
+    /// RFC 7239 `Forwarded: for=client;proto=https, for=proxy1`.
+    Forwarded,
+}
+
+impl ForwardedHeader {
+    /// `forwardedHeader`: absent (`x-forwarded-for`), `"x-forwarded-for"`
+    /// or `"forwarded"` (any case).
+    pub fn parse(value: Option<&Value>) -> Result<ForwardedHeader, ConfigError> {
+        match value {
+            None | Some(Value::Null) => Ok(ForwardedHeader::default()),
+            Some(Value::String(s)) if s.trim().eq_ignore_ascii_case("x-forwarded-for") => {
+                Ok(ForwardedHeader::XForwardedFor)
+            }
+            Some(Value::String(s)) if s.trim().eq_ignore_ascii_case("forwarded") => Ok(ForwardedHeader::Forwarded),
+            Some(other) => Err(ConfigError::new(
+                "forwardedHeader",
+                format!(
+                    "{other} is not a header libauth reads; use \"x-forwarded-for\" or \"forwarded\" \
+                     (the one your trusted proxies write)"
+                ),
+            )),
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            ForwardedHeader::XForwardedFor => "x-forwarded-for",
+            ForwardedHeader::Forwarded => "forwarded",
+        }
+    }
+}
+
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct TrustedProxies(Vec<IpNet>);
+pub struct TrustedProxies {
+    nets: Vec<IpNet>,
+    header: ForwardedHeader,
+}
 
 impl TrustedProxies {
     pub fn none() -> TrustedProxies {
-        TrustedProxies(Vec::new())
+        TrustedProxies::default()
     }
 
     /// `trustedProxies`: CIDR ranges (`10.0.0.0/8`) or single addresses.
@@ -37,11 +83,16 @@ impl TrustedProxies {
                 })
             })
             .collect::<Result<_, _>>()
-            .map(TrustedProxies)
+            .map(|nets| TrustedProxies { nets, header: ForwardedHeader::default() })
+    }
+
+    /// The header the proxies write (`forwardedHeader`).
+    pub fn with_header(self, header: ForwardedHeader) -> TrustedProxies {
+        TrustedProxies { header, ..self }
     }
 
     fn trusts(&self, ip: IpAddr) -> bool {
-        self.0.iter().any(|net| net.contains(&ip))
+        self.nets.iter().any(|net| net.contains(&ip))
     }
 
     /// The client's address, or `None` when the binding gave no peer
@@ -51,23 +102,20 @@ impl TrustedProxies {
         if !self.trusts(peer) {
             return Some(peer);
         }
-        // Hops, nearest last: X-Forwarded-For values, else Forwarded's `for=`.
-        let mut hops: Vec<IpAddr> = Vec::new();
-        for (name, value) in &req.headers {
-            if name.eq_ignore_ascii_case("x-forwarded-for") {
-                hops.extend(value.split(',').filter_map(parse_ip));
-            }
-        }
-        if hops.is_empty() {
-            for (name, value) in &req.headers {
-                if name.eq_ignore_ascii_case("forwarded") {
-                    hops.extend(value.split([',', ';']).filter_map(|pair| {
-                        let (key, v) = pair.split_once('=')?;
-                        key.trim().eq_ignore_ascii_case("for").then(|| parse_ip(v)).flatten()
-                    }));
-                }
-            }
-        }
+        // Hops, nearest last, from the configured header only (every line
+        // of it, in order).
+        let name = self.header.name();
+        let values = req.headers.iter().filter(|(n, _)| n.eq_ignore_ascii_case(name)).map(|(_, v)| v.as_str());
+        let hops: Vec<IpAddr> = match self.header {
+            ForwardedHeader::XForwardedFor => values.flat_map(|v| v.split(',')).filter_map(parse_ip).collect(),
+            ForwardedHeader::Forwarded => values
+                .flat_map(|v| v.split([',', ';']))
+                .filter_map(|pair| {
+                    let (key, v) = pair.split_once('=')?;
+                    key.trim().eq_ignore_ascii_case("for").then(|| parse_ip(v)).flatten()
+                })
+                .collect(),
+        };
         Some(hops.iter().rev().copied().find(|hop| !self.trusts(*hop)).or(hops.first().copied()).unwrap_or(peer))
     }
 }
@@ -107,6 +155,7 @@ pub fn bucket(ip: IpAddr) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
 
     fn req(peer: &str, headers: &[(&str, &str)]) -> AuthRequest {
         let mut r = AuthRequest { remote_address: Some(peer.into()), ..AuthRequest::get("http://x/") };
@@ -130,12 +179,74 @@ mod tests {
             "rightmost untrusted hop"
         );
         let fwd = [("forwarded", "for=\"[2001:db8::1]:4711\";proto=https, for=10.0.0.9")];
-        assert_eq!(proxy.client_ip(&req("::1", &fwd)).unwrap().to_string(), "2001:db8::1");
+        let rfc7239 = proxy.clone().with_header(ForwardedHeader::Forwarded);
+        assert_eq!(rfc7239.client_ip(&req("::1", &fwd)).unwrap().to_string(), "2001:db8::1");
+        assert_eq!(proxy.client_ip(&req("::1", &fwd)).unwrap().to_string(), "::1", "Forwarded is not configured");
         assert_eq!(proxy.client_ip(&req("10.0.0.1", &[])).unwrap().to_string(), "10.0.0.1");
         assert_eq!(none.client_ip(&req("::ffff:1.2.3.4", &[])).unwrap().to_string(), "1.2.3.4");
         assert_eq!(none.client_ip(&req("[::1]:5000", &[])).unwrap().to_string(), "::1");
         assert!(none.client_ip(&AuthRequest::get("http://x/")).is_none());
         assert_eq!(TrustedProxies::parse(&["nope".into()]).unwrap_err().option, "trustedProxies[0]");
+    }
+
+    #[test]
+    fn forwarded_header_option_is_checked() {
+        use serde_json::json;
+        assert_eq!(ForwardedHeader::parse(None).unwrap(), ForwardedHeader::XForwardedFor);
+        assert_eq!(ForwardedHeader::parse(Some(&json!("Forwarded"))).unwrap(), ForwardedHeader::Forwarded);
+        assert_eq!(ForwardedHeader::parse(Some(&json!("x-forwarded-for"))).unwrap(), ForwardedHeader::XForwardedFor);
+        for bad in [json!("x-real-ip"), json!(""), json!(true), json!(["forwarded"])] {
+            assert_eq!(ForwardedHeader::parse(Some(&bad)).unwrap_err().option, "forwardedHeader", "{bad}");
+        }
+    }
+
+    fn ip() -> impl Strategy<Value = IpAddr> {
+        prop_oneof![any::<[u8; 4]>().prop_map(|b| IpAddr::from(b)), any::<[u16; 8]>().prop_map(|s| IpAddr::from(s)),]
+    }
+
+    /// What a client may write in a header: addresses, lists, `for=` pairs,
+    /// ports, brackets, quotes and junk.
+    fn client_header() -> impl Strategy<Value = String> {
+        let piece = prop_oneof![
+            ip().prop_map(|ip| ip.to_string()),
+            ip().prop_map(|ip| format!("for={ip}")),
+            ip().prop_map(|ip| format!("for=\"[{ip}]:443\"")),
+            "[ -~]{0,20}",
+        ];
+        proptest::collection::vec(piece, 0..6).prop_map(|p| p.join(", "))
+    }
+
+    fn untrusted(ip: IpAddr) -> IpAddr {
+        // Outside 10.0.0.0/8 and ::1, and as the parser normalises it.
+        match ip {
+            IpAddr::V4(v4) if v4.octets()[0] == 10 => IpAddr::from([11, 0, 0, 1]),
+            IpAddr::V6(v6) => v6.to_ipv4_mapped().map_or(IpAddr::V6(v6), IpAddr::V4),
+            other => other,
+        }
+    }
+
+    proptest! {
+        /// R3: behind a proxy that writes `Forwarded`, nothing the client
+        /// puts in `X-Forwarded-For` changes its address, and the reverse.
+        #[test]
+        fn the_header_the_proxy_does_not_write_never_names_the_client(
+            client in ip(), junk in client_header(), junk_first in any::<bool>()
+        ) {
+            let client = untrusted(client);
+            let nets = TrustedProxies::parse(&["10.0.0.0/8".into()]).unwrap();
+            let shown = match client { IpAddr::V6(v6) => format!("\"[{v6}]\""), v4 => v4.to_string() };
+            // The proxy writes Forwarded; the client's X-Forwarded-For passes through.
+            let rfc7239 = nets.clone().with_header(ForwardedHeader::Forwarded);
+            let fwd = format!("for={shown};proto=https");
+            let mut headers = vec![("x-forwarded-for", junk.as_str()), ("forwarded", fwd.as_str())];
+            if junk_first { headers.reverse(); }
+            prop_assert_eq!(rfc7239.client_ip(&req("10.0.0.1", &headers)), Some(client));
+            // The proxy appends to X-Forwarded-For; the client's Forwarded
+            // and the client's own X-Forwarded-For prefix pass through.
+            let xff = format!("{junk}, {client}");
+            let headers = [("forwarded", junk.as_str()), ("x-forwarded-for", xff.as_str())];
+            prop_assert_eq!(nets.client_ip(&req("10.0.0.1", &headers)), Some(client));
+        }
     }
 
     #[test]
