@@ -201,7 +201,7 @@ mod tests {
     }
 
     fn ip() -> impl Strategy<Value = IpAddr> {
-        prop_oneof![any::<[u8; 4]>().prop_map(|b| IpAddr::from(b)), any::<[u16; 8]>().prop_map(|s| IpAddr::from(s)),]
+        prop_oneof![any::<[u8; 4]>().prop_map(IpAddr::from), any::<[u16; 8]>().prop_map(IpAddr::from)]
     }
 
     /// What a client may write in a header: addresses, lists, `for=` pairs,

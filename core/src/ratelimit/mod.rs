@@ -111,7 +111,7 @@ impl Default for RateLimits {
     fn default() -> Self {
         RateLimits {
             rules: Route::ALL.map(|r| Some(r.default_rule())),
-            store: StoreConfig::Memory,
+            store: StoreConfig::memory(),
             fail_closed: Route::ALL.map(|r| r == Route::Credentials),
         }
     }

@@ -50,8 +50,9 @@ pub fn window_of(now_ms: u64, window: Duration) -> (u64, Duration) {
 /// Counts in this process (the default): right for one server process;
 /// several processes need a shared store, or each admits `max` on its own.
 ///
-/// **Memory bound and eviction.** At most `capacity` keys (100,000 by
-/// default, a few tens of MB at most). A key is *protected* while its window
+/// **Memory bound and eviction.** At most `capacity` keys
+/// (`rateLimit.store: { "type": "memory", "maxKeys": … }`, 100,000 by
+/// default: about 100 bytes a key plus the key's text, some tens of MB). A key is *protected* while its window
 /// lasts and its count is at or over its limit (a refresh lease: while it is
 /// held). When a new key finds the store full, room is made in this order,
 /// and never by dropping a protected key:
@@ -119,7 +120,7 @@ pub struct NoRoom {
 
 impl Default for MemoryStore {
     fn default() -> Self {
-        MemoryStore::with_capacity(100_000)
+        MemoryStore::with_capacity(super::config::DEFAULT_MAX_KEYS)
     }
 }
 
