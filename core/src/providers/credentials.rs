@@ -49,10 +49,12 @@ impl CredentialsProvider {
     ///   not declare is never part of it, so a decoy field (a random
     ///   `username` beside the declared `email`) does not make a new key;
     ///   a declared field the body lacks counts as empty.
-    /// - No field declared but secrets (a custom form): the body's
-    ///   `username` and `email`, each its own identifier (both are counted,
-    ///   so adding either as a decoy does not escape the other's count).
-    ///   Apps whose `authorize` reads another field should declare it.
+    /// - No field declared but secrets, or none of the declared ones sent (a
+    ///   custom form): the body's `username` and `email`, each its own
+    ///   identifier (both are counted, so adding either as a decoy does not
+    ///   escape the other's count). Not one shared empty key: that would let
+    ///   a handful of empty posts lock every such form out. Apps whose
+    ///   `authorize` reads another field should declare it.
     ///
     /// Each value is trimmed and lowercased (`Ada ` and `ada` are one
     /// account); a value that is not a string counts as its JSON text.
@@ -63,17 +65,16 @@ impl CredentialsProvider {
             Some(other) => other.to_string().to_lowercase(),
         };
         let declared: Vec<&CredentialField> = self.fields.iter().filter(|f| !f.is_secret()).collect();
-        match declared.as_slice() {
-            [] => ["username", "email"]
+        let values: Vec<String> = declared.iter().map(|f| text(body.get(&f.name))).collect();
+        match values.as_slice() {
+            // None declared, or none of them sent: a custom form.
+            _ if values.iter().all(String::is_empty) => ["username", "email"]
                 .iter()
                 .map(|name| text(body.get(*name)))
                 .filter(|value| !value.is_empty())
                 .collect(),
-            [one] => vec![text(body.get(&one.name))],
-            several => {
-                let values: Vec<String> = several.iter().map(|f| text(body.get(&f.name))).collect();
-                vec![serde_json::to_string(&values).unwrap_or_default()]
-            }
+            [one] => vec![one.clone()],
+            several => vec![serde_json::to_string(several).unwrap_or_default()],
         }
     }
 }
@@ -134,4 +135,40 @@ pub fn parse(option: &str, value: &Value, host: &dyn Host) -> Result<Provider, C
         id,
         kind: ProviderKind::Credentials(CredentialsProvider { fields }),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn provider(credentials: Value) -> CredentialsProvider {
+        let host = crate::HookMap::new().on("providers.credentials.authorize", |_| Ok(Value::Null));
+        match parse("p", &json!({ "type": "credentials", "credentials": credentials }), &host).unwrap().kind {
+            ProviderKind::Credentials(p) => p,
+            _ => unreachable!(),
+        }
+    }
+
+    fn ids(p: &CredentialsProvider, body: Value) -> Vec<String> {
+        p.limit_identifiers(body.as_object().unwrap())
+    }
+
+    #[test]
+    fn the_account_key_is_the_declared_fields_less_the_secrets() {
+        let email = provider(json!({ "email": {}, "password": {} }));
+        let body = json!({ "email": " Victim@Example.com", "password": "x", "username": "decoy" });
+        assert_eq!(ids(&email, body), ["victim@example.com"]);
+        let two = provider(json!({ "tenant": {}, "user": {}, "pin": { "type": "password" },
+                                    "otp": { "autocomplete": "one-time-code" } }));
+        let joined = ids(&two, json!({ "tenant": "Acme", "user": "ada", "pin": "1", "otp": "2", "x": "y" }));
+        assert_eq!(joined, [r#"["acme","ada"]"#]);
+        assert_ne!(ids(&two, json!({ "tenant": "acme,ada", "user": "" })), joined, "joined unambiguously");
+        assert_eq!(ids(&two, json!({ "user": "ada" })), [r#"["","ada"]"#], "a missing declared field is empty");
+        // Nothing declared, or nothing declared sent: username and email, each.
+        let none = provider(json!({}));
+        assert_eq!(ids(&none, json!({ "username": "Ada", "email": "a@x", "password": "p" })), ["ada", "a@x"]);
+        assert_eq!(ids(&email, json!({ "username": "ada", "password": "p" })), ["ada"]);
+        assert!(ids(&none, json!({ "password": "p" })).is_empty());
+    }
 }
