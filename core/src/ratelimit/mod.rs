@@ -3,7 +3,7 @@
 //!
 //! | route | counted | keys | default |
 //! |---|---|---|---|
-//! | `credentials`: `POST callback/<credentials>` | failed sign-ins only | the username (hashed) and the client IP | 5 per username, 50 per IP, per 5 min |
+//! | `credentials`: `POST callback/<credentials>` | failed sign-ins only | the account (the provider's declared non-secret fields, hashed) and the client IP | 5 per account, 50 per IP, per 5 min |
 //! | `email`: `POST signin/<email>` | every link sent | the address (hashed) and the client IP | 5 per address, 20 per IP, per hour |
 //! | `callback`: OAuth/OIDC and email-link callbacks | every request | the client IP | 100 per minute |
 //!
@@ -29,7 +29,14 @@
 //! one account's password from many IPs, and one NAT's many users do not
 //! lock each other out. A request whose client IP cannot be known is counted
 //! under one shared key (fail closed) and the log says to configure
-//! `trustedProxies` or pass the peer address.
+//! `trustedProxies` or pass the peer address. The credentials account key
+//! comes from the provider's declared fields only
+//! (`CredentialsProvider::limit_identifiers`), so undeclared decoy fields
+//! cannot give each guess a new key. Keys are counted IP first and counting
+//! stops at the first that refuses, so a refused request adds no key.
+//!
+//! **Memory.** The default store is bounded and never forgets a count at its
+//! limit to make room (see [`MemoryStore`]).
 
 pub mod client_ip;
 pub mod config;
