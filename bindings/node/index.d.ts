@@ -766,8 +766,13 @@ export interface AuthConfig {
    * (seconds, counts) or `false`.
    */
   rateLimit?: false | RateLimitOptions;
-  /** Proxies (CIDR ranges or addresses) whose `X-Forwarded-For` / `Forwarded` is believed. None by default. */
+  /** Proxies (CIDR ranges or addresses) whose forwarding header is believed. None by default. */
   trustedProxies?: string[];
+  /**
+   * The one header `trustedProxies` write the client's address in (default `"x-forwarded-for"`);
+   * the other is never read, since a proxy passes it through as the client wrote it.
+   */
+  forwardedHeader?: "x-forwarded-for" | "forwarded";
   /** When `getAccessToken` refreshes: a token expiring within `skew` seconds (60); a call waits at most `wait` seconds (10) for a refresh already running. */
   tokenRefresh?: { skew?: number; wait?: number };
   /** Store provider access, refresh and id tokens encrypted (AES-256-GCM, key from the secret). Needs an adapter. */
@@ -1044,7 +1049,7 @@ export interface RedisStoreOptions {
 
 /** `rateLimit.store`. `failClosed`: the routes refused while the store fails (default `["credentials"]`; `true` all, `false` none). */
 export type RateLimitStore = { failClosed?: boolean | ("credentials" | "email" | "callback")[] } & (
-  | { type: "memory" }
+  | { type: "memory"; /** At most this many keys (default 100000); a key at its limit is never dropped to make room. */ maxKeys?: number }
   | { type: "database" }
   | { type: "sqlite"; path: string }
   | { type: "postgres"; url: string; poolSize?: number; schema?: string; connectTimeout?: number }

@@ -25,6 +25,7 @@ const KNOWN_OPTIONS: &[&str] = &[
     "debug",
     "encryptTokens",
     "experimental",
+    "forwardedHeader",
     "hooks",
     "jwt",
     "logger",
@@ -106,6 +107,11 @@ pub struct Config {
     /// ranges or addresses); none by default.
     #[serde(default)]
     pub trusted_proxies: Vec<String>,
+    /// The one header the trusted proxies write the client's address in:
+    /// `"x-forwarded-for"` (the default) or `"forwarded"` (RFC 7239). The
+    /// other is ignored. Checked when the engine is built.
+    #[serde(default)]
+    pub forwarded_header: Option<Value>,
     /// The deployment's canonical URL; `AUTH_URL` when absent.
     #[serde(default)]
     pub url: Option<String>,
@@ -292,6 +298,7 @@ impl Config {
             "pages" => self.pages = parse(key, value)?,
             "rateLimit" => self.rate_limit = Some(value),
             "trustedProxies" => self.trusted_proxies = parse(key, value)?,
+            "forwardedHeader" => self.forwarded_header = if value.is_null() { None } else { Some(value) },
             "tokenRefresh" => self.token_refresh = parse(key, value)?,
             "redirectProxyUrl" => self.redirect_proxy_url = parse(key, value)?,
             "redirectProxyOrigins" => self.redirect_proxy_origins = parse(key, value)?,

@@ -252,7 +252,8 @@ impl Auth {
         let limiter = ratelimit::Limiter::new(
             limits,
             limit_store,
-            ratelimit::TrustedProxies::parse(&config.trusted_proxies)?,
+            ratelimit::TrustedProxies::parse(&config.trusted_proxies)?
+                .with_header(ratelimit::client_ip::ForwardedHeader::parse(config.forwarded_header.as_ref())?),
             &settings.secrets[0],
         );
         let session_hookless = settings.strategy == SessionStrategy::Jwt

@@ -2,7 +2,7 @@
 //! store cannot be reached.
 //!
 //! ```json
-//! { "type": "memory" }                                   // the default
+//! { "type": "memory", "maxKeys": 100000 }               // the default
 //! { "type": "sqlite", "path": "limits.db" }
 //! { "type": "postgres", "url": "postgres://…", "poolSize": 10, "schema": "public", "connectTimeout": 5 }
 //! { "type": "redis", "url": "redis://…", "timeout": 1, "poolSize": 16, "caFile": "ca.pem", "keyPrefix": "libauth:" }
@@ -30,7 +30,10 @@ use crate::redis_pool::{RedisOptions, RedisPool};
 /// The parsed `rateLimit.store`.
 #[derive(Debug, Clone)]
 pub enum StoreConfig {
-    Memory,
+    /// In this process, at most `max_keys` keys (see [`MemoryStore`]).
+    Memory {
+        max_keys: usize,
+    },
     Sqlite {
         path: String,
     },
@@ -42,11 +45,22 @@ pub enum StoreConfig {
 
 const OPTION: &str = "rateLimit.store";
 
+/// The memory store's default bound (`maxKeys`): about 100 bytes a key plus
+/// the key itself, some tens of MB at most.
+pub const DEFAULT_MAX_KEYS: usize = 100_000;
+
+impl StoreConfig {
+    /// The default: in memory, [`DEFAULT_MAX_KEYS`] keys.
+    pub fn memory() -> StoreConfig {
+        StoreConfig::Memory { max_keys: DEFAULT_MAX_KEYS }
+    }
+}
+
 /// Parse `rateLimit.store`; also answers its `failClosed`, per route.
 pub fn parse(value: Option<&Value>) -> Result<(StoreConfig, [bool; 4]), ConfigError> {
     let default_closed = Route::ALL.map(|r| r == Route::Credentials);
     let map = match value {
-        None | Some(Value::Null) => return Ok((StoreConfig::Memory, default_closed)),
+        None | Some(Value::Null) => return Ok((StoreConfig::memory(), default_closed)),
         Some(Value::Object(map)) => map,
         Some(_) => {
             return Err(ConfigError::new(
@@ -86,8 +100,14 @@ pub fn parse(value: Option<&Value>) -> Result<(StoreConfig, [bool; 4]), ConfigEr
     })?;
     let store = match kind {
         "memory" => {
-            allow_only(map, &[])?;
-            StoreConfig::Memory
+            allow_only(map, &["maxKeys"])?;
+            let max_keys = match map.get("maxKeys") {
+                None | Some(Value::Null) => DEFAULT_MAX_KEYS,
+                Some(n) => n.as_u64().filter(|n| (1..=100_000_000).contains(n)).ok_or_else(|| {
+                    ConfigError::new(format!("{OPTION}.maxKeys"), "must be a whole number from 1 to 100000000")
+                })? as usize,
+            };
+            StoreConfig::Memory { max_keys }
         }
         "database" => {
             allow_only(map, &[])?;
@@ -163,7 +183,7 @@ fn allow_only(map: &Map<String, Value>, allowed: &[&str]) -> Result<(), ConfigEr
 /// one (for `"database"`).
 pub fn build(config: &StoreConfig, database: Option<&SqlBackend>) -> Result<Arc<dyn LimitStore>, ConfigError> {
     Ok(match config {
-        StoreConfig::Memory => Arc::new(MemoryStore::default()),
+        StoreConfig::Memory { max_keys } => Arc::new(MemoryStore::with_capacity(*max_keys)),
         StoreConfig::Sqlite { path } => {
             let db = SqliteAdapter::open(path).map_err(|e| {
                 ConfigError::new(format!("{OPTION}.path"), format!("cannot open the SQLite database: {e}"))

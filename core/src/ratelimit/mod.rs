@@ -3,7 +3,7 @@
 //!
 //! | route | counted | keys | default |
 //! |---|---|---|---|
-//! | `credentials`: `POST callback/<credentials>` | failed sign-ins only | the username (hashed) and the client IP | 5 per username, 50 per IP, per 5 min |
+//! | `credentials`: `POST callback/<credentials>` | failed sign-ins only | the account (the provider's declared non-secret fields, hashed) and the client IP | 5 per account, 50 per IP, per 5 min |
 //! | `email`: `POST signin/<email>` | every link sent | the address (hashed) and the client IP | 5 per address, 20 per IP, per hour |
 //! | `callback`: OAuth/OIDC and email-link callbacks | every request | the client IP | 100 per minute |
 //!
@@ -29,7 +29,14 @@
 //! one account's password from many IPs, and one NAT's many users do not
 //! lock each other out. A request whose client IP cannot be known is counted
 //! under one shared key (fail closed) and the log says to configure
-//! `trustedProxies` or pass the peer address.
+//! `trustedProxies` or pass the peer address. The credentials account key
+//! comes from the provider's declared fields only
+//! (`CredentialsProvider::limit_identifiers`), so undeclared decoy fields
+//! cannot give each guess a new key. Keys are counted IP first and counting
+//! stops at the first that refuses, so a refused request adds no key.
+//!
+//! **Memory.** The default store is bounded and never forgets a count at its
+//! limit to make room (see [`MemoryStore`]).
 
 pub mod client_ip;
 pub mod config;
@@ -111,7 +118,7 @@ impl Default for RateLimits {
     fn default() -> Self {
         RateLimits {
             rules: Route::ALL.map(|r| Some(r.default_rule())),
-            store: StoreConfig::Memory,
+            store: StoreConfig::memory(),
             fail_closed: Route::ALL.map(|r| r == Route::Credentials),
         }
     }
@@ -288,27 +295,30 @@ impl Limiter {
     }
 
     /// The keys a request is counted under for `route`: the client's IP
-    /// (or the shared unknown key) and the identifier's HMAC, if any.
-    pub fn keys(&self, route: Route, req: &AuthRequest, identifier: Option<&str>) -> (String, Option<String>) {
+    /// (or the shared unknown key) and each identifier's HMAC.
+    pub fn keys(&self, route: Route, req: &AuthRequest, identifiers: &[&str]) -> Keys {
         let ip = match self.proxies.client_ip(req) {
             Some(ip) => format!("ip:{}", client_ip::bucket(ip)),
             None => UNKNOWN_IP.to_owned(),
         };
-        let id = identifier.map(|identifier| {
-            let mut mac = <Hmac<Sha256> as Mac>::new_from_slice(&self.hmac_key).expect("any key length");
-            mac.update(route.as_str().as_bytes());
-            mac.update(b"\0");
-            mac.update(identifier.trim().to_lowercase().as_bytes());
-            let digest = mac.finalize().into_bytes();
-            format!("id:{}", digest[..16].iter().map(|b| format!("{b:02x}")).collect::<String>())
-        });
-        (ip, id)
+        let ids = identifiers
+            .iter()
+            .map(|identifier| {
+                let mut mac = <Hmac<Sha256> as Mac>::new_from_slice(&self.hmac_key).expect("any key length");
+                mac.update(route.as_str().as_bytes());
+                mac.update(b"\0");
+                mac.update(identifier.trim().to_lowercase().as_bytes());
+                let digest = mac.finalize().into_bytes();
+                format!("id:{}", digest[..16].iter().map(|b| format!("{b:02x}")).collect::<String>())
+            })
+            .collect();
+        Keys { ip, ids }
     }
 
     /// Give back one attempt on the route's keys (see [`LimitStore::refund`]).
-    pub fn refund(&self, route: Route, keys: &(String, Option<String>)) -> Result<(), StoreError> {
+    pub fn refund(&self, route: Route, keys: &Keys) -> Result<(), StoreError> {
         let Some(rule) = self.rule(route) else { return Ok(()) };
-        for key in std::iter::once(&keys.0).chain(keys.1.as_ref()) {
+        for key in keys.all() {
             self.store.refund(&format!("{}:{key}", route.as_str()), 1, rule.window)?;
         }
         Ok(())
@@ -317,25 +327,44 @@ impl Limiter {
     /// Count `cost` against the route's keys (0 only looks) and decide: the
     /// request is limited when a key's count is past its limit (with
     /// `cost` 0: at it, so the next failure would be one too many).
-    pub fn check(&self, route: Route, keys: &(String, Option<String>), cost: u64) -> CheckResult {
+    ///
+    /// The keys are counted in order, the IP first, and counting stops at
+    /// the first key that refuses: a refused request adds no key after it,
+    /// so a client already over its IP limit cannot fill the store with
+    /// one new identifier per request.
+    pub fn check(&self, route: Route, keys: &Keys, cost: u64) -> CheckResult {
         let Some(rule) = self.rule(route) else { return Ok(Verdict::Allowed) };
-        let mut limited = None;
-        let candidates = std::iter::once((&keys.0, rule.max_per_ip)).chain(keys.1.as_ref().map(|id| (id, rule.max)));
-        for (key, limit) in candidates {
+        let limits = std::iter::once(rule.max_per_ip).chain(std::iter::repeat(rule.max));
+        for (key, limit) in keys.all().zip(limits) {
             let store_key = format!("{}:{key}", route.as_str());
-            let counted = self.store.consume(&store_key, cost, rule.window)?;
+            let counted = self.store.consume_bounded(&store_key, cost, rule.window, limit)?;
             let over = if cost == 0 { counted.count >= limit } else { counted.count > limit };
-            if over && limited.is_none() {
-                limited = Some(Limited {
+            if over {
+                return Ok(Verdict::Limited(Limited {
                     route,
-                    key: key.clone(),
+                    key: key.to_owned(),
                     limit,
                     window: rule.window,
                     retry_after: counted.reset_after,
-                });
+                }));
             }
         }
-        Ok(limited.map_or(Verdict::Allowed, Verdict::Limited))
+        Ok(Verdict::Allowed)
+    }
+}
+
+/// The keys a request is counted under: its client IP's, then one per
+/// identifier (each `id:<hmac>`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Keys {
+    pub ip: String,
+    pub ids: Vec<String>,
+}
+
+impl Keys {
+    /// The IP key, then the identifiers' keys.
+    pub fn all(&self) -> impl Iterator<Item = &str> {
+        std::iter::once(self.ip.as_str()).chain(self.ids.iter().map(String::as_str))
     }
 }
 
@@ -377,18 +406,18 @@ mod tests {
         let from = |ip: &str| AuthRequest { remote_address: Some(ip.into()), ..AuthRequest::get("http://x/") };
         // One username from many IPs: the identifier key stops the third failure.
         for (i, ip) in ["1.1.1.1", "2.2.2.2", "3.3.3.3"].iter().enumerate() {
-            let keys = limiter.keys(Route::Credentials, &from(ip), Some("Ada "));
+            let keys = limiter.keys(Route::Credentials, &from(ip), &["Ada "]);
             let verdict = limiter.check(Route::Credentials, &keys, 1).unwrap();
             assert_eq!(matches!(verdict, Verdict::Limited(_)), i == 2, "{ip}");
         }
         // One IP, many usernames: the IP key stops the fourth.
         for (i, user) in ["a", "b", "c", "d"].iter().enumerate() {
-            let keys = limiter.keys(Route::Credentials, &from("9.9.9.9"), Some(user));
+            let keys = limiter.keys(Route::Credentials, &from("9.9.9.9"), &[user]);
             let verdict = limiter.check(Route::Credentials, &keys, 1).unwrap();
             assert_eq!(matches!(verdict, Verdict::Limited(_)), i == 3, "{user}");
         }
         // The key names neither the username nor the address in clear.
-        let keys = limiter.keys(Route::Credentials, &from("9.9.9.9"), Some("ada@example.com"));
-        assert!(keys.1.as_deref().is_some_and(|k| k.starts_with("id:") && !k.contains("ada")));
+        let keys = limiter.keys(Route::Credentials, &from("9.9.9.9"), &["ada@example.com"]);
+        assert!(keys.ids.len() == 1 && keys.ids[0].starts_with("id:") && !keys.ids[0].contains("ada"));
     }
 }

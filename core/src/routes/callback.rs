@@ -10,7 +10,7 @@ use crate::config::SessionStrategy;
 use crate::cookies::ChunkedCookie;
 use crate::error::{AuthError, ErrorType};
 use crate::host::Hook;
-use crate::providers::{Provider, ProviderKind};
+use crate::providers::{CredentialsProvider, Provider, ProviderKind};
 use crate::ratelimit::Route;
 use crate::session::default_token;
 use crate::time::{now_millis, now_seconds};
@@ -19,9 +19,9 @@ pub fn handle(ctx: &mut Ctx) -> Result<Reply, AuthError> {
     let provider = ctx.provider()?;
     let is_post = ctx.req.method.eq_ignore_ascii_case("POST");
     match &provider.kind {
-        ProviderKind::Credentials(_) if is_post => {
+        ProviderKind::Credentials(p) if is_post => {
             ctx.require_csrf()?;
-            credentials(ctx, provider)
+            credentials(ctx, provider, p)
         }
         ProviderKind::Credentials(_) => {
             Err(AuthError::new(ErrorType::UnknownAction, "the credentials callback only accepts POST"))
@@ -29,11 +29,11 @@ pub fn handle(ctx: &mut Ctx) -> Result<Reply, AuthError> {
         // State, PKCE and nonce protect this route; the provider can't send
         // our CSRF token. Each callback costs a token request: counted per IP.
         ProviderKind::OAuth(p) => {
-            super::limits::check(ctx, Route::Callback, None, 1)?;
+            super::limits::check(ctx, Route::Callback, &[], 1)?;
             super::oauth::callback(ctx, provider, p)
         }
         ProviderKind::Email(p) => {
-            super::limits::check(ctx, Route::Callback, None, 1)?;
+            super::limits::check(ctx, Route::Callback, &[], 1)?;
             super::email::callback(ctx, provider, p)
         }
         // Auth.js checks no CSRF token here; a passkey sign-in changes
@@ -50,14 +50,20 @@ pub fn handle(ctx: &mut Ctx) -> Result<Reply, AuthError> {
 
 /// The credentials flow: `authorize` -> signIn callback -> session. The
 /// submitted fields are the body (less `csrfToken`).
-pub(super) fn credentials(ctx: &mut Ctx, provider: &Provider) -> Result<Reply, AuthError> {
+pub(super) fn credentials(
+    ctx: &mut Ctx,
+    provider: &Provider,
+    declared: &CredentialsProvider,
+) -> Result<Reply, AuthError> {
     let mut credentials = ctx.body().clone();
     credentials.remove("csrfToken");
-    // Failed sign-ins are counted per username (or email) and per client
-    // IP; past the limit `authorize` is not even called. The attempt is
+    // Failed sign-ins are counted per account (the provider's declared
+    // fields, less its secrets: see `limit_identifiers`) and per client IP;
+    // past the limit `authorize` is not even called. The attempt is
     // reserved before `authorize` runs and given back if it succeeds.
-    let identifier = ["username", "email"].iter().find_map(|k| credentials.get(*k).and_then(Value::as_str));
-    let counted = super::limits::check(ctx, Route::Credentials, identifier, 1)?;
+    let identifiers = declared.limit_identifiers(&credentials);
+    let identifiers: Vec<&str> = identifiers.iter().map(String::as_str).collect();
+    let counted = super::limits::check(ctx, Route::Credentials, &identifiers, 1)?;
     let request = ctx.req.to_record();
     let host = &ctx.auth.callbacks.host;
     let authorized = host

@@ -55,7 +55,7 @@ pub fn send_link(ctx: &mut Ctx, provider: &Provider, p: &EmailProvider) -> Resul
         .ok_or_else(|| AuthError::new(ErrorType::EmailSignInError, "not a valid email address"))?;
     // Every link sent counts, per address and per client IP: a flood of
     // links to someone's inbox stops at the limit.
-    super::limits::check(ctx, crate::ratelimit::Route::Email, Some(&email), 1)?;
+    super::limits::check(ctx, crate::ratelimit::Route::Email, &[email.as_str()], 1)?;
     let callback_url = ctx.callback_url();
 
     let user = match adapter.get_user_by_email(&email)? {

@@ -8,23 +8,23 @@ use std::time::Duration;
 use super::Ctx;
 use crate::error::{AuthError, ErrorType};
 use crate::host::Hook;
-use crate::ratelimit::{Limited, Route, Verdict};
+use crate::ratelimit::{Keys, Limited, Route, Verdict};
 
 /// The keys a request was counted under, to count a failure later.
 pub(crate) struct Counted {
     route: Route,
-    keys: (String, Option<String>),
+    keys: Keys,
 }
 
 /// Check `route`'s limit for this request, adding `cost` (0: only look);
 /// `Err(RateLimited)` when over it (and `ctx.limited` set for the 429).
-pub(crate) fn check(ctx: &mut Ctx, route: Route, identifier: Option<&str>, cost: u64) -> Result<Counted, AuthError> {
+pub(crate) fn check(ctx: &mut Ctx, route: Route, identifiers: &[&str], cost: u64) -> Result<Counted, AuthError> {
     let limiter = &ctx.auth.limiter;
-    let keys = limiter.keys(route, ctx.req, identifier);
+    let keys = limiter.keys(route, ctx.req, identifiers);
     // Only worth a warning where a limit counts this route: with rate
     // limits off (or this route's off) nothing is shared.
     let counts = limiter.rule(route).is_some();
-    if counts && keys.0 == crate::ratelimit::UNKNOWN_IP && !limiter.logged_no_ip.swap(true, Ordering::Relaxed) {
+    if counts && keys.ip == crate::ratelimit::UNKNOWN_IP && !limiter.logged_no_ip.swap(true, Ordering::Relaxed) {
         ctx.auth.callbacks.logger.warn(
             ctx.auth.callbacks.host.as_ref(),
             "rate-limit-no-client-ip",

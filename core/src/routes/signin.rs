@@ -23,7 +23,7 @@ pub fn start(ctx: &mut Ctx) -> Result<Reply, AuthError> {
 /// in at once, OAuth goes to the provider, email sends its link.
 pub fn begin(ctx: &mut Ctx, provider: &Provider) -> Result<Reply, AuthError> {
     match &provider.kind {
-        ProviderKind::Credentials(_) => super::callback::credentials(ctx, provider),
+        ProviderKind::Credentials(p) => super::callback::credentials(ctx, provider, p),
         ProviderKind::OAuth(p) => super::oauth::start(ctx, provider, p),
         ProviderKind::Email(p) => super::email::send_link(ctx, provider, p),
         ProviderKind::WebAuthn(_) => Err(AuthError::new(

@@ -141,7 +141,7 @@ pub fn options(ctx: &mut Ctx) -> Result<Reply, AuthError> {
     let (provider, p) = passkey_provider(ctx)?;
     // Counted per address as stored (case and spaces don't make another).
     let email = ctx.query("email").map(|e| e.trim().to_lowercase()).filter(|e| !e.is_empty());
-    super::limits::check(ctx, Route::Passkey, email.as_deref(), 1)?;
+    super::limits::check(ctx, Route::Passkey, email.as_deref().as_slice(), 1)?;
     let adapter = adapter(ctx)?;
     // An unreadable session cookie (tampered, foreign, rotated secret) is
     // no session: the visitor is signed out, not a configuration error.
@@ -237,7 +237,7 @@ fn open_pending(ctx: &mut Ctx) -> Result<Pending, WebAuthnError> {
 
 /// `POST callback/<id>` for a passkey provider (CSRF checked by the caller).
 pub fn callback(ctx: &mut Ctx, provider: &Provider, p: &WebAuthnProvider) -> Result<Reply, AuthError> {
-    super::limits::check(ctx, Route::Passkey, None, 1)?;
+    super::limits::check(ctx, Route::Passkey, &[], 1)?;
     let action = ctx.body_str("action").and_then(|a| Action::parse(&a)).ok_or_else(|| {
         AuthError::new(ErrorType::WebAuthnVerificationError, "the action parameter must be register or authenticate")
     })?;
