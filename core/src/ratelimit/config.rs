@@ -78,7 +78,7 @@ pub fn parse(value: Option<&Value>) -> Result<(StoreConfig, [bool; 4]), ConfigEr
                 let route = Route::ALL.into_iter().find(|r| Some(r.as_str()) == name.as_str()).ok_or_else(|| {
                     ConfigError::new(
                         format!("{OPTION}.failClosed"),
-                        "must be true, false or a list of \"credentials\", \"email\", \"callback\"",
+                        "must be true, false or a list of \"credentials\", \"email\", \"callback\", \"passkey\"",
                     )
                 })?;
                 closed[route as usize] = true;
@@ -88,7 +88,7 @@ pub fn parse(value: Option<&Value>) -> Result<(StoreConfig, [bool; 4]), ConfigEr
         Some(_) => {
             return Err(ConfigError::new(
                 format!("{OPTION}.failClosed"),
-                "must be true, false or a list of \"credentials\", \"email\", \"callback\"",
+                "must be true, false or a list of \"credentials\", \"email\", \"callback\", \"passkey\"",
             ))
         }
     };
