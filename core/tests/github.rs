@@ -523,13 +523,6 @@ fn concurrent_first_sign_ins_on_postgres() {
     concurrent_first_sign_ins(json!({ "type": "postgres", "url": postgres_url(), "schema": schema.0 }));
 }
 
-/// The identity a browser's session carries.
-fn identity_of(b: &Browser, auth: &Auth) -> libauth_core::Identity {
-    let mut req = libauth_core::AuthRequest::get(format!("{ORIGIN}/dashboard"));
-    req.headers.push(("cookie".into(), b.cookie_header()));
-    auth.get_session(&req).unwrap().and_then(|s| s.identity().cloned()).expect("an identity")
-}
-
 #[test]
 fn an_address_is_proven_only_when_github_lists_it_verified() {
     let cases = [
@@ -563,7 +556,7 @@ fn an_address_is_proven_only_when_github_lists_it_verified() {
         let s = setup(octocat(public.clone()), emails.clone());
         let mut b = Browser::new(&s.auth);
         assert_eq!(sign_in(&mut b), "http://localhost:3000/after");
-        let identity = identity_of(&b, &s.auth);
+        let identity = identity_of(&b).expect("an identity");
         assert_eq!(identity.email_verified, proven, "{public} with {emails}: {identity:?}");
         assert_eq!(identity.subject, "github:583231");
     }

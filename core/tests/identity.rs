@@ -12,20 +12,14 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
 use authenticator::{Alg, SoftAuthenticator};
-use common::{Browser, ORIGIN, SECRET};
-use libauth_core::{Auth, AuthRequest, Config, HookMap, Identity};
+use common::{identity_of, Browser, ORIGIN, SECRET};
+use libauth_core::{Auth, Config, HookMap, Identity};
 use proptest::prelude::*;
 use serde_json::{json, Value};
 
 fn engine(config: Value, hooks: HookMap) -> Auth {
     Auth::with_env(Config::from_value(config).expect("valid config"), Arc::new(hooks), &HashMap::new())
         .expect("engine builds")
-}
-
-fn identity_of(b: &Browser, auth: &Auth) -> Option<Identity> {
-    let mut req = AuthRequest::get(format!("{ORIGIN}/dashboard"));
-    req.headers.push(("cookie".into(), b.cookie_header()));
-    auth.get_session(&req).unwrap().and_then(|s| s.identity().cloned())
 }
 
 /// `authorize` signs in whoever the form names, with the address the form
@@ -65,14 +59,14 @@ fn a_credentials_sign_in_proves_nothing_unless_authorize_says_so() {
     );
     let mut b = Browser::new(&auth);
     sign_in(&mut b, "u1", "Ada@Example.com", false);
-    let id = identity_of(&b, &auth).unwrap();
+    let id = identity_of(&b).unwrap();
     assert_eq!(
         id,
         Identity { subject: "credentials:u1".into(), email: Some("ada@example.com".into()), email_verified: false }
     );
     let mut b = Browser::new(&auth);
     sign_in(&mut b, "u2", "ada@example.com", true);
-    assert!(identity_of(&b, &auth).unwrap().email_verified);
+    assert!(identity_of(&b).unwrap().email_verified);
 }
 
 proptest! {
@@ -105,13 +99,13 @@ proptest! {
         let mut b = Browser::new(&auth);
         sign_in(&mut b, "victim-free", "me@example.com", false);
         let expected = Identity { subject: "credentials:victim-free".into(), email: Some("me@example.com".into()), email_verified: false };
-        prop_assert_eq!(identity_of(&b, &auth), Some(expected.clone()));
+        prop_assert_eq!(identity_of(&b), Some(expected.clone()));
         // The client's update() sends whatever it likes; a refresh re-reads.
         let csrf = b.csrf();
         let res = b.post_json("/auth/session", json!({ "csrfToken": csrf, "data": { "email": forged_email } }));
         prop_assert_eq!(res.status, 200);
         b.get("/auth/session");
-        prop_assert_eq!(identity_of(&b, &auth), Some(expected));
+        prop_assert_eq!(identity_of(&b), Some(expected));
     }
 }
 
@@ -124,11 +118,11 @@ fn a_database_session_reads_the_proof_from_the_user_row() {
     );
     let mut b = Browser::new(&auth);
     sign_in(&mut b, "row-1", "row@example.com", true);
-    let id = identity_of(&b, &auth).unwrap();
+    let id = identity_of(&b).unwrap();
     assert_eq!((id.subject.as_str(), id.email_verified), ("row-1", true));
     let mut b = Browser::new(&auth);
     sign_in(&mut b, "row-2", "other@example.com", false);
-    assert!(!identity_of(&b, &auth).unwrap().email_verified);
+    assert!(!identity_of(&b).unwrap().email_verified);
 }
 
 // -- Pre-account hijacking: a passkey sign-up for someone else's address ----
@@ -178,38 +172,38 @@ fn the_owner_claims_a_squatted_address(adapter: &Value) {
     let opts = passkey_options(&mut attacker, "action=register&email=victim@example.com");
     let res = passkey_callback(&mut attacker, "register", &key.register(&opts));
     assert_eq!(res.status, 302);
-    let squatter = identity_of(&attacker, &auth).expect("the attacker is signed in");
+    let squatter = identity_of(&attacker).expect("the attacker is signed in");
     assert!(!squatter.email_verified, "a passkey sign-up proves no address");
 
     // The owner proves the address with a link to their inbox.
     let owner = email_link_sign_in(&auth, &mailed, "victim@example.com");
-    let owned = identity_of(&owner, &auth).unwrap();
+    let owned = identity_of(&owner).unwrap();
     assert!(owned.email_verified);
     assert_eq!(owned.subject, squatter.subject, "the owner keeps the user (and the app's records under its id)");
 
     // Nothing the attacker set up survives: their session ended, their
     // passkey no longer signs in.
-    assert_eq!(identity_of(&attacker, &auth), None, "the attacker's session is gone");
+    assert_eq!(identity_of(&attacker), None, "the attacker's session is gone");
     let mut attacker = Browser::new(&auth);
     let opts = passkey_options(&mut attacker, "");
     passkey_callback(&mut attacker, "authenticate", &key.authenticate(&opts));
-    assert_eq!(identity_of(&attacker, &auth), None, "the attacker's passkey is gone");
+    assert_eq!(identity_of(&attacker), None, "the attacker's passkey is gone");
     // The owner is still signed in, and signs in again the same way.
-    assert_eq!(identity_of(&owner, &auth), Some(owned.clone()));
+    assert_eq!(identity_of(&owner), Some(owned.clone()));
     let again = email_link_sign_in(&auth, &mailed, "victim@example.com");
-    assert_eq!(identity_of(&again, &auth), Some(owned));
+    assert_eq!(identity_of(&again), Some(owned));
 }
 
 fn a_proven_account_is_not_claimed_again(adapter: &Value) {
     let mailed = Arc::new(Mutex::new(None));
     let auth = passkey_and_email(adapter.clone(), mailed.clone());
     let owner = email_link_sign_in(&auth, &mailed, "owner@example.com");
-    let first = identity_of(&owner, &auth).unwrap();
+    let first = identity_of(&owner).unwrap();
     // A second link (another device) signs in to the same user and keeps
     // the first device's session.
     let second = email_link_sign_in(&auth, &mailed, "owner@example.com");
-    assert_eq!(identity_of(&second, &auth), Some(first.clone()));
-    assert_eq!(identity_of(&owner, &auth), Some(first));
+    assert_eq!(identity_of(&second), Some(first.clone()));
+    assert_eq!(identity_of(&owner), Some(first));
 }
 
 macro_rules! on_every_adapter {

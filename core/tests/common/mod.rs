@@ -230,3 +230,11 @@ pub fn gcm_token(salt: &str, payload: &[u8], tag_len: usize) -> String {
     let (ciphertext, tag) = sealed.split_at(sealed.len() - 16);
     format!("{protected}..{}.{}.{}", B64.encode(nonce), B64.encode(ciphertext), B64.encode(&tag[..tag_len]))
 }
+
+/// The identity a browser's session carries, read as a server would
+/// (`Auth::get_session` with the browser's cookies).
+pub fn identity_of(b: &Browser) -> Option<libauth_core::Identity> {
+    let mut req = AuthRequest::get(format!("{ORIGIN}/dashboard"));
+    req.headers.push(("cookie".into(), b.cookie_header()));
+    b.auth.get_session(&req).unwrap().and_then(|s| s.identity().cloned())
+}
