@@ -1049,7 +1049,10 @@ export interface RedisStoreOptions {
 
 /** `rateLimit.store`. `failClosed`: the routes refused while the store fails (default `["credentials"]`; `true` all, `false` none). */
 export type RateLimitStore = { failClosed?: boolean | ("credentials" | "email" | "callback" | "passkey")[] } & (
-  | { type: "memory"; /** At most this many keys (default 100000); a key at its limit is never dropped to make room. */ maxKeys?: number }
+  | {
+      type: "memory" /** At most this many keys (default 100000); a key at its limit is never dropped to make room. */;
+      maxKeys?: number;
+    }
   | { type: "database" }
   | { type: "sqlite"; path: string }
   | { type: "postgres"; url: string; poolSize?: number; schema?: string; connectTimeout?: number }

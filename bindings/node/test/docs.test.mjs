@@ -133,7 +133,9 @@ for (const page of pages) {
 // demo or an example with passkeys says where it runs.
 test("the demo and the passkey examples send the user to localhost, not 127.0.0.1", () => {
   const read = (file) => readFileSync(path.join(root, file), "utf8");
-  const readmeDemo = read("README.md").split("\n").find((l) => l.startsWith("./scripts/demo.sh"));
+  const readmeDemo = read("README.md")
+    .split("\n")
+    .find((l) => l.startsWith("./scripts/demo.sh"));
   assert.match(readmeDemo, /http:\/\/localhost:3000\//);
   for (const [file, pattern] of [
     ["docs/development.md", /demo\.sh.*http:\/\/localhost:3000\//],

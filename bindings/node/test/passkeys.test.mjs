@@ -137,7 +137,10 @@ describe("the sign-in page's message when passkeys cannot work on this address",
       passkeyAddressHint(at("http://127.0.0.1:3000/auth/signin?callbackUrl=%2F")),
       "Passkeys need a name, not an IP address: open http://localhost:3000/auth/signin?callbackUrl=%2F instead.",
     );
-    assert.match(passkeyAddressHint(at("http://[::1]:8080/auth/signin")), /open http:\/\/localhost:8080\/auth\/signin instead/);
+    assert.match(
+      passkeyAddressHint(at("http://[::1]:8080/auth/signin")),
+      /open http:\/\/localhost:8080\/auth\/signin instead/,
+    );
     assert.match(passkeyAddressHint(at("https://203.0.113.7/auth/signin")), /domain name/);
     for (const named of ["http://localhost:3000/", "https://app.example.com/auth/signin"]) {
       assert.equal(passkeyAddressHint(at(named)), null, named);

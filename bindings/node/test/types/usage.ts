@@ -315,7 +315,10 @@ export const scaleOutConfig: AuthConfig = {
   trustedProxies: ["10.0.0.0/8"],
   forwardedHeader: "forwarded",
 };
-export const memoryStoreConfig: AuthConfig = { providers: [], rateLimit: { store: { type: "memory", maxKeys: 50000 } } };
+export const memoryStoreConfig: AuthConfig = {
+  providers: [],
+  rateLimit: { store: { type: "memory", maxKeys: 50000 } },
+};
 // @ts-expect-error forwardedHeader names one of the two headers libauth reads
 void ({ providers: [], trustedProxies: ["10.0.0.1"], forwardedHeader: "x-real-ip" } satisfies AuthConfig);
 export const databaseStoreConfig: AuthConfig = {
