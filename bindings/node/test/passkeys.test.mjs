@@ -9,7 +9,7 @@ import { Browser, serveProtected, SECRET } from "./helpers.mjs";
 import { memoryAdapter } from "./memory-adapter.mjs";
 import { SoftAuthenticator } from "./soft-authenticator.mjs";
 
-/** memoryAdapter plus Auth.js's authenticator methods and libauth's two. */
+/** memoryAdapter (with unlinkAccount) plus Auth.js's authenticator methods and libauth's two. */
 function passkeyAdapter() {
   const adapter = memoryAdapter();
   const authenticators = new Map();
@@ -104,6 +104,22 @@ describe("passkeys through a JavaScript adapter", () => {
       (e) => e.type === "WebAuthnVerificationError",
     );
     assert.equal(adapter.authenticators.size, 1);
+  });
+
+  it("P1: a JavaScript adapter that cannot delete a passkey whole is refused at construction", () => {
+    for (const missing of [["unlinkAccount"], ["deleteAuthenticator"], ["unlinkAccount", "deleteAuthenticator"]]) {
+      const adapter = passkeyAdapter();
+      for (const m of missing) delete adapter[m];
+      const config = { secret: SECRET, experimental: { enableWebAuthn: true }, adapter, providers: [Passkey()] };
+      assert.throws(
+        () => ServerAuth(config),
+        (e) => {
+          assert.equal(e.type, "MissingAdapterMethods", e.message);
+          for (const m of missing) assert.match(e.message, new RegExp(`adapter\\.${m}`));
+          return true;
+        },
+      );
+    }
   });
 
   it("a replayed assertion signs in nobody", async () => {
