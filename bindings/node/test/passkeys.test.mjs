@@ -122,6 +122,43 @@ describe("passkeys through a JavaScript adapter", () => {
     }
   });
 
+  it("P1: a delete that fails half-way leaves no account a registration could sign in to", async () => {
+    const adapter = passkeyAdapter();
+    // The adapter can be made to fail deleting a passkey (after its account
+    // is unlinked); hooks are taken when the engine is built.
+    let failDelete = false;
+    const deleteAuthenticator = adapter.deleteAuthenticator;
+    adapter.deleteAuthenticator = async (credentialID) => {
+      if (failDelete) throw new Error("database went away");
+      return deleteAuthenticator(credentialID);
+    };
+    const config = { secret: SECRET, experimental: { enableWebAuthn: true }, adapter, providers: [Passkey()] };
+    const s = await serveProtected(config, ServerAuth(config));
+    servers.push(s);
+    const first = new SoftAuthenticator(s.url);
+    const second = new SoftAuthenticator(s.url);
+    const owner = new Browser(s.url);
+    await callback(owner, "register", first.register((await options(owner, "email=ada@example.com")).options));
+    await callback(owner, "register", second.register((await options(owner, "action=register")).options));
+    const [{ userId }] = adapter.authenticators.values();
+    const id = first.credentialId.toString("base64url");
+    failDelete = true;
+    await assert.rejects(deletePasskey(userId, id, config));
+    failDelete = false;
+    assert.equal(await adapter.getUserByAccount({ provider: "passkey", providerAccountId: id }), null);
+    // Someone presents that credential id in a registration: refused.
+    const thief = new SoftAuthenticator(s.url);
+    thief.credentialId = first.credentialId;
+    const attacker = new Browser(s.url);
+    const reg = await options(attacker, "email=eve@example.com");
+    const res = await callback(attacker, "register", thief.register(reg.options));
+    assert.match((await res.json()).url, /error=/);
+    assert.equal(attacker.sessionCookie(), undefined);
+    // The owner's retry finishes the delete.
+    await deletePasskey(userId, id, config);
+    assert.equal(adapter.authenticators.size, 1);
+  });
+
   it("a replayed assertion signs in nobody", async () => {
     const adapter = passkeyAdapter();
     const config = { secret: SECRET, experimental: { enableWebAuthn: true }, adapter, providers: [Passkey()] };
