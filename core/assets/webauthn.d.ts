@@ -9,11 +9,13 @@ export interface PasskeyOptions {
 
 export interface SignInOptions extends PasskeyOptions {
   /**
-   * Without it the server decides: no email (or a known one) authenticates,
-   * an unknown email registers. A signed-in user adding a passkey passes `"register"`.
+   * Without it the server decides, signed out: no email authenticates (any
+   * passkey on the device), an email signs up a new account (refused at the
+   * end with `"AccountNotLinked"` if the address is taken; the server never
+   * says whether it is before). A signed-in user adding a passkey passes `"register"`.
    */
   action?: "register" | "authenticate";
-  /** The user's email, to register a new account or pick their passkeys. */
+  /** The new account's email (a sign-up); ignored with action `"authenticate"`. */
   email?: string;
   /** Where to go once signed in (default: the current page). */
   callbackUrl?: string;

@@ -5,7 +5,8 @@
 // `libauth/webauthn`.
 //
 //   import { signIn } from "/auth/webauthn.js"; // or from "libauth/webauthn" with a bundler
-//   await signIn("passkey", { email });          // register or sign in, then go to callbackUrl
+//   await signIn("passkey");                     // sign in with a passkey on this device
+//   await signIn("passkey", { email });          // sign up a new account with a passkey
 //
 // It uses the browser's PublicKeyCredential.parseCreationOptionsFromJSON /
 // parseRequestOptionsFromJSON and credential.toJSON() where they exist, and
@@ -18,9 +19,11 @@
 
 /**
  * @typedef {object} SignInOptions
- * @property {"register" | "authenticate"} [action] Without it the server decides: no email (or a
- *   known one) authenticates, an unknown email registers. A signed-in user adding a passkey passes "register".
- * @property {string} [email] The user's email, to register a new account or pick their passkeys.
+ * @property {"register" | "authenticate"} [action] Without it the server decides, signed out: no email
+ *   authenticates (any passkey on the device), an email signs up a new account (refused at the end with
+ *   "AccountNotLinked" if the address is taken; the answer never says whether it is before). A signed-in
+ *   user adding a passkey passes "register".
+ * @property {string} [email] The new account's email (a sign-up); ignored with action "authenticate".
  * @property {string} [callbackUrl] Where to go once signed in (default: the current page).
  * @property {boolean} [redirect] Navigate to the resulting URL (default true); false resolves to a {@link SignInResult}.
  * @property {string} [basePath] Where the auth routes are mounted (default "/auth").
@@ -388,6 +391,8 @@ const MESSAGES = /** @type {Record<string, string>} */ ({
   NotSupportedError: "This browser or device cannot use passkeys.",
   SecurityError: "Passkeys are not available on this address.",
   WebAuthnVerificationError: "The passkey could not be verified.",
+  AccountNotLinked:
+    "This email already has an account: sign in with its passkey (leave the email empty, or pick the passkey in the email field's suggestions).",
 });
 
 /**
@@ -421,8 +426,9 @@ function messageFor(error) {
 
 /**
  * Wire up every `form[data-webauthn-provider]` of the page (the built-in
- * sign-in page calls it): submitting registers or signs in (with the email
- * field's value, when filled), and `data-conditional-ui="true"` offers
+ * sign-in page calls it): submitting signs in with any passkey on the
+ * device when the email field is empty, and signs up a new account with
+ * that email when it is filled; and `data-conditional-ui="true"` offers
  * passkeys in the email field's autofill. Errors go to the form's (or the
  * page's) `[data-webauthn-error]` element.
  * @param {ParentNode} [root]

@@ -101,6 +101,9 @@ pub struct Auth {
     custom_jwt_decode: bool,
     /// When expired rows were last purged (unix seconds; 0: never).
     last_purge: std::sync::atomic::AtomicU64,
+    /// When the earliest passkey challenge stored since the last purge
+    /// expires (unix milliseconds; 0: none stored since).
+    challenge_purge_due: std::sync::atomic::AtomicU64,
     /// Requests admitted (see [`Auth::admit`]) and not yet finished.
     in_flight: Arc<AtomicUsize>,
     /// See [`Auth::session_is_hookless`].
@@ -273,6 +276,7 @@ impl Auth {
             custom_jwt_encode: host.has(&Hook::JWT_ENCODE),
             custom_jwt_decode: host.has(&Hook::JWT_DECODE),
             last_purge: std::sync::atomic::AtomicU64::new(0),
+            challenge_purge_due: std::sync::atomic::AtomicU64::new(0),
             in_flight: sibling.map_or_else(|| Arc::new(AtomicUsize::new(0)), |s| s.in_flight.clone()),
             settings,
             callbacks,
@@ -589,14 +593,43 @@ impl Auth {
     pub fn purge_expired(&self) -> Result<adapter::Purged, AuthError> {
         let Some(adapter) = &self.adapter else { return Ok(adapter::Purged::default()) };
         self.last_purge.store(time::now_seconds(), std::sync::atomic::Ordering::Relaxed);
+        // Challenges stored from now on set the next due time.
+        self.challenge_purge_due.store(0, std::sync::atomic::Ordering::Relaxed);
         adapter.delete_expired(time::now_millis() as i64).map_err(AuthError::from)
     }
 
-    /// [`Auth::purge_expired`], if the last purge was over an hour ago;
-    /// failures are logged, never the sign-in's concern.
+    /// A passkey challenge expiring at `expires_ms` was stored: purge once
+    /// it has expired (see [`Auth::purge_expired_now_and_then`]).
+    pub(crate) fn challenge_stored(&self, expires_ms: u64) {
+        let _ = self.challenge_purge_due.fetch_update(
+            std::sync::atomic::Ordering::Relaxed,
+            std::sync::atomic::Ordering::Relaxed,
+            |due| (due == 0 || expires_ms < due).then_some(expires_ms.max(1)),
+        );
+    }
+
+    /// [`Auth::purge_expired`], if the last purge was over an hour ago, or
+    /// a passkey challenge stored since the last purge has expired;
+    /// failures are logged, never the sign-in's concern. Called from
+    /// database-session sign-ins, the email route and the passkey routes,
+    /// whatever the session strategy. The challenge rule bounds what
+    /// anonymous options requests leave stored (about two challenge
+    /// lifetimes of them) and purges at most once per challenge lifetime,
+    /// since the next due time is set by a challenge stored after a purge.
     pub(crate) fn purge_expired_now_and_then(&self) {
         let last = self.last_purge.load(std::sync::atomic::Ordering::Relaxed);
-        if time::now_seconds() < last.saturating_add(PURGE_INTERVAL) {
+        let due = self.challenge_purge_due.load(std::sync::atomic::Ordering::Relaxed);
+        let challenges_expired = due != 0 && time::now_millis() >= due;
+        if !challenges_expired && time::now_seconds() < last.saturating_add(PURGE_INTERVAL) {
+            return;
+        }
+        // One caller purges for a due challenge; the others go on.
+        if challenges_expired
+            && self
+                .challenge_purge_due
+                .compare_exchange(due, 0, std::sync::atomic::Ordering::Relaxed, std::sync::atomic::Ordering::Relaxed)
+                .is_err()
+        {
             return;
         }
         if let Err(e) = self.purge_expired() {
@@ -729,12 +762,18 @@ impl Auth {
                 "this passkey is the user's last way to sign in: add another passkey or sign-in method first",
             ));
         }
-        let deleted = adapter.delete_authenticator(credential_id)?.ok_or_else(no_such_passkey)?;
-        // Its account is under the passkey provider that registered it (not
-        // recorded with the passkey); unlinking elsewhere changes nothing.
+        // The account goes first: if a step fails, what is left is a passkey
+        // without its account (which signs in no one, and which a new
+        // registration of the same credential id cannot claim), never an
+        // account without its passkey, which a registration presenting that
+        // credential id could otherwise sign in to (P1). Its account is under
+        // the passkey provider that registered it (not recorded with the
+        // passkey); unlinking elsewhere changes nothing.
+        let stored = adapter.get_authenticator(credential_id)?.ok_or_else(no_such_passkey)?;
         for provider in self.providers.iter().filter(|p| matches!(p.kind, providers::ProviderKind::WebAuthn(_))) {
-            adapter.unlink_account(&provider.id, &deleted.provider_account_id)?;
+            adapter.unlink_account(&provider.id, &stored.provider_account_id)?;
         }
+        adapter.delete_authenticator(credential_id)?.ok_or_else(no_such_passkey)?;
         Ok(())
     }
 

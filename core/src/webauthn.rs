@@ -84,6 +84,8 @@ pub enum WebAuthnError {
     CounterRegression,
     #[error("verification failed: {0}")]
     Verification(String),
+    #[error("the attestation statement is not what its format allows: {0}")]
+    Attestation(&'static str),
 }
 
 impl From<WebauthnError> for WebAuthnError {
@@ -261,6 +263,29 @@ pub fn assertion_user_handle(credential: &PublicKeyCredential) -> Option<String>
     credential.get_user_unique_id().and_then(|id| String::from_utf8(id.to_vec()).ok())
 }
 
+/// The attestation object's statement must fit its format where the
+/// verifier below does not look: format `none` means an empty statement
+/// (webauthn-rs-core accepts `none` with any `attStmt`). Other formats are
+/// checked by webauthn-rs-core itself.
+pub fn check_attestation_statement(attestation_object: &[u8]) -> Result<(), WebAuthnError> {
+    let Ok(Cbor::Map(object)) = serde_cbor_2::from_slice::<Cbor>(attestation_object) else {
+        return Err(WebAuthnError::Attestation("the attestation object is not a CBOR map"));
+    };
+    let field = |name: &str| object.get(&Cbor::Text(name.to_owned()));
+    match (field("fmt"), field("attStmt")) {
+        (Some(Cbor::Text(fmt)), Some(Cbor::Map(statement))) if fmt == "none" && !statement.is_empty() => {
+            Err(WebAuthnError::Attestation("format none with a non-empty attStmt"))
+        }
+        (Some(Cbor::Text(fmt)), Some(statement)) if fmt == "none" && !matches!(statement, Cbor::Map(_)) => {
+            Err(WebAuthnError::Attestation("format none with an attStmt that is not a map"))
+        }
+        (Some(Cbor::Text(fmt)), None) if fmt == "none" => {
+            Err(WebAuthnError::Attestation("format none without attStmt"))
+        }
+        _ => Ok(()),
+    }
+}
+
 /// Verify a registration against its pending state; the new passkey,
 /// for `user_id`, in Auth.js's storage shape.
 pub fn verify_registration(
@@ -275,6 +300,7 @@ pub fn verify_registration(
         .registration
         .as_ref()
         .ok_or(WebAuthnError::WrongAction { expected: pending.action.as_str(), given: Action::Register.as_str() })?;
+    check_attestation_statement(credential.response.attestation_object.as_ref())?;
     let verified = rp.core(provider).register_credential(credential, state, None)?;
     let id = URL_SAFE_NO_PAD.encode(verified.cred_id.as_ref());
     let transports = credential.response.transports.as_ref().map(|list| {
@@ -339,15 +365,21 @@ pub fn verify_assertion(
     Ok(result.counter())
 }
 
-/// The adapter methods passkeys need: Auth.js's four, and the
-/// verification-token pair that spends each challenge once.
-const REQUIRED_METHODS: [&str; 6] = [
+/// The adapter methods passkeys need: Auth.js's four, the
+/// verification-token pair that spends each challenge once, and the pair
+/// that deletes a passkey whole (its account unlinked, then the passkey
+/// itself): without `unlinkAccount` a deleted passkey would leave its
+/// account behind, and a later registration of the same credential id must
+/// never find an owner there.
+const REQUIRED_METHODS: [&str; 8] = [
     "getAuthenticator",
     "createAuthenticator",
     "listAuthenticatorsByUserId",
     "updateAuthenticatorCounter",
     "createVerificationToken",
     "useVerificationToken",
+    "unlinkAccount",
+    "deleteAuthenticator",
 ];
 
 /// Refuse, at construction, a passkey provider the engine could not run:

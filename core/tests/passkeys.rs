@@ -72,7 +72,12 @@ macro_rules! on_every_adapter {
 }
 
 on_every_adapter!(
-    a_known_email_authenticates_with_that_users_passkeys,
+    h1_signed_out_options_never_tell_a_known_email_from_an_unknown_one,
+    h1_a_known_email_signs_in_only_with_a_discoverable_ceremony,
+    p1_a_registration_never_signs_in_as_the_owner_of_a_stored_credential,
+    p2_a_sign_up_email_must_be_an_address,
+    p4_expired_challenges_are_purged_with_jwt_sessions,
+    attestation_none_with_a_statement_is_refused,
     a_signed_in_user_adds_a_passkey_and_must_say_which_action,
     a_challenge_signs_in_once_even_with_a_zero_counter,
     the_passkey_callback_checks_the_csrf_token,
@@ -172,23 +177,235 @@ fn register_and_sign_in_on_postgres() {
     round_trip(&engine(adapter, json!({ "session": { "strategy": "database" } })), Alg::Rs256, "grace@example.com");
 }
 
-fn a_known_email_authenticates_with_that_users_passkeys(adapter: &Value) {
+/// Whether `email` is free: a sign-up with it succeeds (and takes it).
+fn email_is_free(auth: &Auth, email: &str) -> bool {
+    let mut browser = Browser::new(auth);
+    let mut key = SoftAuthenticator::new(Alg::Es256, ORIGIN);
+    let (action, opts) = options(&mut browser, &format!("email={email}"));
+    assert_eq!(action, "register");
+    let res = callback(&mut browser, "register", &key.register(&opts));
+    res.status == 302 && location(&res) == format!("{ORIGIN}/after") && browser.has_session_cookie()
+}
+
+/// Sign `email` up with a new passkey; the signed-in browser.
+fn sign_up<'a>(auth: &'a Auth, key: &mut SoftAuthenticator, email: &str) -> Browser<'a> {
+    let mut browser = Browser::new(auth);
+    let (_, opts) = options(&mut browser, &format!("email={email}"));
+    let res = callback(&mut browser, "register", &key.register(&opts));
+    assert_eq!(res.status, 302, "{res:?}");
+    assert_eq!(signed_in_as(&mut browser).as_deref(), Some(email));
+    browser
+}
+
+fn sign_up_encoded(auth: &Auth, key: &mut SoftAuthenticator, email: &str) {
+    let mut browser = Browser::new(auth);
+    let q: String = url::form_urlencoded::byte_serialize(email.as_bytes()).collect();
+    let (_, opts) = options(&mut browser, &format!("email={q}"));
+    assert_eq!(callback(&mut browser, "register", &key.register(&opts)).status, 302);
+    assert_eq!(signed_in_as(&mut browser).as_deref(), Some(email));
+}
+
+/// A signed-out options answer with what is random in it (challenge, new
+/// user id) and the email itself blanked: what an observer could compare.
+fn shape_of(auth: &Auth, query: &str, email: &str) -> (u16, String) {
+    let res = Browser::new(auth).get(&format!("/auth/webauthn-options/passkey?{query}"));
+    let mut body: Value = res.json().unwrap_or(Value::Null);
+    if let Some(options) = body.get_mut("options") {
+        options["challenge"] = "CHALLENGE".into();
+        if options.get("user").is_some() {
+            options["user"]["id"] = "USER".into();
+        }
+    }
+    let cookies = res.headers.iter().filter(|(k, _)| k.eq_ignore_ascii_case("set-cookie")).count();
+    (res.status, format!("{cookies} cookies {}", body.to_string().replace(email, "EMAIL")))
+}
+
+/// H1: signed out, the options answer for a known email is the answer for
+/// an unknown one, whatever the action asked: no "this user exists", no
+/// credential ids.
+fn h1_signed_out_options_never_tell_a_known_email_from_an_unknown_one(adapter: &Value) {
+    let auth = engine(adapter.clone(), json!({ "rateLimit": false }));
+    let mut key = SoftAuthenticator::new(Alg::Es256, ORIGIN);
+    sign_up(&auth, &mut key, "ada@example.com");
+    let id = key.credential_id_b64();
+    for action in ["", "&action=register", "&action=authenticate"] {
+        let known = shape_of(&auth, &format!("email=ada@example.com{action}"), "ada@example.com");
+        let unknown = shape_of(&auth, &format!("email=bob@example.com{action}"), "bob@example.com");
+        assert_eq!(known, unknown, "action {action:?}");
+        assert_eq!(known.0, 200, "{action:?}: {}", known.1);
+        assert!(!known.1.contains(&id), "a credential id leaked: {}", known.1);
+    }
+    // Without an action, an email means a sign-up ceremony for a new user.
+    let (action, opts) = options(&mut Browser::new(&auth), "email=ada@example.com");
+    assert_eq!(action, "register");
+    assert!(opts["excludeCredentials"].as_array().is_none_or(Vec::is_empty), "{opts}");
+}
+
+/// H1: a known user signs in with a discoverable ceremony (email or not);
+/// a sign-up with their email gets its ceremony but is refused at the
+/// callback, adding nothing to their account.
+fn h1_a_known_email_signs_in_only_with_a_discoverable_ceremony(adapter: &Value) {
     let auth = engine(adapter.clone(), json!({}));
+    let mut key = SoftAuthenticator::new(Alg::Es256, ORIGIN);
+    let ada = sign_up(&auth, &mut key, "ada@example.com").session()["user"]["id"].as_str().unwrap().to_owned();
+    let mut browser = Browser::new(&auth);
+    let (action, opts) = options(&mut browser, "action=authenticate&email=ada@example.com");
+    assert_eq!(action, "authenticate");
+    assert_eq!(opts["allowCredentials"], json!([]));
+    assert_eq!(callback(&mut browser, "authenticate", &key.authenticate(&opts)).status, 302);
+    assert_eq!(signed_in_as(&mut browser).as_deref(), Some("ada@example.com"));
+    // Someone else signs up with Ada's address: refused, nothing stored.
+    let mut eve = Browser::new(&auth);
+    let mut eve_key = SoftAuthenticator::new(Alg::Es256, ORIGIN);
+    let (action, opts) = options(&mut eve, "email=ada@example.com&action=register");
+    assert_eq!(action, "register");
+    let res = callback(&mut eve, "register", &eve_key.register(&opts));
+    assert_eq!(error_of(&res), "AccountNotLinked");
+    assert!(!eve.has_session_cookie());
+    assert_eq!(auth.list_passkeys(&ada).unwrap().len(), 1);
+    let mut b = Browser::new(&auth);
+    let (_, opts) = options(&mut b, "");
+    assert_eq!(error_of(&callback(&mut b, "authenticate", &eve_key.authenticate(&opts))), "WebAuthnVerificationError");
+}
+
+/// P1: a `webauthn` account stored for a credential id, with or without
+/// its passkey, is someone's: registering that credential id again signs
+/// in as no one and stores nothing.
+fn p1_a_registration_never_signs_in_as_the_owner_of_a_stored_credential(adapter: &Value) {
+    let auth = engine(adapter.clone(), json!({ "rateLimit": false }));
+    let mut key = SoftAuthenticator::new(Alg::Es256, ORIGIN);
+    let mut victim = sign_up(&auth, &mut key, "victim@example.com");
+    let victim_id = victim.session()["user"]["id"].as_str().unwrap().to_owned();
+    // The attacker's authenticator presents the victim's credential id.
+    let mut attacker_key = SoftAuthenticator::new(Alg::Es256, ORIGIN);
+    attacker_key.credential_id = key.credential_id.clone();
+    let attempt = |key: &mut SoftAuthenticator, query: &str| {
+        let mut attacker = Browser::new(&auth);
+        let (_, opts) = options(&mut attacker, query);
+        let res = callback(&mut attacker, "register", &key.register(&opts));
+        assert!(res.status == 302 && location(&res).contains("error="), "{res:?}");
+        assert!(!attacker.has_session_cookie(), "{query}: signed in");
+    };
+    attempt(&mut attacker_key, "email=eve@example.com");
+    // The passkey removed outside libauth (an Auth.js-shaped database):
+    // its account row stays, and still names no one to a registration.
+    if adapter["type"] != "memory" {
+        let direct = libauth_core::adapter::from_config(adapter, Arc::new(HookMap::new())).unwrap();
+        assert!(direct.delete_authenticator(&key.credential_id_b64()).unwrap().is_some());
+        assert!(direct.get_user_by_account("passkey", &key.credential_id_b64()).unwrap().is_some());
+        for query in ["email=eve@example.com", "email=mallory@example.com&action=register"] {
+            attempt(&mut attacker_key, query);
+        }
+        assert!(direct.get_authenticator(&key.credential_id_b64()).unwrap().is_none(), "the attacker's key stored");
+    }
+    assert!(auth.list_passkeys(&victim_id).unwrap().len() <= 1);
+    // A deletion through libauth leaves neither half: the victim adds a
+    // second passkey and deletes the first; its credential id is then free,
+    // and a registration presenting it makes a new user, never the victim.
+    let mut victim = sign_up(&auth, &mut SoftAuthenticator::new(Alg::Es256, ORIGIN), "victim2@example.com");
+    let victim_id = victim.session()["user"]["id"].as_str().unwrap().to_owned();
+    let first = auth.list_passkeys(&victim_id).unwrap()[0]["id"].as_str().unwrap().to_owned();
+    let (_, opts) = options(&mut victim, "action=register");
+    let mut second = SoftAuthenticator::new(Alg::EdDsa, ORIGIN);
+    assert_eq!(callback(&mut victim, "register", &second.register(&opts)).status, 302);
+    auth.delete_passkey(&victim_id, &first).unwrap();
+    if adapter["type"] != "memory" {
+        let direct = libauth_core::adapter::from_config(adapter, Arc::new(HookMap::new())).unwrap();
+        assert!(direct.get_user_by_account("passkey", &first).unwrap().is_none(), "the account outlived its passkey");
+    }
+    let mut thief = SoftAuthenticator::new(Alg::Es256, ORIGIN);
+    use base64::Engine as _;
+    thief.credential_id = base64::engine::general_purpose::URL_SAFE_NO_PAD.decode(&first).unwrap();
+    let mut browser = Browser::new(&auth);
+    let (_, opts) = options(&mut browser, "email=trudy@example.com");
+    callback(&mut browser, "register", &thief.register(&opts));
+    assert_ne!(browser.session()["user"]["id"].as_str(), Some(victim_id.as_str()));
+    assert_eq!(auth.list_passkeys(&victim_id).unwrap().len(), 1);
+}
+
+/// P2: a sign-up's email is an address, checked as the email provider
+/// checks it; anything else is refused before a ceremony starts.
+fn p2_a_sign_up_email_must_be_an_address(adapter: &Value) {
+    let auth = engine(adapter.clone(), json!({ "rateLimit": false }));
+    for bad in [
+        "admin",
+        "root",
+        "a@b",
+        "@example.com",
+        "a@.example.com",
+        "a@example.com.",
+        "a@b@example.com",
+        "a%20b@example.com",
+        "%3Ca@example.com%3E",
+        "a@example.com,b@example.com",
+        "a;b@example.com",
+    ] {
+        for action in ["", "&action=register"] {
+            let res = Browser::new(&auth).get(&format!("/auth/webauthn-options/passkey?email={bad}{action}"));
+            assert_eq!(res.status, 400, "{bad:?}");
+            assert_eq!(res.json().unwrap()["message"], "not a valid email address", "{bad:?}");
+            assert!(res.headers.iter().all(|(k, v)| !k.eq_ignore_ascii_case("set-cookie") || !v.contains("challenge")));
+        }
+    }
+    // Spaces and case are normalised, as the email provider does.
+    let mut key = SoftAuthenticator::new(Alg::Es256, ORIGIN);
+    let mut browser = Browser::new(&auth);
+    let (_, opts) = options(&mut browser, "email=%20Ada@Example.COM%20");
+    assert_eq!(opts["user"]["name"], "ada@example.com");
+    assert_eq!(callback(&mut browser, "register", &key.register(&opts)).status, 302);
+    assert_eq!(signed_in_as(&mut browser).as_deref(), Some("ada@example.com"));
+}
+
+/// P4: with JWT sessions (no database session sign-in ever purges),
+/// expired challenges of anonymous options requests are purged by later
+/// passkey requests.
+fn p4_expired_challenges_are_purged_with_jwt_sessions(adapter: &Value) {
+    let auth = engine(
+        adapter.clone(),
+        json!({ "rateLimit": false, "session": { "strategy": "jwt" }, "providers": [{ "type": "webauthn", "timeout": 1000 }] }),
+    );
+    for i in 0..300 {
+        let query = if i % 2 == 0 { "" } else { "email=someone@example.com" };
+        assert_eq!(Browser::new(&auth).get(&format!("/auth/webauthn-options/passkey?{query}")).status, 200);
+    }
+    std::thread::sleep(std::time::Duration::from_millis(1200));
+    // A later request: the expired rows go.
+    assert_eq!(Browser::new(&auth).get("/auth/webauthn-options/passkey").status, 200);
+    let left = auth.purge_expired().unwrap().verification_tokens;
+    assert_eq!(left, 0, "expired challenges still stored after a later options request");
+    // And a later callback purges too (a sign-in with JWT sessions).
+    for _ in 0..50 {
+        Browser::new(&auth).get("/auth/webauthn-options/passkey");
+    }
+    std::thread::sleep(std::time::Duration::from_millis(1200));
     let mut key = SoftAuthenticator::new(Alg::Es256, ORIGIN);
     let mut browser = Browser::new(&auth);
     let (_, opts) = options(&mut browser, "email=ada@example.com");
-    callback(&mut browser, "register", &key.register(&opts));
-    let mut browser = Browser::new(&auth);
-    let (action, opts) = options(&mut browser, "email=ada@example.com");
-    assert_eq!(action, "authenticate");
-    assert_eq!(opts["allowCredentials"][0]["id"], key.credential_id_b64());
-    // Another authenticator, not offered for this user, is refused.
-    let mut stranger = SoftAuthenticator::new(Alg::Es256, ORIGIN);
-    let mut other = Browser::new(&auth);
-    let (_, reg) = options(&mut other, "email=eve@example.com");
-    callback(&mut other, "register", &stranger.register(&reg));
-    let res = callback(&mut browser, "authenticate", &stranger.authenticate(&opts));
-    assert_eq!(error_of(&res), "WebAuthnVerificationError");
+    std::thread::sleep(std::time::Duration::from_millis(0));
+    assert_eq!(callback(&mut browser, "register", &key.register(&opts)).status, 302);
+    assert_eq!(auth.purge_expired().unwrap().verification_tokens, 0);
+}
+
+/// Attestation format `none` carries an empty statement; one with a
+/// statement is refused and creates no user.
+fn attestation_none_with_a_statement_is_refused(adapter: &Value) {
+    use serde_cbor_2::Value as Cbor;
+    let auth = engine(adapter.clone(), json!({ "rateLimit": false }));
+    let statements: [(&str, Cbor); 3] = [
+        ("sig", Cbor::Bytes(vec![1, 2, 3])),
+        ("alg", Cbor::Integer((-7).into())),
+        ("x5c", Cbor::Array(vec![Cbor::Bytes(vec![0x30])])),
+    ];
+    for (field, value) in statements {
+        let mut key = SoftAuthenticator::new(Alg::Es256, ORIGIN);
+        key.att_stmt.insert(Cbor::Text(field.into()), value);
+        let mut browser = Browser::new(&auth);
+        let (_, opts) = options(&mut browser, "email=ada@example.com");
+        let res = callback(&mut browser, "register", &key.register(&opts));
+        assert_eq!(error_of(&res), "WebAuthnVerificationError", "{field}");
+        assert!(!browser.has_session_cookie());
+    }
+    assert!(email_is_free(&auth, "ada@example.com"), "a user was created");
 }
 
 fn a_signed_in_user_adds_a_passkey_and_must_say_which_action(adapter: &Value) {
@@ -282,19 +499,18 @@ fn broken_registrations_are_refused_and_leave_nothing(adapter: &Value) {
         ("no user verification", |k| k.user_verified = false),
         ("an algorithm not offered (ES384)", |k| *k = SoftAuthenticator::new(Alg::Es384, ORIGIN)),
     ];
-    for (what, brk) in cases {
+    for (i, (what, brk)) in cases.into_iter().enumerate() {
         let auth = engine(adapter.clone(), json!({}));
         let mut browser = Browser::new(&auth);
         let mut key = SoftAuthenticator::new(Alg::Es256, ORIGIN);
         brk(&mut key);
-        let (_, opts) = options(&mut browser, "email=ada@example.com");
+        let email = format!("ada{i}@example.com");
+        let (_, opts) = options(&mut browser, &format!("email={email}"));
         let res = callback(&mut browser, "register", &key.register(&opts));
         assert_eq!(error_of(&res), "WebAuthnVerificationError", "{what}");
         assert!(!browser.has_session_cookie(), "{what}");
-        // Nobody was created: the address still registers.
-        let mut again = Browser::new(&auth);
-        let (action, _) = options(&mut again, "email=ada@example.com");
-        assert_eq!(action, "register", "{what}: a half-created user");
+        // Nobody was created: the address still signs up.
+        assert!(email_is_free(&auth, &email), "{what}: a half-created user");
     }
 }
 
@@ -404,8 +620,7 @@ fn a_registration_replayed_or_sent_for_another_user_attaches_nowhere(adapter: &V
     let res = callback(&mut eve, "register", &key.register(&opts));
     assert_eq!(error_of(&res), "WebAuthnVerificationError");
     assert!(!eve.has_session_cookie());
-    let (action, _) = options(&mut Browser::new(&auth), "email=eve@example.com");
-    assert_eq!(action, "register", "eve was left half-created");
+    assert!(email_is_free(&auth, "eve@example.com"), "eve was left half-created");
 }
 
 fn an_unreadable_session_cookie_on_options_is_signed_out(adapter: &Value) {
@@ -550,6 +765,51 @@ fn config_errors_name_the_option() {
     assert_eq!(e.option, "providers[0].userVerification");
 }
 
+/// P1: a host adapter that could not delete a passkey whole (its account
+/// unlinked, the passkey deleted) is refused when passkeys are on, naming
+/// what it lacks.
+#[test]
+fn p1_a_host_adapter_without_the_delete_methods_is_a_config_error() {
+    let methods = [
+        "createUser",
+        "getUser",
+        "getUserByEmail",
+        "getUserByAccount",
+        "updateUser",
+        "deleteUser",
+        "linkAccount",
+        "createSession",
+        "getSessionAndUser",
+        "updateSession",
+        "deleteSession",
+        "getAuthenticator",
+        "createAuthenticator",
+        "listAuthenticatorsByUserId",
+        "updateAuthenticatorCounter",
+        "createVerificationToken",
+        "useVerificationToken",
+        "unlinkAccount",
+        "deleteAuthenticator",
+    ];
+    let build = |skip: &[&str]| {
+        let mut hooks = HookMap::new();
+        for m in methods.iter().filter(|m| !skip.contains(m)) {
+            hooks = hooks.on(&format!("adapter.{m}"), |_| Ok(Value::Null));
+        }
+        let config = json!({ "secret": SECRET, "experimental": { "enableWebAuthn": true }, "adapter": { "type": "host" },
+                             "providers": [{ "type": "webauthn" }] });
+        Auth::with_env(Config::from_value(config).unwrap(), Arc::new(hooks), &std::collections::HashMap::new())
+    };
+    assert!(build(&[]).is_ok());
+    for skip in [&["unlinkAccount"][..], &["deleteAuthenticator"], &["unlinkAccount", "deleteAuthenticator"]] {
+        let e = build(skip).err().expect("refused");
+        assert_eq!(e.kind.map(|k| k.as_str()), Some("MissingAdapterMethods"), "{skip:?}");
+        for m in skip {
+            assert!(e.message.contains(&format!("adapter.{m}")), "{skip:?}: {}", e.message);
+        }
+    }
+}
+
 #[test]
 fn the_sign_in_page_offers_passkeys_under_a_hash_only_csp() {
     let auth = engine(memory(), json!({}));
@@ -603,6 +863,44 @@ mod properties {
             let res = callback(&mut browser, "authenticate", &assertion);
             prop_assert!(res.status < 500);
             prop_assert!(!browser.has_session_cookie());
+        }
+
+        /// H1 over the class: for any two addresses, one signed up and one
+        /// not, and any action asked, the signed-out answers look alike.
+        #[test]
+        fn h1_options_do_not_depend_on_account_existence(
+            known in "[a-z0-9._+-]{1,12}@[a-z0-9-]{1,10}\\.(com|org|example)",
+            unknown in "[a-z0-9._+-]{1,12}@[a-z0-9-]{1,10}\\.(com|org|example)",
+            action in prop_oneof![Just(""), Just("&action=register"), Just("&action=authenticate")],
+        ) {
+            prop_assume!(known != unknown && !known.contains(&unknown) && !unknown.contains(&known));
+            let auth = engine(memory(), json!({ "rateLimit": false }));
+            let mut key = SoftAuthenticator::new(Alg::Es256, ORIGIN);
+            sign_up_encoded(&auth, &mut key, &known);
+            let q = |e: &str| url::form_urlencoded::byte_serialize(e.as_bytes()).collect::<String>();
+            let a = shape_of(&auth, &format!("email={}{action}", q(&known)), &known);
+            let b = shape_of(&auth, &format!("email={}{action}", q(&unknown)), &unknown);
+            prop_assert_eq!(&a, &b);
+            prop_assert!(!a.1.contains(&key.credential_id_b64()));
+        }
+
+        /// P2 over the class: a string without exactly one `@` between a
+        /// non-empty local part and a dotted domain never starts a sign-up.
+        #[test]
+        fn p2_a_non_address_never_starts_a_sign_up(
+            junk in "[a-zA-Z0-9 ._+<>()!,;-]{1,40}",
+            domain in "[a-z0-9-]{0,10}",
+            action in prop_oneof![Just(""), Just("&action=register")],
+        ) {
+            let auth = engine(memory(), json!({ "rateLimit": false }));
+            for email in [junk.clone(), format!("{junk}@{domain}"), format!("@{domain}.com"), format!("{junk}@@{domain}.com")] {
+                let q: String = url::form_urlencoded::byte_serialize(email.as_bytes()).collect();
+                let res = Browser::new(&auth).get(&format!("/auth/webauthn-options/passkey?email={q}{action}"));
+                if email.trim().is_empty() {
+                    continue;
+                }
+                prop_assert_eq!(res.status, 400, "{:?} was accepted", email);
+            }
         }
 
         /// Any query to the options route: no 5xx.

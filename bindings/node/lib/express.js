@@ -48,7 +48,13 @@ function ServerAuth(config) {
 }
 
 async function handleWithBody(auth, req, res, explicit) {
-  const body = await readBody(req);
+  let body;
+  try {
+    body = await readBody(req);
+  } catch (e) {
+    if (e instanceof BodyTooLarge) return refuseTooLarge(req, res);
+    throw e;
+  }
   const target = explicit ? (req.originalUrl ?? req.url) : canonicalTarget(req.originalUrl ?? req.url, auth.basePath);
   let out = auth.handle(req.method, absoluteUrl(req, target), req.rawHeaders, body, req.socket?.remoteAddress);
   if (typeof out.then === "function") out = await out;
@@ -218,14 +224,90 @@ async function readBody(req) {
     return Buffer.from(form.toString());
   }
   if (req.readableEnded) return undefined;
-  const chunks = [];
-  let size = 0;
-  for await (const chunk of req) {
-    size += chunk.length;
-    if (size > 1 << 20) throw Object.assign(new Error("libauth: request body over 1 MiB"), { status: 413 });
-    chunks.push(chunk);
+  if (Number(req.headers["content-length"]) > MAX_BODY_BYTES) throw new BodyTooLarge();
+  return new Promise((resolve, reject) => {
+    const chunks = [];
+    let size = 0;
+    const done = () => {
+      req.off("data", onData);
+      req.off("end", onEnd);
+      req.off("error", onError);
+    };
+    const onData = (chunk) => {
+      size += chunk.length;
+      if (size > MAX_BODY_BYTES) {
+        done();
+        reject(new BodyTooLarge());
+      } else chunks.push(chunk);
+    };
+    const onEnd = () => {
+      done();
+      resolve(Buffer.concat(chunks));
+    };
+    const onError = (e) => {
+      done();
+      reject(e);
+    };
+    req.on("data", onData);
+    req.on("end", onEnd);
+    req.on("error", onError);
+  });
+}
+
+/**
+ * The engine's body limit (`MAX_BODY_BYTES` in core/src/http.rs): auth
+ * forms are a few hundred bytes, a passkey credential a few KiB.
+ */
+const MAX_BODY_BYTES = 64 * 1024;
+/** What is read and thrown away of an oversized body before answering. */
+const DRAIN_BYTES = 1 << 20;
+const DRAIN_MS = 5000;
+
+class BodyTooLarge extends Error {
+  constructor() {
+    super(`libauth: request body over ${MAX_BODY_BYTES} bytes`);
+    this.status = 413;
   }
-  return Buffer.concat(chunks);
+}
+
+/**
+ * 413, as the engine answers it, on a connection that then closes. The
+ * rest of the body is read and dropped first (up to DRAIN_BYTES, for at
+ * most DRAIN_MS), so closing does not reset a client still sending, which
+ * would lose it the answer; the client's next request opens a new
+ * connection. Past either bound the connection is dropped after the answer.
+ */
+function refuseTooLarge(req, res) {
+  const body = JSON.stringify({ message: `The request body is larger than ${MAX_BODY_BYTES} bytes.` });
+  let answered = false;
+  let drained = 0;
+  const answer = () => {
+    if (answered) return;
+    answered = true;
+    clearTimeout(timer);
+    req.off("data", onData);
+    req.off("end", answer);
+    res.shouldKeepAlive = false;
+    res.writeHead(413, {
+      "content-type": "application/json",
+      "content-length": Buffer.byteLength(body),
+      "cache-control": "no-store",
+      connection: "close",
+    });
+    res.end(body);
+    if (!req.readableEnded) res.once("finish", () => req.socket?.destroy());
+  };
+  const onData = (chunk) => {
+    drained += chunk.length;
+    if (drained > DRAIN_BYTES) answer();
+  };
+  const timer = setTimeout(answer, DRAIN_MS);
+  timer.unref?.();
+  if (req.readableEnded) return answer();
+  req.on("data", onData);
+  req.once("end", answer);
+  req.once("error", answer);
+  req.resume();
 }
 
 function send(res, { status, headers, body }) {

@@ -3,6 +3,7 @@
 import { describe, it, after } from "node:test";
 import assert from "node:assert/strict";
 import { createRequire } from "node:module";
+import http from "node:http";
 import { ServerAuth, getSession, signIn, Credentials } from "libauth";
 import { listen, Browser } from "./helpers.mjs";
 import { protocolSuite, baseConfig } from "./flows.mjs";
@@ -112,6 +113,53 @@ for (const [major, express] of Object.entries(versions)) {
         assert.equal(providers.credentials.signinUrl, `${s.url}/auth/signin/credentials`);
       });
     }
+
+    it("a passkey callback over the engine's 64 KiB limit: 413, the connection closed cleanly, the next request works", async () => {
+      const s = await start(app(express, (a, mw) => a.use("/auth", mw)));
+      const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+      after(() => agent.destroy());
+      const request = (method, path, body, headers = {}) =>
+        new Promise((resolve, reject) => {
+          const req = http.request(`${s.url}${path}`, { method, agent, headers }, (res) => {
+            const chunks = [];
+            res.on("data", (c) => chunks.push(c));
+            res.on("end", () => resolve({ res, body: Buffer.concat(chunks).toString(), socket: req.socket }));
+          });
+          req.on("error", reject);
+          if (Array.isArray(body)) {
+            for (const part of body) req.write(part);
+            req.end();
+          } else req.end(body);
+        });
+      const form = "content-type";
+      const urlencoded = "application/x-www-form-urlencoded";
+      const first = await request("GET", "/auth/csrf");
+      assert.equal(first.res.statusCode, 200);
+      const cases = [
+        // Declared length over the limit (just over, and well over Express's old 1 MiB).
+        ["action=register&data=" + "a".repeat(64 * 1024), { [form]: urlencoded }],
+        ["action=register&data=" + "a".repeat(3 << 20), { [form]: urlencoded }],
+        // Chunked: no declared length; the limit is counted as it arrives.
+        [["action=register&data=", ..."b".repeat(80).split("").map(() => "b".repeat(1024))], { [form]: urlencoded }],
+      ];
+      for (const [body, headers] of cases) {
+        const over = await request("POST", "/auth/callback/passkey", body, headers);
+        assert.equal(over.res.statusCode, 413);
+        assert.equal(over.res.headers.connection, "close");
+        assert.match(JSON.parse(over.body).message, /65536 bytes/);
+        // The next request gets a new connection and its answer.
+        const next = await request("GET", "/auth/csrf");
+        assert.equal(next.res.statusCode, 200, next.body);
+        assert.ok(JSON.parse(next.body).csrfToken);
+        assert.notEqual(next.socket, over.socket, "a new connection");
+      }
+      // At the limit exactly: the engine answers (not a 413).
+      const fits = "action=register&data=";
+      const atLimit = await request("POST", "/auth/callback/passkey", fits + "c".repeat(64 * 1024 - fits.length), {
+        [form]: urlencoded,
+      });
+      assert.notEqual(atLimit.res.statusCode, 413);
+    });
 
     it("mounted without a path, passes other requests on to the next handler", async () => {
       const s = await start(app(express, (a, mw) => a.use(mw)));

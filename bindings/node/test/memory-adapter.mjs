@@ -52,6 +52,10 @@ export function memoryAdapter(calls = []) {
       accounts.set(`${account.provider}:${account.providerAccountId}`, account);
       return account;
     },
+    async unlinkAccount({ provider, providerAccountId }) {
+      log("unlinkAccount", [provider, providerAccountId]);
+      accounts.delete(`${provider}:${providerAccountId}`);
+    },
     async createSession(session) {
       log("createSession", [session]);
       assert.ok(session.expires instanceof Date, "expires arrives as a Date");

@@ -98,8 +98,9 @@ async function signOut(t, origin) {
 /**
  * Through an example's built-in sign-in page: register a passkey (a new
  * email), sign out; sign in with the button (no email: discoverable), sign
- * out; with the button and the email (the user's passkeys); sign out; then
- * through autofill, without touching the page.
+ * out; the button with the email is a sign-up, refused at the end for a
+ * taken address (the options never tell); then through autofill, without
+ * touching the page.
  */
 async function builtInPageFlow(browser, origin, { secret }) {
   const t = await authenticatorPage(browser);
@@ -142,12 +143,21 @@ async function builtInPageFlow(browser, origin, { secret }) {
     assert.equal((await sessionOf(t.page)).user.email, email);
     await signOut(t, origin);
 
-    // The button with the email: the user's passkeys (allowCredentials).
+    // The button with the email: a sign-up (signed out, the options do not
+    // depend on whether the address has an account), refused at the end as
+    // the address is taken; the page says to sign in with the passkey.
+    const [kept] = await t.credentials();
     await t.page.goto(signin);
     await t.page.fill(`${form} input[name=email]`, email);
-    await Promise.all([t.page.waitForURL(dashboard), t.page.click(`${form} button[type=submit]`)]);
-    assert.equal((await sessionOf(t.page)).user.email, email);
-    await signOut(t, origin);
+    await t.page.click(`${form} button[type=submit]`);
+    await t.page.waitForSelector("[data-webauthn-error]:not([hidden])");
+    assert.match(await t.page.textContent("[data-webauthn-error]"), /already has an account/);
+    assert.equal(await sessionOf(t.page), null);
+    // The device made a credential the server never stored: forget it.
+    for (const c of await t.credentials()) {
+      if (c.credentialId !== kept.credentialId)
+        await t.cdp.send("WebAuthn.removeCredential", { authenticatorId: t.authenticatorId, credentialId: c.credentialId });
+    }
 
     // Autofill (conditional UI): the authenticator answers the page's
     // conditional request; nothing is clicked.
@@ -365,7 +375,8 @@ describe("passkeys in headless Chromium (virtual authenticator)", { skip }, () =
       const twice = await call("signIn", "passkey", { action: "register", redirect: false, callbackUrl: "/me" });
       assert.deepEqual(twice.value, { ok: false, url: null, error: "InvalidStateError" });
       // The device loses it; the signed-in user adds a second passkey (on the
-      // "new" device) and signs in with it, by email.
+      // "new" device) and signs in with it (discoverable: an email names no
+      // one's passkeys while signed out).
       await t.cdp.send("WebAuthn.removeCredential", {
         authenticatorId: t.authenticatorId,
         credentialId: (await t.credentials())[0].credentialId,
@@ -380,7 +391,12 @@ describe("passkeys in headless Chromium (virtual authenticator)", { skip }, () =
       const vague = await call("signIn", "passkey", { email, redirect: false, callbackUrl: "/me" });
       assert.deepEqual(vague.value, { ok: false, url: null, error: "Invalid request", status: 400 });
       await signOutHere();
-      const again = await call("signIn", "passkey", { email, redirect: false, callbackUrl: "/me" });
+      const again = await call("signIn", "passkey", {
+        action: "authenticate",
+        email,
+        redirect: false,
+        callbackUrl: "/me",
+      });
       assert.equal(again.value.ok, true, JSON.stringify(again.value));
       assert.equal((await sessionOf(t.page)).user.email, email);
 
@@ -469,13 +485,25 @@ describe("passkeys in headless Chromium (virtual authenticator)", { skip }, () =
       assert.equal((await t.credentials()).length, 1);
       await signOut(t, origin);
 
-      // Sign in with Auth.js's button (its email field is required).
+      // Auth.js's button always sends the email (its field is required) and
+      // no action: signed out, that is a sign-up whatever the address, so for
+      // a taken one it is refused at the end and signs in no one.
+      const [kept] = await t.credentials();
       await t.autofill(false);
       await t.page.goto(signin);
       await t.page.fill(`${form} input[name=email]`, email);
-      await Promise.all([t.page.waitForURL(leftSignIn), t.page.click(`${form} button`)]);
-      assert.equal((await sessionOf(t.page))?.user?.email, email, `landed on ${t.page.url()}`);
-      await signOut(t, origin);
+      await Promise.all([
+        t.page.waitForURL((u) => u.searchParams.get("error") === "AccountNotLinked"),
+        t.page.click(`${form} button`),
+      ]);
+      assert.equal(await sessionOf(t.page), null);
+      for (const c of await t.credentials()) {
+        if (c.credentialId !== kept.credentialId)
+          await t.cdp.send("WebAuthn.removeCredential", {
+            authenticatorId: t.authenticatorId,
+            credentialId: c.credentialId,
+          });
+      }
 
       // Auth.js's autofill.
       await t.autofill(true);

@@ -9,7 +9,7 @@ import { Browser, serveProtected, SECRET } from "./helpers.mjs";
 import { memoryAdapter } from "./memory-adapter.mjs";
 import { SoftAuthenticator } from "./soft-authenticator.mjs";
 
-/** memoryAdapter plus Auth.js's authenticator methods and libauth's two. */
+/** memoryAdapter (with unlinkAccount) plus Auth.js's authenticator methods and libauth's two. */
 function passkeyAdapter() {
   const adapter = memoryAdapter();
   const authenticators = new Map();
@@ -103,6 +103,59 @@ describe("passkeys through a JavaScript adapter", () => {
       deletePasskey("someone-else", listed.id, config),
       (e) => e.type === "WebAuthnVerificationError",
     );
+    assert.equal(adapter.authenticators.size, 1);
+  });
+
+  it("P1: a JavaScript adapter that cannot delete a passkey whole is refused at construction", () => {
+    for (const missing of [["unlinkAccount"], ["deleteAuthenticator"], ["unlinkAccount", "deleteAuthenticator"]]) {
+      const adapter = passkeyAdapter();
+      for (const m of missing) delete adapter[m];
+      const config = { secret: SECRET, experimental: { enableWebAuthn: true }, adapter, providers: [Passkey()] };
+      assert.throws(
+        () => ServerAuth(config),
+        (e) => {
+          assert.equal(e.type, "MissingAdapterMethods", e.message);
+          for (const m of missing) assert.match(e.message, new RegExp(`adapter\\.${m}`));
+          return true;
+        },
+      );
+    }
+  });
+
+  it("P1: a delete that fails half-way leaves no account a registration could sign in to", async () => {
+    const adapter = passkeyAdapter();
+    // The adapter can be made to fail deleting a passkey (after its account
+    // is unlinked); hooks are taken when the engine is built.
+    let failDelete = false;
+    const deleteAuthenticator = adapter.deleteAuthenticator;
+    adapter.deleteAuthenticator = async (credentialID) => {
+      if (failDelete) throw new Error("database went away");
+      return deleteAuthenticator(credentialID);
+    };
+    const config = { secret: SECRET, experimental: { enableWebAuthn: true }, adapter, providers: [Passkey()] };
+    const s = await serveProtected(config, ServerAuth(config));
+    servers.push(s);
+    const first = new SoftAuthenticator(s.url);
+    const second = new SoftAuthenticator(s.url);
+    const owner = new Browser(s.url);
+    await callback(owner, "register", first.register((await options(owner, "email=ada@example.com")).options));
+    await callback(owner, "register", second.register((await options(owner, "action=register")).options));
+    const [{ userId }] = adapter.authenticators.values();
+    const id = first.credentialId.toString("base64url");
+    failDelete = true;
+    await assert.rejects(deletePasskey(userId, id, config));
+    failDelete = false;
+    assert.equal(await adapter.getUserByAccount({ provider: "passkey", providerAccountId: id }), null);
+    // Someone presents that credential id in a registration: refused.
+    const thief = new SoftAuthenticator(s.url);
+    thief.credentialId = first.credentialId;
+    const attacker = new Browser(s.url);
+    const reg = await options(attacker, "email=eve@example.com");
+    const res = await callback(attacker, "register", thief.register(reg.options));
+    assert.match((await res.json()).url, /error=/);
+    assert.equal(attacker.sessionCookie(), undefined);
+    // The owner's retry finishes the delete.
+    await deletePasskey(userId, id, config);
     assert.equal(adapter.authenticators.size, 1);
   });
 

@@ -121,6 +121,12 @@ pub(super) fn complete_sign_in(
         (Some(a), true) => register::known_user(a.as_ref(), kind, &account)?,
         _ => None,
     };
+    // A passkey registration creates a user or attaches to the signed-in
+    // one: an account already stored for its credential id belongs to
+    // someone, and presenting the id must not sign in as them (P1).
+    if new_passkey.is_some() && known.is_some() {
+        return Err(AuthError::new(ErrorType::WebAuthnVerificationError, "this passkey is registered already"));
+    }
     let mut sign_in_args = Map::new();
     sign_in_args.insert(
         "user".into(),

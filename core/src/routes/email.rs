@@ -23,7 +23,7 @@ fn hash_token(token: &str, secret: &str) -> String {
 }
 
 /// A plausible single address, lowercased; no lists, no display names.
-fn normalise_email(raw: &str) -> Option<String> {
+pub(super) fn normalise_email(raw: &str) -> Option<String> {
     let email = raw.trim().to_lowercase();
     let (local, domain) = email.split_once('@')?;
     let valid = !local.is_empty()

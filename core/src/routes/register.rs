@@ -265,7 +265,12 @@ pub fn login_or_register(
             let ensured = adapter
                 .ensure_user_with_account(&NewUser { id: Some(signed_in.id.clone()), ..new_user(None) }, account)?;
             if !ensured.created {
-                return Ok(Registered { user: user_json(&ensured.user), is_new_user: false });
+                // Stored meanwhile by someone else: never sign in as its
+                // owner by presenting its credential id (P1).
+                return Err(AuthError::new(
+                    ErrorType::AccountNotLinked,
+                    "this passkey's account belongs to a user already",
+                ));
             }
             let user = ensured.user;
             let json = user_json(&user);

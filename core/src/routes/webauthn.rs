@@ -81,11 +81,25 @@ struct UserInfo {
 /// The signed-in user and the adapter holding them.
 type SignedIn = (std::sync::Arc<dyn Adapter>, String);
 
-/// Who is asking, per Auth.js's `getUserInfo`: the host's function, or by
-/// default the `email` parameter looked up in the adapter. `None`: no one
-/// named (a discoverable sign-in).
-fn user_info(ctx: &mut Ctx, provider: &Provider, p: &WebAuthnProvider) -> Result<Option<UserInfo>, AuthError> {
-    if p.custom_user_info {
+/// Who a signed-out visitor names for a sign-up, per Auth.js's
+/// `getUserInfo`: the host's function, or by default the `email`
+/// parameter. `None`: no one named (a discoverable sign-in).
+///
+/// The adapter is never asked whether that user exists: a signed-out
+/// answer must not depend on it (H1). Even when the host's `getUserInfo`
+/// says the user exists, the signed-out visitor gets a sign-up ceremony for
+/// a new user, which the callback refuses if the address belongs to
+/// someone; an existing user signs in with a discoverable ceremony.
+///
+/// `Err(reply)`: the named email is not a plausible address (checked as
+/// the email provider checks it), so no user is made of it (P2).
+fn sign_up_info(
+    ctx: &mut Ctx,
+    provider: &Provider,
+    p: &WebAuthnProvider,
+    email: Option<&str>,
+) -> Result<Result<Option<UserInfo>, Reply>, AuthError> {
+    let mut user = if p.custom_user_info {
         let options = json!({ "provider": { "id": provider.id, "name": provider.name, "type": "webauthn" } });
         let answer = ctx
             .auth
@@ -96,42 +110,55 @@ fn user_info(ctx: &mut Ctx, provider: &Provider, p: &WebAuthnProvider) -> Result
                 json!({ "options": options, "request": ctx.req.to_record() }),
             )
             .map_err(|e| AuthError::from_host(e, ErrorType::CallbackRouteError))?;
-        return match answer {
-            Value::Null => Ok(None),
-            Value::Object(mut info) => {
-                let exists = info.get("exists").and_then(Value::as_bool).unwrap_or(false);
-                match info.remove("user") {
-                    Some(Value::Object(user)) => Ok(Some(UserInfo { user, exists })),
-                    _ => Err(AuthError::new(
+        match answer {
+            Value::Null => return Ok(Ok(None)),
+            Value::Object(mut info) => match info.remove("user") {
+                Some(Value::Object(user)) => user,
+                _ => {
+                    return Err(AuthError::new(
                         ErrorType::CallbackRouteError,
                         "getUserInfo must return { user, exists } or null",
-                    )),
+                    ))
                 }
+            },
+            _ => {
+                return Err(AuthError::new(
+                    ErrorType::CallbackRouteError,
+                    "getUserInfo must return { user, exists } or null",
+                ))
             }
-            _ => Err(AuthError::new(ErrorType::CallbackRouteError, "getUserInfo must return { user, exists } or null")),
-        };
-    }
-    let email = ctx.query("email").map(|e| e.trim().to_lowercase()).filter(|e| !e.is_empty());
-    let Some(email) = email else { return Ok(None) };
-    match adapter(ctx)?.get_user_by_email(&email)? {
-        Some(user) => Ok(Some(UserInfo { user: register::user_json(&user), exists: true })),
-        None => Ok(Some(UserInfo { user: Map::from_iter([("email".into(), Value::String(email))]), exists: false })),
+        }
+    } else {
+        let Some(email) = email else { return Ok(Ok(None)) };
+        Map::from_iter([("email".into(), Value::String(email.to_owned()))])
+    };
+    // A new user's id is chosen at the options (it is the WebAuthn user
+    // handle): whatever id the host's answer carried names no one here.
+    user.remove("id");
+    match user.get("email").and_then(Value::as_str) {
+        None => Ok(Err(invalid_request("registering a passkey needs the user's email"))),
+        Some(raw) => match super::email::normalise_email(raw) {
+            Some(email) => {
+                user.insert("email".into(), Value::String(email));
+                Ok(Ok(Some(UserInfo { user, exists: false })))
+            }
+            None => Ok(Err(invalid_request("not a valid email address"))),
+        },
     }
 }
 
-/// Auth.js's `inferWebAuthnAction`: a named action is taken when it fits
-/// (registering needs a user: the signed-in one, or a new one); without
-/// one, a signed-out visitor authenticates unless they named an unknown
-/// user, and a signed-in user must say which.
-fn infer_action(signed_in: bool, asked: Option<&str>, info: Option<&UserInfo>) -> Option<Action> {
-    let exists = info.is_some_and(|i| i.exists);
+/// Which ceremony: a named action is taken when it fits (registering
+/// needs a user: the signed-in one, or a new one named by email); without
+/// one, a signed-out visitor registers when they named someone and
+/// authenticates (discoverable) otherwise, and a signed-in user must say
+/// which. Signed out, `named` depends only on the request, never on
+/// whether the user exists, so neither does the answer (unlike Auth.js,
+/// which authenticates a known email and refuses to register it).
+fn infer_action(signed_in: bool, asked: Option<&str>, named: bool) -> Option<Action> {
     match asked {
         Some("authenticate") => Some(Action::Authenticate),
-        Some("register") if info.is_some() && signed_in == exists => Some(Action::Register),
-        None if !signed_in => match info {
-            Some(i) if !i.exists => Some(Action::Register),
-            _ => Some(Action::Authenticate),
-        },
+        Some("register") if signed_in || named => Some(Action::Register),
+        None if !signed_in => Some(if named { Action::Register } else { Action::Authenticate }),
         _ => None,
     }
 }
@@ -140,44 +167,55 @@ fn infer_action(signed_in: bool, asked: Option<&str>, info: Option<&UserInfo>) -
 pub fn options(ctx: &mut Ctx) -> Result<Reply, AuthError> {
     let (provider, p) = passkey_provider(ctx)?;
     // Counted per address as stored (case and spaces don't make another).
-    let email = ctx.query("email").map(|e| e.trim().to_lowercase()).filter(|e| !e.is_empty());
-    super::limits::check(ctx, Route::Passkey, email.as_deref().as_slice(), 1)?;
+    let raw_email = ctx.query("email").map(|e| e.trim().to_lowercase()).filter(|e| !e.is_empty());
+    super::limits::check(ctx, Route::Passkey, raw_email.as_deref().as_slice(), 1)?;
     let adapter = adapter(ctx)?;
+    // Each options request stores a challenge, anonymous ones included:
+    // expired ones go whatever the session strategy (P4).
+    ctx.auth.purge_expired_now_and_then();
     // An unreadable session cookie (tampered, foreign, rotated secret) is
     // no session: the visitor is signed out, not a configuration error.
     let session_user = match register::current_user_id(ctx, adapter.as_ref())? {
         Some(id) => adapter.get_user(&id)?,
         None => None,
     };
-    let info = match &session_user {
-        Some(user) => Some(UserInfo { user: register::user_json(user), exists: true }),
-        None => user_info(ctx, provider, p)?,
-    };
     let asked = ctx.query("action");
     if asked.as_deref().is_some_and(|a| Action::parse(a).is_none()) {
         return Ok(invalid_request("action must be register or authenticate"));
     }
-    let Some(action) = infer_action(session_user.is_some(), asked.as_deref(), info.as_ref()) else {
+    let info = match &session_user {
+        Some(user) => Some(UserInfo { user: register::user_json(user), exists: true }),
+        // A discoverable sign-in names no one: whatever came is ignored.
+        None if asked.as_deref() == Some("authenticate") => None,
+        None => match sign_up_info(ctx, provider, p, raw_email.as_deref())? {
+            Ok(info) => info,
+            Err(reply) => return Ok(reply),
+        },
+    };
+    let Some(action) = infer_action(session_user.is_some(), asked.as_deref(), info.is_some()) else {
         return Ok(invalid_request(if session_user.is_some() {
             "signed in: say action=register to add a passkey, or action=authenticate"
         } else {
-            "cannot register: this user exists, or no user was named (pass email)"
+            "cannot register: no user was named (pass email)"
         }));
     };
     let rp = relying_party(ctx, p)?;
     let now = now_millis() as i64;
     let (options, pending) = match action {
         Action::Authenticate => {
-            let known = info.as_ref().filter(|i| i.exists).and_then(|i| i.user.get("id")).and_then(Value::as_str);
-            let allowed = match known {
-                Some(user_id) => adapter.list_authenticators_by_user_id(user_id)?,
+            // Only the signed-in user's own passkeys are ever listed;
+            // signed out, the ceremony is discoverable (no credential ids).
+            let allowed = match &session_user {
+                Some(user) => adapter.list_authenticators_by_user_id(&user.id)?,
                 None => Vec::new(),
             };
             let (options, pending) = ceremony::authentication_options(p, &rp, &allowed).map_err(verification_error)?;
             (serde_json::to_value(options), pending)
         }
         Action::Register => {
-            let UserInfo { mut user, exists } = info.expect("register is inferred only with a user");
+            let Some(UserInfo { mut user, exists }) = info else {
+                return Ok(invalid_request("registering a passkey needs the user's email"));
+            };
             let Some(email) = user.get("email").and_then(Value::as_str).map(str::to_lowercase) else {
                 return Ok(invalid_request("registering a passkey needs the user's email"));
             };
@@ -201,11 +239,13 @@ pub fn options(ctx: &mut Ctx) -> Result<Reply, AuthError> {
     };
     let options = options.map_err(|e| AuthError::new(ErrorType::WebAuthnVerificationError, e.to_string()))?;
     // The server's copy of the challenge, spent by the callback.
+    let expires = now + p.timeout.as_millis() as i64;
     adapter.create_verification_token(&VerificationToken {
         identifier: challenge_identifier(&provider.id),
         token: challenge_token(&pending.challenge),
-        expires: now + p.timeout.as_millis() as i64,
+        expires,
     })?;
+    ctx.auth.challenge_stored(expires.max(0) as u64);
     let sealed = seal(ctx, &pending, p)?;
     let mut cookie = SetCookie::new(&ctx.cookies.webauthn_challenge, sealed);
     cookie.options.max_age = Some(p.timeout.as_secs());
@@ -238,6 +278,7 @@ fn open_pending(ctx: &mut Ctx) -> Result<Pending, WebAuthnError> {
 /// `POST callback/<id>` for a passkey provider (CSRF checked by the caller).
 pub fn callback(ctx: &mut Ctx, provider: &Provider, p: &WebAuthnProvider) -> Result<Reply, AuthError> {
     super::limits::check(ctx, Route::Passkey, &[], 1)?;
+    ctx.auth.purge_expired_now_and_then();
     let action = ctx.body_str("action").and_then(|a| Action::parse(&a)).ok_or_else(|| {
         AuthError::new(ErrorType::WebAuthnVerificationError, "the action parameter must be register or authenticate")
     })?;
@@ -264,7 +305,15 @@ pub fn callback(ctx: &mut Ctx, provider: &Provider, p: &WebAuthnProvider) -> Res
             let now = now_millis() as i64;
             let authenticator = ceremony::verify_registration(p, &rp, &pending, &credential, &user_id, now)
                 .map_err(verification_error)?;
-            if adapter.get_authenticator(&authenticator.credential_id)?.is_some() {
+            // A registration creates a user or attaches to the signed-in
+            // one; it never signs in as the owner of what it presents. A
+            // credential id already stored, as a passkey or only as a
+            // passkey account (a leftover of a passkey deleted outside
+            // libauth), is refused (P1): only `authenticate` signs in with
+            // an existing credential, and it needs the stored key.
+            if adapter.get_authenticator(&authenticator.credential_id)?.is_some()
+                || adapter.get_user_by_account(&provider.id, &authenticator.credential_id)?.is_some()
+            {
                 return Err(verification_error(WebAuthnError::AlreadyRegistered));
             }
             let signed_in =
@@ -412,20 +461,17 @@ mod tests {
     use super::*;
 
     #[test]
-    fn actions_are_inferred_as_authjs_does() {
-        let known = UserInfo { user: Map::new(), exists: true };
-        let unknown = UserInfo { user: Map::new(), exists: false };
-        // Signed out.
-        assert_eq!(infer_action(false, None, None), Some(Action::Authenticate));
-        assert_eq!(infer_action(false, None, Some(&known)), Some(Action::Authenticate));
-        assert_eq!(infer_action(false, None, Some(&unknown)), Some(Action::Register));
-        assert_eq!(infer_action(false, Some("register"), Some(&unknown)), Some(Action::Register));
-        assert_eq!(infer_action(false, Some("register"), Some(&known)), None);
-        assert_eq!(infer_action(false, Some("register"), None), None);
-        // Signed in: the session's user exists; they must say which.
-        assert_eq!(infer_action(true, None, Some(&known)), None);
-        assert_eq!(infer_action(true, Some("register"), Some(&known)), Some(Action::Register));
-        assert_eq!(infer_action(true, Some("authenticate"), Some(&known)), Some(Action::Authenticate));
-        assert_eq!(infer_action(false, Some("other"), None), None);
+    fn actions_never_depend_on_whether_the_named_user_exists() {
+        // Signed out: only what the request says counts.
+        assert_eq!(infer_action(false, None, false), Some(Action::Authenticate));
+        assert_eq!(infer_action(false, None, true), Some(Action::Register));
+        assert_eq!(infer_action(false, Some("register"), true), Some(Action::Register));
+        assert_eq!(infer_action(false, Some("register"), false), None);
+        assert_eq!(infer_action(false, Some("authenticate"), true), Some(Action::Authenticate));
+        // Signed in: the session's user is named; they must say which.
+        assert_eq!(infer_action(true, None, true), None);
+        assert_eq!(infer_action(true, Some("register"), true), Some(Action::Register));
+        assert_eq!(infer_action(true, Some("authenticate"), true), Some(Action::Authenticate));
+        assert_eq!(infer_action(false, Some("other"), false), None);
     }
 }

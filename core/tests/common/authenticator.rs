@@ -43,6 +43,8 @@ pub struct SoftAuthenticator {
     pub rp_id: String,
     pub user_verified: bool,
     pub backup_eligible: bool,
+    /// The `attStmt` of its attestation object (format `none`: empty).
+    pub att_stmt: BTreeMap<Cbor, Cbor>,
 }
 
 fn int(i: i64) -> Cbor {
@@ -74,6 +76,7 @@ impl SoftAuthenticator {
             rp_id: host,
             user_verified: true,
             backup_eligible: false,
+            att_stmt: BTreeMap::new(),
         }
     }
 
@@ -148,7 +151,7 @@ impl SoftAuthenticator {
         auth_data.extend(self.cose_key());
         let mut attestation = BTreeMap::new();
         attestation.insert(Cbor::Text("fmt".into()), Cbor::Text("none".into()));
-        attestation.insert(Cbor::Text("attStmt".into()), Cbor::Map(BTreeMap::new()));
+        attestation.insert(Cbor::Text("attStmt".into()), Cbor::Map(self.att_stmt.clone()));
         attestation.insert(Cbor::Text("authData".into()), Cbor::Bytes(auth_data));
         let attestation = serde_cbor_2::to_vec(&Cbor::Map(attestation)).unwrap();
         let id = self.credential_id_b64();
