@@ -251,6 +251,7 @@ fn refresh_in_one_process_then_in_two(
 }
 
 #[test]
+#[cfg(feature = "integration")] // the system's libsqlite3
 fn r36_sqlite_refresh_in_one_process_then_in_two() {
     let db = temp_db_path();
     let host = host_sqlite::HostSqlite::load();

@@ -34,7 +34,9 @@ use libauth_core::Adapter;
 use serde_json::json;
 
 enum Db {
-    Sqlite(TempFile, HostSqlite),
+    /// With the host's SQLite (the system's libsqlite3), when the test
+    /// has it (`integration`).
+    Sqlite(TempFile, Option<HostSqlite>),
     Postgres(TempSchema),
 }
 
@@ -48,7 +50,7 @@ struct Fixture {
 impl Fixture {
     fn sqlite() -> Fixture {
         let file = temp_db_path();
-        Fixture::new(json!({ "type": "sqlite", "path": file.0 }), Db::Sqlite(file, HostSqlite::load()))
+        Fixture::new(json!({ "type": "sqlite", "path": file.0 }), Db::Sqlite(file, Some(HostSqlite::load())))
     }
 
     fn postgres() -> Fixture {
@@ -65,7 +67,7 @@ impl Fixture {
     /// What a host with its own SQLite does between two of the engine's
     /// calls: open the file, read, close its last connection.
     fn host_reads(&self) {
-        if let Db::Sqlite(file, host) = &self.db {
+        if let Db::Sqlite(file, Some(host)) = &self.db {
             host.open_read_close(&file.0);
         }
     }
@@ -233,11 +235,13 @@ fn concurrent_writes_are_all_visible(f: &Fixture) {
 }
 
 #[test]
+#[cfg(feature = "integration")] // the system's libsqlite3
 fn r36_sqlite_each_write_is_visible_to_another_process_at_once() {
     each_write_is_visible_at_once(&Fixture::sqlite());
 }
 
 #[test]
+#[cfg(feature = "integration")] // the system's libsqlite3
 fn r36_sqlite_concurrent_writes_are_all_visible_to_another_process() {
     concurrent_writes_are_all_visible(&Fixture::sqlite());
 }
@@ -259,7 +263,9 @@ fn r36_postgres_concurrent_writes_are_all_visible_to_another_connection() {
 /// write is visible.
 #[test]
 fn r36_sqlite_a_deleted_wal_is_noticed_before_the_next_write() {
-    let f = Fixture::sqlite();
+    let file = temp_db_path();
+    let config = json!({ "type": "sqlite", "path": file.0 });
+    let f = Fixture::new(config, Db::Sqlite(file, None));
     let Db::Sqlite(file, _) = &f.db else { unreachable!() };
     f.adapter.create_user(&user("first@example.com")).unwrap();
     // As SQLite does when it closes a database's last connection: copy the
