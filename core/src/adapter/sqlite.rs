@@ -131,8 +131,13 @@ struct Opened {
     /// The WAL file `conn` writes to, as (device, inode); `None` for
     /// `:memory:` or a database not in WAL mode.
     wal: Option<(u64, u64)>,
+    /// When `presence` was last tried.
+    presence_tried: std::time::Instant,
     pid: u32,
 }
+
+/// How often a missing `presence` is tried again.
+const PRESENCE_RETRY: Duration = Duration::from_secs(1);
 
 impl Drop for Opened {
     fn drop(&mut self) {
@@ -148,7 +153,7 @@ impl Opened {
         let in_memory = path == Path::new(":memory:");
         let wal = if in_memory { None } else { wal_file_id(path) };
         let presence = if wal.is_some() { Presence::hold(path) } else { None };
-        Opened { presence, conn: Some(conn), wal, pid: std::process::id() }
+        Opened { presence, conn: Some(conn), wal, presence_tried: std::time::Instant::now(), pid: std::process::id() }
     }
 
     /// Whether `conn`'s WAL is no longer the file at `<path>-wal`: another
@@ -261,6 +266,16 @@ impl SqliteAdapter {
         }
         if opened.conn.is_some() && opened.wal_is_detached(&self.path) {
             opened.discard_detached();
+        }
+        if opened.conn.is_some()
+            && opened.presence.is_none()
+            && opened.wal.is_some()
+            && opened.presence_tried.elapsed() >= PRESENCE_RETRY
+        {
+            // Not taken at open (another process held the byte): try again
+            // (where OFD locks exist; elsewhere nothing happens).
+            opened.presence_tried = std::time::Instant::now();
+            opened.presence = Presence::hold(&self.path);
         }
         if opened.conn.is_none() {
             let fresh = open_connection(&self.path, operation).map_err(|e| match e {

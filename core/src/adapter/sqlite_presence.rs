@@ -104,6 +104,50 @@ mod imp {
         fcntl(file, FcntlArg::F_OFD_SETLK(&lock)).map(|_| ()).map_err(std::io::Error::from)
     }
 
+    /// A read lock, tried again for a moment while another process holds
+    /// a write lock on the byte (SQLite's exclusive lock at its close, or
+    /// the `-shm` switch while it sets up the shared memory: brief).
+    fn ofd_read_lock(file: &File, start: i64) -> std::io::Result<()> {
+        let mut tries = 0;
+        loop {
+            match ofd_lock(file, libc::F_RDLCK, start) {
+                Err(e) if tries < 20 && matches!(e.raw_os_error(), Some(libc::EAGAIN) | Some(libc::EACCES)) => {
+                    tries += 1;
+                    std::thread::sleep(std::time::Duration::from_millis(1));
+                }
+                other => return other,
+            }
+        }
+    }
+
+    /// Lock the database file and its `-shm` (the `-shm` exists while a
+    /// WAL-mode connection is open; it may be a new file since this
+    /// database was last locked). All or nothing.
+    fn lock_files(entry: &mut Locked, path: &Path) -> std::io::Result<()> {
+        ofd_read_lock(&entry.db, SHARED_FIRST)?;
+        let shm = (|| {
+            let meta = match std::fs::metadata(shm_path(path)) {
+                Ok(meta) => meta,
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(()),
+                Err(e) => return Err(e),
+            };
+            if entry.shm.as_ref().map(|(ino, _)| *ino) != Some(meta.ino()) {
+                let file = File::open(shm_path(path))?;
+                if let Some((_, old)) = entry.shm.replace((meta.ino(), file)) {
+                    RETIRED.lock().unwrap_or_else(|p| p.into_inner()).push(old);
+                }
+            }
+            match &entry.shm {
+                Some((_, file)) => ofd_read_lock(file, SHM_DMS),
+                None => Ok(()),
+            }
+        })();
+        if shm.is_err() {
+            let _ = ofd_lock(&entry.db, libc::F_UNLCK, SHARED_FIRST);
+        }
+        shm
+    }
+
     fn shm_path(db: &Path) -> std::path::PathBuf {
         let mut p = db.as_os_str().to_owned();
         p.push("-shm");
@@ -133,24 +177,7 @@ mod imp {
             }
         };
         if entry.holders == 0 {
-            ofd_lock(&entry.db, libc::F_RDLCK, SHARED_FIRST)?;
-            // The `-shm` exists while a WAL-mode connection is open; it may
-            // be a new one since this file was last locked.
-            match std::fs::metadata(shm_path(path)) {
-                Ok(shm) => {
-                    if entry.shm.as_ref().map(|(ino, _)| *ino) != Some(shm.ino()) {
-                        let file = File::open(shm_path(path))?;
-                        if let Some((_, old)) = entry.shm.replace((shm.ino(), file)) {
-                            RETIRED.lock().unwrap_or_else(|p| p.into_inner()).push(old);
-                        }
-                    }
-                    if let Some((_, file)) = &entry.shm {
-                        ofd_lock(file, libc::F_RDLCK, SHM_DMS)?;
-                    }
-                }
-                Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
-                Err(e) => return Err(e),
-            }
+            lock_files(entry, path)?;
         }
         entry.holders += 1;
         Ok(key)
