@@ -6,6 +6,8 @@
 #![cfg_attr(not(feature = "integration"), allow(dead_code, unused_imports))]
 
 mod common;
+#[path = "common/host_sqlite.rs"]
+mod host_sqlite;
 
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -42,7 +44,14 @@ fn signed_in(access_ttl: Duration) -> Setup {
     }))
     .unwrap();
     let auth = Arc::new(Auth::with_env(config, Arc::new(hooks), &std::collections::HashMap::new()).unwrap());
-    let mut b = Browser::new(&auth);
+    let user_id = sign_in_with_tiktok(&auth, &sim, &json!({ "type": "sqlite", "path": db.0 }));
+    Setup { sim, auth, user_id, events, _db: db }
+}
+
+/// Sign in through `auth` with the simulator's TikTok user; its user id,
+/// read through an adapter of its own on `adapter` (the engine's config).
+fn sign_in_with_tiktok(auth: &Auth, sim: &Simulator, adapter: &Value) -> String {
+    let mut b = Browser::new(auth);
     let csrf = b.csrf();
     let res = b.post("/auth/signin/tiktok", &[("csrfToken", &csrf)]);
     let agent = ureq::AgentBuilder::new().redirects(0).build();
@@ -51,11 +60,8 @@ fn signed_in(access_ttl: Duration) -> Setup {
         Err(e) => panic!("{e}"),
     };
     assert_eq!(b.get(back.strip_prefix(ORIGIN).unwrap()).status, 302);
-    let adapter =
-        libauth_core::adapter::from_config(&json!({ "type": "sqlite", "path": db.0 }), Arc::new(libauth_core::NoHooks))
-            .unwrap();
-    let user_id = adapter.get_user_by_account("tiktok", &sim.user().open_id).unwrap().unwrap().id;
-    Setup { sim, auth, user_id, events, _db: db }
+    let adapter = libauth_core::adapter::from_config(adapter, Arc::new(libauth_core::NoHooks)).unwrap();
+    adapter.get_user_by_account("tiktok", &sim.user().open_id).unwrap().unwrap().id
 }
 
 fn refreshes(sim: &Simulator) -> u64 {
@@ -116,13 +122,14 @@ fn a_revoked_refresh_token_is_a_typed_error_and_an_event() {
     assert!(events[0].get("refreshToken").is_none(), "no token in the event");
 }
 
-/// The config of the cross-process test: one PostgreSQL schema for users,
-/// accounts and the refresh leases (`rateLimit.store: "database"`).
-fn shared_config(sim: &Simulator, schema: &str) -> Value {
+/// The config of the cross-process tests: one database (`adapter`) for
+/// users, accounts, sessions and the refresh leases
+/// (`rateLimit.store: "database"`).
+fn shared_config(sim: &Simulator, adapter: &Value) -> Value {
     let urls = sim.urls();
     json!({
         "secret": SECRET, "trustHost": true,
-        "adapter": { "type": "postgres", "url": postgres_url(), "schema": schema },
+        "adapter": adapter,
         "session": { "strategy": "database" },
         "rateLimit": { "store": { "type": "database" } },
         "providers": [{ "builtin": "tiktok", "clientId": "sim-client-key", "clientSecret": "sim-client-secret",
@@ -139,31 +146,27 @@ fn shared_config(sim: &Simulator, schema: &str) -> Value {
 fn two_processes_make_one_refresh() {
     let sim = tiktok_sim::start(SimConfig { access_ttl: Duration::from_secs(30), ..SimConfig::default() });
     let schema = temp_schema();
-    let config = shared_config(&sim, &schema.0);
+    let adapter = json!({ "type": "postgres", "url": postgres_url(), "schema": schema.0 });
+    let config = shared_config(&sim, &adapter);
     let auth = Auth::with_env(
         libauth_core::Config::from_value(config.clone()).unwrap(),
         Arc::new(HookMap::new()),
         &std::collections::HashMap::new(),
     )
     .unwrap();
-    let mut b = Browser::new(&auth);
-    let csrf = b.csrf();
-    let res = b.post("/auth/signin/tiktok", &[("csrfToken", &csrf)]);
-    let agent = ureq::AgentBuilder::new().redirects(0).build();
-    let back = match agent.get(location(&res)).call() {
-        Ok(r) | Err(ureq::Error::Status(_, r)) => r.header("location").unwrap().to_owned(),
-        Err(e) => panic!("{e}"),
-    };
-    assert_eq!(b.get(back.strip_prefix(ORIGIN).unwrap()).status, 302);
-    let adapter = libauth_core::adapter::from_config(
-        &json!({ "type": "postgres", "url": postgres_url(), "schema": schema.0 }),
-        Arc::new(libauth_core::NoHooks),
-    )
-    .unwrap();
-    let user_id = adapter.get_user_by_account("tiktok", &sim.user().open_id).unwrap().unwrap().id;
+    let user_id = sign_in_with_tiktok(&auth, &sim, &adapter);
     sim.update_config(|c| c.access_ttl = Duration::from_secs(3600)).unwrap();
     drop(auth);
 
+    let tokens = tokens_from_two_processes(&config, &user_id);
+    assert!(tokens.iter().all(|t| t == &tokens[0]), "one new token for all: {tokens:?}");
+    assert_eq!(refreshes(&sim), 1, "one refresh request at the provider");
+}
+
+/// Two processes (this binary run again, `child_calls_get_access_token`)
+/// with `config`, 20 concurrent calls each: the 40 access tokens; any
+/// failed call fails the test.
+fn tokens_from_two_processes(config: &Value, user_id: &str) -> Vec<String> {
     let exe = std::env::current_exe().unwrap();
     let children: Vec<_> = (0..2)
         .map(|_| {
@@ -186,8 +189,98 @@ fn two_processes_make_one_refresh() {
         tokens.extend(serde_json::from_str::<Vec<String>>(line).unwrap());
     }
     assert_eq!(tokens.len(), 40);
-    assert!(tokens.iter().all(|t| t == &tokens[0]), "one new token for all: {tokens:?}");
-    assert_eq!(refreshes(&sim), 1, "one refresh request at the provider");
+    tokens
+}
+
+/// Issue 36: a first refresh by 50 threads of one process whose engine
+/// stays up (on SQLite, with the host's own SQLite opening and closing the
+/// file meanwhile, as Python's `sqlite3` or Django does), then two more
+/// processes whose calls find the new token due again. The refreshed row is
+/// visible to another connection as soon as the first calls return, and
+/// the other processes spend only the refresh token stored by the first:
+/// one refresh request per spent refresh token, one new token for every
+/// caller, no `RefreshTokenRevoked`, no `Overloaded`.
+fn refresh_in_one_process_then_in_two(
+    adapter: Value,
+    host_reads: &dyn Fn(),
+    read_account: &dyn Fn() -> (String, String),
+) {
+    // 30 s tokens at sign-in: due (the default skew is 60 s).
+    let sim = tiktok_sim::start(SimConfig { access_ttl: Duration::from_secs(30), ..SimConfig::default() });
+    let config = shared_config(&sim, &adapter);
+    let auth = Arc::new(
+        Auth::with_env(
+            libauth_core::Config::from_value(config.clone()).unwrap(),
+            Arc::new(HookMap::new()),
+            &std::collections::HashMap::new(),
+        )
+        .unwrap(),
+    );
+    let user_id = sign_in_with_tiktok(&auth, &sim, &adapter);
+    let (_, signed_in_refresh) = read_account();
+
+    // The first refresh yields 90 s tokens: fresh for this process (60 s
+    // skew), due for the other processes below (120 s skew).
+    sim.update_config(|c| c.access_ttl = Duration::from_secs(90)).unwrap();
+    host_reads();
+    let threads: Vec<_> = (0..50)
+        .map(|_| {
+            let (auth, user) = (auth.clone(), user_id.clone());
+            std::thread::spawn(move || auth.get_access_token(&user, "tiktok").map(|t| t.unwrap().access_token))
+        })
+        .collect();
+    let first: Vec<String> = threads.into_iter().map(|t| t.join().unwrap().unwrap()).collect();
+    assert!(first.iter().all(|t| t == &first[0]), "one new token for the 50 calls");
+    assert_eq!(refreshes(&sim), 1, "one refresh request for the 50 calls");
+    host_reads();
+    let (stored_access, stored_refresh) = read_account();
+    assert_eq!(stored_access, first[0], "the refreshed access token, seen by another connection");
+    assert_ne!(stored_refresh, signed_in_refresh, "the rotated refresh token, seen by another connection");
+
+    // This engine stays up while two more processes find the token due.
+    sim.update_config(|c| c.access_ttl = Duration::from_secs(3600)).unwrap();
+    let mut due = config.clone();
+    due["tokenRefresh"] = json!({ "skew": 120 });
+    let second = tokens_from_two_processes(&due, &user_id);
+    assert!(second.iter().all(|t| t == &second[0]), "one new token for the 40 calls: {second:?}");
+    assert_ne!(second[0], first[0]);
+    assert_eq!(refreshes(&sim), 2, "one refresh request per spent refresh token");
+    host_reads();
+    assert_eq!(read_account().0, second[0], "the second refresh, seen by another connection");
+    drop(auth);
+}
+
+#[test]
+#[cfg(feature = "integration")] // the system's libsqlite3
+fn r36_sqlite_refresh_in_one_process_then_in_two() {
+    let db = temp_db_path();
+    let host = host_sqlite::HostSqlite::load();
+    let path = db.0.clone();
+    refresh_in_one_process_then_in_two(
+        json!({ "type": "sqlite", "path": db.0 }),
+        &|| host.open_read_close(&path),
+        &|| {
+            let rows = host_sqlite::read_elsewhere(&path, "SELECT access_token, refresh_token FROM accounts");
+            assert_eq!(rows.len(), 1, "{rows:?}");
+            (rows[0][0].clone().unwrap(), rows[0][1].clone().unwrap())
+        },
+    );
+}
+
+#[test]
+#[cfg(feature = "integration")] // PostgreSQL
+fn r36_postgres_refresh_in_one_process_then_in_two() {
+    let schema = temp_schema();
+    let sql = format!("SELECT access_token, refresh_token FROM \"{}\".accounts", schema.0);
+    refresh_in_one_process_then_in_two(
+        json!({ "type": "postgres", "url": postgres_url(), "schema": schema.0 }),
+        &|| {},
+        &|| {
+            let mut client = ::postgres::Client::connect(&postgres_url(), ::postgres::NoTls).unwrap();
+            let row = client.query_one(&sql, &[]).unwrap();
+            (row.get(0), row.get(1))
+        },
+    );
 }
 
 /// The body of the child processes above: 20 threads ask for the token.

@@ -412,3 +412,110 @@ def test_get_access_token_refreshes_once_and_types_a_revoked_token(tiktok_sim: D
     always_due = libauth.Auth({**config, "tokenRefresh": {"skew": 10**9}})
     with pytest.raises(libauth.RefreshTokenRevoked):
         always_due.get_access_token(user_id, "tiktok")
+
+
+def test_python_sqlite3_on_the_same_file_does_not_hide_a_refresh(tiktok_sim: Dict[str, Any], tmp_path: Any) -> None:
+    """Issue 36: this process's own SQLite (the ``sqlite3`` module, as Django
+    uses it) opening and closing the engine's database file used to delete
+    the WAL under the engine's connection (POSIX locks do not conflict within
+    one process), so the refreshed tokens were committed where no other
+    process could read them, and another process then spent the rotated-out
+    refresh token. After 50 concurrent calls, another process reads the new
+    tokens at once, and its own calls (with a skew that makes them due
+    again) make one more refresh, with no error."""
+    import concurrent.futures
+    import contextlib
+    import sqlite3
+    import urllib.request
+
+    sim = tiktok_sim["url"]
+    db = str(tmp_path / "auth.db")
+
+    def sim_config(patch: Dict[str, Any]) -> None:
+        req = urllib.request.Request(
+            f"{sim}/__sim/config", data=json.dumps(patch).encode(), headers={"content-type": "application/json"}
+        )
+        urllib.request.urlopen(req).read()
+
+    sim_config({"access_ttl_secs": 30})  # due at once (the skew is 60 s)
+    config: Dict[str, Any] = {
+        "secret": SECRET,
+        "basePath": "/auth",
+        "adapter": {"type": "sqlite", "path": db},
+        "session": {"strategy": "database"},
+        "rateLimit": {"store": {"type": "database"}},
+        "providers": [
+            libauth.TikTok(
+                client_id="sim-client-key",
+                client_secret="sim-client-secret",
+                authorization={"url": f"{sim}/v2/auth/authorize/"},
+                token=f"{sim}/v2/oauth/token/",
+                userinfo=f"{sim}/v2/user/info/",
+            )
+        ],
+        "callbacks": {
+            "session": lambda *, session, user=None, **_: {**session, "user": {**session["user"], "id": user["id"]}}
+        },
+    }
+    s: Server = start_asgi(config, port=tiktok_sim["app_port"])
+    try:
+        origin = tiktok_sim["origin"]
+        br = Browser(s)
+        res = br.post("/auth/signin/tiktok", {"csrfToken": br.csrf()})
+        back = follow_until(res.headers["location"], origin)
+        assert br.get(back[len(origin) :]).status_code == 302
+        user_id = br.session()["user"]["id"]
+    finally:
+        s.stop()
+
+    def python_reads() -> None:
+        with contextlib.closing(sqlite3.connect(db)) as conn:
+            conn.execute("SELECT count(*) FROM accounts").fetchall()
+
+    read_elsewhere = "import sqlite3, sys; print(sqlite3.connect(sys.argv[1]).execute(sys.argv[2]).fetchone()[0])"
+
+    def stored_access_token() -> str:
+        sql = "SELECT access_token FROM accounts WHERE provider = 'tiktok'"
+        return subprocess.run(
+            [sys.executable, "-c", read_elsewhere, db, sql], capture_output=True, text=True, check=True
+        ).stdout.strip()
+
+    auth = libauth.Auth(config)
+    python_reads()
+    sim_config({"access_ttl_secs": 90})  # fresh here (60 s skew), due below (120 s)
+    with concurrent.futures.ThreadPoolExecutor(50) as pool:
+        first = list(pool.map(lambda _: auth.get_access_token(user_id, "tiktok"), range(50)))
+    assert all(t is not None and t["accessToken"] == first[0]["accessToken"] for t in first)  # type: ignore[index]
+    python_reads()
+    assert stored_access_token() == first[0]["accessToken"], "the refresh, seen by another process"  # type: ignore[index]
+
+    # Another process, while this engine lives, finds the token due again.
+    sim_config({"access_ttl_secs": 3600})
+    other = f"""
+import concurrent.futures, json, sys
+import libauth
+config = json.loads(sys.argv[1])
+config["providers"] = [libauth.TikTok(**config["providers"][0])]
+auth = libauth.Auth(config)
+with concurrent.futures.ThreadPoolExecutor(20) as pool:
+    tokens = list(pool.map(lambda _: auth.get_access_token({user_id!r}, "tiktok")["accessToken"], range(20)))
+print(json.dumps(tokens))
+"""
+    plain = {k: v for k, v in config.items() if k not in ("providers", "callbacks")}
+    plain["tokenRefresh"] = {"skew": 120}
+    plain["providers"] = [
+        {
+            "client_id": "sim-client-key",
+            "client_secret": "sim-client-secret",
+            "authorization": {"url": f"{sim}/v2/auth/authorize/"},
+            "token": f"{sim}/v2/oauth/token/",
+            "userinfo": f"{sim}/v2/user/info/",
+        }
+    ]
+    done = subprocess.run([sys.executable, "-c", other, json.dumps(plain)], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    second = json.loads(done.stdout.strip().splitlines()[-1])
+    assert len(set(second)) == 1 and second[0] != first[0]["accessToken"], second  # type: ignore[index]
+    state = requests.get(f"{sim}/__sim/state", timeout=5).json()
+    assert state["refresh_tokens"] == 3, "one refresh request per spent refresh token"
+    assert stored_access_token() == second[0]

@@ -27,6 +27,7 @@ pub mod postgres;
 pub mod sealed;
 pub mod secondary;
 pub mod sqlite;
+mod sqlite_presence;
 
 use std::fmt;
 

@@ -14,6 +14,15 @@
 //! for another process's write instead of failing). A child after `fork()`
 //! opens the file again on its first call and leaves the inherited
 //! connection alone (see `Opened`).
+//!
+//! Another copy of SQLite in the same process (the host's: Python's
+//! `sqlite3`, Django, `node:sqlite`) cannot see this connection's POSIX
+//! locks, and on closing its own last connection would delete the WAL under
+//! ours, so that our later commits went to a deleted file, seen by no one.
+//! The connection is announced to such copies with OFD locks (see
+//! `sqlite_presence`), and before each call the adapter checks that the WAL
+//! it writes to is still the file on disk; if not it reopens (see
+//! `SqliteAdapter::conn`).
 
 use std::path::{Path, PathBuf};
 use std::sync::{Mutex, MutexGuard};
@@ -21,6 +30,7 @@ use std::time::Duration;
 
 use rusqlite::{params, Connection, ErrorCode, OptionalExtension, Row, TransactionBehavior};
 
+use super::sqlite_presence::Presence;
 use super::{
     constraint, new_user_id, Adapter, AdapterAccount, AdapterError, AdapterSession, AdapterUser, Authenticator,
     Ensured, NewUser, Purged, UserUpdate, VerificationToken,
@@ -111,17 +121,78 @@ pub struct SqliteAdapter {
 /// child goes on with its copy (diverging from the parent's, as any
 /// memory after a fork does).
 struct Opened {
+    /// Announces `conn` to other copies of SQLite in the process; released
+    /// before `conn` closes (fields drop in order), so that a connection
+    /// closing last still checkpoints and removes the WAL.
+    presence: Option<Presence>,
     /// `Some` except in a child whose inherited connection was forgotten
     /// and whose own could not be opened yet.
     conn: Option<Connection>,
+    /// The WAL file `conn` writes to, as (device, inode); `None` for
+    /// `:memory:` or a database not in WAL mode.
+    wal: Option<(u64, u64)>,
+    /// When `presence` was last tried.
+    presence_tried: std::time::Instant,
     pid: u32,
 }
+
+/// How often a missing `presence` is tried again.
+const PRESENCE_RETRY: Duration = Duration::from_secs(1);
 
 impl Drop for Opened {
     fn drop(&mut self) {
         if self.pid != std::process::id() {
+            std::mem::forget(self.presence.take());
             std::mem::forget(self.conn.take());
         }
+    }
+}
+
+impl Opened {
+    fn new(path: &Path, conn: Connection) -> Opened {
+        let in_memory = path == Path::new(":memory:");
+        let wal = if in_memory { None } else { wal_file_id(path) };
+        let presence = if wal.is_some() { Presence::hold(path) } else { None };
+        Opened { presence, conn: Some(conn), wal, presence_tried: std::time::Instant::now(), pid: std::process::id() }
+    }
+
+    /// Whether `conn`'s WAL is no longer the file at `<path>-wal`: another
+    /// copy of SQLite in this process deleted it (see the module's
+    /// documentation). Commits would go to a file no one else reads.
+    fn wal_is_detached(&self, path: &Path) -> bool {
+        self.wal.is_some_and(|ours| wal_file_id(path) != Some(ours))
+    }
+
+    /// Drop a connection whose WAL was deleted, without the checkpoint a
+    /// connection makes when it closes: the deleted WAL's frames were
+    /// checkpointed by whoever deleted it, and copying them back now could
+    /// overwrite newer pages.
+    fn discard_detached(&mut self) {
+        if let Some(conn) = self.conn.take() {
+            let _ = conn.set_db_config(rusqlite::config::DbConfig::SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, true);
+            self.presence = None;
+            drop(conn);
+        }
+        self.wal = None;
+    }
+}
+
+/// The (device, inode) of `<path>-wal`, if it exists.
+fn wal_file_id(path: &Path) -> Option<(u64, u64)> {
+    let mut wal = path.as_os_str().to_owned();
+    wal.push("-wal");
+    let meta = std::fs::metadata(wal).ok()?;
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        Some((meta.dev(), meta.ino()))
+    }
+    // Elsewhere (Windows) locks belong to handles, and another copy of
+    // SQLite sees ours: nothing to check.
+    #[cfg(not(unix))]
+    {
+        let _ = meta;
+        None
     }
 }
 
@@ -150,7 +221,8 @@ impl SqliteAdapter {
         let path = path.as_ref().to_path_buf();
         let mut conn = open_connection(&path, "open")?;
         migrate(&mut conn)?;
-        Ok(SqliteAdapter { path, conn: Mutex::new(Opened { conn: Some(conn), pid: std::process::id() }) })
+        let opened = Opened::new(&path, conn);
+        Ok(SqliteAdapter { path, conn: Mutex::new(opened) })
     }
 
     /// The schema version of the open database.
@@ -177,22 +249,42 @@ impl SqliteAdapter {
     /// rusqlite rolls back an unfinished transaction when it is dropped, so
     /// the connection is always in a usable state. In a child after
     /// `fork()`, the child's own (see [`Opened`]); failing to open it is
-    /// `Unavailable` for `operation`, and the next call tries again.
+    /// `Unavailable` for `operation`, and the next call tries again. A
+    /// connection whose WAL was deleted under it (by another copy of SQLite
+    /// in this process, see the module's documentation) is replaced first,
+    /// so no call commits where no one else can read: every call of the
+    /// adapter and of the rate-limit store passes here.
     fn conn(&self, operation: &'static str) -> Result<ConnGuard<'_>, AdapterError> {
         let mut opened = self.conn.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
         let pid = std::process::id();
         if opened.pid != pid {
             if self.path != Path::new(":memory:") {
+                std::mem::forget(opened.presence.take());
                 std::mem::forget(opened.conn.take());
             }
             opened.pid = pid;
+        }
+        if opened.conn.is_some() && opened.wal_is_detached(&self.path) {
+            opened.discard_detached();
+        }
+        if opened.conn.is_some()
+            && opened.presence.is_none()
+            && opened.wal.is_some()
+            && opened.presence_tried.elapsed() >= PRESENCE_RETRY
+        {
+            // Not taken at open (another process held the byte): try again
+            // (where OFD locks exist; elsewhere nothing happens).
+            opened.presence_tried = std::time::Instant::now();
+            opened.presence = Presence::hold(&self.path);
         }
         if opened.conn.is_none() {
             let fresh = open_connection(&self.path, operation).map_err(|e| match e {
                 AdapterError::Unavailable { .. } => e,
                 other => AdapterError::unavailable(operation, other.to_string()),
             })?;
-            opened.conn = Some(fresh);
+            let fresh = Opened::new(&self.path, fresh);
+            opened.presence = None;
+            *opened = fresh;
         }
         Ok(ConnGuard(opened))
     }
