@@ -55,11 +55,11 @@ fn main() {
     for (name, store) in stores {
         let limiter = Limiter::new(RateLimits::default(), store, TrustedProxies::none(), SECRET);
         report(&format!("limiter check before a password (2 keys, read), {name}"), &mut || {
-            let keys = limiter.keys(Route::Credentials, &req, Some("ada@example.com"));
+            let keys = limiter.keys(Route::Credentials, &req, &["ada@example.com"]);
             std::hint::black_box(limiter.check(Route::Credentials, &keys, 0).expect("the store answers"));
         });
         report(&format!("limiter count of a failure (2 keys, +1), {name}"), &mut || {
-            let keys = limiter.keys(Route::Credentials, &req, Some("ada@example.com"));
+            let keys = limiter.keys(Route::Credentials, &req, &["ada@example.com"]);
             std::hint::black_box(limiter.check(Route::Credentials, &keys, 1).expect("the store answers"));
         });
     }
