@@ -137,10 +137,19 @@ for (const [major, express] of Object.entries(versions)) {
       assert.equal(first.res.statusCode, 200);
       const cases = [
         // Declared length over the limit (just over, and well over Express's old 1 MiB).
-        ["action=register&data=" + "a".repeat(64 * 1024), { [form]: urlencoded }],
-        ["action=register&data=" + "a".repeat(3 << 20), { [form]: urlencoded }],
+        [`action=register&data=${"a".repeat(64 * 1024)}`, { [form]: urlencoded }],
+        [`action=register&data=${"a".repeat(3 << 20)}`, { [form]: urlencoded }],
         // Chunked: no declared length; the limit is counted as it arrives.
-        [["action=register&data=", ..."b".repeat(80).split("").map(() => "b".repeat(1024))], { [form]: urlencoded }],
+        [
+          [
+            "action=register&data=",
+            ..."b"
+              .repeat(80)
+              .split("")
+              .map(() => "b".repeat(1024)),
+          ],
+          { [form]: urlencoded },
+        ],
       ];
       for (const [body, headers] of cases) {
         const over = await request("POST", "/auth/callback/passkey", body, headers);

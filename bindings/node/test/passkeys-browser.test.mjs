@@ -156,7 +156,10 @@ async function builtInPageFlow(browser, origin, { secret }) {
     // The device made a credential the server never stored: forget it.
     for (const c of await t.credentials()) {
       if (c.credentialId !== kept.credentialId)
-        await t.cdp.send("WebAuthn.removeCredential", { authenticatorId: t.authenticatorId, credentialId: c.credentialId });
+        await t.cdp.send("WebAuthn.removeCredential", {
+          authenticatorId: t.authenticatorId,
+          credentialId: c.credentialId,
+        });
     }
 
     // Autofill (conditional UI): the authenticator answers the page's
