@@ -1,6 +1,9 @@
 //! Reading and renewing sessions. The JWT strategy keeps the whole session
 //! in the encrypted cookie (see `jwt.rs`).
 
+use std::cell::Cell;
+use std::sync::Arc;
+
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Map, Value};
 
@@ -10,6 +13,7 @@ use crate::error::{AuthError, ErrorType};
 use crate::host::Hook;
 use crate::http::AuthRequest;
 use crate::identity::Identity;
+use crate::session_cache::SessionCache;
 use crate::time::{iso_millis, now_millis, now_seconds};
 use crate::Auth;
 
@@ -89,27 +93,39 @@ impl Auth {
             return SessionRead::none(Vec::new());
         };
         let now = now_seconds();
-        // Our own tokens are decrypted once, here; their claims are parsed
-        // below, as far as the read needs them.
+        // Our own tokens are decrypted once, here (or once per engine, with
+        // the session cache); their claims are parsed below, as far as the
+        // read needs them, and checked on every read.
+        let mut slot = None;
         let payload = if self.custom_jwt_decode {
             None
         } else {
-            match self.codec.open(raw, &spec.name) {
-                Ok(payload) => Some(payload),
-                Err(e) => {
-                    // Tampered, expired or foreign: no session, and the cookie goes.
-                    self.callbacks.log(&jwt_session_error(e));
-                    return SessionRead::none(jar.clear());
-                }
+            slot = self.cache_slot(&spec.name, raw);
+            match slot.as_ref().and_then(CacheSlot::get) {
+                Some(hit) => Some(Opened::Cached(hit)),
+                None => match self.codec.open(raw, &spec.name) {
+                    Ok(payload) => Some(Opened::Fresh(payload)),
+                    Err(e) => {
+                        // Tampered, expired or foreign: no session, and the cookie goes.
+                        self.callbacks.log(&jwt_session_error(e));
+                        return SessionRead::none(jar.clear());
+                    }
+                },
             }
         };
         if let Some(payload) = &payload {
-            if let Some(read) = self.read_plain_session(payload, &mode, now, &jar) {
+            if let Some(read) = self.read_plain_session(payload, &mode, now, &jar, slot.as_ref()) {
                 return read;
             }
         }
-        let claims = match payload {
-            Some(payload) => crate::jwt::parse_claims(&payload, now).map(Some).map_err(jwt_session_error),
+        let claims = match &payload {
+            Some(payload) => {
+                let claims = crate::jwt::parse_claims(payload, now);
+                if let Some(slot) = &slot {
+                    slot.settle(payload, claims.is_ok());
+                }
+                claims.map(Some).map_err(jwt_session_error)
+            }
             None => self.decode_session_token(raw, &spec.name),
         };
         let claims = match claims {
@@ -207,6 +223,7 @@ impl Auth {
         mode: &ReadMode,
         now: u64,
         jar: &ChunkedCookie,
+        slot: Option<&CacheSlot<'_>>,
     ) -> Option<SessionRead> {
         let hooked = self.callbacks.has_jwt || self.callbacks.has_session || self.callbacks.has_event_session;
         if hooked || matches!(mode, ReadMode::Update(_)) {
@@ -214,7 +231,11 @@ impl Auth {
         }
         let claims = SessionClaims::parse(payload)?;
         let (exp, iat, nbf) = (claims.exp.get(), claims.iat.get(), claims.nbf.get());
-        if let Err(e) = crate::jwt::check_time_values(exp, iat, nbf, true, now) {
+        let checked = crate::jwt::check_time_values(exp, iat, nbf, true, now);
+        if let Some(slot) = slot {
+            slot.settle(payload, checked.is_ok());
+        }
+        if let Err(e) = checked {
             self.callbacks.log(&jwt_session_error(e));
             return Some(SessionRead::none(jar.clear()));
         }
@@ -230,6 +251,22 @@ impl Auth {
             cookies: Vec::new(),
             adapter_error: None,
         })
+    }
+
+    /// The session cache's place for cookie `value` under cookie `name`:
+    /// `None` without a cache, or for a cookie name that is neither of the
+    /// engine's two session cookie names (each is its own key derivation
+    /// salt, so each has its own keys in the cache).
+    fn cache_slot<'a>(&'a self, name: &str, value: &'a str) -> Option<CacheSlot<'a>> {
+        let cache = self.session_cache.as_ref()?;
+        let secure = if name == self.plain_cookies.session_token.name {
+            false
+        } else if name == self.secure_cookies.session_token.name {
+            true
+        } else {
+            return None;
+        };
+        Some(CacheSlot { cache, secure, value, hit: Cell::new(false), settled: Cell::new(false) })
     }
 
     /// Whether a token issued at `issued_at` is re-issued by `GET session`:
@@ -374,6 +411,63 @@ impl Auth {
             };
         }
         self.codec.decode(raw, salt).map(Some).map_err(jwt_session_error)
+    }
+}
+
+/// A session token's payload: decrypted by this read, or by an earlier
+/// one (a session cache hit).
+enum Opened {
+    Fresh(Vec<u8>),
+    Cached(Arc<[u8]>),
+}
+
+impl std::ops::Deref for Opened {
+    type Target = [u8];
+    fn deref(&self) -> &[u8] {
+        match self {
+            Opened::Fresh(payload) => payload,
+            Opened::Cached(payload) => payload,
+        }
+    }
+}
+
+/// One read's place in the session cache: a cookie value under one of the
+/// session cookie names.
+pub(crate) struct CacheSlot<'a> {
+    cache: &'a SessionCache,
+    secure: bool,
+    value: &'a str,
+    /// The payload came from the cache.
+    hit: Cell<bool>,
+    /// The claims' checks have been applied to the cache (once per read:
+    /// the plain path may leave the token to the full path, which parses
+    /// it again).
+    settled: Cell<bool>,
+}
+
+impl CacheSlot<'_> {
+    /// The cached payload of this value, or `None` (counted as a decryption).
+    fn get(&self) -> Option<Arc<[u8]>> {
+        let hit = self.cache.get(self.secure, self.value);
+        match hit {
+            Some(_) => self.hit.set(true),
+            None => self.cache.count_decryption(),
+        }
+        hit
+    }
+
+    /// The claims of `payload` passed every check (`passed`), or failed
+    /// one: a fresh payload that passed is remembered; a cached one that
+    /// failed (it expired since) is forgotten.
+    fn settle(&self, payload: &[u8], passed: bool) {
+        if self.settled.replace(true) {
+            return;
+        }
+        match (self.hit.get(), passed) {
+            (false, true) => self.cache.insert(self.secure, self.value, payload),
+            (true, false) => self.cache.remove(self.secure, self.value),
+            _ => {}
+        }
     }
 }
 

@@ -1,0 +1,235 @@
+//! The session cache: a JWT session cookie is decrypted once per engine.
+//!
+//! A browser sends the same session cookie on every request until it is
+//! renewed, and decrypting it (HMAC-SHA-512 over the token, AES-CBC, base64)
+//! is most of what a session read costs. The cache remembers, per engine,
+//! the decrypted payload of a cookie value that passed every check: the
+//! JWE authentication tag and decryption under this engine's keys, the JSON
+//! object and its time claims. A later read of exactly the same value (the
+//! whole, chunk-joined cookie, under the same cookie name) skips the
+//! decryption and nothing else: the claims are parsed and their times
+//! (`exp`, `iat`, `nbf`) checked against the clock on every read, and the
+//! `jwt` and `session` callbacks run as they always do.
+//!
+//! What the cache never does:
+//! - hold a value that failed a check (a value is stored only after its
+//!   claims passed; a hit that fails the time check is removed);
+//! - outlive its secrets: it belongs to the engine, and an engine's secrets
+//!   never change (rotating a secret builds a new engine, with an empty
+//!   cache);
+//! - serve a custom `jwt.decode` hook's tokens (the host decides those), or
+//!   database sessions (they read the store on every request);
+//! - grow past `session.cache.maxEntries` entries or `maxBytes` bytes (the
+//!   cookie value and the payload of each entry, plus [`ENTRY_OVERHEAD`]).
+//!
+//! An attacker cannot put an entry in the cache without a cookie that
+//! decrypts under the engine's secret, so the hash table's keys are never
+//! attacker-chosen (no hash flooding), and a lookup of any other value is a
+//! miss that costs a hash of the value before the usual decryption.
+
+use std::hash::{Hash, Hasher};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
+
+use quick_cache::sync::Cache;
+use quick_cache::{Equivalent, Weighter};
+use serde_json::Value;
+
+use crate::error::ConfigError;
+
+/// Default `session.cache.maxEntries`.
+pub const DEFAULT_MAX_ENTRIES: usize = 1024;
+/// Default `session.cache.maxBytes` (1 MiB: a signed-in cookie and its
+/// claims are about 1 KB, so the default holds about 1000 sessions).
+pub const DEFAULT_MAX_BYTES: u64 = 1 << 20;
+/// Largest `session.cache.maxEntries` accepted.
+pub const MAX_MAX_ENTRIES: usize = 10_000_000;
+/// Largest `session.cache.maxBytes` accepted (4 GiB).
+pub const MAX_MAX_BYTES: u64 = 1 << 32;
+/// Bytes counted for each entry beyond its cookie value and payload: the
+/// key and value headers, two reference counts, the table slot.
+pub const ENTRY_OVERHEAD: u64 = 64;
+
+/// `session.cache` after validation: `None` when turned off (`false`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SessionCacheSettings {
+    pub max_entries: usize,
+    pub max_bytes: u64,
+}
+
+impl Default for SessionCacheSettings {
+    fn default() -> Self {
+        SessionCacheSettings { max_entries: DEFAULT_MAX_ENTRIES, max_bytes: DEFAULT_MAX_BYTES }
+    }
+}
+
+impl SessionCacheSettings {
+    /// `session.cache`: absent or `true` for the defaults, `false` for no
+    /// cache, or `{ maxEntries, maxBytes }` (either may be left out).
+    pub fn parse(value: Option<&Value>) -> Result<Option<SessionCacheSettings>, ConfigError> {
+        const OPTION: &str = "session.cache";
+        let map = match value {
+            None | Some(Value::Null) | Some(Value::Bool(true)) => return Ok(Some(SessionCacheSettings::default())),
+            Some(Value::Bool(false)) => return Ok(None),
+            Some(Value::Object(map)) => map,
+            Some(_) => {
+                return Err(ConfigError::new(OPTION, "must be false, true or { maxEntries, maxBytes }"));
+            }
+        };
+        let mut settings = SessionCacheSettings::default();
+        for (key, value) in map {
+            let option = format!("{OPTION}.{key}");
+            let number = |max: u64| -> Result<u64, ConfigError> {
+                value
+                    .as_u64()
+                    .filter(|n| (1..=max).contains(n))
+                    .ok_or_else(|| ConfigError::new(option.clone(), format!("must be a whole number from 1 to {max}")))
+            };
+            match key.as_str() {
+                "maxEntries" => settings.max_entries = number(MAX_MAX_ENTRIES as u64)? as usize,
+                "maxBytes" => settings.max_bytes = number(MAX_MAX_BYTES)?,
+                _ => return Err(ConfigError::new(option, "unknown option: use maxEntries or maxBytes")),
+            }
+        }
+        Ok(Some(settings))
+    }
+}
+
+/// An entry's key: the cookie value and which of the engine's two session
+/// cookie names (the plain and the `__Secure-` one, two different key
+/// derivation salts) it came under.
+#[derive(Clone, PartialEq, Eq, Hash)]
+struct Key {
+    secure: bool,
+    value: Box<str>,
+}
+
+/// A lookup's key, borrowed from the request (hashes as [`Key`] does).
+struct KeyRef<'a> {
+    secure: bool,
+    value: &'a str,
+}
+
+impl Hash for KeyRef<'_> {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        self.secure.hash(state);
+        self.value.hash(state);
+    }
+}
+
+impl Equivalent<Key> for KeyRef<'_> {
+    fn equivalent(&self, key: &Key) -> bool {
+        self.secure == key.secure && self.value == &*key.value
+    }
+}
+
+/// The weight of an entry: its bytes, but never less than
+/// `max_bytes / max_entries` of a shard, so that a weight bound of
+/// `max_bytes` also bounds the number of entries by `max_entries`.
+#[derive(Clone)]
+struct Weigh {
+    floor: u64,
+}
+
+impl Weighter<Key, Arc<[u8]>> for Weigh {
+    fn weight(&self, key: &Key, payload: &Arc<[u8]>) -> u64 {
+        entry_bytes(&key.value, payload).max(self.floor)
+    }
+}
+
+fn entry_bytes(value: &str, payload: &[u8]) -> u64 {
+    (value.len() + payload.len()) as u64 + ENTRY_OVERHEAD
+}
+
+/// The cache of one engine (see the module documentation).
+pub(crate) struct SessionCache {
+    cache: Cache<Key, Arc<[u8]>, Weigh>,
+    settings: SessionCacheSettings,
+    /// Tokens decrypted by a session read (cache misses), for tests and
+    /// benchmarks: a hit never touches it.
+    decryptions: AtomicU64,
+}
+
+impl SessionCache {
+    pub fn new(settings: SessionCacheSettings) -> SessionCache {
+        // Each shard has its own lock and its own share of both bounds.
+        // Shards are a power of two that divides the weight capacity
+        // evenly, with at least 32 entries each (quick_cache halves the
+        // count further when a shard would hold fewer, which keeps the
+        // division exact).
+        let wanted = std::thread::available_parallelism().map_or(4, |n| n.get() * 4).min(64);
+        let mut shards = wanted.next_power_of_two();
+        while shards > 1 && (settings.max_entries / shards < 32 || settings.max_bytes / (shards as u64) < 1024) {
+            shards /= 2;
+        }
+        let shard_entries = (settings.max_entries / shards).max(1) as u64;
+        let shard_bytes = settings.max_bytes / shards as u64;
+        // A shard's weight capacity is `shard_bytes`; an entry weighs at
+        // least `floor`, so a shard holds at most `shard_bytes / floor <=
+        // shard_entries` entries.
+        let floor = shard_bytes.div_ceil(shard_entries).max(1);
+        let options = quick_cache::OptionsBuilder::new()
+            .shards(shards)
+            .estimated_items_capacity(settings.max_entries)
+            .weight_capacity(shard_bytes * shards as u64)
+            .build()
+            .expect("shards, items and weight are set");
+        let cache = Cache::with_options(options, Weigh { floor }, Default::default(), Default::default());
+        SessionCache { cache, settings, decryptions: AtomicU64::new(0) }
+    }
+
+    /// The payload of a cookie value stored earlier.
+    pub fn get(&self, secure: bool, value: &str) -> Option<Arc<[u8]>> {
+        self.cache.get(&KeyRef { secure, value })
+    }
+
+    /// Remember the payload of a cookie value whose claims passed every check.
+    pub fn insert(&self, secure: bool, value: &str, payload: &[u8]) {
+        // Larger than a shard's share: quick_cache would refuse it anyway,
+        // so skip the copies.
+        let shard_bytes = self.settings.max_bytes / self.cache.num_shards() as u64;
+        if entry_bytes(value, payload) > shard_bytes / 2 {
+            return;
+        }
+        self.cache.insert(Key { secure, value: value.into() }, Arc::from(payload));
+    }
+
+    /// Forget a value (its claims failed a check on a hit).
+    pub fn remove(&self, secure: bool, value: &str) {
+        self.cache.remove(&KeyRef { secure, value });
+    }
+
+    pub fn count_decryption(&self) {
+        self.decryptions.fetch_add(1, Ordering::Relaxed);
+    }
+
+    pub fn stats(&self) -> SessionCacheStats {
+        let (mut entries, mut bytes) = (0, 0);
+        for (key, payload) in self.cache.iter() {
+            entries += 1;
+            bytes += entry_bytes(&key.value, &payload);
+        }
+        SessionCacheStats {
+            entries,
+            bytes,
+            decryptions: self.decryptions.load(Ordering::Relaxed),
+            max_entries: self.settings.max_entries,
+            max_bytes: self.settings.max_bytes,
+        }
+    }
+}
+
+/// What an engine's session cache holds, for tests and benchmarks
+/// ([`crate::Auth::session_cache_stats`]).
+#[doc(hidden)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SessionCacheStats {
+    pub entries: usize,
+    /// The cookie values and payloads held, plus [`ENTRY_OVERHEAD`] each.
+    pub bytes: u64,
+    /// Session tokens decrypted by session reads so far (every read that
+    /// was not a cache hit).
+    pub decryptions: u64,
+    pub max_entries: usize,
+    pub max_bytes: u64,
+}
