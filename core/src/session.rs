@@ -1,6 +1,7 @@
 //! Reading and renewing sessions. The JWT strategy keeps the whole session
 //! in the encrypted cookie (see `jwt.rs`).
 
+use std::borrow::Cow;
 use std::cell::Cell;
 use std::sync::Arc;
 
@@ -13,7 +14,7 @@ use crate::error::{AuthError, ErrorType};
 use crate::host::Hook;
 use crate::http::AuthRequest;
 use crate::identity::Identity;
-use crate::session_cache::SessionCache;
+use crate::session_cache::{Entry, SessionCache};
 use crate::time::{iso_millis, now_millis, now_seconds};
 use crate::Auth;
 
@@ -219,7 +220,7 @@ impl Auth {
     /// refuses it, as it always has).
     fn read_plain_session(
         &self,
-        payload: &[u8],
+        payload: &Opened,
         mode: &ReadMode,
         now: u64,
         jar: &ChunkedCookie,
@@ -229,8 +230,12 @@ impl Auth {
         if hooked || matches!(mode, ReadMode::Update(_)) {
             return None;
         }
-        let claims = SessionClaims::parse(payload)?;
-        let (exp, iat, nbf) = (claims.exp.get(), claims.iat.get(), claims.nbf.get());
+        // A cache hit parses its claims once, for every later hit.
+        let claims = match payload {
+            Opened::Cached(entry) => Cow::Borrowed(entry.plain.get_or_init(|| PlainClaims::parse(payload)).as_ref()?),
+            Opened::Fresh(payload) => Cow::Owned(PlainClaims::parse(payload)?),
+        };
+        let (exp, iat, nbf) = (claims.exp.as_ref(), claims.iat.as_ref(), claims.nbf.as_ref());
         let checked = crate::jwt::check_time_values(exp, iat, nbf, true, now);
         if let Some(slot) = slot {
             slot.settle(payload, checked.is_ok());
@@ -244,9 +249,9 @@ impl Auth {
             return None;
         }
         let expires = token_expiry(exp).unwrap_or_else(|| now.saturating_add(self.settings.session_max_age));
-        let identity = claims.libauth.get().and_then(Identity::from_claim);
+        let (user, identity) = user_and_identity(claims);
         Some(SessionRead {
-            session: Some(session_value(claims.user(), expires)),
+            session: Some(session_value(user, expires)),
             identity,
             cookies: Vec::new(),
             adapter_error: None,
@@ -418,7 +423,7 @@ impl Auth {
 /// one (a session cache hit).
 enum Opened {
     Fresh(Vec<u8>),
-    Cached(Arc<[u8]>),
+    Cached(Arc<Entry>),
 }
 
 impl std::ops::Deref for Opened {
@@ -426,8 +431,42 @@ impl std::ops::Deref for Opened {
     fn deref(&self) -> &[u8] {
         match self {
             Opened::Fresh(payload) => payload,
-            Opened::Cached(payload) => payload,
+            Opened::Cached(entry) => &entry.payload,
         }
+    }
+}
+
+/// What the plain read takes from a token's claims ([`SessionClaims`]):
+/// the time claims as the token holds them (a present `null` stays
+/// `Some(Null)`), the user the session shows, and the identity.
+#[derive(Clone)]
+pub(crate) struct PlainClaims {
+    exp: Option<Value>,
+    iat: Option<Value>,
+    nbf: Option<Value>,
+    user: Map<String, Value>,
+    identity: Option<Identity>,
+}
+
+impl PlainClaims {
+    fn parse(payload: &[u8]) -> Option<PlainClaims> {
+        let mut claims = SessionClaims::parse(payload)?;
+        let take = |claim: &mut Claim| match std::mem::take(claim) {
+            Claim::Absent => None,
+            Claim::Present(v) => Some(v),
+        };
+        let (exp, iat, nbf) = (take(&mut claims.exp), take(&mut claims.iat), take(&mut claims.nbf));
+        let identity = claims.libauth.get().and_then(Identity::from_claim);
+        Some(PlainClaims { exp, iat, nbf, user: claims.user(), identity })
+    }
+}
+
+/// The user and identity of the claims, moved out of this read's own
+/// parse or copied from the cache's.
+fn user_and_identity(claims: Cow<'_, PlainClaims>) -> (Map<String, Value>, Option<Identity>) {
+    match claims {
+        Cow::Owned(claims) => (claims.user, claims.identity),
+        Cow::Borrowed(claims) => (claims.user.clone(), claims.identity.clone()),
     }
 }
 
@@ -447,7 +486,7 @@ pub(crate) struct CacheSlot<'a> {
 
 impl CacheSlot<'_> {
     /// The cached payload of this value, or `None` (counted as a decryption).
-    fn get(&self) -> Option<Arc<[u8]>> {
+    fn get(&self) -> Option<Arc<Entry>> {
         let hit = self.cache.get(self.secure, self.value);
         match hit {
             Some(_) => self.hit.set(true),

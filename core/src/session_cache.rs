@@ -20,7 +20,12 @@
 //! - serve a custom `jwt.decode` hook's tokens (the host decides those), or
 //!   database sessions (they read the store on every request);
 //! - grow past `session.cache.maxEntries` entries or `maxBytes` bytes (the
-//!   cookie value and the payload of each entry, plus [`ENTRY_OVERHEAD`]).
+//!   cookie value and twice the payload of each entry, plus
+//!   [`ENTRY_OVERHEAD`]).
+//!
+//! With no session hook, a hit also skips parsing the claims: an entry
+//! keeps, once parsed, the few claims a session shows (the same parse, of
+//! the same bytes, the read would otherwise repeat).
 //!
 //! An attacker cannot put an entry in the cache without a cookie that
 //! decrypts under the engine's secret, so the hash table's keys are never
@@ -29,7 +34,7 @@
 
 use std::hash::{Hash, Hasher};
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 use quick_cache::sync::Cache;
 use quick_cache::{Equivalent, Weighter};
@@ -39,16 +44,19 @@ use crate::error::ConfigError;
 
 /// Default `session.cache.maxEntries`.
 pub const DEFAULT_MAX_ENTRIES: usize = 1024;
-/// Default `session.cache.maxBytes` (1 MiB: a signed-in cookie and its
-/// claims are about 1 KB, so the default holds about 1000 sessions).
-pub const DEFAULT_MAX_BYTES: u64 = 1 << 20;
+/// Default `session.cache.maxBytes` (2 MiB: an entry for a signed-in
+/// cookie counts about 1.5 KB, so the default holds the default 1024
+/// entries).
+pub const DEFAULT_MAX_BYTES: u64 = 2 << 20;
 /// Largest `session.cache.maxEntries` accepted.
 pub const MAX_MAX_ENTRIES: usize = 10_000_000;
 /// Largest `session.cache.maxBytes` accepted (4 GiB).
 pub const MAX_MAX_BYTES: u64 = 1 << 32;
-/// Bytes counted for each entry beyond its cookie value and payload: the
-/// key and value headers, two reference counts, the table slot.
-pub const ENTRY_OVERHEAD: u64 = 64;
+/// Bytes counted for each entry beyond its cookie value and twice its
+/// payload (the bytes, and the claims parsed from them, which take about
+/// as much): the key and value headers, reference counts, the table slot,
+/// the parsed claims' own headers.
+pub const ENTRY_OVERHEAD: u64 = 256;
 
 /// `session.cache` after validation: `None` when turned off (`false`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -131,19 +139,28 @@ struct Weigh {
     floor: u64,
 }
 
-impl Weighter<Key, Arc<[u8]>> for Weigh {
-    fn weight(&self, key: &Key, payload: &Arc<[u8]>) -> u64 {
-        entry_bytes(&key.value, payload).max(self.floor)
+impl Weighter<Key, Arc<Entry>> for Weigh {
+    fn weight(&self, key: &Key, entry: &Arc<Entry>) -> u64 {
+        entry_bytes(&key.value, &entry.payload).max(self.floor)
     }
 }
 
 fn entry_bytes(value: &str, payload: &[u8]) -> u64 {
-    (value.len() + payload.len()) as u64 + ENTRY_OVERHEAD
+    (value.len() + 2 * payload.len()) as u64 + ENTRY_OVERHEAD
+}
+
+/// What the cache holds for a cookie value: its decrypted payload, and the
+/// claims a session shows, parsed from it on the first hit that needs them
+/// (`None` inside when the payload is not a plain claims object: the full
+/// path reads it).
+pub(crate) struct Entry {
+    pub payload: Box<[u8]>,
+    pub plain: OnceLock<Option<crate::session::PlainClaims>>,
 }
 
 /// The cache of one engine (see the module documentation).
 pub(crate) struct SessionCache {
-    cache: Cache<Key, Arc<[u8]>, Weigh>,
+    cache: Cache<Key, Arc<Entry>, Weigh>,
     settings: SessionCacheSettings,
     /// Tokens decrypted by a session read (cache misses), for tests and
     /// benchmarks: a hit never touches it.
@@ -178,8 +195,8 @@ impl SessionCache {
         SessionCache { cache, settings, decryptions: AtomicU64::new(0) }
     }
 
-    /// The payload of a cookie value stored earlier.
-    pub fn get(&self, secure: bool, value: &str) -> Option<Arc<[u8]>> {
+    /// The entry of a cookie value stored earlier.
+    pub fn get(&self, secure: bool, value: &str) -> Option<Arc<Entry>> {
         self.cache.get(&KeyRef { secure, value })
     }
 
@@ -191,7 +208,8 @@ impl SessionCache {
         if entry_bytes(value, payload) > shard_bytes / 2 {
             return;
         }
-        self.cache.insert(Key { secure, value: value.into() }, Arc::from(payload));
+        let entry = Entry { payload: payload.into(), plain: OnceLock::new() };
+        self.cache.insert(Key { secure, value: value.into() }, Arc::new(entry));
     }
 
     /// Forget a value (its claims failed a check on a hit).
@@ -205,9 +223,9 @@ impl SessionCache {
 
     pub fn stats(&self) -> SessionCacheStats {
         let (mut entries, mut bytes) = (0, 0);
-        for (key, payload) in self.cache.iter() {
+        for (key, entry) in self.cache.iter() {
             entries += 1;
-            bytes += entry_bytes(&key.value, &payload);
+            bytes += entry_bytes(&key.value, &entry.payload);
         }
         SessionCacheStats {
             entries,
@@ -225,7 +243,8 @@ impl SessionCache {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct SessionCacheStats {
     pub entries: usize,
-    /// The cookie values and payloads held, plus [`ENTRY_OVERHEAD`] each.
+    /// The cookie values and twice the payloads held, plus
+    /// [`ENTRY_OVERHEAD`] each.
     pub bytes: u64,
     /// Session tokens decrypted by session reads so far (every read that
     /// was not a cache hit).

@@ -84,7 +84,7 @@ fn a_repeated_cookie_is_decrypted_once_and_answered_the_same() {
     assert_eq!(decryptions(&auth), 1, "every later read was a hit");
     let stats = auth.session_cache_stats().unwrap();
     assert_eq!(stats.entries, 1);
-    assert_eq!((stats.max_entries, stats.max_bytes), (1024, 1 << 20), "on by default, with a small bound");
+    assert_eq!((stats.max_entries, stats.max_bytes), (1024, 2 << 20), "on by default, with a small bound");
 }
 
 #[test]
@@ -232,6 +232,41 @@ fn a_rotated_out_secret_is_refused_by_the_new_engine() {
     assert!(read(&keeping, &fresh).is_some());
 }
 
+/// Payloads the engine never writes but a valid key could seal (older
+/// Auth.js, another tool): repeated claims, odd types, the identity claim,
+/// not an object. Read three times (miss, then hits that parse the cached
+/// claims), each answers as without the cache, with and without callbacks.
+#[test]
+fn odd_payloads_answer_as_without_the_cache() {
+    let exp = now_seconds() + 600;
+    let payloads = [
+        format!(r#"{{"name":"a","name":"b","exp":{exp}}}"#),
+        format!(r#"{{"name":null,"email":7,"picture":[1],"exp":{exp}}}"#),
+        format!(r#"{{"name":"a","exp":{exp},"iat":null}}"#),
+        format!(r#"{{"name":"a","exp":"{exp}"}}"#),
+        format!(r#"{{"name":"a","exp":{exp},"nbf":{}}}"#, exp + 10_000),
+        format!(r#"{{"name":"a","exp":{exp},"libauth":{{"sub":"credentials:1","email":"a@x","emailVerified":true}}}}"#),
+        format!(r#"{{"name":"a","exp":{exp},"libauth":"forged"}}"#),
+        format!(r#" {{"name":"a","exp":{exp},"deep":{}1{}}}"#, "[".repeat(200), "]".repeat(200)),
+        r#"["name","a"]"#.to_owned(),
+        r#""text""#.to_owned(),
+        "{not json".to_owned(),
+    ];
+    for with_callbacks in [false, true] {
+        let hooks = || if with_callbacks { hooked() } else { hooks() };
+        let (cached, uncached) =
+            (engine(&[SECRET], Value::Bool(true), hooks()), engine(&[SECRET], Value::Bool(false), hooks()));
+        for payload in &payloads {
+            let cookie = common::gcm_token(SALT, payload.as_bytes(), 16);
+            for _ in 0..3 {
+                assert_eq!(read(&cached, &cookie), read(&uncached, &cookie), "{payload}");
+                assert_eq!(route(&cached, &cookie), route(&uncached, &cookie), "{payload}");
+            }
+        }
+        assert!(read(&cached, &common::gcm_token(SALT, payloads[0].as_bytes(), 16)).is_some());
+    }
+}
+
 #[test]
 fn bounds_hold_under_many_distinct_cookies() {
     // (maxEntries, maxBytes): entries bind, bytes bind, both small.
@@ -261,7 +296,7 @@ fn the_cache_option_is_validated_and_can_be_turned_off() {
     assert!(read(&off, &cookie).is_some());
     let on = engine(&[SECRET], json!({ "maxEntries": 10 }), hooks());
     assert_eq!(on.session_cache_stats().unwrap().max_entries, 10);
-    assert_eq!(on.session_cache_stats().unwrap().max_bytes, 1 << 20);
+    assert_eq!(on.session_cache_stats().unwrap().max_bytes, 2 << 20);
 
     for (cache, option) in [
         (json!({ "maxEntries": 0 }), "session.cache.maxEntries"),

@@ -8,9 +8,10 @@
 //! the benchmarks whose name starts with it (`bench/bench.mjs` runs
 //! `libauth-bench get_session` between its own rounds). `--calls N` makes
 //! N `get_session` calls on one cookie (session cache hits) and prints
-//! nothing, `--calls-cache-off N` the same with `session.cache: false`:
-//! `bench/engine/run.sh` runs them under callgrind for an instruction count
-//! per call.
+//! nothing, `--calls-cache-off N` the same with `session.cache: false`,
+//! `--calls-first-sight N` and `--calls-first-sight-cache-off N` with a
+//! different cookie on every call (N at most 3000): `bench/engine/run.sh`
+//! runs them under callgrind for an instruction count per call.
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -20,6 +21,8 @@ use libauth_core::{Auth, AuthRequest, Config, HookMap};
 use serde_json::json;
 
 const SECRET: &str = "bench-secret-bench-secret-bench-secret!";
+/// The distinct cookies of the `--calls-first-sight` modes.
+const FIRST_SIGHT_CALLS: usize = 3000;
 
 fn main() {
     let only = std::env::args().nth(1);
@@ -34,11 +37,21 @@ fn main() {
     let session_req = AuthRequest::get("http://localhost:3000/dashboard").with_header("cookie", cookie.clone());
     assert!(auth.get_session(&session_req).unwrap().is_some(), "bench setup: signed in");
     let uncached = engine(json!({ "session": { "cache": false } }));
-    if let Some(mode @ ("--calls" | "--calls-cache-off")) = only.as_deref() {
-        let calls: u64 = std::env::args().nth(2).and_then(|n| n.parse().ok()).expect("--calls N");
-        let auth = if mode == "--calls" { &auth } else { &uncached };
+    if let Some(mode) = only.as_deref().filter(|o| o.starts_with("--calls")) {
+        let calls: usize = std::env::args().nth(2).and_then(|n| n.parse().ok()).expect("--calls N");
+        let engine = if mode.ends_with("cache-off") { &uncached } else { &auth };
+        if mode.starts_with("--calls-first-sight") {
+            // A different cookie on every call; the pool's size is fixed, so
+            // making it costs the same in runs of different lengths.
+            let pool = distinct_cookies(&cookie, FIRST_SIGHT_CALLS);
+            assert!(calls <= pool.len(), "at most {FIRST_SIGHT_CALLS} first-sight calls");
+            for req in &pool[..calls] {
+                std::hint::black_box(engine.get_session(req).unwrap());
+            }
+            return;
+        }
         for _ in 0..calls {
-            std::hint::black_box(auth.get_session(&session_req).unwrap());
+            std::hint::black_box(engine.get_session(&session_req).unwrap());
         }
         return;
     }
@@ -56,7 +69,9 @@ fn main() {
     // signed-in token's claims, each with its own `jti`, 20000 of them in
     // turn, far more than the cache holds): a miss, a decryption and an
     // insertion (and an eviction) each time.
-    if wants("get_session (JWT, no callbacks, first sight)") {
+    // The same cookies with the cache off: the cost before the cache on
+    // the same, cache-cold, requests.
+    if wants("get_session (JWT, no callbacks, first sight") {
         let fresh = engine(json!({}));
         let pool = distinct_cookies(&cookie, 20_000);
         let before = fresh.session_cache_stats().expect("cache on").decryptions;
@@ -68,6 +83,12 @@ fn main() {
         });
         let decrypted = fresh.session_cache_stats().expect("cache on").decryptions - before;
         println!("  first sight: {calls} reads, {decrypted} decrypted ({} hits)", calls - decrypted);
+        let mut calls = 0usize;
+        report("get_session (JWT, no callbacks, first sight, cache off)", &mut || {
+            let req = &pool[calls % pool.len()];
+            calls += 1;
+            std::hint::black_box(uncached.get_session(req).unwrap());
+        });
     }
     let route_req = AuthRequest::get("http://localhost:3000/auth/session").with_header("cookie", cookie.clone());
     report("handle GET /auth/session (no renewal due)", &mut || {
