@@ -114,16 +114,22 @@ impl Auth {
                 },
             }
         };
-        if let Some(payload) = &payload {
-            if let Some(read) = self.read_plain_session(payload, &mode, now, &jar, slot.as_ref()) {
-                return read;
+        let plain = match &payload {
+            Some(payload) => self.read_plain_session(payload, &mode, now, &jar, slot.as_ref()),
+            None => None,
+        };
+        if let Some(read) = plain {
+            if let (Some(slot), Some(payload)) = (&slot, payload) {
+                slot.finish(payload);
             }
+            return read;
         }
-        let claims = match &payload {
+        let claims = match payload {
             Some(payload) => {
-                let claims = crate::jwt::parse_claims(payload, now);
+                let claims = crate::jwt::parse_claims(&payload, now);
                 if let Some(slot) = &slot {
-                    slot.settle(payload, claims.is_ok());
+                    slot.settle(claims.is_ok());
+                    slot.finish(payload);
                 }
                 claims.map(Some).map_err(jwt_session_error)
             }
@@ -238,7 +244,7 @@ impl Auth {
         let (exp, iat, nbf) = (claims.exp.as_ref(), claims.iat.as_ref(), claims.nbf.as_ref());
         let checked = crate::jwt::check_time_values(exp, iat, nbf, true, now);
         if let Some(slot) = slot {
-            slot.settle(payload, checked.is_ok());
+            slot.settle(checked.is_ok());
         }
         if let Err(e) = checked {
             self.callbacks.log(&jwt_session_error(e));
@@ -271,7 +277,7 @@ impl Auth {
         } else {
             return None;
         };
-        Some(CacheSlot { cache, secure, value, hit: Cell::new(false), settled: Cell::new(false) })
+        Some(CacheSlot { cache, secure, value, hit: Cell::new(false), passed: Cell::new(None) })
     }
 
     /// Whether a token issued at `issued_at` is re-issued by `GET session`:
@@ -478,14 +484,14 @@ pub(crate) struct CacheSlot<'a> {
     value: &'a str,
     /// The payload came from the cache.
     hit: Cell<bool>,
-    /// The claims' checks have been applied to the cache (once per read:
-    /// the plain path may leave the token to the full path, which parses
-    /// it again).
-    settled: Cell<bool>,
+    /// Whether the claims passed every check, once known (the first
+    /// verdict counts: the plain path may leave a token it checked to the
+    /// full path, which parses and checks it again, alike).
+    passed: Cell<Option<bool>>,
 }
 
 impl CacheSlot<'_> {
-    /// The cached payload of this value, or `None` (counted as a decryption).
+    /// The cached entry of this value, or `None` (counted as a decryption).
     fn get(&self) -> Option<Arc<Entry>> {
         let hit = self.cache.get(self.secure, self.value);
         match hit {
@@ -495,16 +501,20 @@ impl CacheSlot<'_> {
         hit
     }
 
-    /// The claims of `payload` passed every check (`passed`), or failed
-    /// one: a fresh payload that passed is remembered; a cached one that
-    /// failed (it expired since) is forgotten.
-    fn settle(&self, payload: &[u8], passed: bool) {
-        if self.settled.replace(true) {
-            return;
+    /// Record whether the claims passed every check.
+    fn settle(&self, passed: bool) {
+        if self.passed.get().is_none() {
+            self.passed.set(Some(passed));
         }
-        match (self.hit.get(), passed) {
-            (false, true) => self.cache.insert(self.secure, self.value, payload),
-            (true, false) => self.cache.remove(self.secure, self.value),
+    }
+
+    /// Done with the payload: a fresh one whose claims passed is
+    /// remembered (moved, not copied); a cached one whose claims failed
+    /// (it expired since) is forgotten.
+    fn finish(&self, payload: Opened) {
+        match (payload, self.passed.get()) {
+            (Opened::Fresh(payload), Some(true)) => self.cache.insert(self.secure, self.value, payload),
+            (Opened::Cached(_), Some(false)) => self.cache.remove(self.secure, self.value),
             _ => {}
         }
     }

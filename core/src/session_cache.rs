@@ -106,13 +106,14 @@ impl SessionCacheSettings {
 /// An entry's key: the cookie value and which of the engine's two session
 /// cookie names (the plain and the `__Secure-` one, two different key
 /// derivation salts) it came under.
-#[derive(Clone, PartialEq, Eq, Hash)]
+#[derive(Clone, PartialEq, Eq)]
 struct Key {
     secure: bool,
     value: Box<str>,
 }
 
-/// A lookup's key, borrowed from the request (hashes as [`Key`] does).
+/// A lookup's key, borrowed from the request (hashes as [`Key`] does,
+/// through [`hash_key`]).
 struct KeyRef<'a> {
     secure: bool,
     value: &'a str,
@@ -120,9 +121,30 @@ struct KeyRef<'a> {
 
 impl Hash for KeyRef<'_> {
     fn hash<H: Hasher>(&self, state: &mut H) {
-        self.secure.hash(state);
-        self.value.hash(state);
+        hash_key(self.secure, self.value, state);
     }
+}
+
+impl Hash for Key {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        hash_key(self.secure, &self.value, state);
+    }
+}
+
+/// How many bytes at the end of a cookie value are hashed.
+const HASHED_TAIL: usize = 64;
+
+/// A key's hash: the cookie name, the value's length and its last
+/// [`HASHED_TAIL`] bytes, which for every value the cache can hold are the
+/// token's authentication tag (32 random-looking bytes, base64url) and the
+/// end of its ciphertext: hashing the whole value (often 500 bytes or
+/// more, chunks joined) would cost more than the rest of a lookup. Equality
+/// still compares whole values; the hasher is randomly seeded per process.
+fn hash_key<H: Hasher>(secure: bool, value: &str, state: &mut H) {
+    let bytes = value.as_bytes();
+    state.write_u8(secure as u8);
+    state.write_usize(bytes.len());
+    state.write(&bytes[bytes.len().saturating_sub(HASHED_TAIL)..]);
 }
 
 impl Equivalent<Key> for KeyRef<'_> {
@@ -154,7 +176,8 @@ fn entry_bytes(value: &str, payload: &[u8]) -> u64 {
 /// (`None` inside when the payload is not a plain claims object: the full
 /// path reads it).
 pub(crate) struct Entry {
-    pub payload: Box<[u8]>,
+    /// As decrypted (moved here, not copied).
+    pub payload: Vec<u8>,
     pub plain: OnceLock<Option<crate::session::PlainClaims>>,
 }
 
@@ -201,14 +224,14 @@ impl SessionCache {
     }
 
     /// Remember the payload of a cookie value whose claims passed every check.
-    pub fn insert(&self, secure: bool, value: &str, payload: &[u8]) {
-        // Larger than a shard's share: quick_cache would refuse it anyway,
-        // so skip the copies.
+    pub fn insert(&self, secure: bool, value: &str, payload: Vec<u8>) {
+        // Larger than half a shard's share: not worth evicting half the
+        // shard for (quick_cache refuses anything near its whole share).
         let shard_bytes = self.settings.max_bytes / self.cache.num_shards() as u64;
-        if entry_bytes(value, payload) > shard_bytes / 2 {
+        if entry_bytes(value, &payload) > shard_bytes / 2 {
             return;
         }
-        let entry = Entry { payload: payload.into(), plain: OnceLock::new() };
+        let entry = Entry { payload, plain: OnceLock::new() };
         self.cache.insert(Key { secure, value: value.into() }, Arc::new(entry));
     }
 
