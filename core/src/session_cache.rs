@@ -205,9 +205,11 @@ impl SessionCache {
         let shard_entries = (settings.max_entries / shards).max(1) as u64;
         let shard_bytes = settings.max_bytes / shards as u64;
         // A shard's weight capacity is `shard_bytes`; an entry weighs at
-        // least `floor`, so a shard holds at most `shard_bytes / floor <=
-        // shard_entries` entries.
-        let floor = shard_bytes.div_ceil(shard_entries).max(1);
+        // least `floor`, more than `shard_bytes / (shard_entries + 1)`, so
+        // a shard holds at most `shard_entries` entries. (Not
+        // `shard_bytes / shard_entries`: with one entry a shard, that entry
+        // would weigh the whole shard, more than quick_cache admits.)
+        let floor = shard_bytes / (shard_entries + 1) + 1;
         let options = quick_cache::OptionsBuilder::new()
             .shards(shards)
             .estimated_items_capacity(settings.max_entries)

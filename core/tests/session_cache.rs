@@ -294,6 +294,15 @@ fn the_cache_option_is_validated_and_can_be_turned_off() {
     assert_eq!(off.session_cache_stats(), None);
     let cookie = token(SECRET, "ada", 3600);
     assert!(read(&off, &cookie).is_some());
+    // The smallest caches still cache.
+    for max_entries in [1, 2, 3] {
+        let tiny = engine(&[SECRET], json!({ "maxEntries": max_entries, "maxBytes": 4096 }), hooks());
+        for _ in 0..3 {
+            assert!(read(&tiny, &cookie).is_some());
+        }
+        assert_eq!(decryptions(&tiny), 1, "maxEntries {max_entries}");
+        assert_eq!(tiny.session_cache_stats().unwrap().entries, 1);
+    }
     let on = engine(&[SECRET], json!({ "maxEntries": 10 }), hooks());
     assert_eq!(on.session_cache_stats().unwrap().max_entries, 10);
     assert_eq!(on.session_cache_stats().unwrap().max_bytes, 2 << 20);
