@@ -674,6 +674,12 @@ export interface SessionOptions {
   updateAge?: number;
   /** Database strategy: the session cookie's value (at least 16 characters; default a random UUID). */
   generateSessionToken?: () => Awaitable<string>;
+  /**
+   * JWT strategy: the engine's cache of decrypted session cookies (a repeated
+   * cookie is not decrypted again; expiry and callbacks still run on every
+   * read). On by default (1024 entries, 2 MiB); `false` turns it off.
+   */
+  cache?: boolean | { maxEntries?: number; maxBytes?: number };
 }
 
 export interface CallbacksOptions {

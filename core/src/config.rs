@@ -155,6 +155,11 @@ pub struct SessionConfig {
     pub max_age: Option<u64>,
     #[serde(default)]
     pub update_age: Option<u64>,
+    /// The cache of decrypted JWT session cookies: absent or `true` for the
+    /// defaults, `false` for none, `{ maxEntries, maxBytes }` (see
+    /// [`crate::session_cache`]).
+    #[serde(default)]
+    pub cache: Option<Value>,
 }
 
 /// How the engine waits for host code (`hooks` option): every hook call has
@@ -431,6 +436,8 @@ pub struct Settings {
     pub session_max_age: u64,
     pub session_update_age: u64,
     pub jwt_max_age: u64,
+    /// `session.cache`; `None` when turned off.
+    pub session_cache: Option<crate::session_cache::SessionCacheSettings>,
     pub trust_host: bool,
     pub use_secure_cookies: Option<bool>,
     pub redirect_proxy_url: Option<Url>,
@@ -597,6 +604,7 @@ impl Settings {
             session_max_age,
             session_update_age,
             jwt_max_age: config.jwt.max_age.unwrap_or(session_max_age),
+            session_cache: crate::session_cache::SessionCacheSettings::parse(config.session.cache.as_ref())?,
             trust_host,
             use_secure_cookies: config.use_secure_cookies,
             redirect_proxy_url,

@@ -63,6 +63,8 @@ pub mod redis_pool;
 mod routes;
 pub mod session;
 #[doc(hidden)]
+pub mod session_cache;
+#[doc(hidden)]
 pub mod time;
 pub mod tokens;
 pub mod webauthn;
@@ -94,6 +96,9 @@ pub struct Auth {
     callbacks: Callbacks,
     providers: Providers,
     codec: JwtCodec,
+    /// Decrypted session cookies (`session.cache`): JWT strategy, the
+    /// engine's own codec. Dropped with the engine, and with it its secrets.
+    session_cache: Option<session_cache::SessionCache>,
     csrf: Csrf,
     plain_cookies: CookieSet,
     secure_cookies: CookieSet,
@@ -237,6 +242,12 @@ impl Auth {
             settings.secrets.clone(),
             &[plain_cookies.session_token.name.as_str(), secure_cookies.session_token.name.as_str()],
         );
+        let session_cache = match settings.session_cache {
+            Some(cache) if settings.strategy == SessionStrategy::Jwt && !host.has(&Hook::JWT_DECODE) => {
+                Some(session_cache::SessionCache::new(cache))
+            }
+            _ => None,
+        };
         let csrf = Csrf::new(settings.secrets.clone());
         let callbacks = Callbacks::new(host.clone(), settings.debug);
         webauthn::check_config(&providers, adapter.as_deref(), settings.web_authn)?;
@@ -282,6 +293,7 @@ impl Auth {
             callbacks,
             providers,
             codec,
+            session_cache,
             csrf,
             plain_cookies,
             secure_cookies,
@@ -349,6 +361,15 @@ impl Auth {
             Some(e) => Err(e),
             None => Ok(read.session.map(|s| Session::from_value(s, read.identity))),
         }
+    }
+
+    /// What the session cache holds and how many session tokens were
+    /// decrypted by reads (`None` without a cache: `session.cache: false`,
+    /// the database strategy, or a custom `jwt.decode`). For tests and
+    /// benchmarks; walks the whole cache.
+    #[doc(hidden)]
+    pub fn session_cache_stats(&self) -> Option<session_cache::SessionCacheStats> {
+        self.session_cache.as_ref().map(session_cache::SessionCache::stats)
     }
 
     /// Whether reading the session can neither call host code nor block on

@@ -1,6 +1,10 @@
 //! Reading and renewing sessions. The JWT strategy keeps the whole session
 //! in the encrypted cookie (see `jwt.rs`).
 
+use std::borrow::Cow;
+use std::cell::Cell;
+use std::sync::Arc;
+
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Map, Value};
 
@@ -10,6 +14,7 @@ use crate::error::{AuthError, ErrorType};
 use crate::host::Hook;
 use crate::http::AuthRequest;
 use crate::identity::Identity;
+use crate::session_cache::{Entry, SessionCache};
 use crate::time::{iso_millis, now_millis, now_seconds};
 use crate::Auth;
 
@@ -89,27 +94,45 @@ impl Auth {
             return SessionRead::none(Vec::new());
         };
         let now = now_seconds();
-        // Our own tokens are decrypted once, here; their claims are parsed
-        // below, as far as the read needs them.
+        // Our own tokens are decrypted once, here (or once per engine, with
+        // the session cache); their claims are parsed below, as far as the
+        // read needs them, and checked on every read.
+        let mut slot = None;
         let payload = if self.custom_jwt_decode {
             None
         } else {
-            match self.codec.open(raw, &spec.name) {
-                Ok(payload) => Some(payload),
-                Err(e) => {
-                    // Tampered, expired or foreign: no session, and the cookie goes.
-                    self.callbacks.log(&jwt_session_error(e));
-                    return SessionRead::none(jar.clear());
-                }
+            slot = self.cache_slot(&spec.name, raw);
+            match slot.as_ref().and_then(CacheSlot::get) {
+                Some(hit) => Some(Opened::Cached(hit)),
+                None => match self.codec.open(raw, &spec.name) {
+                    Ok(payload) => Some(Opened::Fresh(payload)),
+                    Err(e) => {
+                        // Tampered, expired or foreign: no session, and the cookie goes.
+                        self.callbacks.log(&jwt_session_error(e));
+                        return SessionRead::none(jar.clear());
+                    }
+                },
             }
         };
-        if let Some(payload) = &payload {
-            if let Some(read) = self.read_plain_session(payload, &mode, now, &jar) {
-                return read;
+        let plain = match &payload {
+            Some(payload) => self.read_plain_session(payload, &mode, now, &jar, slot.as_ref()),
+            None => None,
+        };
+        if let Some(read) = plain {
+            if let (Some(slot), Some(payload)) = (&slot, payload) {
+                slot.finish(payload);
             }
+            return read;
         }
         let claims = match payload {
-            Some(payload) => crate::jwt::parse_claims(&payload, now).map(Some).map_err(jwt_session_error),
+            Some(payload) => {
+                let claims = crate::jwt::parse_claims(&payload, now);
+                if let Some(slot) = &slot {
+                    slot.settle(claims.is_ok());
+                    slot.finish(payload);
+                }
+                claims.map(Some).map_err(jwt_session_error)
+            }
             None => self.decode_session_token(raw, &spec.name),
         };
         let claims = match claims {
@@ -203,18 +226,27 @@ impl Auth {
     /// refuses it, as it always has).
     fn read_plain_session(
         &self,
-        payload: &[u8],
+        payload: &Opened,
         mode: &ReadMode,
         now: u64,
         jar: &ChunkedCookie,
+        slot: Option<&CacheSlot<'_>>,
     ) -> Option<SessionRead> {
         let hooked = self.callbacks.has_jwt || self.callbacks.has_session || self.callbacks.has_event_session;
         if hooked || matches!(mode, ReadMode::Update(_)) {
             return None;
         }
-        let claims = SessionClaims::parse(payload)?;
-        let (exp, iat, nbf) = (claims.exp.get(), claims.iat.get(), claims.nbf.get());
-        if let Err(e) = crate::jwt::check_time_values(exp, iat, nbf, true, now) {
+        // A cache hit parses its claims once, for every later hit.
+        let claims = match payload {
+            Opened::Cached(entry) => Cow::Borrowed(entry.plain.get_or_init(|| PlainClaims::parse(payload)).as_ref()?),
+            Opened::Fresh(payload) => Cow::Owned(PlainClaims::parse(payload)?),
+        };
+        let (exp, iat, nbf) = (claims.exp.as_ref(), claims.iat.as_ref(), claims.nbf.as_ref());
+        let checked = crate::jwt::check_time_values(exp, iat, nbf, true, now);
+        if let Some(slot) = slot {
+            slot.settle(checked.is_ok());
+        }
+        if let Err(e) = checked {
             self.callbacks.log(&jwt_session_error(e));
             return Some(SessionRead::none(jar.clear()));
         }
@@ -223,13 +255,29 @@ impl Auth {
             return None;
         }
         let expires = token_expiry(exp).unwrap_or_else(|| now.saturating_add(self.settings.session_max_age));
-        let identity = claims.libauth.get().and_then(Identity::from_claim);
+        let (user, identity) = user_and_identity(claims);
         Some(SessionRead {
-            session: Some(session_value(claims.user(), expires)),
+            session: Some(session_value(user, expires)),
             identity,
             cookies: Vec::new(),
             adapter_error: None,
         })
+    }
+
+    /// The session cache's place for cookie `value` under cookie `name`:
+    /// `None` without a cache, or for a cookie name that is neither of the
+    /// engine's two session cookie names (each is its own key derivation
+    /// salt, so each has its own keys in the cache).
+    fn cache_slot<'a>(&'a self, name: &str, value: &'a str) -> Option<CacheSlot<'a>> {
+        let cache = self.session_cache.as_ref()?;
+        let secure = if name == self.plain_cookies.session_token.name {
+            false
+        } else if name == self.secure_cookies.session_token.name {
+            true
+        } else {
+            return None;
+        };
+        Some(CacheSlot { cache, secure, value, hit: Cell::new(false), passed: Cell::new(None) })
     }
 
     /// Whether a token issued at `issued_at` is re-issued by `GET session`:
@@ -374,6 +422,101 @@ impl Auth {
             };
         }
         self.codec.decode(raw, salt).map(Some).map_err(jwt_session_error)
+    }
+}
+
+/// A session token's payload: decrypted by this read, or by an earlier
+/// one (a session cache hit).
+enum Opened {
+    Fresh(Vec<u8>),
+    Cached(Arc<Entry>),
+}
+
+impl std::ops::Deref for Opened {
+    type Target = [u8];
+    fn deref(&self) -> &[u8] {
+        match self {
+            Opened::Fresh(payload) => payload,
+            Opened::Cached(entry) => &entry.payload,
+        }
+    }
+}
+
+/// What the plain read takes from a token's claims ([`SessionClaims`]):
+/// the time claims as the token holds them (a present `null` stays
+/// `Some(Null)`), the user the session shows, and the identity.
+#[derive(Clone)]
+pub(crate) struct PlainClaims {
+    exp: Option<Value>,
+    iat: Option<Value>,
+    nbf: Option<Value>,
+    user: Map<String, Value>,
+    identity: Option<Identity>,
+}
+
+impl PlainClaims {
+    fn parse(payload: &[u8]) -> Option<PlainClaims> {
+        let mut claims = SessionClaims::parse(payload)?;
+        let take = |claim: &mut Claim| match std::mem::take(claim) {
+            Claim::Absent => None,
+            Claim::Present(v) => Some(v),
+        };
+        let (exp, iat, nbf) = (take(&mut claims.exp), take(&mut claims.iat), take(&mut claims.nbf));
+        let identity = claims.libauth.get().and_then(Identity::from_claim);
+        Some(PlainClaims { exp, iat, nbf, user: claims.user(), identity })
+    }
+}
+
+/// The user and identity of the claims, moved out of this read's own
+/// parse or copied from the cache's.
+fn user_and_identity(claims: Cow<'_, PlainClaims>) -> (Map<String, Value>, Option<Identity>) {
+    match claims {
+        Cow::Owned(claims) => (claims.user, claims.identity),
+        Cow::Borrowed(claims) => (claims.user.clone(), claims.identity.clone()),
+    }
+}
+
+/// One read's place in the session cache: a cookie value under one of the
+/// session cookie names.
+pub(crate) struct CacheSlot<'a> {
+    cache: &'a SessionCache,
+    secure: bool,
+    value: &'a str,
+    /// The payload came from the cache.
+    hit: Cell<bool>,
+    /// Whether the claims passed every check, once known (the first
+    /// verdict counts: the plain path may leave a token it checked to the
+    /// full path, which parses and checks it again, alike).
+    passed: Cell<Option<bool>>,
+}
+
+impl CacheSlot<'_> {
+    /// The cached entry of this value, or `None` (counted as a decryption).
+    fn get(&self) -> Option<Arc<Entry>> {
+        let hit = self.cache.get(self.secure, self.value);
+        match hit {
+            Some(_) => self.hit.set(true),
+            None => self.cache.count_decryption(),
+        }
+        hit
+    }
+
+    /// Record whether the claims passed every check.
+    fn settle(&self, passed: bool) {
+        if self.passed.get().is_none() {
+            self.passed.set(Some(passed));
+        }
+    }
+
+    /// Done with the payload: a fresh one whose claims passed is
+    /// remembered (moved, not copied); a cached one whose claims failed
+    /// (it expired since) is forgotten.
+    fn finish(&self, payload: Opened) {
+        match (payload, self.passed.get()) {
+            (Opened::Fresh(payload), Some(true)) => self.cache.insert(self.secure, self.value, payload),
+            (Opened::Cached(_), Some(false)) => self.cache.remove(self.secure, self.value),
+            _ => {}
+        }
     }
 }
 

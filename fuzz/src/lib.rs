@@ -5,7 +5,7 @@
 use std::collections::HashMap;
 use std::sync::Arc;
 
-use libauth_core::{Auth, AuthResponse, Config, HookMap, HostError};
+use libauth_core::{Auth, AuthRequest, AuthResponse, Config, HookMap, HostError};
 use serde_json::{json, Value};
 use sha2::{Digest, Sha256};
 
@@ -105,4 +105,44 @@ pub fn check_response(what: &str, res: &AuthResponse) {
     for header in res.set_cookies() {
         assert!(!sets_session(header), "{what}: a session cookie was issued: {header}");
     }
+}
+
+/// A credentials sign-in as `ada` on `auth` (whose `authorize` must be
+/// [`authorize_ada`]): the session token it issues.
+pub fn sign_in_ada(auth: &Auth) -> String {
+    let res = auth.handle(&AuthRequest::get(format!("{ORIGIN}/auth/csrf")));
+    let token = res.json().expect("csrf JSON")["csrfToken"].as_str().expect("csrfToken").to_owned();
+    let csrf_cookie = res
+        .set_cookies()
+        .find_map(|h| h.split(';').next().filter(|c| c.starts_with(&format!("{CSRF_COOKIE}="))))
+        .expect("csrf cookie")
+        .to_owned();
+    let req = AuthRequest::post_form(
+        format!("{ORIGIN}/auth/callback/credentials"),
+        &[("csrfToken", &token), ("username", "ada"), ("password", "secret")],
+    )
+    .with_header("cookie", csrf_cookie);
+    let res = auth.handle(&req);
+    let token = res
+        .set_cookies()
+        .find_map(|h| h.split(';').next()?.strip_prefix(&format!("{SESSION_COOKIE}=")).map(str::to_owned));
+    token.unwrap_or_else(|| panic!("no session cookie issued: {res:?}"))
+}
+
+/// Two engines under [`ISSUER_SECRET`] that differ only in the session
+/// cache: a small one (4 entries, so fuzzed inputs evict each other) and
+/// none. The session cache target requires them to answer alike.
+pub fn cache_engines() -> (Auth, Auth) {
+    let make = |cache: Value| {
+        let hooks = HookMap::new().on("providers.credentials.authorize", authorize_ada);
+        let config = Config::from_value(json!({
+            "secret": ISSUER_SECRET,
+            "trustHost": true,
+            "session": { "cache": cache },
+            "providers": [{ "type": "credentials", "credentials": { "username": {}, "password": {} } }]
+        }))
+        .expect("valid fuzz config");
+        Auth::with_env(config, Arc::new(hooks), &HashMap::<String, String>::new()).expect("engine builds")
+    };
+    (make(json!({ "maxEntries": 4, "maxBytes": 65536 })), make(Value::Bool(false)))
 }

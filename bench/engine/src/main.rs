@@ -7,16 +7,22 @@
 //! credentials sign-in. Prints ops/s and µs/op. With an argument, runs only
 //! the benchmarks whose name starts with it (`bench/bench.mjs` runs
 //! `libauth-bench get_session` between its own rounds). `--calls N` makes
-//! N `get_session` calls and prints nothing: `bench/engine/run.sh` runs it
-//! under callgrind for an instruction count per call.
+//! N `get_session` calls on one cookie (session cache hits) and prints
+//! nothing, `--calls-cache-off N` the same with `session.cache: false`,
+//! `--calls-first-sight N` and `--calls-first-sight-cache-off N` with a
+//! different cookie on every call (N at most 3000): `bench/engine/run.sh`
+//! runs them under callgrind for an instruction count per call.
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use libauth_core::jwt::JwtCodec;
 use libauth_core::{Auth, AuthRequest, Config, HookMap};
 use serde_json::json;
 
 const SECRET: &str = "bench-secret-bench-secret-bench-secret!";
+/// The distinct cookies of the `--calls-first-sight` modes.
+const FIRST_SIGHT_CALLS: usize = 3000;
 
 fn main() {
     let only = std::env::args().nth(1);
@@ -25,21 +31,65 @@ fn main() {
             report(name, f);
         }
     };
+    let wants = |name: &str| only.as_deref().is_none_or(|o| name.starts_with(o));
     let auth = engine(json!({}));
     let cookie = sign_in(&auth);
     let session_req = AuthRequest::get("http://localhost:3000/dashboard").with_header("cookie", cookie.clone());
     assert!(auth.get_session(&session_req).unwrap().is_some(), "bench setup: signed in");
-    if only.as_deref() == Some("--calls") {
-        let calls: u64 = std::env::args().nth(2).and_then(|n| n.parse().ok()).expect("--calls N");
+    let uncached = engine(json!({ "session": { "cache": false } }));
+    if let Some(mode) = only.as_deref().filter(|o| o.starts_with("--calls")) {
+        let calls: usize = std::env::args().nth(2).and_then(|n| n.parse().ok()).expect("--calls N");
+        let engine = if mode.ends_with("cache-off") { &uncached } else { &auth };
+        if mode.starts_with("--calls-first-sight") {
+            // A different cookie on every call; the pool's size is fixed, so
+            // making it costs the same in runs of different lengths.
+            let pool = distinct_cookies(&cookie, FIRST_SIGHT_CALLS);
+            assert!(calls <= pool.len(), "at most {FIRST_SIGHT_CALLS} first-sight calls");
+            for req in &pool[..calls] {
+                std::hint::black_box(engine.get_session(req).unwrap());
+            }
+            return;
+        }
         for _ in 0..calls {
-            std::hint::black_box(auth.get_session(&session_req).unwrap());
+            std::hint::black_box(engine.get_session(&session_req).unwrap());
         }
         return;
     }
 
+    // The same cookie on every call, as a browser sends it: with the
+    // session cache (on by default) every call after the first is a hit.
     report("get_session (JWT, no callbacks)", &mut || {
         std::hint::black_box(auth.get_session(&session_req).unwrap());
     });
+    // Today's cost without the cache: every call decrypts.
+    report("get_session (JWT, no callbacks, cache off)", &mut || {
+        std::hint::black_box(uncached.get_session(&session_req).unwrap());
+    });
+    // First sight with the cache on: a different cookie on every call (the
+    // signed-in token's claims, each with its own `jti`, 20000 of them in
+    // turn, far more than the cache holds): a miss, a decryption and an
+    // insertion (and an eviction) each time.
+    // The same cookies with the cache off: the cost before the cache on
+    // the same, cache-cold, requests.
+    if wants("get_session (JWT, no callbacks, first sight") {
+        let fresh = engine(json!({}));
+        let pool = distinct_cookies(&cookie, 20_000);
+        let before = fresh.session_cache_stats().expect("cache on").decryptions;
+        let mut calls = 0u64;
+        report("get_session (JWT, no callbacks, first sight)", &mut || {
+            let req = &pool[calls as usize % pool.len()];
+            calls += 1;
+            std::hint::black_box(fresh.get_session(req).unwrap());
+        });
+        let decrypted = fresh.session_cache_stats().expect("cache on").decryptions - before;
+        println!("  first sight: {calls} reads, {decrypted} decrypted ({} hits)", calls - decrypted);
+        let mut calls = 0usize;
+        report("get_session (JWT, no callbacks, first sight, cache off)", &mut || {
+            let req = &pool[calls % pool.len()];
+            calls += 1;
+            std::hint::black_box(uncached.get_session(req).unwrap());
+        });
+    }
     let route_req = AuthRequest::get("http://localhost:3000/auth/session").with_header("cookie", cookie.clone());
     report("handle GET /auth/session (no renewal due)", &mut || {
         std::hint::black_box(auth.handle(&route_req));
@@ -87,6 +137,20 @@ fn main() {
     }
     let ops = (threads * per_thread) as f64 / start.elapsed().as_secs_f64();
     println!("{:<52} {:>12.0} ops/s  ({threads} threads)", "get_session (JWT), all cores", ops);
+}
+
+/// `n` session cookies like `cookie` (the same claims, each its own `jti`),
+/// as requests.
+fn distinct_cookies(cookie: &str, n: usize) -> Vec<AuthRequest> {
+    let (name, value) = cookie.split_once('=').expect("name=value");
+    let codec = JwtCodec::new(vec![SECRET.into()], &[name]);
+    let claims = codec.decode(value, name).expect("the bench's own cookie");
+    (0..n)
+        .map(|_| {
+            let token = codec.encode(&claims, name, 3600).expect("encodes");
+            AuthRequest::get("http://localhost:3000/dashboard").with_header("cookie", format!("{name}={token}"))
+        })
+        .collect()
 }
 
 fn config(extra: serde_json::Value) -> Config {

@@ -6,28 +6,12 @@
 use std::fs;
 use std::path::Path;
 
-use libauth_core::{AuthRequest, HookMap};
-use libauth_fuzz::{authorize_ada, engine, CSRF_COOKIE, CSRF_TOKEN, ISSUER_SECRET, ORIGIN, SESSION_COOKIE};
+use libauth_core::HookMap;
+use libauth_fuzz::{authorize_ada, engine, sign_in_ada, CSRF_COOKIE, CSRF_TOKEN, ISSUER_SECRET, SESSION_COOKIE};
 
 fn issue_session_token() -> String {
     let auth = engine(ISSUER_SECRET, HookMap::new().on("providers.credentials.authorize", authorize_ada));
-    let res = auth.handle(&AuthRequest::get(format!("{ORIGIN}/auth/csrf")));
-    let token = res.json().expect("csrf JSON")["csrfToken"].as_str().expect("csrfToken").to_owned();
-    let csrf_cookie = res
-        .set_cookies()
-        .find_map(|h| h.split(';').next().filter(|c| c.starts_with(&format!("{CSRF_COOKIE}="))))
-        .expect("csrf cookie")
-        .to_owned();
-    let req = AuthRequest::post_form(
-        format!("{ORIGIN}/auth/callback/credentials"),
-        &[("csrfToken", &token), ("username", "ada"), ("password", "secret")],
-    )
-    .with_header("cookie", csrf_cookie);
-    let res = auth.handle(&req);
-    let token = res
-        .set_cookies()
-        .find_map(|h| h.split(';').next()?.strip_prefix(&format!("{SESSION_COOKIE}=")).map(str::to_owned));
-    token.unwrap_or_else(|| panic!("no session cookie issued: {res:?}"))
+    sign_in_ada(&auth)
 }
 
 fn write(dir: &Path, target: &str, seeds: &[Vec<u8>]) {

@@ -185,7 +185,7 @@ export const config: AuthConfig = {
     }),
   ],
   adapter,
-  session: { strategy: "jwt", maxAge: 3600, updateAge: 0 },
+  session: { strategy: "jwt", maxAge: 3600, updateAge: 0, cache: { maxEntries: 4096, maxBytes: 8 << 20 } },
   jwt: {
     maxAge: 3600,
     encode: ({ token, secret, salt, maxAge }: JWTEncodeParams) =>
