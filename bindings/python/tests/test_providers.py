@@ -338,20 +338,13 @@ def test_email_sign_in_through_smtp(serve: Any, smtp_sink: Any) -> None:
     follow_link(s, br, link, "grace@example.com")
 
 
-def test_get_access_token_refreshes_once_and_types_a_revoked_token(tiktok_sim: Dict[str, Any], tmp_path: Any) -> None:
-    """Database sessions: the stored TikTok account's token is refreshed once
-    for 16 concurrent threads (TikTok rotates refresh tokens, so a second
-    refresh would be refused); a refresh token spent elsewhere is
-    ``RefreshTokenRevoked``."""
-    import concurrent.futures
-    import urllib.parse
-    import urllib.request
-
-    sim = tiktok_sim["url"]
-    config: Dict[str, Any] = {
+def tiktok_database_config(sim: str, db: str) -> Dict[str, Any]:
+    """TikTok against the simulator, users and database sessions in SQLite
+    at ``db``, the session showing the user's id."""
+    return {
         "secret": SECRET,
         "basePath": "/auth",
-        "adapter": {"type": "sqlite", "path": str(tmp_path / "auth.db")},
+        "adapter": {"type": "sqlite", "path": db},
         "session": {"strategy": "database"},
         "providers": [
             libauth.TikTok(
@@ -366,6 +359,10 @@ def test_get_access_token_refreshes_once_and_types_a_revoked_token(tiktok_sim: D
             "session": lambda *, session, user=None, **_: {**session, "user": {**session["user"], "id": user["id"]}}
         },
     }
+
+
+def sign_in_with_tiktok(config: Dict[str, Any], tiktok_sim: Dict[str, Any]) -> str:
+    """Sign in once with TikTok through a server of ``config``; the user's id."""
     s: Server = start_asgi(config, port=tiktok_sim["app_port"])
     try:
         origin = tiktok_sim["origin"]
@@ -373,9 +370,23 @@ def test_get_access_token_refreshes_once_and_types_a_revoked_token(tiktok_sim: D
         res = br.post("/auth/signin/tiktok", {"csrfToken": br.csrf()})
         back = follow_until(res.headers["location"], origin)
         assert br.get(back[len(origin) :]).status_code == 302
-        user_id = br.session()["user"]["id"]
+        return str(br.session()["user"]["id"])
     finally:
         s.stop()
+
+
+def test_get_access_token_refreshes_once_and_types_a_revoked_token(tiktok_sim: Dict[str, Any], tmp_path: Any) -> None:
+    """Database sessions: the stored TikTok account's token is refreshed once
+    for 16 concurrent threads (TikTok rotates refresh tokens, so a second
+    refresh would be refused); a refresh token spent elsewhere is
+    ``RefreshTokenRevoked``."""
+    import concurrent.futures
+    import urllib.parse
+    import urllib.request
+
+    sim = tiktok_sim["url"]
+    config = tiktok_database_config(sim, str(tmp_path / "auth.db"))
+    user_id = sign_in_with_tiktok(config, tiktok_sim)
 
     auth = libauth.Auth(config)
     fresh = auth.get_access_token(user_id, "tiktok")
@@ -438,35 +449,8 @@ def test_python_sqlite3_on_the_same_file_does_not_hide_a_refresh(tiktok_sim: Dic
         urllib.request.urlopen(req).read()
 
     sim_config({"access_ttl_secs": 30})  # due at once (the skew is 60 s)
-    config: Dict[str, Any] = {
-        "secret": SECRET,
-        "basePath": "/auth",
-        "adapter": {"type": "sqlite", "path": db},
-        "session": {"strategy": "database"},
-        "rateLimit": {"store": {"type": "database"}},
-        "providers": [
-            libauth.TikTok(
-                client_id="sim-client-key",
-                client_secret="sim-client-secret",
-                authorization={"url": f"{sim}/v2/auth/authorize/"},
-                token=f"{sim}/v2/oauth/token/",
-                userinfo=f"{sim}/v2/user/info/",
-            )
-        ],
-        "callbacks": {
-            "session": lambda *, session, user=None, **_: {**session, "user": {**session["user"], "id": user["id"]}}
-        },
-    }
-    s: Server = start_asgi(config, port=tiktok_sim["app_port"])
-    try:
-        origin = tiktok_sim["origin"]
-        br = Browser(s)
-        res = br.post("/auth/signin/tiktok", {"csrfToken": br.csrf()})
-        back = follow_until(res.headers["location"], origin)
-        assert br.get(back[len(origin) :]).status_code == 302
-        user_id = br.session()["user"]["id"]
-    finally:
-        s.stop()
+    config = {**tiktok_database_config(sim, db), "rateLimit": {"store": {"type": "database"}}}
+    user_id = sign_in_with_tiktok(config, tiktok_sim)
 
     def python_reads() -> None:
         with contextlib.closing(sqlite3.connect(db)) as conn:
