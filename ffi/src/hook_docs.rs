@@ -614,12 +614,14 @@ fn documented_arguments_are_what_the_engine_sends() {
         }
         called.insert(name);
     }
-    // Hooks these flows cannot reach: the engine calls deleteUser only to
-    // undo a failed account link, and never unlinkAccount (it is Auth.js's,
-    // for the app's own use). The passkey hooks need a WebAuthn
-    // authenticator, which these flows do not have: core's passkey tests and
-    // the C example's browser test run them.
-    let unreached = ["adapter.deleteUser", "adapter.unlinkAccount", "providers.<id>.getUserInfo"];
+    // Hooks these flows cannot reach, or need not: deleteUser undoes a
+    // failed account link and claims a user made without proof of its
+    // address (deleted, then created again); the engine updates no user
+    // with updateUser any more (it is Auth.js's, for the app's own use), and
+    // calls unlinkAccount only to delete a passkey. The passkey hooks need a
+    // WebAuthn authenticator, which these flows do not have: core's passkey
+    // tests and the C example's browser test run them.
+    let unreached = ["adapter.deleteUser", "adapter.updateUser", "adapter.unlinkAccount", "providers.<id>.getUserInfo"];
     let passkeys: Vec<String> =
         libauth_core::adapter::AUTHENTICATOR_METHODS.iter().map(|m| format!("adapter.{m}")).collect();
     for hook in docs.keys().filter(|h| !unreached.contains(&h.as_str()) && !passkeys.contains(h)) {

@@ -102,14 +102,19 @@ pub const AUTH_HOOK_ERROR: i32 = 1;
 ///        or null; the others ignored. A failure is AdapterError. The
 ///        session token an adapter sees is the SHA-256 (hex) of the
 ///        cookie's; updateUser sends only the fields that change.
+///        deleteUser must delete the user's accounts, sessions and
+///        passkeys with it (as Auth.js's adapters do): a sign-in that
+///        proves the address of a user created without proof of it
+///        deletes that user and creates it again under the same id.
 ///   adapter.getAuthenticator  string
 ///   adapter.createAuthenticator  {credentialID, userId, providerAccountId, credentialPublicKey, counter, credentialDeviceType, credentialBackedUp, transports, name, createdAt, lastUsedAt}
 ///   adapter.listAuthenticatorsByUserId  string
 ///   adapter.updateAuthenticatorCounter  {credentialID, newCounter, lastUsedAt}
 ///   adapter.renameAuthenticator  {credentialID, name}
 ///   adapter.deleteAuthenticator  string
-///     -> passkeys (optional hooks; a webauthn provider needs the first
-///        four). A string argument is the credential id, or the user id for
+///     -> passkeys (optional hooks; a webauthn provider needs all but
+///        renameAuthenticator, and adapter.unlinkAccount, so a deleted
+///        passkey takes its account with it). A string argument is the credential id, or the user id for
 ///        listAuthenticatorsByUserId. An authenticator is Auth.js's (counter
 ///        a number, credentialBackedUp a boolean, transports a comma-separated
 ///        string or null) plus name, createdAt and lastUsedAt (ISO dates, or
