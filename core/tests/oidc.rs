@@ -418,3 +418,47 @@ fn a_discovery_document_for_another_issuer_is_refused() {
     assert!(location(&res).starts_with("http://localhost:3000/auth/signin?error="), "{}", location(&res));
     assert!(errors(&log).iter().any(|e| e.contains("issuer mismatch")), "{:?}", errors(&log));
 }
+
+/// A user whose linked OIDC account proves the user's address (the OP says
+/// `email_verified: true`) has it recorded at sign-in: a later email link
+/// then finds a proven user and claims nothing, and linking by email can
+/// use it. An address the provider does not vouch for records nothing.
+#[test]
+fn the_users_own_account_proving_its_address_records_the_proof() {
+    let op = start_op(&[]);
+    let db = temp_db_path();
+    let adapter = json!({ "type": "sqlite", "path": db.0 });
+    let probe = libauth_core::adapter::from_config(&adapter, Arc::new(libauth_core::NoHooks)).unwrap();
+    let make = |email: &str| {
+        let user = probe
+            .create_user(&libauth_core::adapter::NewUser { email: Some(email.into()), ..Default::default() })
+            .unwrap();
+        let account =
+            libauth_core::adapter::AdapterAccount::new(libauth_core::adapter::AccountType::Oidc, "oidc", "user-123");
+        probe.link_account(&libauth_core::adapter::AdapterAccount { user_id: user.id.clone(), ..account }).unwrap();
+        user
+    };
+    let config = libauth_core::Config::from_value(json!({
+        "secret": SECRET, "trustHost": true, "adapter": adapter,
+        "providers": [{ "type": "oidc", "id": "oidc", "issuer": op.issuer, "clientId": "libauth-test",
+            "clientSecret": "libauth-test-secret" }]
+    }))
+    .unwrap();
+    let auth = Auth::with_env(config, Arc::new(HookMap::new()), &std::collections::HashMap::new()).unwrap();
+
+    // The stored address is the OP's, which it says it verified.
+    let user = make("TEST@example.com");
+    assert!(user.email_verified.is_none());
+    let mut b = Browser::new(&auth);
+    assert_eq!(location(&sign_in(&mut b, &mut OpAgent::new())), "http://localhost:3000/home");
+    assert!(probe.get_user(&user.id).unwrap().unwrap().email_verified.is_some());
+    assert!(identity_of(&b).unwrap().email_verified);
+
+    // Another address on the user: the OP vouches for its own, not this one.
+    probe.delete_user(&user.id).unwrap();
+    let other = make("someone-else@example.com");
+    let mut b = Browser::new(&auth);
+    assert_eq!(location(&sign_in(&mut b, &mut OpAgent::new())), "http://localhost:3000/home");
+    assert!(probe.get_user(&other.id).unwrap().unwrap().email_verified.is_none());
+    assert!(!identity_of(&b).unwrap().email_verified);
+}

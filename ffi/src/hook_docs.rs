@@ -616,9 +616,9 @@ fn documented_arguments_are_what_the_engine_sends() {
     }
     // Hooks these flows cannot reach, or need not: deleteUser undoes a
     // failed account link and claims a user made without proof of its
-    // address (deleted, then created again); the engine updates no user
-    // with updateUser any more (it is Auth.js's, for the app's own use), and
-    // calls unlinkAccount only to delete a passkey. The passkey hooks need a
+    // address (deleted, then created again); updateUser records a proof a
+    // user's own linked OIDC account gives (these flows' provider proves
+    // nothing); unlinkAccount is called only to delete a passkey. The passkey hooks need a
     // WebAuthn authenticator, which these flows do not have: core's passkey
     // tests and the C example's browser test run them.
     let unreached = ["adapter.deleteUser", "adapter.updateUser", "adapter.unlinkAccount", "providers.<id>.getUserInfo"];

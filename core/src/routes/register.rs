@@ -301,6 +301,24 @@ pub fn login_or_register(
                         "the account is already linked to another user",
                     ));
                 }
+                // The user's own linked account proves the user's address
+                // (users made before the proof was recorded, or by a sign-in
+                // that did not prove it): record it, so a later email link
+                // finds a proven user and claims nothing.
+                let proves_it = signed_in.email_verified
+                    && user.email_verified.is_none()
+                    && matches!((&user.email, &signed_in.email), (Some(a), Some(b)) if crate::identity::same_address(a, b));
+                if proves_it {
+                    let update = crate::adapter::UserUpdate {
+                        id: user.id.clone(),
+                        email_verified: Some(Some(now_millis() as i64)),
+                        ..crate::adapter::UserUpdate::default()
+                    };
+                    let user = adapter.update_user(&update)?;
+                    let json = user_json(&user);
+                    events.event(&Hook::EVENT_UPDATE_USER, || serde_json::json!({ "user": json }));
+                    return Ok(Registered { user: user_json(&user), is_new_user: false });
+                }
                 return Ok(Registered { user: user_json(&user), is_new_user: false });
             }
             // Signed in already: link this account to the current user.
