@@ -1,7 +1,7 @@
 "use strict";
 // The server adapter: Express middleware and getSession.
 
-const { instanceFor, dropInstance, sessionInstanceFor } = require("./native");
+const { instanceFor, dropInstance, sessionInstanceFor, maxBodyBytes } = require("./native");
 
 /** Engines kept for mount points; past this many the oldest is dropped. */
 const MAX_MOUNTS = 64;
@@ -48,16 +48,14 @@ function ServerAuth(config) {
 }
 
 async function handleWithBody(auth, req, res, explicit) {
-  let body;
-  try {
-    body = await readBody(req);
-  } catch (e) {
-    if (e instanceof BodyTooLarge) return refuseTooLarge(req, res);
-    throw e;
-  }
+  const body = await readBody(req);
   const target = explicit ? (req.originalUrl ?? req.url) : canonicalTarget(req.originalUrl ?? req.url, auth.basePath);
   let out = auth.handle(req.method, absoluteUrl(req, target), req.rawHeaders, body, req.socket?.remoteAddress);
   if (typeof out.then === "function") out = await out;
+  // Over the limit the engine answered 413 from the first bytes; the rest
+  // of the body was never read, so this connection cannot carry another
+  // request.
+  if (body && body.length > maxBodyBytes() && !req.readableEnded) return sendAndClose(req, res, out);
   send(res, out);
 }
 
@@ -224,7 +222,9 @@ async function readBody(req) {
     return Buffer.from(form.toString());
   }
   if (req.readableEnded) return undefined;
-  if (Number(req.headers["content-length"]) > MAX_BODY_BYTES) throw new BodyTooLarge();
+  // One byte past the engine's limit is enough for it to answer 413; the
+  // rest is left unread.
+  const limit = maxBodyBytes() + 1;
   return new Promise((resolve, reject) => {
     const chunks = [];
     let size = 0;
@@ -234,11 +234,13 @@ async function readBody(req) {
       req.off("error", onError);
     };
     const onData = (chunk) => {
+      chunks.push(chunk);
       size += chunk.length;
-      if (size > MAX_BODY_BYTES) {
+      if (size >= limit) {
         done();
-        reject(new BodyTooLarge());
-      } else chunks.push(chunk);
+        req.pause();
+        resolve(Buffer.concat(chunks).subarray(0, limit));
+      }
     };
     const onEnd = () => {
       done();
@@ -254,31 +256,18 @@ async function readBody(req) {
   });
 }
 
-/**
- * The engine's body limit (`MAX_BODY_BYTES` in core/src/http.rs): auth
- * forms are a few hundred bytes, a passkey credential a few KiB.
- */
-const MAX_BODY_BYTES = 64 * 1024;
 /** What is read and thrown away of an oversized body before answering. */
 const DRAIN_BYTES = 1 << 20;
 const DRAIN_MS = 5000;
 
-class BodyTooLarge extends Error {
-  constructor() {
-    super(`libauth: request body over ${MAX_BODY_BYTES} bytes`);
-    this.status = 413;
-  }
-}
-
 /**
- * 413, as the engine answers it, on a connection that then closes. The
- * rest of the body is read and dropped first (up to DRAIN_BYTES, for at
- * most DRAIN_MS), so closing does not reset a client still sending, which
- * would lose it the answer; the client's next request opens a new
- * connection. Past either bound the connection is dropped after the answer.
+ * The engine's answer on a connection that then closes. The rest of the
+ * body is read and dropped first (up to DRAIN_BYTES, for at most
+ * DRAIN_MS), so closing does not reset a client still sending, which would
+ * lose it the answer; the client's next request opens a new connection.
+ * Past either bound the connection is dropped after the answer.
  */
-function refuseTooLarge(req, res) {
-  const body = JSON.stringify({ message: `The request body is larger than ${MAX_BODY_BYTES} bytes.` });
+function sendAndClose(req, res, out) {
   let answered = false;
   let drained = 0;
   const answer = () => {
@@ -288,13 +277,8 @@ function refuseTooLarge(req, res) {
     req.off("data", onData);
     req.off("end", answer);
     res.shouldKeepAlive = false;
-    res.writeHead(413, {
-      "content-type": "application/json",
-      "content-length": Buffer.byteLength(body),
-      "cache-control": "no-store",
-      connection: "close",
-    });
-    res.end(body);
+    res.setHeader("connection", "close");
+    send(res, out);
     if (!req.readableEnded) res.once("finish", () => req.socket?.destroy());
   };
   const onData = (chunk) => {

@@ -380,4 +380,11 @@ function workerThreads() {
   return native().workerThreads();
 }
 
-module.exports = { Instance, instanceFor, dropInstance, sessionInstanceFor, workerThreads };
+/** The engine's request body limit (bytes); it answers 413 past it. */
+let maxBody;
+function maxBodyBytes() {
+  maxBody ??= native().maxBodyBytes();
+  return maxBody;
+}
+
+module.exports = { Instance, instanceFor, dropInstance, sessionInstanceFor, workerThreads, maxBodyBytes };

@@ -405,6 +405,13 @@ pub fn compile_config(marked_json: String) -> Either<CompiledConfig, NativeConfi
     }
 }
 
+/// The engine's request body limit: a body longer than this is answered
+/// 413 by the engine, so a binding need read no more than one byte past it.
+#[napi]
+pub fn max_body_bytes() -> u32 {
+    libauth_core::http::MAX_BODY_BYTES as u32
+}
+
 /// Worker threads started so far (0 until the first job: the pool is lazy).
 #[napi]
 pub fn worker_threads() -> u32 {

@@ -20,7 +20,8 @@ use std::sync::Arc;
 use libauth_core::{Auth, AuthError, AuthRequest, AuthResponse, Config, Dispatch, ErrorType, Permit};
 use pyo3::exceptions::PyException;
 use pyo3::prelude::*;
-use pyo3::types::{PyBool, PyBytes, PyDict, PyList, PyString};
+use pyo3::sync::GILOnceCell;
+use pyo3::types::{PyBool, PyBytes, PyDict, PyList, PyString, PyType};
 
 use host::PyHost;
 
@@ -394,32 +395,33 @@ fn session_request(url: String, cookie: Option<String>) -> AuthRequest {
 
 /// A session read's outcome for Python: the dict (built here, with the
 /// GIL, from the engine's value), `None`, or the engine's error.
-/// `with_identity`: a `(dict, identity)` pair instead, the identity as a
-/// dict (`subject`, `email`, `emailVerified`) or `None` (see
-/// `libauth_core::Identity`); `(None, None)` without a session.
+/// `with_identity`: the dict is a `libauth.SessionWithIdentity` holding
+/// the identity's fields (`subject`, `email`, `email_verified`) as a tuple
+/// in `_identity`, made into a `libauth.Identity` on first use: built here
+/// in one pass, so the middlewares pay no copy on their hot path.
 fn session_to_py<'py>(
     py: Python<'py>,
     read: Result<Option<libauth_core::Session>, AuthError>,
     with_identity: bool,
 ) -> PyResult<Bound<'py, PyAny>> {
+    static SESSION_CLASS: GILOnceCell<Py<PyType>> = GILOnceCell::new();
     let session = match read {
         Ok(Some(session)) => session,
-        Ok(None) if with_identity => return (py.None(), py.None()).into_pyobject(py).map(|t| t.into_any()),
         Ok(None) => return Ok(py.None().into_bound(py)),
         Err(e) => return Err(engine_error(&e)),
     };
-    let dict = PyDict::new(py);
+    let dict = if with_identity {
+        SESSION_CLASS.import(py, "libauth._auth", "SessionWithIdentity")?.call0()?.downcast_into::<PyDict>()?
+    } else {
+        PyDict::new(py)
+    };
     for (key, value) in &session.0 {
         dict.set_item(key_to_py(py, key), value_to_py(py, value)?)?;
     }
-    if !with_identity {
-        return Ok(dict.into_any());
+    if let (true, Some(id)) = (with_identity, session.identity()) {
+        dict.setattr("_identity", (id.subject.as_str(), id.email.as_deref(), id.email_verified))?;
     }
-    let identity = match session.identity() {
-        Some(identity) => value_to_py(py, &serde_json::to_value(identity).unwrap_or_default())?,
-        None => py.None().into_bound(py),
-    };
-    (dict, identity).into_pyobject(py).map(|t| t.into_any())
+    Ok(dict.into_any())
 }
 
 fn to_py(py: Python<'_>, res: AuthResponse) -> NativeResponse {

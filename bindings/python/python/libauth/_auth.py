@@ -9,6 +9,7 @@ import json
 import os
 import threading
 import collections.abc
+from dataclasses import dataclass
 from typing import Any, Dict, List, Optional, Tuple
 
 from . import _native
@@ -33,6 +34,7 @@ class Response:
         return f"Response(status={self.status}, headers={self.headers!r}, body=<{len(self.body)} bytes>)"
 
 
+@dataclass(frozen=True)
 class Identity:
     """Who a session belongs to, as the engine established it at sign-in:
     ``subject`` (unique per libauth user: the stored user's id, or without
@@ -42,48 +44,27 @@ class Identity:
     a passkey sign-up). Match or link host users by email only when
     ``email_verified`` is true."""
 
-    __slots__ = ("subject", "email", "email_verified")
-
-    def __init__(self, subject: str, email: Optional[str], email_verified: bool) -> None:
-        self.subject = subject
-        self.email = email
-        self.email_verified = email_verified
-
-    @classmethod
-    def _from_native(cls, value: Optional[Dict[str, Any]]) -> Optional["Identity"]:
-        if not value:
-            return None
-        return cls(value["subject"], value.get("email"), bool(value.get("emailVerified")))
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, Identity) and (self.subject, self.email, self.email_verified) == (
-            other.subject,
-            other.email,
-            other.email_verified,
-        )
-
-    def __hash__(self) -> int:
-        return hash((self.subject, self.email, self.email_verified))
-
-    def __repr__(self) -> str:
-        return f"Identity(subject={self.subject!r}, email={self.email!r}, email_verified={self.email_verified!r})"
+    subject: str
+    email: Optional[str]
+    email_verified: bool
 
 
 class SessionWithIdentity(Dict[str, Any]):
     """A session dict (exactly what ``get_session`` returns) that also knows
     its ``identity`` (``None`` for a cookie issued without one: by Auth.js,
-    or before libauth carried it)."""
+    or before libauth carried it). Built by the native module, which leaves
+    the identity's fields in ``_identity``: the ``Identity`` is made on
+    first use, so a request that never asks pays nothing for it."""
 
-    identity: Optional[Identity] = None
+    __slots__ = ("_identity",)
 
-
-def _with_identity(pair: Any) -> Optional[SessionWithIdentity]:
-    session, identity = pair
-    if session is None:
-        return None
-    out = SessionWithIdentity(session)
-    out.identity = Identity._from_native(identity)
-    return out
+    @property
+    def identity(self) -> Optional[Identity]:
+        raw = getattr(self, "_identity", None)
+        if raw is None or isinstance(raw, Identity):
+            return raw
+        self._identity = found = Identity(*raw)
+        return found
 
 
 def _engine_call(fn: Any, *args: Any) -> Any:
@@ -164,7 +145,7 @@ class Auth:
     def get_session_with_identity(self, url: str, cookie: Optional[str] = None) -> Optional[SessionWithIdentity]:
         """``get_session``, with the session's ``identity`` beside it (for
         framework integrations that map sessions onto their own users)."""
-        return _with_identity(_engine_call(self._native.get_session, url, cookie, True))
+        return _engine_call(self._native.get_session, url, cookie, True)  # type: ignore[no-any-return]
 
     # -- asyncio -------------------------------------------------------------
 
@@ -225,8 +206,9 @@ class Auth:
     ) -> Optional[SessionWithIdentity]:
         """``get_session_with_identity`` for asyncio."""
         if self.session_is_hookless:
-            return _with_identity(_engine_call(self._native.get_session, url, cookie, True))
-        return _with_identity(await self._run_job(_engine_call(self._native.begin_session, url, cookie, True)))
+            return _engine_call(self._native.get_session, url, cookie, True)  # type: ignore[no-any-return]
+        job = _engine_call(self._native.begin_session, url, cookie, True)
+        return await self._run_job(job)  # type: ignore[no-any-return]
 
     def sign_in_url(self, callback_url: str) -> str:
         """The sign-in page's path, sending the user back to ``callback_url``
