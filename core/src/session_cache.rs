@@ -147,9 +147,13 @@ fn hash_key<H: Hasher>(secure: bool, value: &str, state: &mut H) {
     state.write(&bytes[bytes.len().saturating_sub(HASHED_TAIL)..]);
 }
 
+/// Compared in constant time: the value is a session token (the project's
+/// rule for every token comparison), though only a lookup whose hash
+/// matched an entry gets this far.
 impl Equivalent<Key> for KeyRef<'_> {
     fn equivalent(&self, key: &Key) -> bool {
-        self.secure == key.secure && self.value == &*key.value
+        use subtle::ConstantTimeEq;
+        self.secure == key.secure && bool::from(self.value.as_bytes().ct_eq(key.value.as_bytes()))
     }
 }
 
