@@ -84,7 +84,7 @@ pub struct Config {
     pub redirect_proxy_origins: Option<Vec<String>>,
     /// Sessions and verification tokens kept apart from the adapter:
     /// `{ "type": "redis", "url": "redis://…" }` (see
-    /// [`crate::adapter::secondary`]).
+    /// [`crate::store::redis`]).
     #[serde(default)]
     pub secondary_storage: Option<Value>,
     #[serde(default)]

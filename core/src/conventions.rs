@@ -293,8 +293,8 @@ fn compile_adapter(adapter: &mut Value, hooks: &mut Vec<(u64, String)>) -> Resul
         let Some(marker) = marker_of(value) else { continue };
         // Python adapters may spell their methods in snake_case.
         let method = camel_case(name);
-        if crate::adapter::METHODS.contains(&method.as_str())
-            || crate::adapter::AUTHENTICATOR_METHODS.contains(&method.as_str())
+        if crate::store::METHODS.contains(&method.as_str())
+            || crate::store::AUTHENTICATOR_METHODS.contains(&method.as_str())
         {
             hooks.push((marker, format!("adapter.{method}")));
             found += 1;
@@ -489,7 +489,7 @@ mod tests {
         }
         // Every kind of hook, and every adapter method, is in the vectors.
         let hooks: Vec<&str> = doc["cases"].as_array().unwrap().iter().filter_map(|c| c["hook"].as_str()).collect();
-        for method in crate::adapter::METHODS.iter().chain(&crate::adapter::AUTHENTICATOR_METHODS) {
+        for method in crate::store::METHODS.iter().chain(&crate::store::AUTHENTICATOR_METHODS) {
             assert!(hooks.contains(&format!("adapter.{method}").as_str()), "adapter.{method} missing");
         }
         for kind in

@@ -102,8 +102,8 @@ pub enum HookKind {
         id: String,
         method: ProviderMethod,
     },
-    /// `adapter.<method>` of a host adapter (a name in [`crate::adapter::METHODS`]
-    /// or [`crate::adapter::AUTHENTICATOR_METHODS`]).
+    /// `adapter.<method>` of a host adapter (a name in [`crate::store::METHODS`]
+    /// or [`crate::store::AUTHENTICATOR_METHODS`]).
     Adapter(String),
     /// `logger.error`, `logger.warn`, `logger.debug`.
     Logger(LogLevel),
@@ -179,8 +179,7 @@ impl HookKind {
             ("jwt", "decode") => HookKind::JwtDecode,
             ("session", "generateSessionToken") => HookKind::GenerateSessionToken,
             ("adapter", method)
-                if crate::adapter::METHODS.contains(&method)
-                    || crate::adapter::AUTHENTICATOR_METHODS.contains(&method) =>
+                if crate::store::METHODS.contains(&method) || crate::store::AUTHENTICATOR_METHODS.contains(&method) =>
             {
                 HookKind::Adapter(method.to_owned())
             }

@@ -95,7 +95,7 @@ pub fn flag_is_true(value: Option<&Value>) -> bool {
 pub fn host_says_verified(user: &Map<String, Value>) -> bool {
     match user.get("emailVerified") {
         Some(Value::Bool(b)) => *b,
-        Some(Value::String(s)) => crate::adapter::date::from_json(&Value::String(s.clone())).is_some(),
+        Some(Value::String(s)) => crate::store::date::from_json(&Value::String(s.clone())).is_some(),
         Some(Value::Number(n)) => n.as_f64().is_some_and(|n| n.is_finite() && n > 0.0),
         _ => false,
     }

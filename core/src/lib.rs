@@ -5,8 +5,8 @@
 //! The public API is what the crate root re-exports: [`Auth`], its
 //! [`Config`] and [`Settings`], the request and response types, the
 //! [`Host`] trait through which the engine reaches host code (with
-//! [`HookMap`] for Rust closures), the error types, and the [`adapter`]
-//! module for database adapters. `docs/architecture.md` describes the model.
+//! [`HookMap`] for Rust closures), the error types, and the [`store`]
+//! module for storage backends. `docs/architecture.md` describes the model.
 //!
 //! Layout: `config` (options, defaults, validation), `http` (request and
 //! response), `routes/` (one module per route family), `session` (session
@@ -29,7 +29,6 @@ struct ReadmeDoctests;
 #[doc = include_str!("../../docs/rust.md")]
 struct RustGuideDoctests;
 
-pub mod adapter;
 mod callbacks;
 pub mod config;
 pub mod conventions;
@@ -52,6 +51,7 @@ pub mod oauth;
 pub mod outbound;
 #[doc(hidden)]
 pub mod pages;
+mod passkeys;
 mod pool;
 pub mod providers;
 #[doc(hidden)]
@@ -59,11 +59,11 @@ pub mod random;
 pub mod ratelimit;
 #[doc(hidden)]
 pub mod redirect;
-pub mod redis_pool;
 mod routes;
 pub mod session;
 #[doc(hidden)]
 pub mod session_cache;
+pub mod store;
 #[doc(hidden)]
 pub mod time;
 pub mod tokens;
@@ -72,7 +72,6 @@ pub mod webauthn;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 
-pub use adapter::{Adapter, AdapterError, Purged};
 pub use config::{Config, Env, ProcessEnv, SessionStrategy, Settings};
 pub use error::{AuthError, ConfigError, ErrorType, HostError};
 pub use host::{Hook, HookMap, Host, NoHooks};
@@ -80,6 +79,7 @@ pub use http::{ActionOutcome, AuthRequest, AuthResponse};
 pub use identity::Identity;
 pub use routes::Action;
 pub use session::Session;
+pub use store::{Adapter, AdapterError, Purged, Stores};
 
 use callbacks::Callbacks;
 use cookies::CookieSet;
@@ -90,8 +90,9 @@ use providers::Providers;
 /// The engine for one configuration. Built once, shared by every thread.
 pub struct Auth {
     settings: Settings,
-    /// The database adapter, when configured.
-    adapter: Option<Arc<dyn adapter::Adapter>>,
+    /// Where records, counts and leases live (shared with a sibling
+    /// engine, see [`Auth::new_beside`]).
+    stores: Arc<Stores>,
     custom_session_token: bool,
     callbacks: Callbacks,
     providers: Providers,
@@ -201,39 +202,21 @@ impl Auth {
         // Hook names first: a misspelt adapter method is named as such,
         // not reported as a missing one.
         check_hook_names(host.as_ref(), &providers, config.adapter.as_ref())?;
-        if config.encrypt_tokens && config.adapter.is_none() {
-            return Err(ConfigError::new(
-                "encryptTokens",
-                "encrypts the tokens an adapter stores; configure an adapter",
-            )
-            .with_kind(ErrorType::MissingAdapter));
-        }
-        if config.secondary_storage.is_some() && config.adapter.is_none() {
-            return Err(ConfigError::new(
-                "secondaryStorage",
-                "keeps sessions and verification tokens beside an adapter's users and accounts; configure an adapter",
-            )
-            .with_kind(ErrorType::MissingAdapter));
-        }
-        // The adapter's SQL database, for a `"database"` rate-limit store.
-        let mut database = None;
-        let adapter = match (&config.adapter, sibling) {
-            (Some(_), Some(sibling)) => sibling.adapter.clone(),
-            (Some(value), None) => {
-                let (store, sql) = adapter::from_config_with_database(value, host.clone())?;
-                database = sql;
-                let store = match &config.secondary_storage {
-                    Some(secondary) => secondary_storage(secondary, store)?,
-                    None => store,
-                };
-                Some(match config.encrypt_tokens {
-                    true => Arc::new(adapter::sealed::SealedTokens::new(store, &settings.secrets)) as Arc<dyn Adapter>,
-                    false => store,
-                })
-            }
-            (None, _) => None,
+        let limits = ratelimit::RateLimits::parse(config.rate_limit.as_ref())?;
+        let stores = match sibling {
+            Some(sibling) => sibling.stores.clone(),
+            None => Arc::new(Stores::from_config(
+                &store::StoresConfig {
+                    adapter: config.adapter.as_ref(),
+                    secondary_storage: config.secondary_storage.as_ref(),
+                    encrypt_tokens: config.encrypt_tokens,
+                    counters: limits.store(),
+                    secrets: &settings.secrets,
+                },
+                host.clone(),
+            )?),
         };
-        check_email_adapter(&providers, adapter.as_deref())?;
+        check_email_adapter(&providers, stores.data())?;
         let plain_cookies = CookieSet::new(false, &settings.cookies);
         let secure_cookies = CookieSet::new(true, &settings.cookies);
         // Derive the session keys now, for both cookie names a request may
@@ -250,7 +233,7 @@ impl Auth {
         };
         let csrf = Csrf::new(settings.secrets.clone());
         let callbacks = Callbacks::new(host.clone(), settings.debug);
-        webauthn::check_config(&providers, adapter.as_deref(), settings.web_authn)?;
+        webauthn::check_config(&providers, stores.data(), settings.web_authn)?;
         if settings.web_authn {
             callbacks.logger.warn(
                 host.as_ref(),
@@ -258,20 +241,15 @@ impl Auth {
                 "WebAuthn (passkeys) is experimental in Auth.js: its wire protocol may still change there",
             );
         }
-        let limits = ratelimit::RateLimits::parse(config.rate_limit.as_ref())?;
-        let limit_store = match sibling {
-            Some(sibling) => sibling.limiter.store(),
-            None => ratelimit::config::build(limits.store(), database.as_ref())?,
-        };
         let limiter = ratelimit::Limiter::new(
             limits,
-            limit_store,
+            stores.counters.clone(),
             ratelimit::TrustedProxies::parse(&config.trusted_proxies)?
                 .with_header(ratelimit::client_ip::ForwardedHeader::parse(config.forwarded_header.as_ref())?),
             &settings.secrets[0],
         );
         let session_hookless = settings.strategy == SessionStrategy::Jwt
-            && adapter.is_none()
+            && stores.data().is_none()
             && !reaches_host(host.as_ref(), host::HookKind::reached_by_session_reads);
         let pages_hookless = !reaches_host(host.as_ref(), host::HookKind::reached_by_pages);
         Ok(Auth {
@@ -282,7 +260,7 @@ impl Auth {
             refreshes: tokens::Flights::default(),
             refresh_skew: std::time::Duration::from_secs(config.token_refresh.skew.unwrap_or(60)),
             refresh_wait: std::time::Duration::from_secs(config.token_refresh.wait.unwrap_or(10).clamp(1, 120)),
-            adapter,
+            stores,
             custom_session_token: host.has(&Hook::GENERATE_SESSION_TOKEN),
             custom_jwt_encode: host.has(&Hook::JWT_ENCODE),
             custom_jwt_decode: host.has(&Hook::JWT_DECODE),
@@ -608,15 +586,15 @@ const PURGE_INTERVAL: u64 = 3600;
 
 impl Auth {
     /// Delete every expired database session and email sign-in token from
-    /// the adapter. Sign-ins already do this at most once an hour; call it
+    /// the stores. Sign-ins already do this at most once an hour; call it
     /// from a scheduled job for a store that sees few sign-ins. Without an
     /// adapter there is nothing to purge.
-    pub fn purge_expired(&self) -> Result<adapter::Purged, AuthError> {
-        let Some(adapter) = &self.adapter else { return Ok(adapter::Purged::default()) };
+    pub fn purge_expired(&self) -> Result<Purged, AuthError> {
+        let Some(db) = self.stores.data() else { return Ok(Purged::default()) };
         self.last_purge.store(time::now_seconds(), std::sync::atomic::Ordering::Relaxed);
         // Challenges stored from now on set the next due time.
         self.challenge_purge_due.store(0, std::sync::atomic::Ordering::Relaxed);
-        adapter.delete_expired(time::now_millis() as i64).map_err(AuthError::from)
+        db.purge_expired(time::now_millis() as i64).map_err(AuthError::from)
     }
 
     /// A passkey challenge expiring at `expires_ms` was stored: purge once
@@ -656,344 +634,6 @@ impl Auth {
         if let Err(e) = self.purge_expired() {
             self.callbacks.log(&e);
         }
-    }
-
-    /// The account `user_id` linked with provider `provider_id`, tokens
-    /// included, read through the adapter (`None` when not linked). For
-    /// server code that calls the provider's API with the stored access
-    /// token; the tokens must stay on the server. Needs an adapter
-    /// (`MissingAdapter` otherwise) that can read accounts (the built-in
-    /// ones; a host adapter cannot).
-    pub fn get_account(&self, user_id: &str, provider_id: &str) -> Result<Option<adapter::AdapterAccount>, AuthError> {
-        let adapter = self
-            .adapter
-            .as_ref()
-            .ok_or_else(|| AuthError::new(ErrorType::MissingAdapter, "reading a stored account needs an adapter"))?;
-        adapter.get_account(user_id, provider_id).map_err(AuthError::from)
-    }
-
-    /// Refresh the stored account of `user_id` with `provider_id`: use its
-    /// refresh token at the provider's token endpoint
-    /// ([`Auth::refresh_access_token`]), store the new tokens (a rotated
-    /// refresh token replaces the old one; fields the provider did not send
-    /// again, such as `scope`, are kept) and return the updated account.
-    /// `None` when the user has no such account; an error when it has no
-    /// refresh token or the provider refuses it.
-    pub fn refresh_account(
-        &self,
-        user_id: &str,
-        provider_id: &str,
-    ) -> Result<Option<adapter::AdapterAccount>, AuthError> {
-        let Some(account) = self.get_account(user_id, provider_id)? else { return Ok(None) };
-        self.refresh_stored(account).map(Some)
-    }
-
-    /// Refresh `account` at its provider and store the new tokens.
-    fn refresh_stored(&self, mut account: adapter::AdapterAccount) -> Result<adapter::AdapterAccount, AuthError> {
-        let provider_id = account.provider.clone();
-        let refresh_token = account.refresh_token.clone().filter(|t| !t.is_empty()).ok_or_else(|| {
-            AuthError::new(ErrorType::OAuthCallbackError, format!("the {provider_id} account has no refresh token"))
-        })?;
-        let fresh = self.refresh_access_token(&provider_id, &refresh_token, Some(&account.provider_account_id))?;
-        let text = |key: &str| fresh.get(key).and_then(serde_json::Value::as_str).map(str::to_owned);
-        if let Some(token) = text("access_token") {
-            account.access_token = Some(token);
-        }
-        if let Some(token) = text("refresh_token") {
-            account.refresh_token = Some(token);
-        }
-        if let Some(kind) = text("token_type") {
-            account.token_type = Some(kind);
-        }
-        if let Some(scope) = text("scope") {
-            account.scope = Some(scope);
-        }
-        if let Some(token) = text("id_token") {
-            account.id_token = Some(token);
-        }
-        account.expires_at = fresh.get("expires_at").and_then(serde_json::Value::as_i64).or(account.expires_at);
-        // TikTok also says how long the refresh token lives: keep what the
-        // provider sent beside the standard fields, as a sign-in does.
-        for (key, value) in &fresh {
-            let standard = matches!(
-                key.as_str(),
-                "provider"
-                    | "type"
-                    | "providerAccountId"
-                    | "access_token"
-                    | "refresh_token"
-                    | "token_type"
-                    | "scope"
-                    | "id_token"
-                    | "expires_at"
-            );
-            if !standard {
-                account.extra.insert(key.clone(), value.clone());
-            }
-        }
-        let adapter = self.adapter.as_ref().expect("the account was read, so there is an adapter");
-        adapter.update_account(&account).map_err(AuthError::from)?;
-        Ok(account)
-    }
-
-    /// `user_id`'s passkeys, oldest first, as their owner sees them (`id`,
-    /// `name`, `createdAt`, `lastUsedAt`, `deviceType`, `backedUp`,
-    /// `transports`; never the key). Empty without a passkey provider.
-    pub fn list_passkeys(&self, user_id: &str) -> Result<Vec<serde_json::Value>, AuthError> {
-        let Some(adapter) = self.passkey_adapter() else { return Ok(Vec::new()) };
-        Ok(adapter.list_authenticators_by_user_id(user_id)?.iter().map(routes::passkey_json).collect())
-    }
-
-    /// Name (or with `None` unname) one of `user_id`'s passkeys; the passkey
-    /// as [`Auth::list_passkeys`] shows it. A passkey that is not theirs is
-    /// `WebAuthnVerificationError` ("no such passkey"), as an unknown one.
-    pub fn rename_passkey(
-        &self,
-        user_id: &str,
-        credential_id: &str,
-        name: Option<&str>,
-    ) -> Result<serde_json::Value, AuthError> {
-        let adapter = self.owned_passkey(user_id, credential_id)?;
-        // Names are shown in pages: short, one line, no control characters.
-        let name = name.map(|n| n.trim()).filter(|n| !n.is_empty());
-        if name.is_some_and(|n| n.chars().count() > 64 || n.chars().any(char::is_control)) {
-            return Err(AuthError::new(
-                ErrorType::WebAuthnVerificationError,
-                "a passkey name is at most 64 characters, on one line",
-            ));
-        }
-        let renamed = adapter.rename_authenticator(credential_id, name)?.ok_or_else(no_such_passkey)?;
-        Ok(routes::passkey_json(&renamed))
-    }
-
-    /// Delete one of `user_id`'s passkeys (and its `webauthn` account).
-    /// Refused with `LastSignInMethod` when it is the user's last way to
-    /// sign in: no other passkey, no linked OAuth account, and no email
-    /// provider with an address to send a link to.
-    pub fn delete_passkey(&self, user_id: &str, credential_id: &str) -> Result<(), AuthError> {
-        let adapter = self.owned_passkey(user_id, credential_id)?;
-        let others = adapter
-            .list_authenticators_by_user_id(user_id)?
-            .iter()
-            .filter(|a| a.credential_id != credential_id)
-            .count();
-        if others == 0 && !self.has_other_sign_in(adapter.as_ref(), user_id)? {
-            return Err(AuthError::new(
-                ErrorType::LastSignInMethod,
-                "this passkey is the user's last way to sign in: add another passkey or sign-in method first",
-            ));
-        }
-        // The account goes first: if a step fails, what is left is a passkey
-        // without its account (which signs in no one, and which a new
-        // registration of the same credential id cannot claim), never an
-        // account without its passkey, which a registration presenting that
-        // credential id could otherwise sign in to (P1). Its account is under
-        // the passkey provider that registered it (not recorded with the
-        // passkey); unlinking elsewhere changes nothing.
-        let stored = adapter.get_authenticator(credential_id)?.ok_or_else(no_such_passkey)?;
-        for provider in self.providers.iter().filter(|p| matches!(p.kind, providers::ProviderKind::WebAuthn(_))) {
-            adapter.unlink_account(&provider.id, &stored.provider_account_id)?;
-        }
-        adapter.delete_authenticator(credential_id)?.ok_or_else(no_such_passkey)?;
-        Ok(())
-    }
-
-    /// The passkey calls as one entry point for the bindings: `call` is
-    /// `{ "action": "list" }`, `{ "action": "rename", "id", "name" }` or
-    /// `{ "action": "delete", "id" }`; the answer is the list, the renamed
-    /// passkey, or `null`. Each binding's `listPasskeys` / `renamePasskey` /
-    /// `deletePasskey` is this call with its arguments.
-    pub fn passkeys(&self, user_id: &str, call: &serde_json::Value) -> Result<serde_json::Value, AuthError> {
-        let text = |key: &str| call.get(key).and_then(serde_json::Value::as_str);
-        let id = || {
-            text("id").ok_or_else(|| AuthError::new(ErrorType::WebAuthnVerificationError, "a passkey id is required"))
-        };
-        match text("action") {
-            Some("list") => Ok(serde_json::Value::Array(self.list_passkeys(user_id)?)),
-            Some("rename") => self.rename_passkey(user_id, id()?, text("name")),
-            Some("delete") => self.delete_passkey(user_id, id()?).map(|()| serde_json::Value::Null),
-            _ => Err(AuthError::new(ErrorType::UnknownAction, "a passkey call is list, rename or delete")),
-        }
-    }
-
-    fn passkey_adapter(&self) -> Option<&Arc<dyn Adapter>> {
-        let has_passkeys = self.providers.iter().any(|p| matches!(p.kind, providers::ProviderKind::WebAuthn(_)));
-        self.adapter.as_ref().filter(|_| has_passkeys)
-    }
-
-    /// The adapter, once `credential_id` is known to be one of `user_id`'s
-    /// passkeys.
-    fn owned_passkey(&self, user_id: &str, credential_id: &str) -> Result<&Arc<dyn Adapter>, AuthError> {
-        let adapter = self.passkey_adapter().ok_or_else(no_such_passkey)?;
-        match adapter.get_authenticator(credential_id)? {
-            Some(a) if a.user_id == user_id => Ok(adapter),
-            _ => Err(no_such_passkey()),
-        }
-    }
-
-    /// Whether the user can sign in without a passkey: a linked OAuth
-    /// account, or an email provider and an address.
-    fn has_other_sign_in(&self, adapter: &dyn Adapter, user_id: &str) -> Result<bool, AuthError> {
-        for provider in self.providers.iter() {
-            match &provider.kind {
-                providers::ProviderKind::OAuth(_) => {
-                    // A host adapter may not read accounts: then this
-                    // account cannot be counted on.
-                    if let Ok(Some(_)) = adapter.get_account(user_id, &provider.id) {
-                        return Ok(true);
-                    }
-                }
-                providers::ProviderKind::Email(_)
-                    if adapter.get_user(user_id)?.is_some_and(|u| u.email.is_some_and(|e| !e.is_empty())) =>
-                {
-                    return Ok(true);
-                }
-                _ => {}
-            }
-        }
-        Ok(false)
-    }
-
-    /// A valid access token for `user_id`'s account with `provider_id`,
-    /// refreshed first when it expires within `tokenRefresh.skew` (60 s by
-    /// default) and a refresh token is stored; `None` when the user has no
-    /// such account. Concurrent calls make one refresh request, in this
-    /// process and, with a shared rate-limit store, across processes (see
-    /// [`tokens`]). A refresh token the provider refuses is
-    /// `RefreshTokenRevoked` (and `events.refreshTokenRevoked`).
-    pub fn get_access_token(&self, user_id: &str, provider_id: &str) -> Result<Option<tokens::AccessToken>, AuthError> {
-        let Some(account) = self.get_account(user_id, provider_id)? else { return Ok(None) };
-        if tokens::is_fresh(&account, self.refresh_skew, time::now_seconds())
-            || account.refresh_token.as_deref().is_none_or(str::is_empty)
-        {
-            return Ok(tokens::AccessToken::of(&account));
-        }
-        let key = format!("{}:{}", account.provider, account.provider_account_id);
-        self.refreshes.single(&key, self.refresh_wait, || self.refresh_once(user_id, provider_id, &key))
-    }
-
-    /// The refresh of one account, led by this process if it takes the
-    /// lease. The lease is on the refresh token about to be spent (a
-    /// compare-and-swap on it, through the store): one process spends a
-    /// given refresh token, whoever else meets it waits for the tokens that
-    /// replace it.
-    fn refresh_once(
-        &self,
-        user_id: &str,
-        provider_id: &str,
-        key: &str,
-    ) -> Result<Option<tokens::AccessToken>, AuthError> {
-        let Some(account) = self.get_account(user_id, provider_id)? else { return Ok(None) };
-        let spending = format!("{key}\0{}", account.refresh_token.as_deref().unwrap_or_default());
-        let lease_key = format!("lease:refresh:{}", session::stored_session_token(&spending));
-        let leader = match self.limiter.store().consume(&lease_key, 1, tokens::LEASE) {
-            Ok(count) => count.count == 1,
-            // No store to coordinate through: refresh here (one process's
-            // calls are still one refresh).
-            Err(e) => {
-                self.callbacks.log(&AuthError::new(ErrorType::AdapterError, e.to_string()));
-                true
-            }
-        };
-        let deadline = std::time::Instant::now() + self.refresh_wait;
-        loop {
-            // Read again: another process may have refreshed meanwhile.
-            let Some(account) = self.get_account(user_id, provider_id)? else { return Ok(None) };
-            if tokens::is_fresh(&account, self.refresh_skew, time::now_seconds()) {
-                return Ok(tokens::AccessToken::of(&account));
-            }
-            if leader {
-                let spent = account.refresh_token.clone();
-                let outcome = self.refresh_stored(account);
-                // The lease ends with the refresh: a provider that does not
-                // rotate refresh tokens hands the same one to the next
-                // refresh, which must be able to lead (it finds the tokens
-                // fresh first if they still are).
-                if let Err(e) = self.limiter.store().refund(&lease_key, 1, tokens::LEASE) {
-                    self.callbacks.log(&AuthError::new(ErrorType::AdapterError, e.to_string()));
-                }
-                return match outcome {
-                    Ok(account) => Ok(tokens::AccessToken::of(&account)),
-                    Err(e) if e.error_type == ErrorType::RefreshTokenRevoked => {
-                        // Spent by someone else who stored the new tokens?
-                        match self.get_account(user_id, provider_id)? {
-                            Some(now) if now.refresh_token != spent => Ok(tokens::AccessToken::of(&now)),
-                            now => {
-                                let account_id = now.map(|a| a.provider_account_id).unwrap_or_default();
-                                self.callbacks.event(&Hook::EVENT_REFRESH_TOKEN_REVOKED, || {
-                                    serde_json::json!({ "userId": user_id, "provider": provider_id, "providerAccountId": account_id })
-                                });
-                                self.callbacks.log(&e);
-                                Err(e)
-                            }
-                        }
-                    }
-                    Err(e) => Err(e),
-                };
-            }
-            if std::time::Instant::now() >= deadline {
-                return Err(AuthError::new(
-                    ErrorType::Overloaded,
-                    format!("another process is refreshing the {provider_id} token and has not finished"),
-                ));
-            }
-            std::thread::sleep(std::time::Duration::from_millis(50));
-        }
-    }
-
-    /// Use a refresh token at an OAuth provider's token endpoint. Returns the
-    /// new tokens as an Account-shaped object (`expires_at` computed,
-    /// `token_type` lowercased). Providers that rotate refresh tokens
-    /// (TikTok) return a new one: store it.
-    ///
-    /// `providerAccountId`: a provider whose token responses name the
-    /// account (TikTok's `open_id`) is believed; a standard token response
-    /// does not, so the caller's `provider_account_id` (the stored
-    /// account's) is used. If both are known and differ, the refresh token
-    /// belongs to another account than the caller said: that is an error.
-    /// When neither is known the key is left out, never set to `""`.
-    pub fn refresh_access_token(
-        &self,
-        provider_id: &str,
-        refresh_token: &str,
-        provider_account_id: Option<&str>,
-    ) -> Result<serde_json::Map<String, serde_json::Value>, AuthError> {
-        let provider = self.providers.get(provider_id).ok_or_else(|| {
-            AuthError::new(ErrorType::InvalidProviderType, format!("no provider with id {provider_id:?}"))
-        })?;
-        let providers::ProviderKind::OAuth(p) = &provider.kind else {
-            return Err(AuthError::new(
-                ErrorType::InvalidProviderType,
-                format!("{provider_id:?} is not an OAuth provider"),
-            ));
-        };
-        let tokens = oauth::refresh_tokens(p, refresh_token).map_err(|e| {
-            // `invalid_grant`: the refresh token is revoked, expired or spent.
-            let revoked = matches!(&e, oauth::OAuthError::Token { error, .. } if error == "invalid_grant");
-            let kind = if revoked { ErrorType::RefreshTokenRevoked } else { ErrorType::OAuthCallbackError };
-            AuthError::new(kind, e.to_string()).with_source(e)
-        })?;
-        let given = provider_account_id.filter(|id| !id.is_empty());
-        let account_id = match (p.behaviour.account_id_from_tokens(&tokens), given) {
-            (Some(said), Some(given)) if said != given => {
-                return Err(AuthError::new(
-                    ErrorType::OAuthCallbackError,
-                    format!("the refreshed tokens are for another {provider_id} account than the one given"),
-                ))
-            }
-            (Some(said), _) => Some(said),
-            (None, given) => given.map(str::to_owned),
-        };
-        let mut account = oauth::account_from_tokens(
-            provider_id,
-            provider.provider_type().as_str(),
-            account_id.as_deref().unwrap_or_default(),
-            &tokens,
-        );
-        if account_id.is_none() {
-            account.remove("providerAccountId");
-        }
-        Ok(account)
     }
 }
 
@@ -1057,37 +697,14 @@ fn check_hook_names(
     Ok(())
 }
 
-/// Wrap `inner` in the `secondaryStorage` the option describes.
-fn secondary_storage(value: &serde_json::Value, inner: Arc<dyn Adapter>) -> Result<Arc<dyn Adapter>, ConfigError> {
-    let serde_json::Value::Object(map) = value else {
-        return Err(ConfigError::new(
-            "secondaryStorage",
-            "must be an object such as { \"type\": \"redis\", \"url\": \"redis://127.0.0.1:6379\" }",
-        ));
-    };
-    match map.get("type").and_then(serde_json::Value::as_str) {
-        Some("redis") => {}
-        Some(other) => {
-            return Err(ConfigError::new(
-                "secondaryStorage.type",
-                format!("unknown secondary storage \"{other}\"; the one type is \"redis\""),
-            ))
-        }
-        None => return Err(ConfigError::new("secondaryStorage.type", "is required: \"redis\"")),
-    }
-    let options = redis_pool::RedisOptions::parse(map, "secondaryStorage", &["type"])?;
-    let pool = redis_pool::RedisPool::new(&options).map_err(|e| ConfigError::new("secondaryStorage.url", e))?;
-    Ok(Arc::new(adapter::secondary::RedisSecondary::new(inner, Arc::new(pool))))
-}
-
 /// The email provider stores its tokens through the adapter.
-fn check_email_adapter(providers: &Providers, adapter: Option<&dyn adapter::Adapter>) -> Result<(), ConfigError> {
+fn check_email_adapter(providers: &Providers, stores: Option<&store::DataStores>) -> Result<(), ConfigError> {
     let Some((index, p)) =
         providers.iter().enumerate().find(|(_, p)| matches!(p.kind, providers::ProviderKind::Email(_)))
     else {
         return Ok(());
     };
-    match adapter {
+    match stores {
         None => Err(ConfigError::new(
             "adapter",
             format!("the email provider {:?} (providers[{index}]) stores its sign-in tokens through an adapter; configure one", p.id),
@@ -1100,8 +717,4 @@ fn check_email_adapter(providers: &Providers, adapter: Option<&dyn adapter::Adap
         .with_kind(ErrorType::MissingAdapterMethods)),
         Some(_) => Ok(()),
     }
-}
-
-fn no_such_passkey() -> AuthError {
-    AuthError::new(ErrorType::WebAuthnVerificationError, "no such passkey")
 }

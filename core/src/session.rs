@@ -291,27 +291,27 @@ impl Auth {
     /// and its user come from the adapter. Expiry is pushed back at most
     /// once per `updateAge`; an expired session is deleted.
     fn read_database_session(&self, req: &AuthRequest, cookies: &CookieSet, mode: ReadMode) -> SessionRead {
-        let Some(adapter) = &self.adapter else {
+        let Some(db) = self.stores.data() else {
             return SessionRead::none(Vec::new());
         };
         let jar = ChunkedCookie::read(&cookies.session_token, req);
         let Some(token) = jar.value() else {
             return SessionRead::none(Vec::new());
         };
-        let failed = |e: crate::adapter::AdapterError| {
+        let failed = |e: crate::store::AdapterError| {
             let e = AuthError::from(e);
             self.callbacks.log(&e);
             SessionRead { session: None, identity: None, cookies: Vec::new(), adapter_error: Some(e) }
         };
         let token = &stored_session_token(token);
-        let (mut stored, user) = match adapter.get_session_and_user(token) {
+        let (mut stored, user) = match db.session_and_user(token) {
             Ok(Some(found)) => found,
             Ok(None) => return SessionRead::none(jar.clear()),
             Err(e) => return failed(e),
         };
         let now_ms = now_millis() as i64;
         if stored.expires <= now_ms {
-            if let Err(e) = adapter.delete_session(token) {
+            if let Err(e) = db.sessions.delete_session(token) {
                 self.callbacks.log(&AuthError::from(e));
             }
             return SessionRead::none(jar.clear());
@@ -322,7 +322,7 @@ impl Auth {
         let mut out = Vec::new();
         if !matches!(mode, ReadMode::Peek) && due {
             let expires = now_ms + max_age_ms;
-            match adapter.update_session(token, expires) {
+            match db.sessions.update_session(token, expires) {
                 Ok(_) => {
                     stored.expires = expires;
                     out = jar.write(jar.value().unwrap_or_default(), (expires / 1000) as u64);

@@ -7,12 +7,14 @@
 //!
 //! - **In one process**, concurrent calls for one account share one refresh
 //!   (single flight): the first does it, the others wait for its result.
-//! - **Across processes**, the first to take a lease on the account in the
-//!   rate-limit store (shared when `rateLimit.store` is PostgreSQL, Redis or
-//!   the database; a fixed window of [`LEASE`]) refreshes; the others re-read
-//!   the stored account until the new tokens are there. The leader re-reads
-//!   the account after taking the lease, so a leader of a later window never
-//!   refreshes tokens another process already refreshed.
+//! - **Across processes**, the first to take a named lease on the refresh
+//!   token about to be spent ([`crate::store::LeaseStore`], in the backend
+//!   serving verification tokens: the SQL database or Redis, shared by
+//!   every process using it; for a host adapter, the rate-limit store's
+//!   backend; [`LEASE`] at most) refreshes; the others re-read the stored
+//!   account until the new tokens are there. The leader re-reads the
+//!   account after taking the lease, so a later leader never refreshes
+//!   tokens another process already refreshed.
 //! - A refresh the provider refuses as `invalid_grant` is checked against the
 //!   store first: if another process has stored new tokens, those are used;
 //!   otherwise the refresh token was revoked: `RefreshTokenRevoked`, with an
@@ -24,10 +26,12 @@ use std::time::{Duration, Instant};
 
 use serde::Serialize;
 
-use crate::adapter::AdapterAccount;
 use crate::error::{AuthError, ErrorType};
+use crate::host::Hook;
+use crate::store::AdapterAccount;
+use crate::{oauth, providers, session, time, Auth};
 
-/// How long the lease of a refresh lasts (and its fixed window).
+/// How long the lease of a refresh lasts at most.
 pub const LEASE: Duration = Duration::from_secs(30);
 
 /// A usable access token, as `get_access_token` answers it.
@@ -131,6 +135,221 @@ impl Flights {
     }
 }
 
+/// Token management: the stored account of a user at a provider, and an
+/// access token that is refreshed once however many ask.
+impl Auth {
+    /// The account `user_id` linked with provider `provider_id`, tokens
+    /// included, read through the adapter (`None` when not linked). For
+    /// server code that calls the provider's API with the stored access
+    /// token; the tokens must stay on the server. Needs an adapter
+    /// (`MissingAdapter` otherwise) that can read accounts (the built-in
+    /// ones; a host adapter cannot).
+    pub fn get_account(&self, user_id: &str, provider_id: &str) -> Result<Option<AdapterAccount>, AuthError> {
+        let db = self
+            .stores
+            .data()
+            .ok_or_else(|| AuthError::new(ErrorType::MissingAdapter, "reading a stored account needs an adapter"))?;
+        db.accounts.get_account(user_id, provider_id).map_err(AuthError::from)
+    }
+
+    /// Refresh the stored account of `user_id` with `provider_id`: use its
+    /// refresh token at the provider's token endpoint
+    /// ([`Auth::refresh_access_token`]), store the new tokens (a rotated
+    /// refresh token replaces the old one; fields the provider did not send
+    /// again, such as `scope`, are kept) and return the updated account.
+    /// `None` when the user has no such account; an error when it has no
+    /// refresh token or the provider refuses it.
+    pub fn refresh_account(&self, user_id: &str, provider_id: &str) -> Result<Option<AdapterAccount>, AuthError> {
+        let Some(account) = self.get_account(user_id, provider_id)? else { return Ok(None) };
+        self.refresh_stored(account).map(Some)
+    }
+
+    /// Refresh `account` at its provider and store the new tokens.
+    fn refresh_stored(&self, mut account: AdapterAccount) -> Result<AdapterAccount, AuthError> {
+        let provider_id = account.provider.clone();
+        let refresh_token = account.refresh_token.clone().filter(|t| !t.is_empty()).ok_or_else(|| {
+            AuthError::new(ErrorType::OAuthCallbackError, format!("the {provider_id} account has no refresh token"))
+        })?;
+        let fresh = self.refresh_access_token(&provider_id, &refresh_token, Some(&account.provider_account_id))?;
+        let text = |key: &str| fresh.get(key).and_then(serde_json::Value::as_str).map(str::to_owned);
+        if let Some(token) = text("access_token") {
+            account.access_token = Some(token);
+        }
+        if let Some(token) = text("refresh_token") {
+            account.refresh_token = Some(token);
+        }
+        if let Some(kind) = text("token_type") {
+            account.token_type = Some(kind);
+        }
+        if let Some(scope) = text("scope") {
+            account.scope = Some(scope);
+        }
+        if let Some(token) = text("id_token") {
+            account.id_token = Some(token);
+        }
+        account.expires_at = fresh.get("expires_at").and_then(serde_json::Value::as_i64).or(account.expires_at);
+        // TikTok also says how long the refresh token lives: keep what the
+        // provider sent beside the standard fields, as a sign-in does.
+        for (key, value) in &fresh {
+            let standard = matches!(
+                key.as_str(),
+                "provider"
+                    | "type"
+                    | "providerAccountId"
+                    | "access_token"
+                    | "refresh_token"
+                    | "token_type"
+                    | "scope"
+                    | "id_token"
+                    | "expires_at"
+            );
+            if !standard {
+                account.extra.insert(key.clone(), value.clone());
+            }
+        }
+        let db = self.stores.data().expect("the account was read, so there are stores");
+        db.accounts.update_account(&account).map_err(AuthError::from)?;
+        Ok(account)
+    }
+
+    /// A valid access token for `user_id`'s account with `provider_id`,
+    /// refreshed first when it expires within `tokenRefresh.skew` (60 s by
+    /// default) and a refresh token is stored; `None` when the user has no
+    /// such account. Concurrent calls make one refresh request, in this
+    /// process and, with a shared rate-limit store, across processes (see
+    /// [`crate::tokens`]). A refresh token the provider refuses is
+    /// `RefreshTokenRevoked` (and `events.refreshTokenRevoked`).
+    pub fn get_access_token(&self, user_id: &str, provider_id: &str) -> Result<Option<AccessToken>, AuthError> {
+        let Some(account) = self.get_account(user_id, provider_id)? else { return Ok(None) };
+        if is_fresh(&account, self.refresh_skew, time::now_seconds())
+            || account.refresh_token.as_deref().is_none_or(str::is_empty)
+        {
+            return Ok(AccessToken::of(&account));
+        }
+        let key = format!("{}:{}", account.provider, account.provider_account_id);
+        self.refreshes.single(&key, self.refresh_wait, || self.refresh_once(user_id, provider_id, &key))
+    }
+
+    /// The refresh of one account, led by this process if it takes the
+    /// lease. The lease is on the refresh token about to be spent (a
+    /// compare-and-swap on it, through the store): one process spends a
+    /// given refresh token, whoever else meets it waits for the tokens that
+    /// replace it.
+    fn refresh_once(&self, user_id: &str, provider_id: &str, key: &str) -> Result<Option<AccessToken>, AuthError> {
+        let Some(account) = self.get_account(user_id, provider_id)? else { return Ok(None) };
+        let spending = format!("{key}\0{}", account.refresh_token.as_deref().unwrap_or_default());
+        let lease_key = format!("lease:refresh:{}", session::stored_session_token(&spending));
+        let leader = match self.stores.leases.take_lease(&lease_key, LEASE) {
+            Ok(taken) => taken,
+            // No store to coordinate through: refresh here (one process's
+            // calls are still one refresh).
+            Err(e) => {
+                self.callbacks.log(&AuthError::new(ErrorType::AdapterError, e.to_string()));
+                true
+            }
+        };
+        let deadline = std::time::Instant::now() + self.refresh_wait;
+        loop {
+            // Read again: another process may have refreshed meanwhile.
+            let Some(account) = self.get_account(user_id, provider_id)? else { return Ok(None) };
+            if is_fresh(&account, self.refresh_skew, time::now_seconds()) {
+                return Ok(AccessToken::of(&account));
+            }
+            if leader {
+                let spent = account.refresh_token.clone();
+                let outcome = self.refresh_stored(account);
+                // The lease ends with the refresh: a provider that does not
+                // rotate refresh tokens hands the same one to the next
+                // refresh, which must be able to lead (it finds the tokens
+                // fresh first if they still are).
+                if let Err(e) = self.stores.leases.release_lease(&lease_key) {
+                    self.callbacks.log(&AuthError::new(ErrorType::AdapterError, e.to_string()));
+                }
+                return match outcome {
+                    Ok(account) => Ok(AccessToken::of(&account)),
+                    Err(e) if e.error_type == ErrorType::RefreshTokenRevoked => {
+                        // Spent by someone else who stored the new tokens?
+                        match self.get_account(user_id, provider_id)? {
+                            Some(now) if now.refresh_token != spent => Ok(AccessToken::of(&now)),
+                            now => {
+                                let account_id = now.map(|a| a.provider_account_id).unwrap_or_default();
+                                self.callbacks.event(&Hook::EVENT_REFRESH_TOKEN_REVOKED, || {
+                                    serde_json::json!({ "userId": user_id, "provider": provider_id, "providerAccountId": account_id })
+                                });
+                                self.callbacks.log(&e);
+                                Err(e)
+                            }
+                        }
+                    }
+                    Err(e) => Err(e),
+                };
+            }
+            if std::time::Instant::now() >= deadline {
+                return Err(AuthError::new(
+                    ErrorType::Overloaded,
+                    format!("another process is refreshing the {provider_id} token and has not finished"),
+                ));
+            }
+            std::thread::sleep(std::time::Duration::from_millis(50));
+        }
+    }
+
+    /// Use a refresh token at an OAuth provider's token endpoint. Returns the
+    /// new tokens as an Account-shaped object (`expires_at` computed,
+    /// `token_type` lowercased). Providers that rotate refresh tokens
+    /// (TikTok) return a new one: store it.
+    ///
+    /// `providerAccountId`: a provider whose token responses name the
+    /// account (TikTok's `open_id`) is believed; a standard token response
+    /// does not, so the caller's `provider_account_id` (the stored
+    /// account's) is used. If both are known and differ, the refresh token
+    /// belongs to another account than the caller said: that is an error.
+    /// When neither is known the key is left out, never set to `""`.
+    pub fn refresh_access_token(
+        &self,
+        provider_id: &str,
+        refresh_token: &str,
+        provider_account_id: Option<&str>,
+    ) -> Result<serde_json::Map<String, serde_json::Value>, AuthError> {
+        let provider = self.providers.get(provider_id).ok_or_else(|| {
+            AuthError::new(ErrorType::InvalidProviderType, format!("no provider with id {provider_id:?}"))
+        })?;
+        let providers::ProviderKind::OAuth(p) = &provider.kind else {
+            return Err(AuthError::new(
+                ErrorType::InvalidProviderType,
+                format!("{provider_id:?} is not an OAuth provider"),
+            ));
+        };
+        let tokens = oauth::refresh_tokens(p, refresh_token).map_err(|e| {
+            // `invalid_grant`: the refresh token is revoked, expired or spent.
+            let revoked = matches!(&e, oauth::OAuthError::Token { error, .. } if error == "invalid_grant");
+            let kind = if revoked { ErrorType::RefreshTokenRevoked } else { ErrorType::OAuthCallbackError };
+            AuthError::new(kind, e.to_string()).with_source(e)
+        })?;
+        let given = provider_account_id.filter(|id| !id.is_empty());
+        let account_id = match (p.behaviour.account_id_from_tokens(&tokens), given) {
+            (Some(said), Some(given)) if said != given => {
+                return Err(AuthError::new(
+                    ErrorType::OAuthCallbackError,
+                    format!("the refreshed tokens are for another {provider_id} account than the one given"),
+                ))
+            }
+            (Some(said), _) => Some(said),
+            (None, given) => given.map(str::to_owned),
+        };
+        let mut account = oauth::account_from_tokens(
+            provider_id,
+            provider.provider_type().as_str(),
+            account_id.as_deref().unwrap_or_default(),
+            &tokens,
+        );
+        if account_id.is_none() {
+            account.remove("providerAccountId");
+        }
+        Ok(account)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -165,7 +384,7 @@ mod tests {
 
     #[test]
     fn freshness_allows_for_the_skew() {
-        let mut a = AdapterAccount::new(crate::adapter::AccountType::OAuth, "p", "1");
+        let mut a = AdapterAccount::new(crate::store::AccountType::OAuth, "p", "1");
         assert!(!is_fresh(&a, Duration::from_secs(60), 1000), "no token");
         a.access_token = Some("t".into());
         assert!(is_fresh(&a, Duration::from_secs(60), 1000), "no expiry: fresh");

@@ -28,8 +28,8 @@ use webauthn_rs_core::proto::{
 };
 use webauthn_rs_core::WebauthnCore;
 
-use crate::adapter::Authenticator;
 use crate::providers::webauthn::{UserVerification, WebAuthnProvider};
+use crate::store::Authenticator;
 
 /// The algorithms offered, in order of preference: ES256 (every platform
 /// authenticator), EdDSA (some security keys), RS256 (Windows Hello).
@@ -387,7 +387,7 @@ const REQUIRED_METHODS: [&str; 8] = [
 /// (passkeys are stored), or with an adapter lacking a passkey method.
 pub(crate) fn check_config(
     providers: &crate::providers::Providers,
-    adapter: Option<&dyn crate::adapter::Adapter>,
+    stores: Option<&crate::store::DataStores>,
     enabled: bool,
 ) -> Result<(), crate::error::ConfigError> {
     use crate::error::{ConfigError, ErrorType};
@@ -406,7 +406,7 @@ pub(crate) fn check_config(
         )
         .with_kind(ErrorType::ExperimentalFeatureNotEnabled));
     }
-    let Some(adapter) = adapter else {
+    let Some(db) = stores else {
         return Err(ConfigError::new(
             format!("providers[{index}]"),
             format!("the passkey provider {:?} stores passkeys and users: configure an adapter", provider.id),
@@ -414,7 +414,7 @@ pub(crate) fn check_config(
         .with_kind(ErrorType::MissingAdapter));
     };
     let missing: Vec<String> =
-        REQUIRED_METHODS.iter().filter(|m| !adapter.supports(m)).map(|m| format!("adapter.{m}")).collect();
+        REQUIRED_METHODS.iter().filter(|m| !db.supports(m)).map(|m| format!("adapter.{m}")).collect();
     if !missing.is_empty() {
         return Err(ConfigError::new(
             "adapter",

@@ -60,7 +60,7 @@ fn sign_in_with_tiktok(auth: &Auth, sim: &Simulator, adapter: &Value) -> String 
         Err(e) => panic!("{e}"),
     };
     assert_eq!(b.get(back.strip_prefix(ORIGIN).unwrap()).status, 302);
-    let adapter = libauth_core::adapter::from_config(adapter, Arc::new(libauth_core::NoHooks)).unwrap();
+    let adapter = libauth_core::store::from_config(adapter, Arc::new(libauth_core::NoHooks)).unwrap();
     adapter.get_user_by_account("tiktok", &sim.user().open_id).unwrap().unwrap().id
 }
 

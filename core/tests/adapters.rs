@@ -18,9 +18,10 @@ use common::{postgres_url, temp_schema};
 use std::sync::{Arc, Barrier};
 use std::thread;
 
-use libauth_core::adapter::{
+use libauth_core::store::prelude::*;
+use libauth_core::store::{
     constraint, from_config, AccountType, Adapter, AdapterAccount, AdapterError, AdapterSession, AdapterUser,
-    Authenticator, MemoryAdapter, NewUser, UserUpdate, VerificationToken,
+    Authenticator, HostAdapter, MemoryAdapter, NewUser, UserUpdate, VerificationToken,
 };
 use libauth_core::{HookMap, Host, HostError, NoHooks};
 use serde_json::{json, Value};
@@ -28,7 +29,7 @@ use serde_json::{json, Value};
 const NOW: i64 = 1_763_800_000_123; // 2025-11-22, with milliseconds
 const DAY: i64 = 86_400_000;
 /// The schema version of the built-in SQL adapters (how many migrations).
-const SCHEMA_VERSION: usize = 2;
+const SCHEMA_VERSION: usize = 3;
 
 /// An adapter under test, and whatever must be cleaned up after it.
 struct Fixture {
@@ -90,7 +91,7 @@ fn string_arg(args: &Value) -> Result<&str, HostError> {
 /// A date as Auth.js hands it to a JS adapter (after JSON): an ISO string.
 fn expect_iso_date(args: &Value, key: &str) -> Result<(), HostError> {
     match &args[key] {
-        Value::String(s) if libauth_core::adapter::date::parse_iso(s).is_some() => Ok(()),
+        Value::String(s) if libauth_core::store::date::parse_iso(s).is_some() => Ok(()),
         Value::Null if key == "emailVerified" => Ok(()),
         other => Err(HostError::new(format!("{key} should be an ISO date string, got {other}"))),
     }
@@ -153,7 +154,7 @@ fn memory_hooks(store: Arc<MemoryAdapter>) -> HookMap {
     let hooks = hooks.on("adapter.updateSession", move |args| {
         expect_iso_date(&args, "expires")?;
         let token = args["sessionToken"].as_str().unwrap_or_default();
-        let expires = libauth_core::adapter::date::from_json(&args["expires"]).unwrap_or_default();
+        let expires = libauth_core::store::date::from_json(&args["expires"]).unwrap_or_default();
         to_value(s.update_session(token, expires).map_err(host_error)?)
     });
     let s = store.clone();
@@ -205,7 +206,7 @@ fn authenticator_hooks(hooks: HookMap, store: Arc<MemoryAdapter>) -> HookMap {
         let id = args["credentialID"].as_str().unwrap_or_default();
         let counter = args["newCounter"].as_u64().and_then(|c| u32::try_from(c).ok());
         let counter = counter.ok_or_else(|| HostError::new("newCounter should be a u32"))?;
-        let used_at = libauth_core::adapter::date::from_json(&args["lastUsedAt"]).unwrap_or_default();
+        let used_at = libauth_core::store::date::from_json(&args["lastUsedAt"]).unwrap_or_default();
         to_value(s.update_authenticator_counter(id, counter, used_at).map_err(host_error)?)
     });
     let s = store.clone();
@@ -512,7 +513,7 @@ mod suite {
         assert!(a.get_session_and_user(&live).unwrap().is_some());
         assert_eq!(a.use_verification_token(&stale.identifier, &stale.token).unwrap(), None);
         assert_eq!(a.use_verification_token(&fresh.identifier, &fresh.token).unwrap(), Some(fresh));
-        assert_eq!(a.delete_expired(NOW).unwrap(), libauth_core::adapter::Purged::default(), "nothing left to purge");
+        assert_eq!(a.delete_expired(NOW).unwrap(), libauth_core::store::Purged::default(), "nothing left to purge");
     }
 
     /// A link clicked twice at once (double click, mail scanner plus user)
@@ -781,7 +782,7 @@ mod first_sign_in {
             // Again, with other fields: the stored row, unchanged.
             let again =
                 a.ensure_user(&NewUser { id: Some(id.clone()), name: Some("Other".into()), ..new_user(None) }).unwrap();
-            assert_eq!(again, libauth_core::adapter::Ensured { user: first.user.clone(), created: false });
+            assert_eq!(again, libauth_core::store::Ensured { user: first.user.clone(), created: false });
             assert_eq!(a.get_user(&id).unwrap(), Some(first.user));
         }
         let email = unique_email();
@@ -1079,17 +1080,24 @@ fn host_adapter_missing_hooks_are_named() {
     assert!(!err.message.contains("useVerificationToken"), "optional: {}", err.message);
 }
 
+/// A built-in backend composed as the engine composes it: every method
+/// is there.
+fn memory_stores() -> libauth_core::store::DataStores {
+    let memory = Arc::new(MemoryAdapter::new());
+    libauth_core::store::DataStores::new(memory.clone(), (memory.clone(), memory.clone()), memory, None, None)
+}
+
 /// Optional hooks may be absent; `supports` says so, and calling one is an
 /// error, not a panic.
 #[test]
 fn host_adapter_optional_hooks() {
-    let names = libauth_core::adapter::host::REQUIRED_METHODS;
+    let names = libauth_core::store::host::REQUIRED_METHODS;
     let hooks = names.iter().fold(HookMap::new(), |m, name| m.on(&format!("adapter.{name}"), |_| Ok(Value::Null)));
-    let adapter = from_config(&json!({ "type": "host" }), Arc::new(hooks)).unwrap();
+    let adapter = HostAdapter::new(Arc::new(hooks)).unwrap();
     assert!(adapter.supports("createSession"));
     assert!(!adapter.supports("useVerificationToken"));
     assert!(matches!(adapter.use_verification_token("a", "b"), Err(AdapterError::Other { .. })));
-    assert!(MemoryAdapter::new().supports("useVerificationToken"));
+    assert!(memory_stores().supports("useVerificationToken"));
 }
 
 /// The passkey hooks are optional (the engine requires the first four only
@@ -1097,22 +1105,22 @@ fn host_adapter_optional_hooks() {
 /// error naming it, not a panic.
 #[test]
 fn host_adapter_passkey_hooks_are_optional() {
-    let names = libauth_core::adapter::host::REQUIRED_METHODS;
+    let names = libauth_core::store::host::REQUIRED_METHODS;
     let hooks = names.iter().fold(HookMap::new(), |m, name| m.on(&format!("adapter.{name}"), |_| Ok(Value::Null)));
-    let adapter = from_config(&json!({ "type": "host" }), Arc::new(hooks)).unwrap();
-    for method in libauth_core::adapter::AUTHENTICATOR_METHODS {
+    let adapter = HostAdapter::new(Arc::new(hooks)).unwrap();
+    for method in libauth_core::store::AUTHENTICATOR_METHODS {
         assert!(!adapter.supports(method), "{method}");
     }
     let err = adapter.get_authenticator("c1").unwrap_err();
     assert!(err.to_string().contains("adapter.getAuthenticator"), "{err}");
 
     let with = authenticator_hooks(memory_hooks(Arc::new(MemoryAdapter::new())), Arc::new(MemoryAdapter::new()));
-    let adapter = from_config(&json!({ "type": "host" }), Arc::new(with)).unwrap();
-    for method in libauth_core::adapter::AUTHENTICATOR_METHODS {
+    let adapter = HostAdapter::new(Arc::new(with)).unwrap();
+    for method in libauth_core::store::AUTHENTICATOR_METHODS {
         assert!(adapter.supports(method), "{method}");
     }
-    for method in libauth_core::adapter::AUTHENTICATOR_METHODS {
-        assert!(MemoryAdapter::new().supports(method), "{method}");
+    for method in libauth_core::store::AUTHENTICATOR_METHODS {
+        assert!(memory_stores().supports(method), "{method}");
     }
 }
 
@@ -1133,11 +1141,11 @@ fn host_adapter_keeps_credential_ids_out_of_errors() {
 fn sqlite_data_survives_reopening_the_file() {
     let file = temp_db_path();
     let user = {
-        let adapter = libauth_core::adapter::SqliteAdapter::open(&file.0).unwrap();
+        let adapter = libauth_core::store::SqliteAdapter::open(&file.0).unwrap();
         assert_eq!(adapter.schema_version().unwrap(), SCHEMA_VERSION);
         adapter.create_user(&suite::new_user(Some("keep@example.com"))).unwrap()
     };
-    let reopened = libauth_core::adapter::SqliteAdapter::open(&file.0).unwrap();
+    let reopened = libauth_core::store::SqliteAdapter::open(&file.0).unwrap();
     assert_eq!(reopened.schema_version().unwrap(), SCHEMA_VERSION, "migrations are not re-applied");
     assert_eq!(reopened.get_user_by_email("keep@example.com").unwrap(), Some(user));
 }
@@ -1154,7 +1162,7 @@ fn sqlite_in_memory() {
 #[test]
 #[cfg(feature = "integration")]
 fn postgres_concurrent_migrations_do_not_race() {
-    use libauth_core::adapter::{PostgresAdapter, PostgresOptions};
+    use libauth_core::store::{PostgresAdapter, PostgresOptions};
     let schema = temp_schema();
     let options = PostgresOptions { schema: schema.0.clone(), ..PostgresOptions::new(postgres_url()) };
     let barrier = Arc::new(Barrier::new(4));
@@ -1164,7 +1172,7 @@ fn postgres_concurrent_migrations_do_not_race() {
             thread::spawn(move || {
                 barrier.wait();
                 if i % 2 == 0 {
-                    libauth_core::adapter::postgres::migrate(&options)
+                    libauth_core::store::postgres::migrate(&options, None).map(|m| m.to as usize)
                 } else {
                     PostgresAdapter::new(&options).unwrap().migrate()
                 }
@@ -1265,11 +1273,11 @@ fn sqlite_upgrades_a_version_1_database_in_place() {
         let conn = rusqlite::Connection::open(&file.0).unwrap();
         conn.execute_batch(SCHEMA_V1_SQLITE).unwrap();
     }
-    let adapter = libauth_core::adapter::SqliteAdapter::open(&file.0).unwrap();
+    let adapter = libauth_core::store::SqliteAdapter::open(&file.0).unwrap();
     assert_eq!(adapter.schema_version().unwrap(), SCHEMA_VERSION);
     check_upgraded(&adapter);
     drop(adapter);
-    let reopened = libauth_core::adapter::SqliteAdapter::open(&file.0).unwrap();
+    let reopened = libauth_core::store::SqliteAdapter::open(&file.0).unwrap();
     assert_eq!(reopened.schema_version().unwrap(), SCHEMA_VERSION, "upgraded once");
 }
 
@@ -1329,7 +1337,7 @@ const SCHEMA_V1_POSTGRES: &str = "
 #[test]
 #[cfg(feature = "integration")]
 fn postgres_upgrades_a_version_1_schema_in_place() {
-    use libauth_core::adapter::{PostgresAdapter, PostgresOptions};
+    use libauth_core::store::{PostgresAdapter, PostgresOptions};
     let schema = temp_schema();
     let mut client = ::postgres::Client::connect(&postgres_url(), ::postgres::NoTls).unwrap();
     client.batch_execute(&SCHEMA_V1_POSTGRES.replace("{schema}", &format!("\"{}\"", schema.0))).unwrap();
@@ -1509,8 +1517,8 @@ fn adapter_errors_become_authjs_adapter_errors() {
 fn adapters_are_send_and_sync() {
     fn assert_send_sync<T: Send + Sync + ?Sized>() {}
     assert_send_sync::<dyn Adapter>();
-    assert_send_sync::<libauth_core::adapter::SqliteAdapter>();
-    assert_send_sync::<libauth_core::adapter::PostgresAdapter>();
-    assert_send_sync::<libauth_core::adapter::HostAdapter>();
+    assert_send_sync::<libauth_core::store::SqliteAdapter>();
+    assert_send_sync::<libauth_core::store::PostgresAdapter>();
+    assert_send_sync::<libauth_core::store::HostAdapter>();
     let _: &dyn Host = &NoHooks;
 }

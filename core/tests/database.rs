@@ -10,7 +10,7 @@ mod common;
 use std::sync::{Arc, Mutex};
 
 use common::*;
-use libauth_core::adapter::{from_config, Adapter};
+use libauth_core::store::{from_config, Adapter};
 use libauth_core::time::now_millis;
 use libauth_core::{Auth, AuthRequest, ErrorType, HookMap, NoHooks};
 use serde_json::{json, Value};

@@ -22,7 +22,7 @@ use std::sync::{Arc, Barrier};
 use std::thread;
 
 use common::*;
-use libauth_core::adapter::{from_config, AccountType, Adapter, AdapterAccount, NewUser};
+use libauth_core::store::{from_config, AccountType, Adapter, AdapterAccount, NewUser};
 use libauth_core::{HookMap, NoHooks};
 use serde_json::{json, Value};
 

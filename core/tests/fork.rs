@@ -20,7 +20,7 @@ use std::thread;
 use std::time::{Duration, Instant};
 
 use common::*;
-use libauth_core::adapter::{from_config, Adapter, Authenticator};
+use libauth_core::store::{from_config, Adapter, Authenticator};
 use libauth_core::{Auth, NoHooks};
 use serde_json::{json, Value};
 

@@ -7,7 +7,7 @@ mod common;
 use std::sync::{Arc, Mutex};
 
 use common::*;
-use libauth_core::adapter::from_config;
+use libauth_core::store::from_config;
 use libauth_core::{ActionOutcome, AuthRequest, ErrorType, HookMap, NoHooks};
 use serde_json::{json, Map, Value};
 

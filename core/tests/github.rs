@@ -474,7 +474,7 @@ fn concurrent_first_sign_ins(adapter: Value) {
     )
     .unwrap();
     let auth = Auth::with_env(config, Arc::new(hooks), &HashMap::new()).unwrap();
-    let db = libauth_core::adapter::from_config(&adapter, Arc::new(libauth_core::NoHooks)).unwrap();
+    let db = libauth_core::store::from_config(&adapter, Arc::new(libauth_core::NoHooks)).unwrap();
     let mut browsers: Vec<Browser> = (0..BROWSERS).map(|_| Browser::new(&auth)).collect();
     let callbacks: Vec<String> = browsers.iter_mut().map(authorize).collect();
     let barrier = std::sync::Barrier::new(BROWSERS);

@@ -375,9 +375,9 @@ fn an_email_owned_by_another_user_is_not_linked_unless_allowed() {
     let op = start_op(&[]);
     let db = temp_db_path();
     let adapter = json!({ "type": "sqlite", "path": db.0 });
-    let probe = libauth_core::adapter::from_config(&adapter, Arc::new(libauth_core::NoHooks)).unwrap();
+    let probe = libauth_core::store::from_config(&adapter, Arc::new(libauth_core::NoHooks)).unwrap();
     let existing = probe
-        .create_user(&libauth_core::adapter::NewUser { email: Some("test@example.com".into()), ..Default::default() })
+        .create_user(&libauth_core::store::NewUser { email: Some("test@example.com".into()), ..Default::default() })
         .unwrap();
     let build = |dangerous: bool| {
         let config = libauth_core::Config::from_value(json!({
@@ -428,14 +428,14 @@ fn the_users_own_account_proving_its_address_records_the_proof() {
     let op = start_op(&[]);
     let db = temp_db_path();
     let adapter = json!({ "type": "sqlite", "path": db.0 });
-    let probe = libauth_core::adapter::from_config(&adapter, Arc::new(libauth_core::NoHooks)).unwrap();
+    let probe = libauth_core::store::from_config(&adapter, Arc::new(libauth_core::NoHooks)).unwrap();
     let make = |email: &str| {
         let user = probe
-            .create_user(&libauth_core::adapter::NewUser { email: Some(email.into()), ..Default::default() })
+            .create_user(&libauth_core::store::NewUser { email: Some(email.into()), ..Default::default() })
             .unwrap();
         let account =
-            libauth_core::adapter::AdapterAccount::new(libauth_core::adapter::AccountType::Oidc, "oidc", "user-123");
-        probe.link_account(&libauth_core::adapter::AdapterAccount { user_id: user.id.clone(), ..account }).unwrap();
+            libauth_core::store::AdapterAccount::new(libauth_core::store::AccountType::Oidc, "oidc", "user-123");
+        probe.link_account(&libauth_core::store::AdapterAccount { user_id: user.id.clone(), ..account }).unwrap();
         user
     };
     let config = libauth_core::Config::from_value(json!({

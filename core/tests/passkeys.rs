@@ -290,7 +290,7 @@ fn p1_a_registration_never_signs_in_as_the_owner_of_a_stored_credential(adapter:
     // The passkey removed outside libauth (an Auth.js-shaped database):
     // its account row stays, and still names no one to a registration.
     if adapter["type"] != "memory" {
-        let direct = libauth_core::adapter::from_config(adapter, Arc::new(HookMap::new())).unwrap();
+        let direct = libauth_core::store::from_config(adapter, Arc::new(HookMap::new())).unwrap();
         assert!(direct.delete_authenticator(&key.credential_id_b64()).unwrap().is_some());
         assert!(direct.get_user_by_account("passkey", &key.credential_id_b64()).unwrap().is_some());
         for query in ["email=eve@example.com", "email=mallory@example.com&action=register"] {
@@ -310,7 +310,7 @@ fn p1_a_registration_never_signs_in_as_the_owner_of_a_stored_credential(adapter:
     assert_eq!(callback(&mut victim, "register", &second.register(&opts)).status, 302);
     auth.delete_passkey(&victim_id, &first).unwrap();
     if adapter["type"] != "memory" {
-        let direct = libauth_core::adapter::from_config(adapter, Arc::new(HookMap::new())).unwrap();
+        let direct = libauth_core::store::from_config(adapter, Arc::new(HookMap::new())).unwrap();
         assert!(direct.get_user_by_account("passkey", &first).unwrap().is_none(), "the account outlived its passkey");
     }
     let mut thief = SoftAuthenticator::new(Alg::Es256, ORIGIN);
@@ -772,7 +772,7 @@ fn config_errors_name_the_option() {
 fn p1_a_host_adapter_without_the_delete_methods_is_a_config_error() {
     // Every adapter method the engine knows, passkeys' included.
     let methods: Vec<&str> =
-        libauth_core::adapter::METHODS.iter().chain(&libauth_core::adapter::AUTHENTICATOR_METHODS).copied().collect();
+        libauth_core::store::METHODS.iter().chain(&libauth_core::store::AUTHENTICATOR_METHODS).copied().collect();
     let build = |skip: &[&str]| {
         let mut hooks = HookMap::new();
         for m in methods.iter().filter(|m| !skip.contains(m)) {

@@ -14,7 +14,7 @@ use std::thread;
 use std::time::{Duration, Instant};
 
 use common::*;
-use libauth_core::adapter::{from_config, Adapter, AdapterError};
+use libauth_core::store::{from_config, Adapter, AdapterError};
 use libauth_core::{AuthRequest, ErrorType, NoHooks};
 use serde_json::json;
 

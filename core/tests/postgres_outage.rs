@@ -17,7 +17,7 @@ use std::time::{Duration, Instant};
 
 use pg_server::Server;
 
-use libauth_core::adapter::{
+use libauth_core::store::{
     AccountType, Adapter, AdapterAccount, AdapterError, AdapterSession, NewUser, PostgresAdapter, PostgresOptions,
     VerificationToken,
 };

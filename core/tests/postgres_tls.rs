@@ -11,7 +11,8 @@ mod pg_server;
 use std::sync::Arc;
 use std::time::Duration;
 
-use libauth_core::adapter::{from_config, Adapter, AdapterError, NewUser, PostgresAdapter, PostgresOptions};
+use libauth_core::store::prelude::*;
+use libauth_core::store::{from_config, AdapterError, NewUser, PostgresAdapter, PostgresOptions};
 use libauth_core::NoHooks;
 use pg_server::Server;
 use rcgen::{BasicConstraints, CertificateParams, CertifiedIssuer, IsCa, KeyPair};

@@ -252,7 +252,8 @@ fn runs_for(seen: &Arc<Mutex<Vec<String>>>, value: &str) -> usize {
 
 mod r1 {
     use super::*;
-    use libauth_core::ratelimit::{Limiter, MemoryStore, RateLimits, Route, TrustedProxies, Verdict};
+    use libauth_core::ratelimit::{Limiter, RateLimits, Route, TrustedProxies, Verdict};
+    use libauth_core::store::MemoryCounters as MemoryStore;
     use proptest::prelude::*;
 
     /// One junk request: from which of many addresses, with which username.

@@ -11,8 +11,8 @@
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use libauth_core::ratelimit::{LimitStore, RedisStore};
-use libauth_core::redis_pool::{RedisOptions, RedisPool};
+use libauth_core::store::redis::{RedisOptions, RedisPool};
+use libauth_core::store::{CounterStore, RedisStore};
 
 const CHILDREN: usize = 3;
 const THREADS: usize = 4;

@@ -12,8 +12,8 @@ use std::process::{Child, Command, Stdio};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use libauth_core::ratelimit::{LimitStore, RedisStore};
-use libauth_core::redis_pool::{RedisOptions, RedisPool};
+use libauth_core::store::redis::{RedisOptions, RedisPool};
+use libauth_core::store::{CounterStore, RedisStore};
 use rcgen::{BasicConstraints, CertificateParams, CertifiedIssuer, IsCa, KeyPair};
 
 /// A CA, and its PEM certificate.

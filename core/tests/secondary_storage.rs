@@ -16,10 +16,10 @@ use std::sync::{Arc, Barrier, Mutex};
 use std::time::Duration;
 
 use common::*;
-use libauth_core::adapter::{
-    constraint, from_config, Adapter, AdapterSession, Authenticator, NewUser, VerificationToken,
+use libauth_core::store::redis::{RedisOptions, RedisPool};
+use libauth_core::store::{
+    constraint, from_config, AdapterSession, Authenticator, DataStores, NewUser, RedisStore, VerificationToken,
 };
-use libauth_core::redis_pool::{RedisOptions, RedisPool};
 use libauth_core::time::now_millis;
 use libauth_core::{Auth, Config, HookMap, NoHooks};
 use serde_json::{json, Value};
@@ -68,11 +68,12 @@ fn engine(adapter: &Value, prefix: &str, mailed: Arc<Mutex<Vec<String>>>, extra:
     auth(config, hooks)
 }
 
-/// The wrapped adapter as the engine builds it, for direct checks.
-fn secondary(adapter: &Value, prefix: &str) -> Arc<dyn Adapter> {
+/// The stores as the engine composes them, for direct checks: the
+/// adapter's users, accounts and passkeys, with sessions and tokens in Redis.
+fn secondary(adapter: &Value, prefix: &str) -> Arc<DataStores> {
     let inner = from_config(adapter, Arc::new(NoHooks)).unwrap();
-    let pool = redis(prefix);
-    Arc::new(libauth_core::adapter::secondary::RedisSecondary::new(inner, Arc::new(pool)))
+    let redis = Arc::new(RedisStore::new(Arc::new(redis(prefix))));
+    Arc::new(DataStores::new(inner.clone(), (inner.clone(), inner.clone()), inner, Some((redis.clone(), redis)), None))
 }
 
 fn lifecycle(adapter: Value) {
@@ -89,7 +90,7 @@ fn lifecycle(adapter: Value) {
     let token = b.jar.get("authjs.session-token").unwrap().clone();
     assert!(sql.get_session_and_user(&row(&token)).unwrap().is_none(), "no session row in SQL");
     assert!(sql.get_user("42").unwrap().is_some(), "the user is in SQL");
-    let (session, user) = view.get_session_and_user(&row(&token)).unwrap().expect("the session is in Redis");
+    let (session, user) = view.session_and_user(&row(&token)).unwrap().expect("the session is in Redis");
     assert_eq!(user.email.as_deref(), Some("ada@example.com"));
     assert_eq!(redis_keys(&pool, "session:*").len(), 1);
     assert!(redis_keys(&pool, &format!("session:*{token}*")).is_empty(), "keys hold a hash, not the token");
@@ -98,16 +99,16 @@ fn lifecycle(adapter: Value) {
     assert!((ttl - 2_592_000_000).abs() < 10_000, "Redis expires it with the session: {ttl}");
 
     // Read, with an update on every read (updateAge 0): the expiry moves.
-    view.update_session(&row(&token), now_millis() as i64 + 3_600_000).unwrap();
+    view.sessions.update_session(&row(&token), now_millis() as i64 + 3_600_000).unwrap();
     assert_eq!(b.session()["user"]["email"], "ada@example.com");
-    let extended = view.get_session_and_user(&row(&token)).unwrap().unwrap().0.expires;
+    let extended = view.session_and_user(&row(&token)).unwrap().unwrap().0.expires;
     assert!(extended > session.expires - 10_000, "extended back to maxAge");
 
     // Sign out: gone from Redis.
     let csrf = b.csrf();
     b.post("/auth/signout", &[("csrfToken", &csrf)]);
     assert!(!b.has_session_cookie());
-    assert!(view.get_session_and_user(&row(&token)).unwrap().is_none());
+    assert!(view.session_and_user(&row(&token)).unwrap().is_none());
     assert!(redis_keys(&pool, "session:*").is_empty());
 
     // Deleting the user signs them out everywhere.
@@ -181,7 +182,7 @@ fn passkeys_stay_in_the_database() {
     let prefix = prefix();
     let (a, sql, pool) =
         (secondary(&adapter, &prefix), from_config(&adapter, Arc::new(NoHooks)).unwrap(), redis(&prefix));
-    let user = a.create_user(&NewUser::default()).unwrap();
+    let user = a.users.create_user(&NewUser::default()).unwrap();
     let passkey = Authenticator {
         credential_id: "cred-1".into(),
         user_id: user.id.clone(),
@@ -195,20 +196,20 @@ fn passkeys_stay_in_the_database() {
         created_at: Some(now_millis() as i64),
         last_used_at: None,
     };
-    assert_eq!(a.create_authenticator(&passkey).unwrap(), passkey);
-    let again = a.create_authenticator(&passkey).unwrap_err();
+    assert_eq!(a.passkeys.create_authenticator(&passkey).unwrap(), passkey);
+    let again = a.passkeys.create_authenticator(&passkey).unwrap_err();
     assert_eq!(again.violated_constraint(), Some(constraint::AUTHENTICATOR_ID));
     assert_eq!(sql.get_authenticator("cred-1").unwrap(), Some(passkey.clone()), "stored in SQL");
-    let used = a.update_authenticator_counter("cred-1", 3, 1_000).unwrap();
-    let named = a.rename_authenticator("cred-1", Some("Phone")).unwrap().unwrap();
+    let used = a.passkeys.update_authenticator_counter("cred-1", 3, 1_000).unwrap();
+    let named = a.passkeys.rename_authenticator("cred-1", Some("Phone")).unwrap().unwrap();
     assert_eq!((used.counter, named.name.as_deref()), (3, Some("Phone")));
-    assert_eq!(a.list_authenticators_by_user_id(&user.id).unwrap(), vec![named.clone()]);
+    assert_eq!(a.passkeys.list_authenticators_by_user_id(&user.id).unwrap(), vec![named.clone()]);
     assert!(redis_keys(&pool, "*").is_empty(), "nothing in Redis: {:?}", redis_keys(&pool, "*"));
-    assert_eq!(a.delete_authenticator("cred-1").unwrap(), Some(named.clone()));
-    a.create_authenticator(&named).unwrap();
+    assert_eq!(a.passkeys.delete_authenticator("cred-1").unwrap(), Some(named.clone()));
+    a.passkeys.create_authenticator(&named).unwrap();
     a.delete_user(&user.id).unwrap();
-    assert_eq!(a.get_authenticator("cred-1").unwrap(), None, "deleted with the user");
-    for method in libauth_core::adapter::AUTHENTICATOR_METHODS {
+    assert_eq!(a.passkeys.get_authenticator("cred-1").unwrap(), None, "deleted with the user");
+    for method in libauth_core::store::AUTHENTICATOR_METHODS {
         assert!(a.supports(method), "{method}");
     }
 }
@@ -223,8 +224,8 @@ fn verification_tokens_are_single_use_and_unique() {
         token: libauth_core::random::hex(32),
         expires: now_millis() as i64 + 60_000,
     };
-    a.create_verification_token(&token).unwrap();
-    let again = a.create_verification_token(&token).unwrap_err();
+    a.tokens.create_verification_token(&token).unwrap();
+    let again = a.tokens.create_verification_token(&token).unwrap_err();
     assert_eq!(again.violated_constraint(), Some(constraint::VERIFICATION_TOKEN));
     let barrier = Arc::new(Barrier::new(32));
     let winners: usize = std::thread::scope(|scope| {
@@ -233,14 +234,14 @@ fn verification_tokens_are_single_use_and_unique() {
                 let (a, barrier, token) = (a.clone(), barrier.clone(), token.clone());
                 scope.spawn(move || {
                     barrier.wait();
-                    a.use_verification_token(&token.identifier, &token.token).unwrap()
+                    a.tokens.use_verification_token(&token.identifier, &token.token).unwrap()
                 })
             })
             .collect();
         handles.into_iter().filter_map(|h| h.join().unwrap()).inspect(|won| assert_eq!(*won, token)).count()
     });
     assert_eq!(winners, 1);
-    assert!(a.use_verification_token("other@example.com", &token.token).unwrap().is_none());
+    assert!(a.tokens.use_verification_token("other@example.com", &token.token).unwrap().is_none());
 }
 
 #[test]
@@ -248,25 +249,25 @@ fn verification_tokens_are_single_use_and_unique() {
 fn redis_expires_sessions_and_tokens() {
     let file = temp_db_path();
     let a = secondary(&json!({ "type": "sqlite", "path": file.0 }), &prefix());
-    let user = a.create_user(&NewUser { email: Some("ttl@example.com".into()), ..Default::default() }).unwrap();
+    let user = a.users.create_user(&NewUser { email: Some("ttl@example.com".into()), ..Default::default() }).unwrap();
     let soon = now_millis() as i64 + 600;
     let session = AdapterSession { session_token: "s-ttl".into(), user_id: user.id.clone(), expires: soon };
     a.create_session(&session).unwrap();
     let token = VerificationToken { identifier: "ttl@example.com".into(), token: "t-ttl".into(), expires: soon };
-    a.create_verification_token(&token).unwrap();
-    assert_eq!(a.get_session_and_user("s-ttl").unwrap().map(|(s, _)| s), Some(session.clone()));
+    a.tokens.create_verification_token(&token).unwrap();
+    assert_eq!(a.session_and_user("s-ttl").unwrap().map(|(s, _)| s), Some(session.clone()));
     std::thread::sleep(Duration::from_millis(900));
-    assert!(a.get_session_and_user("s-ttl").unwrap().is_none(), "Redis expired the session");
-    assert!(a.use_verification_token("ttl@example.com", "t-ttl").unwrap().is_none(), "and the token");
+    assert!(a.session_and_user("s-ttl").unwrap().is_none(), "Redis expired the session");
+    assert!(a.tokens.use_verification_token("ttl@example.com", "t-ttl").unwrap().is_none(), "and the token");
     // A session for nobody, or a token stored twice, is refused as by SQL.
     let orphan = AdapterSession { user_id: "no-such-user".into(), ..session.clone() };
     assert_eq!(a.create_session(&orphan).unwrap_err().violated_constraint(), Some(constraint::SESSION_USER));
     let live = AdapterSession { expires: now_millis() as i64 + 60_000, ..session };
     a.create_session(&live).unwrap();
     assert_eq!(a.create_session(&live).unwrap_err().violated_constraint(), Some(constraint::SESSION_TOKEN));
-    assert_eq!(a.update_session("no-such", now_millis() as i64).unwrap(), None);
-    assert_eq!(a.delete_session("s-ttl").unwrap(), Some(live));
-    assert_eq!(a.delete_session("s-ttl").unwrap(), None);
+    assert_eq!(a.sessions.update_session("no-such", now_millis() as i64).unwrap(), None);
+    assert_eq!(a.sessions.delete_session("s-ttl").unwrap(), Some(live));
+    assert_eq!(a.sessions.delete_session("s-ttl").unwrap(), None);
 }
 
 #[test]

@@ -21,9 +21,8 @@ use std::sync::{Arc, Barrier, Mutex};
 use std::time::{Duration, Instant};
 
 use common::*;
-use libauth_core::adapter::{PostgresAdapter, PostgresOptions, SqliteAdapter};
-use libauth_core::ratelimit::{LimitStore, RedisStore, SqlBackend, SqlStore};
-use libauth_core::redis_pool::{RedisOptions, RedisPool};
+use libauth_core::store::redis::{RedisOptions, RedisPool};
+use libauth_core::store::{CounterStore, PostgresAdapter, PostgresOptions, RedisStore, SqliteAdapter};
 use libauth_core::HookMap;
 use serde_json::{json, Value};
 
@@ -55,20 +54,18 @@ impl Target {
         }
     }
 
-    fn store(&self) -> Arc<dyn LimitStore> {
+    fn store(&self) -> Arc<dyn CounterStore> {
         match self {
-            Target::Sqlite(path) => {
-                Arc::new(SqlStore::new(SqlBackend::Sqlite(Arc::new(SqliteAdapter::open(path).expect("SQLite opens")))))
-            }
+            Target::Sqlite(path) => Arc::new(SqliteAdapter::open(path).expect("SQLite opens")),
             Target::Postgres(schema) => Arc::new(sql_store_pg(schema)),
             Target::Redis(prefix) => Arc::new(RedisStore::new(Arc::new(redis_pool(prefix)))),
         }
     }
 }
 
-fn sql_store_pg(schema: &str) -> SqlStore {
+fn sql_store_pg(schema: &str) -> PostgresAdapter {
     let options = PostgresOptions { schema: schema.into(), pool_size: 32, ..PostgresOptions::new(postgres_url()) };
-    SqlStore::new(SqlBackend::Postgres(Arc::new(PostgresAdapter::new(&options).expect("valid options"))))
+    PostgresAdapter::new(&options).expect("valid options")
 }
 
 fn redis_url() -> String {
@@ -86,7 +83,7 @@ fn redis_prefix() -> String {
 }
 
 /// `n` threads consume `key` at once (released together); their counts.
-fn consume_concurrently(store: &Arc<dyn LimitStore>, key: &str, n: usize) -> Vec<u64> {
+fn consume_concurrently(store: &Arc<dyn CounterStore>, key: &str, n: usize) -> Vec<u64> {
     let barrier = Arc::new(Barrier::new(n));
     let threads: Vec<_> = (0..n)
         .map(|_| {
@@ -195,15 +192,15 @@ fn sqlite_store_windows_expire_and_old_rows_are_purged() {
     let file = temp_db_path();
     let path = file.0.display().to_string();
     windows_expire(Target::Sqlite(path.clone()));
-    let store = SqlStore::new(SqlBackend::Sqlite(Arc::new(SqliteAdapter::open(&path).unwrap())));
+    let store = SqliteAdapter::open(&path).unwrap();
     for i in 0..20 {
         store.consume(&format!("k{i}"), 1, Duration::from_secs(1)).unwrap();
     }
-    assert!(store.rows().unwrap() >= 20);
+    assert!(store.counter_rows().unwrap() >= 20);
     // Later than every row's window and margin: nothing is kept.
     let later = libauth_core::time::now_millis() + 60_000;
-    assert!(store.purge(later).unwrap() >= 20);
-    assert_eq!(store.rows().unwrap(), 0, "expired rows are gone");
+    assert!(store.purge_counters(later).unwrap() >= 20);
+    assert_eq!(store.counter_rows().unwrap(), 0, "expired rows are gone");
 }
 
 #[test]
@@ -230,10 +227,10 @@ fn postgres_store_windows_expire_and_old_rows_are_purged() {
         store.consume(&format!("k{i}"), 1, Duration::from_secs(1)).unwrap();
     }
     // Rows of the current window stay; rows past their expiry go.
-    assert_eq!(store.purge(libauth_core::time::now_millis()).unwrap(), 0, "current rows are kept");
-    assert!(store.rows().unwrap() >= 20);
-    assert!(store.purge(libauth_core::time::now_millis() + 60_000).unwrap() >= 20);
-    assert_eq!(store.rows().unwrap(), 0);
+    assert_eq!(store.purge_counters(libauth_core::time::now_millis()).unwrap(), 0, "current rows are kept");
+    assert!(store.counter_rows().unwrap() >= 20);
+    assert!(store.purge_counters(libauth_core::time::now_millis() + 60_000).unwrap() >= 20);
+    assert_eq!(store.counter_rows().unwrap(), 0);
 }
 
 #[test]
@@ -375,9 +372,8 @@ fn the_database_store_uses_the_adapters_database() {
 }
 
 fn rusqlite_count(path: &std::path::Path) -> i64 {
-    let db = SqliteAdapter::open(path).unwrap();
-    let store = SqlStore::new(SqlBackend::Sqlite(Arc::new(db)));
-    store.rows().unwrap() as i64
+    let store = SqliteAdapter::open(path).unwrap();
+    store.counter_rows().unwrap() as i64
 }
 
 #[test]
@@ -431,7 +427,7 @@ fn refunds_on_every_store() {
         refunds(Target::Postgres(schema.0.clone()));
         refunds(Target::Redis(redis_prefix()));
     }
-    let memory = libauth_core::ratelimit::MemoryStore::default();
+    let memory = libauth_core::store::MemoryCounters::default();
     for _ in 0..2 {
         memory.consume("m", 1, WINDOW).unwrap();
     }

@@ -28,10 +28,11 @@ use std::time::Duration;
 
 use common::*;
 use host_sqlite::HostSqlite;
-use libauth_core::adapter::{AccountType, AdapterAccount, AdapterSession, Authenticator, NewUser, VerificationToken};
-use libauth_core::ratelimit::{LimitStore, SqlStore};
+use libauth_core::store::{
+    AccountType, AdapterAccount, AdapterSession, Authenticator, CounterStore, LeaseStore, NewUser, PostgresAdapter,
+    PostgresOptions, SqliteAdapter, VerificationToken,
+};
 use libauth_core::Adapter;
-use serde_json::json;
 
 enum Db {
     /// With the host's SQLite (the system's libsqlite3), when the test
@@ -42,26 +43,28 @@ enum Db {
 
 struct Fixture {
     adapter: Arc<dyn Adapter>,
-    /// The rate-limit store on the adapter's database (`"database"`).
-    store: SqlStore,
+    /// The rate-limit counts in the adapter's database (`"database"`).
+    store: Arc<dyn CounterStore>,
+    /// The refresh leases in the adapter's database.
+    leases: Arc<dyn LeaseStore>,
     db: Db,
 }
 
 impl Fixture {
     fn sqlite() -> Fixture {
-        let file = temp_db_path();
-        Fixture::new(json!({ "type": "sqlite", "path": file.0 }), Db::Sqlite(file, Some(HostSqlite::load())))
+        Fixture::sqlite_with(temp_db_path(), Some(HostSqlite::load()))
+    }
+
+    fn sqlite_with(file: TempFile, host: Option<HostSqlite>) -> Fixture {
+        let backend = Arc::new(SqliteAdapter::open(&file.0).unwrap());
+        Fixture { adapter: backend.clone(), store: backend.clone(), leases: backend, db: Db::Sqlite(file, host) }
     }
 
     fn postgres() -> Fixture {
         let schema = temp_schema();
-        Fixture::new(json!({ "type": "postgres", "url": postgres_url(), "schema": schema.0 }), Db::Postgres(schema))
-    }
-
-    fn new(config: serde_json::Value, db: Db) -> Fixture {
-        let (adapter, backend) =
-            libauth_core::adapter::from_config_with_database(&config, Arc::new(libauth_core::NoHooks)).unwrap();
-        Fixture { adapter, store: SqlStore::new(backend.unwrap()), db }
+        let options = PostgresOptions { schema: schema.0.clone(), ..PostgresOptions::new(postgres_url()) };
+        let backend = Arc::new(PostgresAdapter::new(&options).unwrap());
+        Fixture { adapter: backend.clone(), store: backend.clone(), leases: backend, db: Db::Postgres(schema) }
     }
 
     /// What a host with its own SQLite does between two of the engine's
@@ -163,15 +166,23 @@ fn each_write_is_visible_at_once(f: &Fixture) {
     f.adapter.update_authenticator_counter("cred-1", 7, now).unwrap();
     assert_eq!(f.read("SELECT CAST(counter AS TEXT) FROM {s}authenticators").as_deref(), Some("7"), "counter");
 
-    // The limiter's counts and the refresh lease share the connection.
+    // The limiter's counts and the refresh leases share the connection.
     for n in 1..=3u64 {
         f.host_reads();
-        assert_eq!(f.store.consume("lease:refresh:k", 1, Duration::from_secs(30)).unwrap().count, n);
+        assert_eq!(f.store.consume("signin:k", 1, Duration::from_secs(30)).unwrap().count, n);
         assert_eq!(f.read("SELECT CAST(SUM(count) AS TEXT) FROM {s}rate_limits"), Some(n.to_string()), "count {n}");
     }
     f.host_reads();
-    f.store.refund("lease:refresh:k", 3, Duration::from_secs(30)).unwrap();
+    f.store.refund("signin:k", 3, Duration::from_secs(30)).unwrap();
     assert_eq!(f.read("SELECT CAST(SUM(count) AS TEXT) FROM {s}rate_limits").as_deref(), Some("0"), "refund");
+    f.host_reads();
+    assert!(f.leases.take_lease("refresh:k", Duration::from_secs(30)).unwrap(), "the lease is free");
+    assert_eq!(f.read("SELECT CAST(COUNT(*) AS TEXT) FROM {s}leases").as_deref(), Some("1"), "lease taken");
+    f.host_reads();
+    assert!(!f.leases.take_lease("refresh:k", Duration::from_secs(30)).unwrap(), "held: not taken twice");
+    f.host_reads();
+    f.leases.release_lease("refresh:k").unwrap();
+    assert_eq!(f.read("SELECT CAST(COUNT(*) AS TEXT) FROM {s}leases").as_deref(), Some("0"), "lease released");
 }
 
 /// Many threads write at once (sessions, verification tokens, counter
@@ -263,9 +274,7 @@ fn r36_postgres_concurrent_writes_are_all_visible_to_another_connection() {
 /// write is visible.
 #[test]
 fn r36_sqlite_a_deleted_wal_is_noticed_before_the_next_write() {
-    let file = temp_db_path();
-    let config = json!({ "type": "sqlite", "path": file.0 });
-    let f = Fixture::new(config, Db::Sqlite(file, None));
+    let f = Fixture::sqlite_with(temp_db_path(), None);
     let Db::Sqlite(file, _) = &f.db else { unreachable!() };
     f.adapter.create_user(&user("first@example.com")).unwrap();
     // As SQLite does when it closes a database's last connection: copy the

@@ -435,7 +435,7 @@ fn with_an_adapter_the_first_sign_in_creates_the_user_and_links_the_account() {
     let hooks =
         recording(HookMap::new(), &log, &["events.createUser", "events.linkAccount", "events.signIn"], Value::Null);
     let auth = Auth::with_env(config, Arc::new(hooks), &std::collections::HashMap::new()).unwrap();
-    let probe = libauth_core::adapter::from_config(&adapter, Arc::new(libauth_core::NoHooks)).unwrap();
+    let probe = libauth_core::store::from_config(&adapter, Arc::new(libauth_core::NoHooks)).unwrap();
 
     let mut b = Browser::new(&auth);
     let res = sign_in(&mut b, "");
@@ -507,7 +507,7 @@ fn stored_account_is_read_and_refreshed_through_the_adapter() {
     sign_in(&mut b, "");
     let open_id = s_open_id(&sim);
     let adapter =
-        libauth_core::adapter::from_config(&json!({ "type": "sqlite", "path": db.0 }), Arc::new(libauth_core::NoHooks))
+        libauth_core::store::from_config(&json!({ "type": "sqlite", "path": db.0 }), Arc::new(libauth_core::NoHooks))
             .unwrap();
     let user = adapter.get_user_by_account("tiktok", &open_id).unwrap().unwrap();
 

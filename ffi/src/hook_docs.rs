@@ -520,7 +520,7 @@ fn database_flows(recorder: &Recorder, provider: &str) {
         vec!["providers.credentials.authorize", "providers.email.sendVerificationRequest", "providers.oauth.profile"];
     names.extend(CALLBACKS_AND_EVENTS);
     names.push("session.generateSessionToken");
-    let adapter: Vec<String> = libauth_core::adapter::METHODS.iter().map(|m| format!("adapter.{m}")).collect();
+    let adapter: Vec<String> = libauth_core::store::METHODS.iter().map(|m| format!("adapter.{m}")).collect();
     names.extend(adapter.iter().map(String::as_str));
     let config = json!({ "secret": SECRET, "trustHost": true, "adapter": { "type": "host" },
         "session": { "updateAge": 0 },
@@ -581,9 +581,9 @@ fn every_hook_the_engine_calls_is_documented() {
     .map(str::to_owned)
     .into();
     engine_hooks.extend(
-        libauth_core::adapter::METHODS
+        libauth_core::store::METHODS
             .iter()
-            .chain(&libauth_core::adapter::AUTHENTICATOR_METHODS)
+            .chain(&libauth_core::store::AUTHENTICATOR_METHODS)
             .map(|m| format!("adapter.{m}")),
     );
     for hook in &engine_hooks {
@@ -623,7 +623,7 @@ fn documented_arguments_are_what_the_engine_sends() {
     // tests and the C example's browser test run them.
     let unreached = ["adapter.deleteUser", "adapter.updateUser", "adapter.unlinkAccount", "providers.<id>.getUserInfo"];
     let passkeys: Vec<String> =
-        libauth_core::adapter::AUTHENTICATOR_METHODS.iter().map(|m| format!("adapter.{m}")).collect();
+        libauth_core::store::AUTHENTICATOR_METHODS.iter().map(|m| format!("adapter.{m}")).collect();
     for hook in docs.keys().filter(|h| !unreached.contains(&h.as_str()) && !passkeys.contains(h)) {
         if !called.contains(hook) {
             problems.push(format!("{hook} was never called by these flows"));

@@ -364,7 +364,7 @@ fn action_outcome(result: std::result::Result<ActionOutcome, libauth_core::AuthE
 }
 
 fn account_outcome(
-    result: std::result::Result<Option<libauth_core::adapter::AdapterAccount>, libauth_core::AuthError>,
+    result: std::result::Result<Option<libauth_core::store::AdapterAccount>, libauth_core::AuthError>,
 ) -> Outcome {
     match result {
         Ok(account) => Outcome::Json(Some(serde_json::to_string(&account).unwrap_or_else(|_| "null".into()))),

@@ -15,22 +15,19 @@
 //! the store does not stop every sign-in), `true` for every route, `false`
 //! for none, or a list of route names.
 
-use std::sync::Arc;
 use std::time::Duration;
 
 use serde_json::{Map, Value};
 
-use super::redis::RedisStore;
-use super::sql::{SqlBackend, SqlStore};
-use super::{LimitStore, MemoryStore, Route};
-use crate::adapter::{PostgresAdapter, PostgresOptions, SqliteAdapter};
+use super::Route;
 use crate::error::ConfigError;
-use crate::redis_pool::{RedisOptions, RedisPool};
+use crate::store::redis::RedisOptions;
+use crate::store::PostgresOptions;
 
 /// The parsed `rateLimit.store`.
 #[derive(Debug, Clone)]
 pub enum StoreConfig {
-    /// In this process, at most `max_keys` keys (see [`MemoryStore`]).
+    /// In this process, at most `max_keys` keys (see [`crate::store::MemoryCounters`]).
     Memory {
         max_keys: usize,
     },
@@ -153,7 +150,7 @@ fn postgres_options(map: &Map<String, Value>) -> Result<PostgresOptions, ConfigE
     if let Some(schema) = map.get("schema") {
         pg.schema = schema
             .as_str()
-            .filter(|s| crate::adapter::postgres::is_valid_schema_name(s))
+            .filter(|s| crate::store::postgres::is_valid_schema_name(s))
             .ok_or_else(|| ConfigError::new(format!("{OPTION}.schema"), "must be a lowercase SQL identifier"))?
             .to_owned();
     }
@@ -177,33 +174,4 @@ fn allow_only(map: &Map<String, Value>, allowed: &[&str]) -> Result<(), ConfigEr
         )),
         None => Ok(()),
     }
-}
-
-/// Build the store. `database` is the adapter's SQL database, when it has
-/// one (for `"database"`).
-pub fn build(config: &StoreConfig, database: Option<&SqlBackend>) -> Result<Arc<dyn LimitStore>, ConfigError> {
-    Ok(match config {
-        StoreConfig::Memory { max_keys } => Arc::new(MemoryStore::with_capacity(*max_keys)),
-        StoreConfig::Sqlite { path } => {
-            let db = SqliteAdapter::open(path).map_err(|e| {
-                ConfigError::new(format!("{OPTION}.path"), format!("cannot open the SQLite database: {e}"))
-            })?;
-            Arc::new(SqlStore::new(SqlBackend::Sqlite(Arc::new(db))))
-        }
-        StoreConfig::Postgres(options) => {
-            let db = PostgresAdapter::new(options).map_err(|e| ConfigError::new(format!("{OPTION}.url"), e))?;
-            Arc::new(SqlStore::new(SqlBackend::Postgres(Arc::new(db))))
-        }
-        StoreConfig::Redis(options) => {
-            let pool = RedisPool::new(options).map_err(|e| ConfigError::new(format!("{OPTION}.url"), e))?;
-            Arc::new(RedisStore::new(Arc::new(pool)))
-        }
-        StoreConfig::Database => match database {
-            Some(backend) => Arc::new(SqlStore::new(backend.clone())),
-            None => return Err(ConfigError::new(
-                format!("{OPTION}.type"),
-                "\"database\" uses the adapter's database: configure an `adapter` of type \"sqlite\" or \"postgres\"",
-            )),
-        },
-    })
 }

@@ -36,13 +36,10 @@
 //! stops at the first that refuses, so a refused request adds no key.
 //!
 //! **Memory.** The default store is bounded and never forgets a count at its
-//! limit to make room (see [`MemoryStore`]).
+//! limit to make room (see [`crate::store::MemoryCounters`]).
 
 pub mod client_ip;
 pub mod config;
-pub mod redis;
-pub mod sql;
-pub mod store;
 
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
@@ -54,11 +51,11 @@ use sha2::Sha256;
 
 use crate::error::ConfigError;
 use crate::http::AuthRequest;
+#[cfg(test)]
+use crate::store::MemoryCounters;
+use crate::store::{CounterStore, StoreError};
 pub use client_ip::TrustedProxies;
 pub use config::StoreConfig;
-pub use redis::RedisStore;
-pub use sql::{SqlBackend, SqlStore};
-pub use store::{LimitStore, MemoryStore, StoreError, WindowCount};
 
 /// The one key of every request whose client IP is unknown (fail closed).
 pub const UNKNOWN_IP: &str = "ip:unknown";
@@ -264,7 +261,7 @@ impl Limited {
 /// the key for identifiers.
 pub struct Limiter {
     limits: RateLimits,
-    store: Arc<dyn LimitStore>,
+    store: Arc<dyn CounterStore>,
     proxies: TrustedProxies,
     hmac_key: Vec<u8>,
     /// The log has said once that client IPs are unknown.
@@ -276,7 +273,7 @@ pub struct Limiter {
 pub type CheckResult = Result<Verdict, StoreError>;
 
 impl Limiter {
-    pub fn new(limits: RateLimits, store: Arc<dyn LimitStore>, proxies: TrustedProxies, secret: &str) -> Limiter {
+    pub fn new(limits: RateLimits, store: Arc<dyn CounterStore>, proxies: TrustedProxies, secret: &str) -> Limiter {
         Limiter { limits, store, proxies, hmac_key: secret.as_bytes().to_vec(), logged_no_ip: AtomicBool::new(false) }
     }
 
@@ -290,7 +287,7 @@ impl Limiter {
     }
 
     /// The store, to share with another engine of the same application.
-    pub fn store(&self) -> Arc<dyn LimitStore> {
+    pub fn store(&self) -> Arc<dyn CounterStore> {
         self.store.clone()
     }
 
@@ -315,7 +312,7 @@ impl Limiter {
         Keys { ip, ids }
     }
 
-    /// Give back one attempt on the route's keys (see [`LimitStore::refund`]).
+    /// Give back one attempt on the route's keys (see [`CounterStore::refund`]).
     pub fn refund(&self, route: Route, keys: &Keys) -> Result<(), StoreError> {
         let Some(rule) = self.rule(route) else { return Ok(()) };
         for key in keys.all() {
@@ -402,7 +399,7 @@ mod tests {
     fn a_username_is_limited_across_ips_and_an_ip_across_usernames() {
         let limits =
             RateLimits::parse(Some(&json!({ "credentials": { "window": 60, "max": 2, "maxPerIp": 3 } }))).unwrap();
-        let limiter = Limiter::new(limits, Arc::new(MemoryStore::default()), TrustedProxies::none(), "secret");
+        let limiter = Limiter::new(limits, Arc::new(MemoryCounters::default()), TrustedProxies::none(), "secret");
         let from = |ip: &str| AuthRequest { remote_address: Some(ip.into()), ..AuthRequest::get("http://x/") };
         // One username from many IPs: the identifier key stops the third failure.
         for (i, ip) in ["1.1.1.1", "2.2.2.2", "3.3.3.3"].iter().enumerate() {

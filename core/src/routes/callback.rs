@@ -4,7 +4,6 @@ use serde_json::{json, Map, Value};
 
 use super::register::{self, SignInKind, SignInUser};
 use super::{Ctx, Reply};
-use crate::adapter::{AccountType, AdapterAccount, AdapterSession};
 use crate::callbacks::SignInDecision;
 use crate::config::SessionStrategy;
 use crate::cookies::ChunkedCookie;
@@ -13,6 +12,7 @@ use crate::host::Hook;
 use crate::providers::{CredentialsProvider, Provider, ProviderKind};
 use crate::ratelimit::Route;
 use crate::session::default_token;
+use crate::store::{AccountType, AdapterAccount, AdapterSession};
 use crate::time::{now_millis, now_seconds};
 
 pub fn handle(ctx: &mut Ctx) -> Result<Reply, AuthError> {
@@ -108,17 +108,18 @@ pub(super) fn complete_sign_in(
     mut account: AdapterAccount,
     profile: Option<Map<String, Value>>,
     extra_sign_in_args: Map<String, Value>,
-    new_passkey: Option<crate::adapter::Authenticator>,
+    new_passkey: Option<crate::store::Authenticator>,
 ) -> Result<Reply, AuthError> {
     let callback_url = ctx.callback_url();
-    let adapter = ctx.auth.adapter.clone();
+    let auth = ctx.auth;
+    let stores = auth.stores.data();
     let strategy = ctx.auth.settings.strategy;
     // Credentials users are the app's own: stored only when a database
     // session must reference them.
-    let use_adapter = adapter.is_some() && (kind != SignInKind::Credentials || strategy == SessionStrategy::Database);
+    let use_adapter = stores.is_some() && (kind != SignInKind::Credentials || strategy == SessionStrategy::Database);
 
-    let known = match (&adapter, use_adapter) {
-        (Some(a), true) => register::known_user(a.as_ref(), kind, &account)?,
+    let known = match (stores, use_adapter) {
+        (Some(a), true) => register::known_user(a, kind, &account)?,
         _ => None,
     };
     // A passkey registration creates a user or attaches to the signed-in
@@ -150,12 +151,12 @@ pub(super) fn complete_sign_in(
         email: signed_in.email.as_ref().map(|e| e.trim().to_lowercase()),
         email_verified: signed_in.email_verified,
     };
-    let (user, is_new_user) = match (&adapter, use_adapter) {
+    let (user, is_new_user) = match (stores, use_adapter) {
         (Some(a), true) => {
-            let r = register::login_or_register(ctx, a.as_ref(), kind, known, &signed_in, &account, profile.as_ref())?;
+            let r = register::login_or_register(ctx, a, kind, known, &signed_in, &account, profile.as_ref())?;
             if let Some(passkey) = new_passkey {
                 let user_id = r.user.get("id").and_then(Value::as_str).unwrap_or_default();
-                super::webauthn::store_new_passkey(ctx, a.as_ref(), passkey, user_id, r.is_new_user)?;
+                super::webauthn::store_new_passkey(ctx, a, passkey, user_id, r.is_new_user)?;
             }
             (r.user, r.is_new_user)
         }
@@ -171,17 +172,17 @@ pub(super) fn complete_sign_in(
     let profile = profile.map(Value::Object);
 
     let jar = ChunkedCookie::read(&ctx.cookies.session_token, ctx.req);
-    match (strategy, &adapter) {
-        (SessionStrategy::Database, Some(adapter)) => {
+    match (strategy, stores) {
+        (SessionStrategy::Database, Some(db)) => {
             let token = ctx.auth.generate_session_token()?;
             let expires_ms = (now_millis() as i64).saturating_add(ctx.auth.settings.session_max_age as i64 * 1000);
             let user_id = user.get("id").and_then(Value::as_str).unwrap_or_default().to_owned();
             let stored = crate::session::stored_session_token(&token);
-            adapter.create_session(&AdapterSession { session_token: stored, user_id, expires: expires_ms })?;
+            db.create_session(&AdapterSession { session_token: stored, user_id, expires: expires_ms })?;
             // No fixation: a session this browser held before (planted or
             // not) ends now; the new cookie replaces it.
             if let Some(previous) = jar.value() {
-                if let Err(e) = adapter.delete_session(&crate::session::stored_session_token(previous)) {
+                if let Err(e) = db.sessions.delete_session(&crate::session::stored_session_token(previous)) {
                     ctx.auth.callbacks.log(&AuthError::from(e));
                 }
             }

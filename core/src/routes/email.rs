@@ -6,11 +6,11 @@ use sha2::{Digest, Sha256};
 
 use super::register::{SignInKind, SignInUser};
 use super::{Ctx, Reply};
-use crate::adapter::{AccountType, AdapterAccount, VerificationToken};
 use crate::callbacks::SignInDecision;
 use crate::error::{AuthError, ErrorType};
 use crate::host::Hook;
 use crate::providers::{EmailProvider, Provider};
+use crate::store::{AccountType, AdapterAccount, VerificationToken};
 use crate::time::{iso_millis, now_millis};
 
 /// What the adapter stores for a mailed token: sha256(token + secret), so a
@@ -45,10 +45,10 @@ fn email_account(provider: &Provider, email: &str) -> AdapterAccount {
 }
 
 pub fn send_link(ctx: &mut Ctx, provider: &Provider, p: &EmailProvider) -> Result<Reply, AuthError> {
-    let adapter = ctx
-        .auth
-        .adapter
-        .clone()
+    let auth = ctx.auth;
+    let db = auth
+        .stores
+        .data()
         .ok_or_else(|| AuthError::new(ErrorType::MissingAdapter, "email sign-in needs an adapter"))?;
     let raw = ctx.body_str("email").unwrap_or_default();
     let email = normalise_email(&raw)
@@ -58,7 +58,7 @@ pub fn send_link(ctx: &mut Ctx, provider: &Provider, p: &EmailProvider) -> Resul
     super::limits::check(ctx, crate::ratelimit::Route::Email, &[email.as_str()], 1)?;
     let callback_url = ctx.callback_url();
 
-    let user = match adapter.get_user_by_email(&email)? {
+    let user = match db.users.get_user_by_email(&email)? {
         Some(u) => serde_json::to_value(u).unwrap_or(Value::Null),
         None => json!({ "id": uuid::Uuid::new_v4().to_string(), "email": email, "emailVerified": null }),
     };
@@ -69,7 +69,7 @@ pub fn send_link(ctx: &mut Ctx, provider: &Provider, p: &EmailProvider) -> Resul
 
     let token = crate::random::hex(32);
     let expires_ms = (now_millis() as i64).saturating_add((p.max_age as i64).saturating_mul(1000));
-    adapter.create_verification_token(&VerificationToken {
+    db.tokens.create_verification_token(&VerificationToken {
         identifier: email.clone(),
         token: hash_token(&token, &ctx.auth.settings.secrets[0]),
         expires: expires_ms,
@@ -115,10 +115,10 @@ pub fn send_link(ctx: &mut Ctx, provider: &Provider, p: &EmailProvider) -> Resul
 }
 
 pub fn callback(ctx: &mut Ctx, provider: &Provider, _p: &EmailProvider) -> Result<Reply, AuthError> {
-    let adapter = ctx
-        .auth
-        .adapter
-        .clone()
+    let auth = ctx.auth;
+    let db = auth
+        .stores
+        .data()
         .ok_or_else(|| AuthError::new(ErrorType::MissingAdapter, "email sign-in needs an adapter"))?;
     let verification = |msg: &str| AuthError::new(ErrorType::Verification, msg.to_owned());
     let token = ctx.query("token").filter(|t| !t.is_empty()).ok_or_else(|| verification("no token in the link"))?;
@@ -129,7 +129,7 @@ pub fn callback(ctx: &mut Ctx, provider: &Provider, _p: &EmailProvider) -> Resul
     // secret, so links mailed before a rotation still work.
     let mut used = None;
     for secret in &ctx.auth.settings.secrets {
-        if let Some(found) = adapter.use_verification_token(&email, &hash_token(&token, secret))? {
+        if let Some(found) = db.tokens.use_verification_token(&email, &hash_token(&token, secret))? {
             used = Some(found);
             break;
         }

@@ -228,7 +228,7 @@ pub fn callback(ctx: &mut Ctx, provider: &Provider, p: &OAuthProvider) -> Result
     let account = oauth::account_from_tokens(&provider.id, provider.provider_type().as_str(), &user.id, &tokens);
     // Typed once here: a token response whose standard fields have the
     // wrong JSON types is a provider error, not something to store.
-    let account: crate::adapter::AdapterAccount = serde_json::from_value(Value::Object(account)).map_err(|e| {
+    let account: crate::store::AdapterAccount = serde_json::from_value(Value::Object(account)).map_err(|e| {
         AuthError::new(ErrorType::OAuthCallbackError, format!("the token response has unexpected field types: {e}"))
     })?;
     let kind = super::register::SignInKind::OAuth {

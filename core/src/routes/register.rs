@@ -5,11 +5,11 @@
 use serde_json::{Map, Value};
 
 use super::Ctx;
-use crate::adapter::{Adapter, AdapterAccount, AdapterUser, NewUser};
 use crate::config::SessionStrategy;
 use crate::cookies::ChunkedCookie;
 use crate::error::{AuthError, ErrorType};
 use crate::host::Hook;
+use crate::store::{AdapterAccount, AdapterUser, DataStores, NewUser};
 use crate::time::now_millis;
 
 /// How the user proved who they are.
@@ -89,15 +89,15 @@ fn str_field(map: &Map<String, Value>, key: &str) -> Option<String> {
 /// runs (so the callback sees the adapter user, as in Auth.js).
 /// Looked up once, and handed on to [`login_or_register`].
 pub fn known_user(
-    adapter: &dyn Adapter,
+    db: &DataStores,
     kind: SignInKind,
     account: &AdapterAccount,
 ) -> Result<Option<AdapterUser>, AuthError> {
     Ok(match kind {
         SignInKind::OAuth { .. } | SignInKind::WebAuthn => {
-            adapter.get_user_by_account(&account.provider, &account.provider_account_id)?
+            db.accounts.get_user_by_account(&account.provider, &account.provider_account_id)?
         }
-        SignInKind::Email => adapter.get_user_by_email(&account.provider_account_id)?,
+        SignInKind::Email => db.users.get_user_by_email(&account.provider_account_id)?,
         SignInKind::Credentials => None,
     })
 }
@@ -109,12 +109,12 @@ pub fn user_value(user: &AdapterUser) -> Value {
 
 /// The user signed in right now in this browser, if any (to link a new
 /// OAuth account to them).
-pub(super) fn current_user_id(ctx: &Ctx, adapter: &dyn Adapter) -> Result<Option<String>, AuthError> {
+pub(super) fn current_user_id(ctx: &Ctx, db: &DataStores) -> Result<Option<String>, AuthError> {
     let jar = ChunkedCookie::read(&ctx.cookies.session_token, ctx.req);
     let Some(raw) = jar.value() else { return Ok(None) };
     match ctx.auth.settings.strategy {
-        SessionStrategy::Database => Ok(adapter
-            .get_session_and_user(&crate::session::stored_session_token(raw))?
+        SessionStrategy::Database => Ok(db
+            .session_and_user(&crate::session::stored_session_token(raw))?
             .filter(|(s, _)| s.expires > now_millis() as i64)
             .map(|(_, u)| u.id)),
         SessionStrategy::Jwt => Ok(ctx
@@ -128,7 +128,7 @@ pub(super) fn current_user_id(ctx: &Ctx, adapter: &dyn Adapter) -> Result<Option
 
 /// The result of [`Adapter::ensure_user`]: `createUser` is sent only by
 /// the call that created the user.
-fn created_user_event(ctx: &Ctx, ensured: &crate::adapter::Ensured) -> Result<Registered, AuthError> {
+fn created_user_event(ctx: &Ctx, ensured: &crate::store::Ensured) -> Result<Registered, AuthError> {
     if ensured.created {
         let json = user_json(&ensured.user);
         ctx.auth.callbacks.event(&Hook::EVENT_CREATE_USER, || serde_json::json!({ "user": json }));
@@ -145,14 +145,9 @@ fn created_user_event(ctx: &Ctx, ensured: &crate::adapter::Ensured) -> Result<Re
 /// and in secondary storage, then made again under the same id with the
 /// proven address and nothing else: records the app keeps under that id
 /// stay, every way in that the first party set up is gone.
-fn claim_unproven_user(
-    ctx: &Ctx,
-    adapter: &dyn Adapter,
-    user: &AdapterUser,
-    email: &str,
-) -> Result<AdapterUser, AuthError> {
-    adapter.delete_user(&user.id)?;
-    let ensured = adapter.ensure_user(&NewUser {
+fn claim_unproven_user(ctx: &Ctx, db: &DataStores, user: &AdapterUser, email: &str) -> Result<AdapterUser, AuthError> {
+    db.delete_user(&user.id)?;
+    let ensured = db.users.ensure_user(&NewUser {
         id: Some(user.id.clone()),
         email: Some(email.to_owned()),
         email_verified: Some(now_millis() as i64),
@@ -172,7 +167,7 @@ fn claim_unproven_user(
 /// `known` is what [`known_user`] found for this sign-in.
 pub fn login_or_register(
     ctx: &Ctx,
-    adapter: &dyn Adapter,
+    db: &DataStores,
     kind: SignInKind,
     known: Option<AdapterUser>,
     signed_in: &SignInUser,
@@ -200,12 +195,12 @@ pub fn login_or_register(
                 }
                 // The link proves the address, and the stored user was made
                 // without that proof: its owner claims it now.
-                let user = claim_unproven_user(ctx, adapter, &user, &email)?;
+                let user = claim_unproven_user(ctx, db, &user, &email)?;
                 return Ok(Registered { user: user_json(&user), is_new_user: false });
             }
             // Idempotent: a concurrent first sign-in with the same address
             // (another link, another tab) may have created the user.
-            let ensured = adapter.ensure_user(&NewUser {
+            let ensured = db.users.ensure_user(&NewUser {
                 email: Some(email),
                 email_verified: Some(now),
                 ..NewUser::default()
@@ -215,19 +210,19 @@ pub fn login_or_register(
         SignInKind::Credentials => {
             // The app's own user id: keep it, so sessions reference it.
             let id = signed_in.id.clone();
-            if let Some(user) = adapter.get_user(&id)? {
+            if let Some(user) = db.users.get_user(&id)? {
                 return Ok(Registered { user: user_json(&user), is_new_user: false });
             }
             // Idempotent: concurrent first sign-ins of this user (several
             // workers, a double submit) all get the one row.
-            let ensured = adapter.ensure_user(&NewUser { id: Some(id), ..new_user(proven_at) })?;
+            let ensured = db.users.ensure_user(&NewUser { id: Some(id), ..new_user(proven_at) })?;
             created_user_event(ctx, &ensured)
         }
         // Auth.js's rules for passkeys: a known passkey signs its user in
         // (not while another user is signed in); a new one is added to the
         // signed-in user, or creates a user, whose id the options chose.
         SignInKind::WebAuthn => {
-            let current = current_user_id(ctx, adapter)?;
+            let current = current_user_id(ctx, db)?;
             if let Some(user) = known {
                 if current.as_deref().is_some_and(|c| c != user.id) {
                     return Err(AuthError::new(
@@ -244,25 +239,26 @@ pub fn login_or_register(
                         "the passkey was started for another user than the one signed in",
                     ));
                 }
-                let user = adapter.get_user(&current_id)?.ok_or_else(|| {
+                let user = db.users.get_user(&current_id)?.ok_or_else(|| {
                     AuthError::new(ErrorType::AccountNotLinked, "the signed-in user no longer exists")
                 })?;
                 let linked = AdapterAccount { user_id: user.id.clone(), ..account.clone() };
-                if adapter.ensure_account_linked(&linked)? {
+                if db.accounts.ensure_account_linked(&linked)? {
                     let (u, a) = (user_json(&user), account_json());
                     events.event(&Hook::EVENT_LINK_ACCOUNT, || serde_json::json!({ "user": u, "account": a }));
                 }
                 return Ok(Registered { user: user_json(&user), is_new_user: false });
             }
             if let Some(email) = signed_in.email.as_ref().filter(|e| !e.is_empty()) {
-                if adapter.get_user_by_email(&email.to_lowercase())?.is_some() {
+                if db.users.get_user_by_email(&email.to_lowercase())?.is_some() {
                     return Err(AuthError::new(
                         ErrorType::AccountNotLinked,
                         "another account already uses this email address; sign in to it and add the passkey there",
                     ));
                 }
             }
-            let ensured = adapter
+            let ensured = db
+                .accounts
                 .ensure_user_with_account(&NewUser { id: Some(signed_in.id.clone()), ..new_user(None) }, account)?;
             if !ensured.created {
                 // Stored meanwhile by someone else: never sign in as its
@@ -280,12 +276,12 @@ pub fn login_or_register(
             Ok(Registered { user: user_json(&user), is_new_user: true })
         }
         SignInKind::OAuth { allow_dangerous_email_account_linking } => {
-            let current = current_user_id(ctx, adapter)?;
+            let current = current_user_id(ctx, db)?;
             let link = |user: &AdapterUser| -> Result<(), AuthError> {
                 let linked = AdapterAccount { user_id: user.id.clone(), ..account.clone() };
                 // Linked to this user by a concurrent sign-in already: done,
                 // and that sign-in sent the event.
-                if adapter.ensure_account_linked(&linked)? {
+                if db.accounts.ensure_account_linked(&linked)? {
                     let (u, a, p) = (user_json(user), account_json(), profile_json());
                     events.event(
                         &Hook::EVENT_LINK_ACCOUNT,
@@ -309,12 +305,12 @@ pub fn login_or_register(
                     && user.email_verified.is_none()
                     && matches!((&user.email, &signed_in.email), (Some(a), Some(b)) if crate::identity::same_address(a, b));
                 if proves_it {
-                    let update = crate::adapter::UserUpdate {
+                    let update = crate::store::UserUpdate {
                         id: user.id.clone(),
                         email_verified: Some(Some(now_millis() as i64)),
-                        ..crate::adapter::UserUpdate::default()
+                        ..crate::store::UserUpdate::default()
                     };
-                    let user = adapter.update_user(&update)?;
+                    let user = db.users.update_user(&update)?;
                     let json = user_json(&user);
                     events.event(&Hook::EVENT_UPDATE_USER, || serde_json::json!({ "user": json }));
                     return Ok(Registered { user: user_json(&user), is_new_user: false });
@@ -323,17 +319,19 @@ pub fn login_or_register(
             }
             // Signed in already: link this account to the current user.
             if let Some(current_id) = current {
-                if let Some(user) = adapter.get_user(&current_id)? {
+                if let Some(user) = db.users.get_user(&current_id)? {
                     link(&user)?;
                     return Ok(Registered { user: user_json(&user), is_new_user: false });
                 }
             }
             if let Some(email) = signed_in.email.as_ref().filter(|e| !e.is_empty()) {
-                if let Some(user) = adapter.get_user_by_email(&email.to_lowercase())? {
+                if let Some(user) = db.users.get_user_by_email(&email.to_lowercase())? {
                     // A concurrent first sign-in of this same account may have
                     // created that user, and linked the account, since `known`
                     // was looked up: then this is simply its user.
-                    if let Some(owner) = adapter.get_user_by_account(&account.provider, &account.provider_account_id)? {
+                    if let Some(owner) =
+                        db.accounts.get_user_by_account(&account.provider, &account.provider_account_id)?
+                    {
                         return Ok(Registered { user: user_json(&owner), is_new_user: false });
                     }
                     // Linking by email needs the deployer's consent and the
@@ -353,7 +351,7 @@ pub fn login_or_register(
                     // without proof of it is claimed first.
                     let user = match user.email_verified {
                         Some(_) => user,
-                        None => claim_unproven_user(ctx, adapter, &user, &email.to_lowercase())?,
+                        None => claim_unproven_user(ctx, db, &user, &email.to_lowercase())?,
                     };
                     link(&user)?;
                     return Ok(Registered { user: user_json(&user), is_new_user: false });
@@ -361,7 +359,7 @@ pub fn login_or_register(
             }
             // A new user and their account, atomically; a concurrent first
             // sign-in of the same account that won gives its user.
-            let ensured = adapter.ensure_user_with_account(&new_user(proven_at), account)?;
+            let ensured = db.accounts.ensure_user_with_account(&new_user(proven_at), account)?;
             if !ensured.created {
                 return Ok(Registered { user: user_json(&ensured.user), is_new_user: false });
             }

@@ -18,12 +18,12 @@ pub fn handle(ctx: &mut Ctx) -> Result<Reply, AuthError> {
 pub fn end_session(ctx: &mut Ctx) -> Result<Reply, AuthError> {
     let redirect = ctx.callback_url();
     let jar = ChunkedCookie::read(&ctx.cookies.session_token, ctx.req);
-    if let (Some(raw), SessionStrategy::Database, Some(adapter)) =
-        (jar.value(), ctx.auth.settings.strategy, ctx.auth.adapter.as_ref())
+    let auth = ctx.auth;
+    if let (Some(raw), SessionStrategy::Database, Some(db)) = (jar.value(), auth.settings.strategy, auth.stores.data())
     {
         // The session row goes; the event gets it (null if it was gone).
         // Only this browser's row: another device's session is untouched.
-        let session = match adapter.delete_session(&crate::session::stored_session_token(raw)) {
+        let session = match db.sessions.delete_session(&crate::session::stored_session_token(raw)) {
             Ok(s) => serde_json::to_value(s).unwrap_or(Value::Null),
             Err(e) => {
                 ctx.auth.callbacks.log(&AuthError::new(ErrorType::SignOutError, e.to_string()).with_source(e));

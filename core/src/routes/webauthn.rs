@@ -18,13 +18,13 @@ use serde_json::{json, Map, Value};
 use super::callback::complete_sign_in;
 use super::register::{self, SignInKind, SignInUser};
 use super::{Ctx, Reply};
-use crate::adapter::{AccountType, Adapter, AdapterAccount, AdapterError, Authenticator, VerificationToken};
 use crate::cookies::SetCookie;
 use crate::error::{AuthError, ErrorType};
 use crate::host::Hook;
 use crate::providers::webauthn::WebAuthnProvider;
 use crate::providers::{Provider, ProviderKind};
 use crate::ratelimit::Route;
+use crate::store::{AccountType, AdapterAccount, AdapterError, Authenticator, DataStores, VerificationToken};
 use crate::time::now_millis;
 use crate::webauthn::{self as ceremony, Action, NewPasskeyUser, Pending, RelyingParty, WebAuthnError};
 
@@ -60,9 +60,10 @@ fn passkey_provider<'a>(ctx: &Ctx<'a>) -> Result<(&'a Provider, &'a WebAuthnProv
     }
 }
 
-fn adapter(ctx: &Ctx) -> Result<std::sync::Arc<dyn Adapter>, AuthError> {
+fn stores<'a>(ctx: &Ctx<'a>) -> Result<&'a DataStores, AuthError> {
     // Checked at construction: a passkey provider has an adapter.
-    ctx.auth.adapter.clone().ok_or_else(|| AuthError::new(ErrorType::MissingAdapter, "passkeys need an adapter"))
+    let auth = ctx.auth;
+    auth.stores.data().ok_or_else(|| AuthError::new(ErrorType::MissingAdapter, "passkeys need an adapter"))
 }
 
 fn relying_party(ctx: &Ctx, p: &WebAuthnProvider) -> Result<RelyingParty, AuthError> {
@@ -78,8 +79,8 @@ struct UserInfo {
     exists: bool,
 }
 
-/// The signed-in user and the adapter holding them.
-type SignedIn = (std::sync::Arc<dyn Adapter>, String);
+/// The signed-in user and the stores holding them.
+type SignedIn<'a> = (&'a DataStores, String);
 
 /// Who a signed-out visitor names for a sign-up, per Auth.js's
 /// `getUserInfo`: the host's function, or by default the `email`
@@ -169,14 +170,14 @@ pub fn options(ctx: &mut Ctx) -> Result<Reply, AuthError> {
     // Counted per address as stored (case and spaces don't make another).
     let raw_email = ctx.query("email").map(|e| e.trim().to_lowercase()).filter(|e| !e.is_empty());
     super::limits::check(ctx, Route::Passkey, raw_email.as_deref().as_slice(), 1)?;
-    let adapter = adapter(ctx)?;
+    let db = stores(ctx)?;
     // Each options request stores a challenge, anonymous ones included:
     // expired ones go whatever the session strategy (P4).
     ctx.auth.purge_expired_now_and_then();
     // An unreadable session cookie (tampered, foreign, rotated secret) is
     // no session: the visitor is signed out, not a configuration error.
-    let session_user = match register::current_user_id(ctx, adapter.as_ref())? {
-        Some(id) => adapter.get_user(&id)?,
+    let session_user = match register::current_user_id(ctx, db)? {
+        Some(id) => db.users.get_user(&id)?,
         None => None,
     };
     let asked = ctx.query("action");
@@ -206,7 +207,7 @@ pub fn options(ctx: &mut Ctx) -> Result<Reply, AuthError> {
             // Only the signed-in user's own passkeys are ever listed;
             // signed out, the ceremony is discoverable (no credential ids).
             let allowed = match &session_user {
-                Some(user) => adapter.list_authenticators_by_user_id(&user.id)?,
+                Some(user) => db.passkeys.list_authenticators_by_user_id(&user.id)?,
                 None => Vec::new(),
             };
             let (options, pending) = ceremony::authentication_options(p, &rp, &allowed).map_err(verification_error)?;
@@ -225,7 +226,7 @@ pub fn options(ctx: &mut Ctx) -> Result<Reply, AuthError> {
                 Some(id) if exists => id.to_owned(),
                 _ => uuid::Uuid::new_v4().to_string(),
             };
-            let exclude = if exists { adapter.list_authenticators_by_user_id(&id)? } else { Vec::new() };
+            let exclude = if exists { db.passkeys.list_authenticators_by_user_id(&id)? } else { Vec::new() };
             let display =
                 user.get("name").and_then(Value::as_str).filter(|n| !n.is_empty()).unwrap_or(&email).to_owned();
             let new_user = NewPasskeyUser { id: &id, email: &email, display_name: &display };
@@ -240,7 +241,7 @@ pub fn options(ctx: &mut Ctx) -> Result<Reply, AuthError> {
     let options = options.map_err(|e| AuthError::new(ErrorType::WebAuthnVerificationError, e.to_string()))?;
     // The server's copy of the challenge, spent by the callback.
     let expires = now + p.timeout.as_millis() as i64;
-    adapter.create_verification_token(&VerificationToken {
+    db.tokens.create_verification_token(&VerificationToken {
         identifier: challenge_identifier(&provider.id),
         token: challenge_token(&pending.challenge),
         expires,
@@ -292,14 +293,14 @@ pub fn callback(ctx: &mut Ctx, provider: &Provider, p: &WebAuthnProvider) -> Res
             given: action.as_str(),
         }));
     }
-    let adapter = adapter(ctx)?;
+    let db = stores(ctx)?;
     // Parse before spending the challenge, so a malformed body costs the
     // user nothing; verify after, so a replay of a good body fails.
     let rp = relying_party(ctx, p)?;
     match action {
         Action::Register => {
             let credential = ceremony::parse_registration(&data).map_err(verification_error)?;
-            spend_challenge(adapter.as_ref(), provider, &pending)?;
+            spend_challenge(db, provider, &pending)?;
             let user = pending.user.clone().ok_or(WebAuthnError::NoChallenge).map_err(verification_error)?;
             let user_id = user.get("id").and_then(Value::as_str).unwrap_or_default().to_owned();
             let now = now_millis() as i64;
@@ -311,8 +312,8 @@ pub fn callback(ctx: &mut Ctx, provider: &Provider, p: &WebAuthnProvider) -> Res
             // passkey account (a leftover of a passkey deleted outside
             // libauth), is refused (P1): only `authenticate` signs in with
             // an existing credential, and it needs the stored key.
-            if adapter.get_authenticator(&authenticator.credential_id)?.is_some()
-                || adapter.get_user_by_account(&provider.id, &authenticator.credential_id)?.is_some()
+            if db.passkeys.get_authenticator(&authenticator.credential_id)?.is_some()
+                || db.accounts.get_user_by_account(&provider.id, &authenticator.credential_id)?.is_some()
             {
                 return Err(verification_error(WebAuthnError::AlreadyRegistered));
             }
@@ -323,9 +324,10 @@ pub fn callback(ctx: &mut Ctx, provider: &Provider, p: &WebAuthnProvider) -> Res
         }
         Action::Authenticate => {
             let credential = ceremony::parse_assertion(&data).map_err(verification_error)?;
-            spend_challenge(adapter.as_ref(), provider, &pending)?;
+            spend_challenge(db, provider, &pending)?;
             let credential_id = ceremony::assertion_credential_id(&credential);
-            let stored = adapter
+            let stored = db
+                .passkeys
                 .get_authenticator(&credential_id)?
                 .ok_or(WebAuthnError::UnknownCredential)
                 .map_err(verification_error)?;
@@ -339,8 +341,8 @@ pub fn callback(ctx: &mut Ctx, provider: &Provider, p: &WebAuthnProvider) -> Res
             }
             let counter =
                 ceremony::verify_assertion(p, &rp, &pending, &credential, &stored).map_err(verification_error)?;
-            adapter.update_authenticator_counter(&credential_id, counter, now_millis() as i64)?;
-            let user = adapter.get_user(&stored.user_id)?.ok_or_else(|| {
+            db.passkeys.update_authenticator_counter(&credential_id, counter, now_millis() as i64)?;
+            let user = db.users.get_user(&stored.user_id)?.ok_or_else(|| {
                 verification_error(WebAuthnError::Verification("the passkey's user no longer exists".into()))
             })?;
             let signed_in = SignInUser::from_provider(register::user_json(&user))
@@ -353,9 +355,9 @@ pub fn callback(ctx: &mut Ctx, provider: &Provider, p: &WebAuthnProvider) -> Res
 
 /// Consume the server's copy of the challenge: of any number of uses of one
 /// challenge (replays, concurrent submits, other processes), one gets it.
-fn spend_challenge(adapter: &dyn Adapter, provider: &Provider, pending: &Pending) -> Result<(), AuthError> {
+fn spend_challenge(db: &DataStores, provider: &Provider, pending: &Pending) -> Result<(), AuthError> {
     let spent =
-        adapter.use_verification_token(&challenge_identifier(&provider.id), &challenge_token(&pending.challenge))?;
+        db.tokens.use_verification_token(&challenge_identifier(&provider.id), &challenge_token(&pending.challenge))?;
     match spent {
         Some(token) if token.expires > now_millis() as i64 => Ok(()),
         _ => Err(verification_error(WebAuthnError::ChallengeSpent)),
@@ -367,20 +369,20 @@ fn spend_challenge(adapter: &dyn Adapter, provider: &Provider, pending: &Pending
 /// an account linked for it unlinked.
 pub(super) fn store_new_passkey(
     ctx: &Ctx,
-    adapter: &dyn Adapter,
+    db: &DataStores,
     mut authenticator: Authenticator,
     user_id: &str,
     is_new_user: bool,
 ) -> Result<(), AuthError> {
     authenticator.user_id = user_id.to_owned();
-    let error = match adapter.create_authenticator(&authenticator) {
+    let error = match db.passkeys.create_authenticator(&authenticator) {
         Ok(_) => return Ok(()),
         Err(e) => e,
     };
     let undo = if is_new_user {
-        adapter.delete_user(user_id)
+        db.delete_user(user_id)
     } else {
-        adapter.unlink_account(&authenticator_provider(ctx), &authenticator.provider_account_id)
+        db.accounts.unlink_account(&authenticator_provider(ctx), &authenticator.provider_account_id)
     };
     if let Err(undo_error) = undo {
         ctx.auth.callbacks.log(&AuthError::from(undo_error));
@@ -400,8 +402,8 @@ pub fn passkey_json(a: &Authenticator) -> Value {
     json!({
         "id": a.credential_id,
         "name": a.name,
-        "createdAt": a.created_at.map(crate::adapter::date::to_iso),
-        "lastUsedAt": a.last_used_at.map(crate::adapter::date::to_iso),
+        "createdAt": a.created_at.map(crate::store::date::to_iso),
+        "lastUsedAt": a.last_used_at.map(crate::store::date::to_iso),
         "deviceType": a.credential_device_type,
         "backedUp": a.credential_backed_up,
         "transports": a.transports.as_deref().map(|t| t.split(',').collect::<Vec<_>>()).unwrap_or_default(),
@@ -410,8 +412,8 @@ pub fn passkey_json(a: &Authenticator) -> Value {
 
 /// `GET passkeys`: the signed-in user's passkeys; 401 when signed out.
 pub fn list(ctx: &mut Ctx) -> Result<Reply, AuthError> {
-    let Some((adapter, user_id)) = signed_in_user(ctx)? else { return Ok(unauthorized()) };
-    let passkeys: Vec<Value> = adapter.list_authenticators_by_user_id(&user_id)?.iter().map(passkey_json).collect();
+    let Some((db, user_id)) = signed_in_user(ctx)? else { return Ok(unauthorized()) };
+    let passkeys: Vec<Value> = db.passkeys.list_authenticators_by_user_id(&user_id)?.iter().map(passkey_json).collect();
     Ok(Reply::Json { status: 200, body: json!({ "passkeys": passkeys }), no_store: true })
 }
 
@@ -450,10 +452,11 @@ fn unauthorized() -> Reply {
     Reply::Json { status: 401, body: json!({ "error": "Unauthorized", "message": "sign in first" }), no_store: true }
 }
 
-fn signed_in_user(ctx: &Ctx) -> Result<Option<SignedIn>, AuthError> {
-    let Some(adapter) = ctx.auth.adapter.clone() else { return Ok(None) };
-    let id = register::current_user_id(ctx, adapter.as_ref())?;
-    Ok(id.map(|id| (adapter, id)))
+fn signed_in_user<'a>(ctx: &Ctx<'a>) -> Result<Option<SignedIn<'a>>, AuthError> {
+    let auth = ctx.auth;
+    let Some(db) = auth.stores.data() else { return Ok(None) };
+    let id = register::current_user_id(ctx, db)?;
+    Ok(id.map(|id| (db, id)))
 }
 
 #[cfg(test)]

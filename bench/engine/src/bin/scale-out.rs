@@ -17,11 +17,9 @@
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use libauth_core::adapter::{PostgresAdapter, PostgresOptions};
-use libauth_core::ratelimit::{
-    LimitStore, Limiter, MemoryStore, RateLimits, RedisStore, Route, SqlBackend, SqlStore, TrustedProxies,
-};
-use libauth_core::redis_pool::{RedisOptions, RedisPool};
+use libauth_core::ratelimit::{Limiter, RateLimits, Route, TrustedProxies};
+use libauth_core::store::redis::{RedisOptions, RedisPool};
+use libauth_core::store::{CounterStore, MemoryCounters, PostgresAdapter, PostgresOptions, RedisStore};
 use libauth_core::{Auth, AuthRequest, Config, HookMap};
 use serde_json::json;
 
@@ -35,14 +33,9 @@ fn main() {
     let prefix = format!("libauth-bench:{}:", std::process::id());
 
     let pg_options = PostgresOptions { schema: SCHEMA.into(), ..PostgresOptions::new(pg_url.clone()) };
-    let stores: [(&str, Arc<dyn LimitStore>); 3] = [
-        ("memory", Arc::new(MemoryStore::default())),
-        (
-            "PostgreSQL",
-            Arc::new(SqlStore::new(SqlBackend::Postgres(Arc::new(
-                PostgresAdapter::new(&pg_options).expect("PostgreSQL options"),
-            )))),
-        ),
+    let stores: [(&str, Arc<dyn CounterStore>); 3] = [
+        ("memory", Arc::new(MemoryCounters::default())),
+        ("PostgreSQL", Arc::new(PostgresAdapter::new(&pg_options).expect("PostgreSQL options"))),
         (
             "Redis",
             Arc::new(RedisStore::new(Arc::new(

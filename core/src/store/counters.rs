@@ -1,8 +1,19 @@
-//! Where rate-limit counts live: one atomic operation, `consume`.
+//! Counters: where rate-limit counts live, behind one atomic operation,
+//! `consume`. The backends that serve them: [`MemoryCounters`] (this
+//! process, the default), the SQL backends (`rate_limits`, in their
+//! schema) and Redis (one key per window).
 
 use std::collections::HashMap;
 use std::sync::Mutex;
 use std::time::Duration;
+
+/// How often a SQL backend deletes expired counts, at most (ms).
+pub(crate) const PURGE_INTERVAL_MS: u64 = 60_000;
+
+/// Counts outlive their window by this much in the shared backends, so a
+/// server whose clock runs a little behind still finds the count others
+/// made.
+pub(crate) const EXPIRY_MARGIN_MS: u64 = 5_000;
 
 /// A count after `consume`, and how long until its window ends.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -21,13 +32,13 @@ pub struct StoreError(pub String);
 /// later window starts again from `cost`) and answer the count after. A
 /// `cost` of 0 reads. Counts expire with their window: a store never grows
 /// without bound.
-pub trait LimitStore: Send + Sync {
+pub trait CounterStore: Send + Sync {
     fn consume(&self, key: &str, cost: u64, window: Duration) -> Result<WindowCount, StoreError>;
 
     /// `consume` for a key that `limit` bounds (a rate limit's key). A store
     /// that must make room for new keys never drops one at or over its
     /// `limit` within its window, and answers a new key it has no room for
-    /// as over its limit (see [`MemoryStore`]). Stores whose keys simply
+    /// as over its limit (see [`MemoryCounters`]). Stores whose keys simply
     /// expire with their window (Redis, SQL) count as `consume` does.
     fn consume_bounded(&self, key: &str, cost: u64, window: Duration, limit: u64) -> Result<WindowCount, StoreError> {
         let _ = limit;
@@ -63,9 +74,9 @@ pub fn window_of(now_ms: u64, window: Duration) -> (u64, Duration) {
 ///    one-off keys pushes out other one-off keys before a count that is
 ///    nearing its limit);
 /// 3. if every key left is protected, there is no room: the new key is
-///    refused, not counted. Through [`LimitStore::consume_bounded`] it is
+///    refused, not counted. Through [`CounterStore::consume_bounded`] it is
 ///    answered as over its limit (the request gets a 429 until the first
-///    protected window ends); through [`LimitStore::consume`] (a lease) it is
+///    protected window ends); through [`CounterStore::consume`] (a lease) it is
 ///    a [`StoreError`].
 ///
 /// So no flood of other keys can reset a count that already stops requests,
@@ -74,7 +85,7 @@ pub fn window_of(now_ms: u64, window: Duration) -> (u64, Duration) {
 /// thousands of requests from thousands of addresses) makes new clients wait
 /// for the first of those windows to end. A shared store (Redis, SQL) has no
 /// such bound.
-pub struct MemoryStore {
+pub struct MemoryCounters {
     inner: Mutex<Entries>,
     capacity: usize,
 }
@@ -118,15 +129,18 @@ pub struct NoRoom {
     pub retry_after: Duration,
 }
 
-impl Default for MemoryStore {
+impl Default for MemoryCounters {
     fn default() -> Self {
-        MemoryStore::with_capacity(super::config::DEFAULT_MAX_KEYS)
+        MemoryCounters::with_capacity(crate::ratelimit::config::DEFAULT_MAX_KEYS)
     }
 }
 
-impl MemoryStore {
-    pub fn with_capacity(capacity: usize) -> MemoryStore {
-        MemoryStore { inner: Mutex::new(Entries { map: HashMap::new(), full_until_ms: 0 }), capacity: capacity.max(1) }
+impl MemoryCounters {
+    pub fn with_capacity(capacity: usize) -> MemoryCounters {
+        MemoryCounters {
+            inner: Mutex::new(Entries { map: HashMap::new(), full_until_ms: 0 }),
+            capacity: capacity.max(1),
+        }
     }
 
     fn lock(&self) -> std::sync::MutexGuard<'_, Entries> {
@@ -147,7 +161,7 @@ impl MemoryStore {
         self.consume_bounded_at(key, 0, window, u64::MAX, now_ms).map_or(0, |c| c.count)
     }
 
-    /// [`LimitStore::consume_bounded`] at `now_ms`; `Err(NoRoom)` when `key`
+    /// [`CounterStore::consume_bounded`] at `now_ms`; `Err(NoRoom)` when `key`
     /// is new and there is no room for it (see the type's documentation).
     /// A read (`cost` 0) of an absent key answers 0 and stores nothing.
     pub fn consume_bounded_at(
@@ -232,7 +246,7 @@ impl Entries {
     }
 }
 
-impl LimitStore for MemoryStore {
+impl CounterStore for MemoryCounters {
     fn consume(&self, key: &str, cost: u64, window: Duration) -> Result<WindowCount, StoreError> {
         // A lease (or any unbounded count): held while its count is 1 or more.
         self.consume_bounded_at(key, cost, window, 1, crate::time::now_millis()).map_err(|full| {
@@ -265,7 +279,7 @@ mod tests {
 
     #[test]
     fn windows_count_and_expire() {
-        let store = MemoryStore::default();
+        let store = MemoryCounters::default();
         let w = Duration::from_secs(10);
         let at = |cost, now| store.consume_bounded_at("k", cost, w, 5, now).unwrap();
         assert_eq!(at(1, 1_000).count, 1);
@@ -278,7 +292,7 @@ mod tests {
 
     #[test]
     fn exactly_the_limit_under_concurrency_and_bounded_memory() {
-        let store = Arc::new(MemoryStore::with_capacity(1000));
+        let store = Arc::new(MemoryCounters::with_capacity(1000));
         let threads: Vec<_> = (0..64)
             .map(|_| {
                 let store = store.clone();
@@ -300,7 +314,7 @@ mod tests {
     /// ends; it never forgets them to make room.
     #[test]
     fn a_store_full_of_keys_at_their_limit_refuses_new_keys_and_forgets_none() {
-        let store = MemoryStore::with_capacity(8);
+        let store = MemoryCounters::with_capacity(8);
         let w = Duration::from_secs(3600);
         let t0 = crate::time::now_millis();
         let (_, left) = window_of(t0, w);
@@ -327,7 +341,7 @@ mod tests {
 
     #[test]
     fn room_is_made_from_ended_windows_then_the_lowest_counts() {
-        let store = MemoryStore::with_capacity(8);
+        let store = MemoryCounters::with_capacity(8);
         let (short, long) = (Duration::from_secs(1), Duration::from_secs(3600));
         store.consume_bounded_at("ended", 1, short, 5, 0).unwrap();
         store.consume_bounded_at("four", 4, long, 5, 0).unwrap();
@@ -381,7 +395,7 @@ mod tests {
         #[test]
         fn no_sequence_of_keys_resets_a_count_at_its_limit_or_a_lease(ops in proptest::collection::vec(op(), 1..600)) {
             let capacity = 32;
-            let store = MemoryStore::with_capacity(capacity);
+            let store = MemoryCounters::with_capacity(capacity);
             let w = Duration::from_secs(60);
             let mut now = 0u64;
             // key -> (window number, count, limit) as last seen at or over its limit.

@@ -1,6 +1,7 @@
-//! Secondary storage (the `secondaryStorage` option): database sessions and
-//! email verification tokens in Redis, with Redis expiring them, while
-//! users and accounts stay in the adapter's database.
+//! The Redis backend: database sessions and email verification tokens
+//! (the `secondaryStorage` option), rate-limit counts (`rateLimit.store:
+//! { type: "redis" }`, see `counters`) and leases, with Redis expiring them,
+//! while users, accounts and passkeys stay in the adapter's database.
 //!
 //! Sessions are the hot, short-lived, write-heavy rows (every session read
 //! may extend one); keeping them in Redis takes those writes off the SQL
@@ -15,6 +16,8 @@
 //! | `session:<sha256(token)>` | hash | `userId`, `expires` (unix ms) | at `expires` |
 //! | `user-sessions:<userId>` | set | the user's session key suffixes | with the user's last session |
 //! | `vt:<sha256(identifier, token)>` | string | `expires` | at `expires` |
+//! | `lease:<name>` | string | `1` | after the lease's ttl |
+//! | `rl:<window ms>:<window number>:<key>` | string | the count | after its window |
 //!
 //! Session tokens are hashed in keys, so a `KEYS`/`MONITOR` listing or a
 //! Redis snapshot holds no usable cookie. Every change is one Redis round
@@ -27,14 +30,18 @@
 //! the engine treats the same way (no session; an invalid link).
 
 use std::sync::Arc;
+use std::time::Duration;
 
 use sha2::{Digest, Sha256};
 
 use super::{
-    constraint, Adapter, AdapterAccount, AdapterError, AdapterSession, AdapterUser, Authenticator, Ensured, NewUser,
-    Purged, UserUpdate, VerificationToken,
+    constraint, AdapterError, AdapterSession, AdapterUser, LeaseStore, SessionStore, VerificationStore,
+    VerificationToken,
 };
-use crate::redis_pool::{FailureKind, RedisFailure, RedisPool};
+pub use pool::{FailureKind, RedisFailure, RedisOptions, RedisPool};
+
+mod counters;
+pub mod pool;
 
 const CREATE_SESSION: &str = r"
 if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
@@ -70,15 +77,15 @@ redis.call('DEL', KEYS[1])
 return #members
 ";
 
-/// An adapter keeping sessions and verification tokens in Redis; every
-/// other call goes to the inner adapter.
-pub struct RedisSecondary {
-    inner: Arc<dyn Adapter>,
-    redis: Arc<RedisPool>,
+/// Sessions, verification tokens, leases and counts in Redis, on one pool.
+pub struct RedisStore {
+    pool: Arc<RedisPool>,
     create_session: redis::Script,
     update_session: redis::Script,
     delete_session: redis::Script,
     delete_user_sessions: redis::Script,
+    consume: redis::Script,
+    refund: redis::Script,
 }
 
 fn hex_sha256(parts: &[&str]) -> String {
@@ -104,98 +111,42 @@ fn ttl_until(expires: i64) -> i64 {
     expires.saturating_sub(crate::time::now_millis() as i64).max(1)
 }
 
-impl RedisSecondary {
-    pub fn new(inner: Arc<dyn Adapter>, redis: Arc<RedisPool>) -> RedisSecondary {
-        RedisSecondary {
-            inner,
-            redis,
+impl RedisStore {
+    pub fn new(pool: Arc<RedisPool>) -> RedisStore {
+        RedisStore {
+            pool,
             create_session: redis::Script::new(CREATE_SESSION),
             update_session: redis::Script::new(UPDATE_SESSION),
             delete_session: redis::Script::new(DELETE_SESSION),
             delete_user_sessions: redis::Script::new(DELETE_USER_SESSIONS),
+            consume: redis::Script::new(counters::CONSUME),
+            refund: redis::Script::new(counters::REFUND),
         }
     }
 
     fn session_key(&self, member: &str) -> String {
-        self.redis.key(&format!("session:{member}"))
+        self.pool.key(&format!("session:{member}"))
     }
 
     fn user_set_prefix(&self) -> String {
-        self.redis.key("user-sessions:")
+        self.pool.key("user-sessions:")
     }
 
     fn token_key(&self, identifier: &str, token: &str) -> String {
-        self.redis.key(&format!("vt:{}", hex_sha256(&[identifier, token])))
+        self.pool.key(&format!("vt:{}", hex_sha256(&[identifier, token])))
     }
 }
 
-impl Adapter for RedisSecondary {
-    fn create_user(&self, user: &NewUser) -> Result<AdapterUser, AdapterError> {
-        self.inner.create_user(user)
-    }
-    fn get_user(&self, id: &str) -> Result<Option<AdapterUser>, AdapterError> {
-        self.inner.get_user(id)
-    }
-    fn get_user_by_email(&self, email: &str) -> Result<Option<AdapterUser>, AdapterError> {
-        self.inner.get_user_by_email(email)
-    }
-    fn get_user_by_account(&self, provider: &str, id: &str) -> Result<Option<AdapterUser>, AdapterError> {
-        self.inner.get_user_by_account(provider, id)
-    }
-    fn update_user(&self, update: &UserUpdate) -> Result<AdapterUser, AdapterError> {
-        self.inner.update_user(update)
-    }
-
-    /// The user's sessions go first: if the database then fails, the user
-    /// is signed out everywhere and still exists, which a retry completes;
-    /// the other order could leave sessions of a deleted user.
-    fn delete_user(&self, id: &str) -> Result<(), AdapterError> {
-        let op = "deleteUser";
-        let set = format!("{}{id}", self.user_set_prefix());
-        let prefix = self.session_key("");
-        self.redis
-            .run(|conn| self.delete_user_sessions.key(&set).arg(&prefix).invoke::<i64>(conn))
-            .map_err(failed(op))?;
-        self.inner.delete_user(id)
-    }
-    fn link_account(&self, account: &AdapterAccount) -> Result<(), AdapterError> {
-        self.inner.link_account(account)
-    }
-    // The idempotent first sign-in writes go to the inner adapter's own
-    // (atomic) versions, not to the trait's defaults built from the calls
-    // here.
-    fn ensure_user(&self, user: &NewUser) -> Result<Ensured, AdapterError> {
-        self.inner.ensure_user(user)
-    }
-    fn ensure_account_linked(&self, account: &AdapterAccount) -> Result<bool, AdapterError> {
-        self.inner.ensure_account_linked(account)
-    }
-    fn ensure_user_with_account(&self, user: &NewUser, account: &AdapterAccount) -> Result<Ensured, AdapterError> {
-        self.inner.ensure_user_with_account(user, account)
-    }
-    fn unlink_account(&self, provider: &str, id: &str) -> Result<(), AdapterError> {
-        self.inner.unlink_account(provider, id)
-    }
-    fn create_user_and_link_account(
-        &self,
-        user: &NewUser,
-        account: &AdapterAccount,
-    ) -> Result<AdapterUser, AdapterError> {
-        self.inner.create_user_and_link_account(user, account)
-    }
-
-    /// The user must exist (as the SQL adapters' foreign key demands): a
-    /// session for nobody would be a sign-in that reads as signed out.
+impl SessionStore for RedisStore {
+    /// The user's existence is checked by the composition (see
+    /// `DataStores::create_session`): this backend stores no users.
     fn create_session(&self, session: &AdapterSession) -> Result<AdapterSession, AdapterError> {
         let op = "createSession";
-        if self.inner.get_user(&session.user_id)?.is_none() {
-            return Err(AdapterError::constraint(op, constraint::SESSION_USER));
-        }
         let member = hex_sha256(&[&session.session_token]);
         let key = self.session_key(&member);
         let set = format!("{}{}", self.user_set_prefix(), session.user_id);
         let created: i64 = self
-            .redis
+            .pool
             .run(|conn| {
                 self.create_session
                     .key(&key)
@@ -213,23 +164,15 @@ impl Adapter for RedisSecondary {
         Ok(session.clone())
     }
 
-    fn get_session_and_user(&self, token: &str) -> Result<Option<(AdapterSession, AdapterUser)>, AdapterError> {
+    fn get_session(&self, token: &str) -> Result<Option<(AdapterSession, Option<AdapterUser>)>, AdapterError> {
         let op = "getSessionAndUser";
         let key = self.session_key(&hex_sha256(&[token]));
         let (user_id, expires): (Option<String>, Option<i64>) = self
-            .redis
+            .pool
             .run(|conn| redis::cmd("HMGET").arg(&key).arg("userId").arg("expires").query(conn))
             .map_err(failed(op))?;
         let (Some(user_id), Some(expires)) = (user_id, expires) else { return Ok(None) };
-        match self.inner.get_user(&user_id)? {
-            Some(user) => Ok(Some((AdapterSession { session_token: token.to_owned(), user_id, expires }, user))),
-            None => {
-                // The user was deleted outside this adapter: the session
-                // is of nobody, as a SQL cascade would have made it.
-                self.delete_session(token)?;
-                Ok(None)
-            }
-        }
+        Ok(Some((AdapterSession { session_token: token.to_owned(), user_id, expires }, None)))
     }
 
     fn update_session(&self, token: &str, expires: i64) -> Result<Option<AdapterSession>, AdapterError> {
@@ -237,7 +180,7 @@ impl Adapter for RedisSecondary {
         let key = self.session_key(&hex_sha256(&[token]));
         let prefix = self.user_set_prefix();
         let user_id: Option<String> = self
-            .redis
+            .pool
             .run(|conn| self.update_session.key(&key).arg(expires).arg(ttl_until(expires)).arg(&prefix).invoke(conn))
             .map_err(failed(op))?;
         Ok(user_id.map(|user_id| AdapterSession { session_token: token.to_owned(), user_id, expires }))
@@ -249,17 +192,32 @@ impl Adapter for RedisSecondary {
         let key = self.session_key(&member);
         let prefix = self.user_set_prefix();
         let deleted: Option<(String, i64)> = self
-            .redis
+            .pool
             .run(|conn| self.delete_session.key(&key).arg(&prefix).arg(&member).invoke(conn))
             .map_err(failed(op))?;
         Ok(deleted.map(|(user_id, expires)| AdapterSession { session_token: token.to_owned(), user_id, expires }))
     }
 
+    fn delete_user_sessions(&self, user_id: &str) -> Result<u64, AdapterError> {
+        let op = "deleteUserSessions";
+        let set = format!("{}{user_id}", self.user_set_prefix());
+        let prefix = self.session_key("");
+        self.pool
+            .run(|conn| self.delete_user_sessions.key(&set).arg(&prefix).invoke::<i64>(conn))
+            .map(|n| u64::try_from(n).unwrap_or(0))
+            .map_err(failed(op))
+    }
+
+    // Redis expires sessions itself: nothing to purge
+    // (`delete_expired_sessions` keeps its default).
+}
+
+impl VerificationStore for RedisStore {
     fn create_verification_token(&self, token: &VerificationToken) -> Result<(), AdapterError> {
         let op = "createVerificationToken";
         let key = self.token_key(&token.identifier, &token.token);
         let stored: Option<String> = self
-            .redis
+            .pool
             .run(|conn| {
                 redis::cmd("SET")
                     .arg(&key)
@@ -281,63 +239,29 @@ impl Adapter for RedisSecondary {
         let op = "useVerificationToken";
         let key = self.token_key(identifier, token);
         let expires: Option<i64> =
-            self.redis.run(|conn| redis::cmd("GETDEL").arg(&key).query(conn)).map_err(failed(op))?;
+            self.pool.run(|conn| redis::cmd("GETDEL").arg(&key).query(conn)).map_err(failed(op))?;
         Ok(expires.map(|expires| VerificationToken {
             identifier: identifier.to_owned(),
             token: token.to_owned(),
             expires,
         }))
     }
+}
 
-    /// Redis expires sessions and tokens itself; the database may still
-    /// hold ones from before secondary storage was turned on.
-    fn delete_expired(&self, now: i64) -> Result<Purged, AdapterError> {
-        self.inner.delete_expired(now)
+/// `SET NX PX`: one holder at a time, gone on its own after the ttl.
+impl LeaseStore for RedisStore {
+    fn take_lease(&self, name: &str, ttl: Duration) -> Result<bool, AdapterError> {
+        let key = self.pool.key(&format!("lease:{name}"));
+        let ttl_ms = u64::try_from(ttl.as_millis()).unwrap_or(u64::MAX).max(1);
+        let taken: Option<String> = self
+            .pool
+            .run(|conn| redis::cmd("SET").arg(&key).arg(1).arg("NX").arg("PX").arg(ttl_ms).query(conn))
+            .map_err(failed("takeLease"))?;
+        Ok(taken.is_some())
     }
-    fn get_account(&self, user_id: &str, provider: &str) -> Result<Option<AdapterAccount>, AdapterError> {
-        self.inner.get_account(user_id, provider)
-    }
-    fn update_account(&self, account: &AdapterAccount) -> Result<(), AdapterError> {
-        self.inner.update_account(account)
-    }
-    // Passkeys are long-lived rows that belong with their user: they stay
-    // in the database, not in Redis.
-    fn create_authenticator(&self, authenticator: &Authenticator) -> Result<Authenticator, AdapterError> {
-        self.inner.create_authenticator(authenticator)
-    }
-    fn get_authenticator(&self, credential_id: &str) -> Result<Option<Authenticator>, AdapterError> {
-        self.inner.get_authenticator(credential_id)
-    }
-    fn list_authenticators_by_user_id(&self, user_id: &str) -> Result<Vec<Authenticator>, AdapterError> {
-        self.inner.list_authenticators_by_user_id(user_id)
-    }
-    fn update_authenticator_counter(
-        &self,
-        credential_id: &str,
-        counter: u32,
-        used_at: i64,
-    ) -> Result<Authenticator, AdapterError> {
-        self.inner.update_authenticator_counter(credential_id, counter, used_at)
-    }
-    fn rename_authenticator(
-        &self,
-        credential_id: &str,
-        name: Option<&str>,
-    ) -> Result<Option<Authenticator>, AdapterError> {
-        self.inner.rename_authenticator(credential_id, name)
-    }
-    fn delete_authenticator(&self, credential_id: &str) -> Result<Option<Authenticator>, AdapterError> {
-        self.inner.delete_authenticator(credential_id)
-    }
-    fn supports(&self, method: &str) -> bool {
-        matches!(
-            method,
-            "createSession"
-                | "getSessionAndUser"
-                | "updateSession"
-                | "deleteSession"
-                | "createVerificationToken"
-                | "useVerificationToken"
-        ) || self.inner.supports(method)
+
+    fn release_lease(&self, name: &str) -> Result<(), AdapterError> {
+        let key = self.pool.key(&format!("lease:{name}"));
+        self.pool.run(|conn| redis::cmd("DEL").arg(&key).query::<i64>(conn)).map(|_| ()).map_err(failed("releaseLease"))
     }
 }

@@ -45,6 +45,12 @@
 //! `create_user_and_link_account` is not an Auth.js method: it is the
 //! trait's default (create, link, delete the user if linking fails), which
 //! is why `deleteUser` is required.
+//!
+//! This module is the one place where Auth.js's adapter contract meets the
+//! engine's narrow stores: `HostAdapter` implements [`UserStore`],
+//! [`AccountStore`], [`SessionStore`], [`VerificationStore`] and
+//! [`PasskeyStore`] with these hooks. With `encryptTokens`, tokens are
+//! sealed before `linkAccount` sees them.
 
 use std::collections::HashSet;
 use std::sync::Arc;
@@ -54,8 +60,9 @@ use serde::Deserialize;
 use serde_json::{json, Value};
 
 use super::{
-    new_user_id, Adapter, AdapterAccount, AdapterError, AdapterSession, AdapterUser, Authenticator, NewUser,
-    UserUpdate, VerificationToken, AUTHENTICATOR_METHODS, METHODS,
+    new_user_id, AccountStore, AdapterAccount, AdapterError, AdapterSession, AdapterUser, Authenticator, NewUser,
+    PasskeyStore, Sealing, SessionStore, UserStore, UserUpdate, VerificationStore, VerificationToken,
+    AUTHENTICATOR_METHODS, METHODS,
 };
 use crate::error::HostError;
 use crate::host::{Hook, Host};
@@ -79,6 +86,7 @@ pub const REQUIRED_METHODS: [&str; 11] = [
 pub struct HostAdapter {
     host: Arc<dyn Host>,
     present: HashSet<&'static str>,
+    sealing: Sealing,
 }
 
 impl HostAdapter {
@@ -90,10 +98,16 @@ impl HostAdapter {
         let missing: Vec<String> =
             REQUIRED_METHODS.iter().filter(|m| !present.contains(*m)).map(|m| format!("adapter.{m}")).collect();
         if missing.is_empty() {
-            Ok(HostAdapter { host, present })
+            Ok(HostAdapter { host, present, sealing: Sealing::none() })
         } else {
             Err(missing)
         }
+    }
+
+    /// This adapter, handing accounts' tokens to the host as `sealing` says.
+    pub fn with_sealing(mut self, sealing: Sealing) -> HostAdapter {
+        self.sealing = sealing;
+        self
     }
 
     /// Call `adapter.<method>`. `secrets` are the tokens in `args`, cut out
@@ -154,7 +168,7 @@ struct SessionAndUser {
     user: AdapterUser,
 }
 
-impl Adapter for HostAdapter {
+impl UserStore for HostAdapter {
     fn create_user(&self, user: &NewUser) -> Result<AdapterUser, AdapterError> {
         let op = "createUser";
         // Auth.js v5 passes an id to createUser; adapters either store it or
@@ -172,6 +186,18 @@ impl Adapter for HostAdapter {
         self.call_for_user("getUserByEmail", json!(email))
     }
 
+    fn update_user(&self, update: &UserUpdate) -> Result<AdapterUser, AdapterError> {
+        let op = "updateUser";
+        self.call_for(op, to_json(op, update)?, &[], "user")?
+            .ok_or(AdapterError::NotFound { operation: op, what: "user" })
+    }
+
+    fn delete_user(&self, id: &str) -> Result<(), AdapterError> {
+        self.call("deleteUser", json!(id), &[]).map(|_| ())
+    }
+}
+
+impl AccountStore for HostAdapter {
     fn get_user_by_account(
         &self,
         provider: &str,
@@ -183,36 +209,29 @@ impl Adapter for HostAdapter {
         )
     }
 
-    fn update_user(&self, update: &UserUpdate) -> Result<AdapterUser, AdapterError> {
-        let op = "updateUser";
-        self.call_for(op, to_json(op, update)?, &[], "user")?
-            .ok_or(AdapterError::NotFound { operation: op, what: "user" })
-    }
-
-    fn delete_user(&self, id: &str) -> Result<(), AdapterError> {
-        self.call("deleteUser", json!(id), &[]).map(|_| ())
-    }
-
     fn link_account(&self, account: &AdapterAccount) -> Result<(), AdapterError> {
         let op = "linkAccount";
-        self.call(op, to_json(op, account)?, &account_secrets(account)).map(|_| ())
+        let account = self.sealing.seal_account(account)?;
+        self.call(op, to_json(op, &*account)?, &account_secrets(&account)).map(|_| ())
     }
 
     fn unlink_account(&self, provider: &str, provider_account_id: &str) -> Result<(), AdapterError> {
         let args = json!({ "provider": provider, "providerAccountId": provider_account_id });
         self.call("unlinkAccount", args, &[]).map(|_| ())
     }
+}
 
+impl SessionStore for HostAdapter {
     fn create_session(&self, session: &AdapterSession) -> Result<AdapterSession, AdapterError> {
         let op = "createSession";
         let secrets = [session.session_token.as_str()];
         Ok(self.call_for(op, to_json(op, session)?, &secrets, "session")?.unwrap_or_else(|| session.clone()))
     }
 
-    fn get_session_and_user(&self, session_token: &str) -> Result<Option<(AdapterSession, AdapterUser)>, AdapterError> {
+    fn get_session(&self, session_token: &str) -> Result<Option<(AdapterSession, Option<AdapterUser>)>, AdapterError> {
         let found: Option<SessionAndUser> =
             self.call_for("getSessionAndUser", json!(session_token), &[session_token], "{ session, user }")?;
-        Ok(found.map(|f| (f.session, f.user)))
+        Ok(found.map(|f| (f.session, Some(f.user))))
     }
 
     fn update_session(&self, session_token: &str, expires: i64) -> Result<Option<AdapterSession>, AdapterError> {
@@ -223,7 +242,9 @@ impl Adapter for HostAdapter {
     fn delete_session(&self, session_token: &str) -> Result<Option<AdapterSession>, AdapterError> {
         self.call_for("deleteSession", json!(session_token), &[session_token], "session")
     }
+}
 
+impl VerificationStore for HostAdapter {
     fn create_verification_token(&self, token: &VerificationToken) -> Result<(), AdapterError> {
         let op = "createVerificationToken";
         self.call(op, to_json(op, token)?, &[token.token.as_str()]).map(|_| ())
@@ -233,7 +254,9 @@ impl Adapter for HostAdapter {
         let args = json!({ "identifier": identifier, "token": token });
         self.call_for("useVerificationToken", args, &[token], "verification token")
     }
+}
 
+impl PasskeyStore for HostAdapter {
     fn create_authenticator(&self, authenticator: &Authenticator) -> Result<Authenticator, AdapterError> {
         let op = "createAuthenticator";
         let secrets = [authenticator.credential_id.as_str()];
@@ -283,8 +306,14 @@ impl Adapter for HostAdapter {
     fn delete_authenticator(&self, credential_id: &str) -> Result<Option<Authenticator>, AdapterError> {
         self.call_for("deleteAuthenticator", json!(credential_id), &[credential_id], "authenticator")
     }
+}
 
-    fn supports(&self, method: &str) -> bool {
+impl HostAdapter {
+    /// Whether the host has the `adapter.<method>` hook (by its Auth.js
+    /// name): the engine checks the optional ones it needs when it is built
+    /// (verification tokens for an email provider, the authenticator
+    /// methods for passkeys).
+    pub fn supports(&self, method: &str) -> bool {
         self.present.contains(method)
     }
 }

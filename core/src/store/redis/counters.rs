@@ -8,17 +8,12 @@
 //! counts, and every key vanishes on its own once its window is over. A
 //! read (cost 0) is a plain GET.
 
-use std::sync::Arc;
 use std::time::Duration;
 
-use super::store::{window_of, LimitStore, StoreError, WindowCount};
-use crate::redis_pool::RedisPool;
+use super::RedisStore;
+use crate::store::counters::{window_of, CounterStore, StoreError, WindowCount, EXPIRY_MARGIN_MS};
 
-/// Kept past the window's end, so a server whose clock runs a little behind
-/// still finds the count of a window others have left.
-const EXPIRY_MARGIN_MS: u64 = 5_000;
-
-const CONSUME: &str = r"
+pub(super) const CONSUME: &str = r"
 local n = redis.call('INCRBY', KEYS[1], ARGV[1])
 if redis.call('PTTL', KEYS[1]) < 0 then
   redis.call('PEXPIRE', KEYS[1], ARGV[2])
@@ -27,7 +22,7 @@ return n
 ";
 
 /// A refund: DECRBY, never below 0, only on a key that exists.
-const REFUND: &str = r"
+pub(super) const REFUND: &str = r"
 local n = tonumber(redis.call('GET', KEYS[1]) or '0')
 if n > 0 then
   redis.call('DECRBY', KEYS[1], math.min(n, tonumber(ARGV[1])))
@@ -35,17 +30,7 @@ end
 return 0
 ";
 
-pub struct RedisStore {
-    pool: Arc<RedisPool>,
-    script: redis::Script,
-    refund: redis::Script,
-}
-
 impl RedisStore {
-    pub fn new(pool: Arc<RedisPool>) -> RedisStore {
-        RedisStore { pool, script: redis::Script::new(CONSUME), refund: redis::Script::new(REFUND) }
-    }
-
     /// The Redis key of `key`'s count in window `number` of `window_ms`.
     fn redis_key(&self, key: &str, window_ms: u64, number: u64) -> String {
         self.pool.key(&format!("rl:{window_ms}:{number}:{key}"))
@@ -68,7 +53,7 @@ impl RedisStore {
         } else {
             // `invoke` sends EVALSHA and, the first time on a server that
             // lacks the script, EVAL: one round trip after the first.
-            self.pool.run(|conn| self.script.key(&redis_key).arg(cost).arg(ttl).invoke(conn).map(Some))
+            self.pool.run(|conn| self.consume.key(&redis_key).arg(cost).arg(ttl).invoke(conn).map(Some))
         }
         .map_err(|e| StoreError(e.to_string()))?;
         let count = count.unwrap_or(0);
@@ -83,7 +68,7 @@ impl RedisStore {
     }
 }
 
-impl LimitStore for RedisStore {
+impl CounterStore for RedisStore {
     fn consume(&self, key: &str, cost: u64, window: Duration) -> Result<WindowCount, StoreError> {
         self.consume_at(key, cost, window, crate::time::now_millis())
     }

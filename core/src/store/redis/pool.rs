@@ -1,5 +1,5 @@
-//! One Redis connection pool, shared by the Redis rate-limit store
-//! (`ratelimit::redis`) and Redis secondary storage (`adapter::secondary`).
+//! The Redis backend's connection pool, shared by everything it stores
+//! (sessions, verification tokens, leases, rate-limit counts).
 //!
 //! - `redis://host:port/db` or `rediss://…` (TLS through rustls, verified
 //!   against the system's CAs, or against `caFile` for a private CA).

@@ -20,7 +20,7 @@
 //! locks, and on closing its own last connection would delete the WAL under
 //! ours, so that our later commits went to a deleted file, seen by no one.
 //! The connection is announced to such copies with OFD locks (see
-//! `sqlite_presence`), and before each call the adapter checks that the WAL
+//! `presence`), and before each call the adapter checks that the WAL
 //! it writes to is still the file on disk; if not it reopens (see
 //! `SqliteAdapter::conn`).
 
@@ -30,22 +30,30 @@ use std::time::Duration;
 
 use rusqlite::{params, Connection, ErrorCode, OptionalExtension, Row, TransactionBehavior};
 
-use super::sqlite_presence::Presence;
+use super::migrations::{self, Migrated, Migration};
 use super::{
-    constraint, new_user_id, Adapter, AdapterAccount, AdapterError, AdapterSession, AdapterUser, Authenticator,
-    Ensured, NewUser, Purged, UserUpdate, VerificationToken,
+    constraint, new_user_id, AccountStore, AdapterAccount, AdapterError, AdapterSession, AdapterUser, Authenticator,
+    Ensured, LeaseStore, NewUser, PasskeyStore, Sealing, SessionStore, UserStore, UserUpdate, VerificationStore,
+    VerificationToken,
 };
+use presence::Presence;
+
+mod counters;
+mod presence;
 
 /// How long a write waits for another process's write before giving up
 /// with `Unavailable`.
 const BUSY_TIMEOUT: Duration = Duration::from_secs(5);
 
-/// Schema migrations, in order; the version of a database is how many of
-/// them it has applied (recorded in `schema_version`). Never edit a shipped
-/// migration: append a new one.
-const MIGRATIONS: &[&str] = &[
-    // 1: the Auth.js model. Constraint names match `adapter::constraint`.
-    "CREATE TABLE users (
+/// The schema, as numbered migrations (see [`super::migrations`]); the
+/// database records the versions it applied in `schema_version`. Never edit
+/// a shipped migration: append a new one. Constraint names match
+/// [`super::constraint`].
+pub const MIGRATIONS: &[Migration] = &[
+    Migration {
+        version: 1,
+        name: "the Auth.js model: users, accounts, sessions, verification tokens",
+        up: "CREATE TABLE users (
         id TEXT NOT NULL CONSTRAINT users_pkey PRIMARY KEY,
         name TEXT,
         email TEXT CONSTRAINT users_email_key UNIQUE,
@@ -80,10 +88,15 @@ const MIGRATIONS: &[&str] = &[
         expires INTEGER NOT NULL,
         CONSTRAINT verification_tokens_pkey PRIMARY KEY (identifier, token)
     );",
-    // 2: passkeys (Auth.js's authenticators, plus a name and when each was
+        down: "DROP TABLE verification_tokens; DROP TABLE sessions; DROP TABLE accounts; DROP TABLE users;",
+    },
+    // Passkeys (Auth.js's authenticators, plus a name and when each was
     // created and last used, unix ms). `NOT NULL` on the key: SQLite
     // otherwise lets a TEXT primary key be NULL.
-    "CREATE TABLE authenticators (
+    Migration {
+        version: 2,
+        name: "passkeys",
+        up: "CREATE TABLE authenticators (
         credential_id TEXT NOT NULL CONSTRAINT authenticators_pkey PRIMARY KEY,
         user_id TEXT NOT NULL CONSTRAINT authenticators_user_fkey REFERENCES users(id) ON DELETE CASCADE,
         provider_account_id TEXT NOT NULL,
@@ -97,6 +110,29 @@ const MIGRATIONS: &[&str] = &[
         last_used_at INTEGER
     );
     CREATE INDEX authenticators_user_id_idx ON authenticators(user_id);",
+        down: "DROP TABLE authenticators;",
+    },
+    // Rate-limit counts (one row per key and window; `IF NOT EXISTS`: the
+    // rate-limit store made this table itself before it was part of the
+    // schema) and named leases (the refresh of one account's tokens).
+    Migration {
+        version: 3,
+        name: "rate-limit counters and leases",
+        up: "CREATE TABLE IF NOT EXISTS rate_limits (
+            key TEXT NOT NULL,
+            window_ms INTEGER NOT NULL,
+            number INTEGER NOT NULL,
+            count INTEGER NOT NULL,
+            expires INTEGER NOT NULL,
+            PRIMARY KEY (key, window_ms, number)
+        );
+        CREATE INDEX IF NOT EXISTS rate_limits_expires_idx ON rate_limits (expires);
+        CREATE TABLE leases (
+            name TEXT NOT NULL PRIMARY KEY,
+            expires INTEGER NOT NULL
+        );",
+        down: "DROP TABLE leases; DROP TABLE rate_limits;",
+    },
 ];
 
 const USER_COLUMNS: &str = "id, name, email, email_verified, image";
@@ -108,6 +144,9 @@ pub struct SqliteAdapter {
     /// What `open` was given, to open it again in a child after `fork()`.
     path: PathBuf,
     conn: Mutex<Opened>,
+    sealing: Sealing,
+    /// When expired rate-limit rows were last deleted (see `counters`).
+    last_counter_purge_ms: std::sync::atomic::AtomicU64,
 }
 
 /// The connection and the process that opened it.
@@ -220,29 +259,26 @@ impl SqliteAdapter {
     pub fn open(path: impl AsRef<Path>) -> Result<SqliteAdapter, AdapterError> {
         let path = path.as_ref().to_path_buf();
         let mut conn = open_connection(&path, "open")?;
-        migrate(&mut conn)?;
+        migrate(&mut conn, None)?;
         let opened = Opened::new(&path, conn);
-        Ok(SqliteAdapter { path, conn: Mutex::new(opened) })
+        Ok(SqliteAdapter {
+            path,
+            conn: Mutex::new(opened),
+            sealing: Sealing::none(),
+            last_counter_purge_ms: Default::default(),
+        })
+    }
+
+    /// This adapter, storing accounts' tokens as `sealing` says.
+    pub fn with_sealing(mut self, sealing: Sealing) -> SqliteAdapter {
+        self.sealing = sealing;
+        self
     }
 
     /// The schema version of the open database.
     pub fn schema_version(&self) -> Result<usize, AdapterError> {
         let conn = self.conn("schemaVersion")?;
-        conn.query_row("SELECT COALESCE(MAX(version), 0) FROM schema_version", [], |r| r.get::<_, i64>(0))
-            .map(|v| v as usize)
-            .map_err(map_error("schemaVersion", None))
-    }
-
-    /// Run `f` on this adapter's connection, its errors mapped as the
-    /// adapter's own: for other tables in the same database (the SQL
-    /// rate-limit store), so one file has one connection and one lock.
-    pub(crate) fn with_connection<T>(
-        &self,
-        operation: &'static str,
-        f: impl FnOnce(&Connection) -> rusqlite::Result<T>,
-    ) -> Result<T, AdapterError> {
-        let conn = self.conn(operation)?;
-        f(&conn).map_err(map_error(operation, None))
+        current_version(&conn).map(|v| v as usize)
     }
 
     /// This process's connection, even after a panic on another thread:
@@ -331,29 +367,70 @@ fn try_open_connection(path: &Path) -> rusqlite::Result<Connection> {
     Ok(conn)
 }
 
-/// Create or upgrade the schema in one `BEGIN IMMEDIATE` transaction, which
-/// takes the write lock first, so two processes opening a fresh file at once
-/// don't both create the tables.
-fn migrate(conn: &mut Connection) -> Result<(), AdapterError> {
+/// Bring the schema of the database file at `path` to `target` (`None`:
+/// the newest), up or down, without opening an adapter (which would first
+/// migrate up): what a `migrate` command runs.
+pub fn migrate_file(path: impl AsRef<Path>, target: Option<u32>) -> Result<Migrated, AdapterError> {
+    let mut conn = open_connection(path.as_ref(), "migrate")?;
+    migrate(&mut conn, target)
+}
+
+/// The schema version of the database file at `path` (0 for a new file),
+/// and the steps that would bring it to `target`, without running them.
+pub fn plan_file(path: impl AsRef<Path>, target: Option<u32>) -> Result<(u32, Vec<migrations::Step>), AdapterError> {
+    let conn = open_connection(path.as_ref(), "migrate")?;
+    let current = current_version(&conn)?;
+    let steps =
+        migrations::plan(MIGRATIONS, current, target).map_err(|e| AdapterError::other("migrate", e.to_string()))?;
+    Ok((current, steps))
+}
+
+/// The highest version recorded, 0 for a database without libauth's tables.
+fn current_version(conn: &Connection) -> Result<u32, AdapterError> {
+    let map = map_error("schemaVersion", None);
+    let has_table: bool = conn
+        .query_row(
+            "SELECT EXISTS (SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'schema_version')",
+            [],
+            |r| r.get(0),
+        )
+        .map_err(&map)?;
+    if !has_table {
+        return Ok(0);
+    }
+    conn.query_row("SELECT COALESCE(MAX(version), 0) FROM schema_version", [], |r| r.get::<_, i64>(0))
+        .map(|v| u32::try_from(v).unwrap_or(u32::MAX))
+        .map_err(&map)
+}
+
+/// Migrate to `target` (`None`: the newest) in one `BEGIN IMMEDIATE`
+/// transaction, which takes the write lock first, so two processes opening
+/// a fresh file at once don't both create the tables, and a failing step
+/// leaves the database as it was. A database newer than this library is
+/// refused.
+fn migrate(conn: &mut Connection, target: Option<u32>) -> Result<Migrated, AdapterError> {
     let op = "migrate";
     let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate).map_err(map_error(op, None))?;
     tx.execute_batch("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)")
         .map_err(map_error(op, None))?;
-    let current: i64 = tx
-        .query_row("SELECT COALESCE(MAX(version), 0) FROM schema_version", [], |r| r.get(0))
+    let from = current_version(&tx)?;
+    let steps = migrations::plan(MIGRATIONS, from, target).map_err(|e| AdapterError::other(op, e.to_string()))?;
+    let mut to = from;
+    for step in &steps {
+        tx.execute_batch(step.sql()).map_err(map_error(op, None))?;
+        match step.direction {
+            migrations::Direction::Up => {
+                tx.execute("INSERT INTO schema_version (version) VALUES (?1)", [step.migration.version])
+            }
+            migrations::Direction::Down => {
+                tx.execute("DELETE FROM schema_version WHERE version = ?1", [step.migration.version])
+            }
+        }
         .map_err(map_error(op, None))?;
-    if current as usize > MIGRATIONS.len() {
-        return Err(AdapterError::other(
-            op,
-            format!("the database has schema version {current}, newer than this libauth knows ({})", MIGRATIONS.len()),
-        ));
+        to = step.version_after();
     }
-    for (index, sql) in MIGRATIONS.iter().enumerate().skip(current as usize) {
-        tx.execute_batch(sql).map_err(map_error(op, None))?;
-        tx.execute("INSERT INTO schema_version (version) VALUES (?1)", [index as i64 + 1])
-            .map_err(map_error(op, None))?;
-    }
-    tx.commit().map_err(map_error(op, None))
+    tx.commit().map_err(map_error(op, None))?;
+    Ok(Migrated { from, to })
 }
 
 /// Turn a SQLite error into an [`AdapterError`]. SQLite reports a failed
@@ -533,7 +610,7 @@ fn account_params<'a>(account: &'a AdapterAccount, extra: &'a dyn rusqlite::ToSq
     ]
 }
 
-impl Adapter for SqliteAdapter {
+impl UserStore for SqliteAdapter {
     fn create_user(&self, user: &NewUser) -> Result<AdapterUser, AdapterError> {
         insert_user(&*self.conn("createUser")?, user)
     }
@@ -544,14 +621,6 @@ impl Adapter for SqliteAdapter {
 
     fn get_user_by_email(&self, email: &str) -> Result<Option<AdapterUser>, AdapterError> {
         user_by_email(&*self.conn("getUserByEmail")?, "getUserByEmail", email)
-    }
-
-    fn get_user_by_account(
-        &self,
-        provider: &str,
-        provider_account_id: &str,
-    ) -> Result<Option<AdapterUser>, AdapterError> {
-        user_by_account(&*self.conn("getUserByAccount")?, "getUserByAccount", provider, provider_account_id)
     }
 
     /// `INSERT … ON CONFLICT (key) DO NOTHING`, then the row holding the
@@ -574,45 +643,6 @@ impl Adapter for SqliteAdapter {
         // Gone again already (another process deleted it): report the
         // conflict as `create_user` would have.
         existing.map(|user| Ensured { user, created: false }).ok_or(AdapterError::constraint(op, key_constraint))
-    }
-
-    fn ensure_account_linked(&self, account: &AdapterAccount) -> Result<bool, AdapterError> {
-        let op = "linkAccount";
-        let conn = self.conn("linkAccount")?;
-        let extra = serde_json::to_string(&account.extra).map_err(|e| AdapterError::other(op, e.to_string()))?;
-        let inserted = conn
-            .prepare_cached(
-                "INSERT INTO accounts (provider, provider_account_id, type, access_token, refresh_token, expires_at,
-                    token_type, scope, id_token, session_state, extra, user_id)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)
-                 ON CONFLICT (provider, provider_account_id) DO NOTHING",
-            )
-            .and_then(|mut stmt| stmt.execute(account_params(account, &extra)))
-            .map_err(map_error(op, Some(constraint::ACCOUNT_USER)))?;
-        if inserted == 1 {
-            return Ok(true);
-        }
-        match user_by_account(&conn, op, &account.provider, &account.provider_account_id)? {
-            Some(owner) if owner.id == account.user_id => Ok(false),
-            _ => Err(AdapterError::constraint(op, constraint::ACCOUNT_PROVIDER)),
-        }
-    }
-
-    /// Under `BEGIN IMMEDIATE` (the write lock, taken first): no other
-    /// writer in any process can link the account between the look-up and
-    /// the inserts, so the look-up decides.
-    fn ensure_user_with_account(&self, user: &NewUser, account: &AdapterAccount) -> Result<Ensured, AdapterError> {
-        let mut conn = self.conn("createUser")?;
-        let tx =
-            conn.transaction_with_behavior(TransactionBehavior::Immediate).map_err(map_error("createUser", None))?;
-        if let Some(owner) = user_by_account(&tx, "getUserByAccount", &account.provider, &account.provider_account_id)?
-        {
-            return Ok(Ensured { user: owner, created: false });
-        }
-        let created = insert_user(&tx, user)?;
-        insert_account(&tx, &AdapterAccount { user_id: created.id.clone(), ..account.clone() })?;
-        tx.commit().map_err(map_error("linkAccount", None))?;
-        Ok(Ensured { user: created, created: true })
     }
 
     fn update_user(&self, update: &UserUpdate) -> Result<AdapterUser, AdapterError> {
@@ -658,8 +688,63 @@ impl Adapter for SqliteAdapter {
             .map(|_| ())
             .map_err(map_error("deleteUser", None))
     }
+}
+
+impl AccountStore for SqliteAdapter {
+    fn get_user_by_account(
+        &self,
+        provider: &str,
+        provider_account_id: &str,
+    ) -> Result<Option<AdapterUser>, AdapterError> {
+        user_by_account(&*self.conn("getUserByAccount")?, "getUserByAccount", provider, provider_account_id)
+    }
+
+    fn ensure_account_linked(&self, account: &AdapterAccount) -> Result<bool, AdapterError> {
+        let sealed = self.sealing.seal_account(account)?;
+        let account: &AdapterAccount = &sealed;
+        let op = "linkAccount";
+        let conn = self.conn("linkAccount")?;
+        let extra = serde_json::to_string(&account.extra).map_err(|e| AdapterError::other(op, e.to_string()))?;
+        let inserted = conn
+            .prepare_cached(
+                "INSERT INTO accounts (provider, provider_account_id, type, access_token, refresh_token, expires_at,
+                    token_type, scope, id_token, session_state, extra, user_id)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)
+                 ON CONFLICT (provider, provider_account_id) DO NOTHING",
+            )
+            .and_then(|mut stmt| stmt.execute(account_params(account, &extra)))
+            .map_err(map_error(op, Some(constraint::ACCOUNT_USER)))?;
+        if inserted == 1 {
+            return Ok(true);
+        }
+        match user_by_account(&conn, op, &account.provider, &account.provider_account_id)? {
+            Some(owner) if owner.id == account.user_id => Ok(false),
+            _ => Err(AdapterError::constraint(op, constraint::ACCOUNT_PROVIDER)),
+        }
+    }
+
+    /// Under `BEGIN IMMEDIATE` (the write lock, taken first): no other
+    /// writer in any process can link the account between the look-up and
+    /// the inserts, so the look-up decides.
+    fn ensure_user_with_account(&self, user: &NewUser, account: &AdapterAccount) -> Result<Ensured, AdapterError> {
+        let sealed = self.sealing.seal_account(account)?;
+        let account: &AdapterAccount = &sealed;
+        let mut conn = self.conn("createUser")?;
+        let tx =
+            conn.transaction_with_behavior(TransactionBehavior::Immediate).map_err(map_error("createUser", None))?;
+        if let Some(owner) = user_by_account(&tx, "getUserByAccount", &account.provider, &account.provider_account_id)?
+        {
+            return Ok(Ensured { user: owner, created: false });
+        }
+        let created = insert_user(&tx, user)?;
+        insert_account(&tx, &AdapterAccount { user_id: created.id.clone(), ..account.clone() })?;
+        tx.commit().map_err(map_error("linkAccount", None))?;
+        Ok(Ensured { user: created, created: true })
+    }
 
     fn link_account(&self, account: &AdapterAccount) -> Result<(), AdapterError> {
+        let sealed = self.sealing.seal_account(account)?;
+        let account: &AdapterAccount = &sealed;
         insert_account(&*self.conn("linkAccount")?, account)
     }
 
@@ -700,10 +785,12 @@ impl Adapter for SqliteAdapter {
         account.account_type = super::AccountType::parse(&kind)
             .ok_or_else(|| AdapterError::other(op, format!("stored account type {kind:?} is unknown")))?;
         account.extra = serde_json::from_str(&extra).map_err(|e| AdapterError::other(op, e.to_string()))?;
-        Ok(Some(account))
+        self.sealing.open_account(account).map(Some)
     }
 
     fn update_account(&self, account: &AdapterAccount) -> Result<(), AdapterError> {
+        let sealed = self.sealing.seal_account(account)?;
+        let account: &AdapterAccount = &sealed;
         let op = "updateAccount";
         let extra = serde_json::to_string(&account.extra).map_err(|e| AdapterError::other(op, e.to_string()))?;
         let conn = self.conn("updateAccount")?;
@@ -734,6 +821,8 @@ impl Adapter for SqliteAdapter {
         user: &NewUser,
         account: &AdapterAccount,
     ) -> Result<AdapterUser, AdapterError> {
+        let sealed = self.sealing.seal_account(account)?;
+        let account: &AdapterAccount = &sealed;
         let mut conn = self.conn("createUser")?;
         let tx =
             conn.transaction_with_behavior(TransactionBehavior::Immediate).map_err(map_error("createUser", None))?;
@@ -743,7 +832,9 @@ impl Adapter for SqliteAdapter {
         tx.commit().map_err(map_error("linkAccount", None))?;
         Ok(created)
     }
+}
 
+impl SessionStore for SqliteAdapter {
     fn create_session(&self, session: &AdapterSession) -> Result<AdapterSession, AdapterError> {
         let conn = self.conn("createSession")?;
         conn.prepare_cached("INSERT INTO sessions (session_token, user_id, expires) VALUES (?1, ?2, ?3)")
@@ -752,7 +843,7 @@ impl Adapter for SqliteAdapter {
         Ok(session.clone())
     }
 
-    fn get_session_and_user(&self, session_token: &str) -> Result<Option<(AdapterSession, AdapterUser)>, AdapterError> {
+    fn get_session(&self, session_token: &str) -> Result<Option<(AdapterSession, Option<AdapterUser>)>, AdapterError> {
         let conn = self.conn("getSessionAndUser")?;
         conn.prepare_cached(
             "SELECT s.session_token, s.user_id, s.expires, u.id, u.name, u.email, u.email_verified, u.image
@@ -769,7 +860,7 @@ impl Adapter for SqliteAdapter {
                     email_verified: row.get(6)?,
                     image: row.get(7)?,
                 };
-                Ok((session, user))
+                Ok((session, Some(user)))
             })
             .optional()
         })
@@ -792,14 +883,22 @@ impl Adapter for SqliteAdapter {
             .map_err(map_error("deleteSession", None))
     }
 
-    fn delete_expired(&self, now: i64) -> Result<Purged, AdapterError> {
-        let conn = self.conn("deleteExpired")?;
-        let map = map_error("deleteExpired", None);
-        let sessions = conn.execute("DELETE FROM sessions WHERE expires < ?1", [now]).map_err(&map)?;
-        let tokens = conn.execute("DELETE FROM verification_tokens WHERE expires < ?1", [now]).map_err(&map)?;
-        Ok(Purged { sessions: sessions as u64, verification_tokens: tokens as u64 })
+    fn delete_user_sessions(&self, user_id: &str) -> Result<u64, AdapterError> {
+        let conn = self.conn("deleteUserSessions")?;
+        conn.execute("DELETE FROM sessions WHERE user_id = ?1", [user_id])
+            .map(|n| n as u64)
+            .map_err(map_error("deleteUserSessions", None))
     }
 
+    fn delete_expired_sessions(&self, now: i64) -> Result<u64, AdapterError> {
+        let conn = self.conn("deleteExpired")?;
+        conn.execute("DELETE FROM sessions WHERE expires < ?1", [now])
+            .map(|n| n as u64)
+            .map_err(map_error("deleteExpired", None))
+    }
+}
+
+impl VerificationStore for SqliteAdapter {
     fn create_verification_token(&self, token: &VerificationToken) -> Result<(), AdapterError> {
         let conn = self.conn("createVerificationToken")?;
         conn.prepare_cached("INSERT INTO verification_tokens (identifier, token, expires) VALUES (?1, ?2, ?3)")
@@ -825,6 +924,37 @@ impl Adapter for SqliteAdapter {
         .map_err(map_error("useVerificationToken", None))
     }
 
+    fn delete_expired_tokens(&self, now: i64) -> Result<u64, AdapterError> {
+        let conn = self.conn("deleteExpired")?;
+        conn.execute("DELETE FROM verification_tokens WHERE expires < ?1", [now])
+            .map(|n| n as u64)
+            .map_err(map_error("deleteExpired", None))
+    }
+}
+
+/// A lease is a row with its expiry: taking one inserts it, or takes over
+/// a row whose expiry has passed, in one statement.
+impl LeaseStore for SqliteAdapter {
+    fn take_lease(&self, name: &str, ttl: Duration) -> Result<bool, AdapterError> {
+        let now = crate::time::now_millis() as i64;
+        let until = now.saturating_add(i64::try_from(ttl.as_millis()).unwrap_or(i64::MAX));
+        let conn = self.conn("takeLease")?;
+        conn.prepare_cached(
+            "INSERT INTO leases (name, expires) VALUES (?1, ?2)
+             ON CONFLICT (name) DO UPDATE SET expires = excluded.expires WHERE leases.expires <= ?3",
+        )
+        .and_then(|mut stmt| stmt.execute(params![name, until, now]))
+        .map(|changed| changed == 1)
+        .map_err(map_error("takeLease", None))
+    }
+
+    fn release_lease(&self, name: &str) -> Result<(), AdapterError> {
+        let conn = self.conn("releaseLease")?;
+        conn.execute("DELETE FROM leases WHERE name = ?1", [name]).map(|_| ()).map_err(map_error("releaseLease", None))
+    }
+}
+
+impl PasskeyStore for SqliteAdapter {
     fn create_authenticator(&self, authenticator: &Authenticator) -> Result<Authenticator, AdapterError> {
         let op = "createAuthenticator";
         let a = authenticator;

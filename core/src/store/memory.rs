@@ -6,10 +6,12 @@
 
 use std::collections::HashMap;
 use std::sync::{Mutex, MutexGuard};
+use std::time::{Duration, Instant};
 
 use super::{
-    constraint, new_user_id, Adapter, AdapterAccount, AdapterError, AdapterSession, AdapterUser, Authenticator,
-    Ensured, NewUser, Purged, UserUpdate, VerificationToken,
+    constraint, new_user_id, AccountStore, AdapterAccount, AdapterError, AdapterSession, AdapterUser, Authenticator,
+    Ensured, LeaseStore, NewUser, PasskeyStore, Sealing, SessionStore, UserStore, UserUpdate, VerificationStore,
+    VerificationToken,
 };
 
 type AccountKey = (String, String);
@@ -61,11 +63,18 @@ impl Store {
 #[derive(Default)]
 pub struct MemoryAdapter {
     store: Mutex<Store>,
+    sealing: Sealing,
+    leases: MemoryLeases,
 }
 
 impl MemoryAdapter {
     pub fn new() -> Self {
         Self::default()
+    }
+
+    /// An adapter storing accounts' tokens as `sealing` says.
+    pub fn with_sealing(sealing: Sealing) -> Self {
+        MemoryAdapter { sealing, ..Self::default() }
     }
 
     /// The store, even if a thread panicked while holding it: every write
@@ -75,7 +84,7 @@ impl MemoryAdapter {
     }
 }
 
-impl Adapter for MemoryAdapter {
+impl UserStore for MemoryAdapter {
     fn create_user(&self, user: &NewUser) -> Result<AdapterUser, AdapterError> {
         self.store().insert_user(user)
     }
@@ -87,16 +96,6 @@ impl Adapter for MemoryAdapter {
     fn get_user_by_email(&self, email: &str) -> Result<Option<AdapterUser>, AdapterError> {
         let store = self.store();
         Ok(store.user_by_email.get(email).and_then(|id| store.users.get(id)).cloned())
-    }
-
-    fn get_user_by_account(
-        &self,
-        provider: &str,
-        provider_account_id: &str,
-    ) -> Result<Option<AdapterUser>, AdapterError> {
-        let store = self.store();
-        let key = (provider.to_owned(), provider_account_id.to_owned());
-        Ok(store.accounts.get(&key).and_then(|a| store.users.get(&a.user_id)).cloned())
     }
 
     fn update_user(&self, update: &UserUpdate) -> Result<AdapterUser, AdapterError> {
@@ -135,16 +134,46 @@ impl Adapter for MemoryAdapter {
         Ok(())
     }
 
+    /// Look-up and insert under one lock: a concurrent call either finds
+    /// the row or inserts it, never both.
+    fn ensure_user(&self, user: &NewUser) -> Result<Ensured, AdapterError> {
+        let mut store = self.store();
+        let existing = match (&user.id, &user.email) {
+            (Some(id), _) => store.users.get(id).cloned(),
+            (None, Some(email)) => store.user_by_email.get(email).and_then(|id| store.users.get(id)).cloned(),
+            (None, None) => None,
+        };
+        match existing {
+            Some(user) => Ok(Ensured { user, created: false }),
+            None => store.insert_user(user).map(|user| Ensured { user, created: true }),
+        }
+    }
+}
+
+impl AccountStore for MemoryAdapter {
+    fn get_user_by_account(
+        &self,
+        provider: &str,
+        provider_account_id: &str,
+    ) -> Result<Option<AdapterUser>, AdapterError> {
+        let store = self.store();
+        let key = (provider.to_owned(), provider_account_id.to_owned());
+        Ok(store.accounts.get(&key).and_then(|a| store.users.get(&a.user_id)).cloned())
+    }
+
     fn link_account(&self, account: &AdapterAccount) -> Result<(), AdapterError> {
-        self.store().insert_account(account)
+        let account = self.sealing.seal_account(account)?;
+        self.store().insert_account(&account)
     }
 
     fn get_account(&self, user_id: &str, provider: &str) -> Result<Option<AdapterAccount>, AdapterError> {
         let store = self.store();
-        Ok(store.accounts.values().find(|a| a.user_id == user_id && a.provider == provider).cloned())
+        let found = store.accounts.values().find(|a| a.user_id == user_id && a.provider == provider).cloned();
+        found.map(|a| self.sealing.open_account(a)).transpose()
     }
 
     fn update_account(&self, account: &AdapterAccount) -> Result<(), AdapterError> {
+        let account = self.sealing.seal_account(account)?;
         let mut store = self.store();
         let key = (account.provider.clone(), account.provider_account_id.clone());
         let stored = store
@@ -152,7 +181,7 @@ impl Adapter for MemoryAdapter {
             .get_mut(&key)
             .filter(|stored| stored.user_id == account.user_id)
             .ok_or(AdapterError::NotFound { operation: "updateAccount", what: "account" })?;
-        *stored = account.clone();
+        *stored = account.into_owned();
         Ok(())
     }
 
@@ -168,51 +197,41 @@ impl Adapter for MemoryAdapter {
         user: &NewUser,
         account: &AdapterAccount,
     ) -> Result<AdapterUser, AdapterError> {
+        let account = self.sealing.seal_account(account)?;
         let mut store = self.store();
         if store.accounts.contains_key(&(account.provider.clone(), account.provider_account_id.clone())) {
             return Err(AdapterError::constraint("linkAccount", constraint::ACCOUNT_PROVIDER));
         }
         let created = store.insert_user(user)?;
-        store.insert_account(&AdapterAccount { user_id: created.id.clone(), ..account.clone() })?;
+        store.insert_account(&AdapterAccount { user_id: created.id.clone(), ..account.into_owned() })?;
         Ok(created)
     }
 
-    /// Look-up and insert under one lock: a concurrent call either finds
-    /// the row or inserts it, never both.
-    fn ensure_user(&self, user: &NewUser) -> Result<Ensured, AdapterError> {
-        let mut store = self.store();
-        let existing = match (&user.id, &user.email) {
-            (Some(id), _) => store.users.get(id).cloned(),
-            (None, Some(email)) => store.user_by_email.get(email).and_then(|id| store.users.get(id)).cloned(),
-            (None, None) => None,
-        };
-        match existing {
-            Some(user) => Ok(Ensured { user, created: false }),
-            None => store.insert_user(user).map(|user| Ensured { user, created: true }),
-        }
-    }
-
     fn ensure_account_linked(&self, account: &AdapterAccount) -> Result<bool, AdapterError> {
+        let account = self.sealing.seal_account(account)?;
         let mut store = self.store();
         let key = (account.provider.clone(), account.provider_account_id.clone());
         match store.accounts.get(&key) {
             Some(linked) if linked.user_id == account.user_id => Ok(false),
             Some(_) => Err(AdapterError::constraint("linkAccount", constraint::ACCOUNT_PROVIDER)),
-            None => store.insert_account(account).map(|()| true),
+            None => store.insert_account(&account).map(|()| true),
         }
     }
 
     fn ensure_user_with_account(&self, user: &NewUser, account: &AdapterAccount) -> Result<Ensured, AdapterError> {
+        let account = self.sealing.seal_account(account)?;
         let mut store = self.store();
         let key = (account.provider.clone(), account.provider_account_id.clone());
         if let Some(owner) = store.accounts.get(&key).and_then(|a| store.users.get(&a.user_id)) {
             return Ok(Ensured { user: owner.clone(), created: false });
         }
         let created = store.insert_user(user)?;
-        store.insert_account(&AdapterAccount { user_id: created.id.clone(), ..account.clone() })?;
+        store.insert_account(&AdapterAccount { user_id: created.id.clone(), ..account.into_owned() })?;
         Ok(Ensured { user: created, created: true })
     }
+}
 
+impl SessionStore for MemoryAdapter {
     fn create_session(&self, session: &AdapterSession) -> Result<AdapterSession, AdapterError> {
         let mut store = self.store();
         if !store.users.contains_key(&session.user_id) {
@@ -225,9 +244,12 @@ impl Adapter for MemoryAdapter {
         Ok(session.clone())
     }
 
-    fn get_session_and_user(&self, session_token: &str) -> Result<Option<(AdapterSession, AdapterUser)>, AdapterError> {
+    fn get_session(&self, session_token: &str) -> Result<Option<(AdapterSession, Option<AdapterUser>)>, AdapterError> {
         let store = self.store();
-        Ok(store.sessions.get(session_token).and_then(|s| store.users.get(&s.user_id).map(|u| (s.clone(), u.clone()))))
+        Ok(store
+            .sessions
+            .get(session_token)
+            .and_then(|s| store.users.get(&s.user_id).map(|u| (s.clone(), Some(u.clone())))))
     }
 
     fn update_session(&self, session_token: &str, expires: i64) -> Result<Option<AdapterSession>, AdapterError> {
@@ -241,17 +263,22 @@ impl Adapter for MemoryAdapter {
         Ok(self.store().sessions.remove(session_token))
     }
 
-    fn delete_expired(&self, now: i64) -> Result<Purged, AdapterError> {
+    fn delete_user_sessions(&self, user_id: &str) -> Result<u64, AdapterError> {
         let mut store = self.store();
-        let (sessions, tokens) = (store.sessions.len(), store.verification_tokens.len());
-        store.sessions.retain(|_, s| s.expires >= now);
-        store.verification_tokens.retain(|_, t| t.expires >= now);
-        Ok(Purged {
-            sessions: (sessions - store.sessions.len()) as u64,
-            verification_tokens: (tokens - store.verification_tokens.len()) as u64,
-        })
+        let before = store.sessions.len();
+        store.sessions.retain(|_, s| s.user_id != user_id);
+        Ok((before - store.sessions.len()) as u64)
     }
 
+    fn delete_expired_sessions(&self, now: i64) -> Result<u64, AdapterError> {
+        let mut store = self.store();
+        let before = store.sessions.len();
+        store.sessions.retain(|_, s| s.expires >= now);
+        Ok((before - store.sessions.len()) as u64)
+    }
+}
+
+impl VerificationStore for MemoryAdapter {
     fn create_verification_token(&self, token: &VerificationToken) -> Result<(), AdapterError> {
         let mut store = self.store();
         let key = (token.identifier.clone(), token.token.clone());
@@ -266,6 +293,15 @@ impl Adapter for MemoryAdapter {
         Ok(self.store().verification_tokens.remove(&(identifier.to_owned(), token.to_owned())))
     }
 
+    fn delete_expired_tokens(&self, now: i64) -> Result<u64, AdapterError> {
+        let mut store = self.store();
+        let before = store.verification_tokens.len();
+        store.verification_tokens.retain(|_, t| t.expires >= now);
+        Ok((before - store.verification_tokens.len()) as u64)
+    }
+}
+
+impl PasskeyStore for MemoryAdapter {
     /// The credential id is checked before the user, as the SQL adapters
     /// report it (their primary key fails before the foreign key).
     fn create_authenticator(&self, authenticator: &Authenticator) -> Result<Authenticator, AdapterError> {
@@ -324,5 +360,56 @@ impl Adapter for MemoryAdapter {
 
     fn delete_authenticator(&self, credential_id: &str) -> Result<Option<Authenticator>, AdapterError> {
         Ok(self.store().authenticators.remove(credential_id))
+    }
+}
+
+impl LeaseStore for MemoryAdapter {
+    fn take_lease(&self, name: &str, ttl: Duration) -> Result<bool, AdapterError> {
+        self.leases.take_lease(name, ttl)
+    }
+
+    fn release_lease(&self, name: &str) -> Result<(), AdapterError> {
+        self.leases.release_lease(name)
+    }
+}
+
+/// Leases held in this process: right for one server process (and the
+/// leases of a backend that is itself in-process). At most
+/// [`MemoryLeases::CAPACITY`] names are held at once; past it, a new name
+/// is refused (`take_lease` is `false`) until one expires, so a flood of
+/// names cannot grow memory.
+#[derive(Default)]
+pub struct MemoryLeases {
+    held: Mutex<HashMap<String, Instant>>,
+}
+
+impl MemoryLeases {
+    pub const CAPACITY: usize = 10_000;
+
+    pub fn new() -> Self {
+        Self::default()
+    }
+}
+
+impl LeaseStore for MemoryLeases {
+    fn take_lease(&self, name: &str, ttl: Duration) -> Result<bool, AdapterError> {
+        let now = Instant::now();
+        let mut held = self.held.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        if held.get(name).is_some_and(|until| *until > now) {
+            return Ok(false);
+        }
+        if held.len() >= Self::CAPACITY {
+            held.retain(|_, until| *until > now);
+            if held.len() >= Self::CAPACITY {
+                return Ok(false);
+            }
+        }
+        held.insert(name.to_owned(), now + ttl);
+        Ok(true)
+    }
+
+    fn release_lease(&self, name: &str) -> Result<(), AdapterError> {
+        self.held.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).remove(name);
+        Ok(())
     }
 }

@@ -1,0 +1,304 @@
+//! Building [`Stores`] from the config: the options that say which backend
+//! serves what.
+//!
+//! `adapter` (users, accounts, passkeys; sessions and tokens too unless
+//! `secondaryStorage` takes them):
+//!
+//! ```json
+//! { "type": "memory" }
+//! { "type": "sqlite", "path": "auth.db" }            // or ":memory:"
+//! { "type": "postgres", "url": "postgres://…", "poolSize": 10, "schema": "public", "connectTimeout": 5 }
+//! { "type": "host" }                                 // adapter.* hooks
+//! ```
+//!
+//! `secondaryStorage: { "type": "redis", "url": … }` (sessions and
+//! verification tokens), `rateLimit.store` (counters, parsed by
+//! [`crate::ratelimit::config`]) and `encryptTokens` (the backend storing
+//! accounts seals their tokens).
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use serde_json::{Map, Value};
+
+use super::redis::{RedisOptions, RedisPool};
+use super::{
+    AccountStore, Adapter, CounterStore, DataStores, HostAdapter, LeaseStore, MemoryAdapter, MemoryCounters,
+    MemoryLeases, PasskeyStore, PostgresAdapter, PostgresOptions, RedisStore, Sealing, SessionStore, SqliteAdapter,
+    Stores, VerificationStore,
+};
+use crate::error::{ConfigError, ErrorType};
+use crate::host::Host;
+use crate::ratelimit::StoreConfig;
+
+/// The options [`Stores::from_config`] reads.
+pub struct StoresConfig<'a> {
+    pub adapter: Option<&'a Value>,
+    pub secondary_storage: Option<&'a Value>,
+    pub encrypt_tokens: bool,
+    /// The parsed `rateLimit.store`.
+    pub counters: &'a StoreConfig,
+    /// The engine's secrets (the first seals tokens).
+    pub secrets: &'a [String],
+}
+
+/// The backend the `adapter` option names.
+enum DataBackend {
+    Memory(Arc<MemoryAdapter>),
+    Sqlite(Arc<SqliteAdapter>),
+    Postgres(Arc<PostgresAdapter>),
+    Host(Arc<HostAdapter>),
+}
+
+/// One backend as each store it serves.
+type Served = (Arc<dyn AccountStore>, Arc<dyn SessionStore>, Arc<dyn VerificationStore>, Arc<dyn PasskeyStore>);
+
+/// A counter store, and the leases of the same backend.
+type CountersAndLeases = (Arc<dyn CounterStore>, Arc<dyn LeaseStore>);
+
+impl DataBackend {
+    /// The backend as each store it serves.
+    fn stores(&self) -> Served {
+        match self {
+            DataBackend::Memory(b) => (b.clone(), b.clone(), b.clone(), b.clone()),
+            DataBackend::Sqlite(b) => (b.clone(), b.clone(), b.clone(), b.clone()),
+            DataBackend::Postgres(b) => (b.clone(), b.clone(), b.clone(), b.clone()),
+            DataBackend::Host(b) => (b.clone(), b.clone(), b.clone(), b.clone()),
+        }
+    }
+
+    /// Its leases, for a backend that has them (not a host's).
+    fn leases(&self) -> Option<Arc<dyn LeaseStore>> {
+        match self {
+            DataBackend::Memory(b) => Some(b.clone()),
+            DataBackend::Sqlite(b) => Some(b.clone()),
+            DataBackend::Postgres(b) => Some(b.clone()),
+            DataBackend::Host(_) => None,
+        }
+    }
+}
+
+impl Stores {
+    /// Compose the stores the options describe, once per engine. SQLite
+    /// opens (and migrates) its file now, so a bad path fails here;
+    /// PostgreSQL and Redis connect on first use, so the application can
+    /// start while they are down.
+    ///
+    /// - users, accounts, passkeys: the `adapter`;
+    /// - sessions, verification tokens: Redis with `secondaryStorage`, else
+    ///   the `adapter`;
+    /// - counters: `rateLimit.store` (`"database"`: the adapter's own
+    ///   SQLite or PostgreSQL, on its connections);
+    /// - leases: the backend serving verification tokens, or, for a host
+    ///   adapter or no adapter, the counters' backend.
+    pub fn from_config(config: &StoresConfig<'_>, host: Arc<dyn Host>) -> Result<Stores, ConfigError> {
+        if config.encrypt_tokens && config.adapter.is_none() {
+            return Err(ConfigError::new(
+                "encryptTokens",
+                "encrypts the tokens an adapter stores; configure an adapter",
+            )
+            .with_kind(ErrorType::MissingAdapter));
+        }
+        if config.secondary_storage.is_some() && config.adapter.is_none() {
+            return Err(ConfigError::new(
+                "secondaryStorage",
+                "keeps sessions and verification tokens beside an adapter's users and accounts; configure an adapter",
+            )
+            .with_kind(ErrorType::MissingAdapter));
+        }
+        let sealing = if config.encrypt_tokens { Sealing::new(config.secrets) } else { Sealing::none() };
+        let backend = config.adapter.map(|value| data_backend(value, host, sealing)).transpose()?;
+        let secondary = config.secondary_storage.map(secondary_storage).transpose()?;
+        let (counters, counter_leases) = counters(config.counters, backend.as_ref())?;
+        let leases = match (&secondary, &backend) {
+            (Some(redis), _) => redis.clone() as Arc<dyn LeaseStore>,
+            (None, Some(backend)) => backend.leases().unwrap_or(counter_leases),
+            (None, None) => counter_leases,
+        };
+        let data = backend.map(|backend| {
+            let (accounts, own_sessions, own_tokens, passkeys) = backend.stores();
+            let host = match &backend {
+                DataBackend::Host(h) => Some(h.clone()),
+                _ => None,
+            };
+            let secondary =
+                secondary.map(|redis| (redis.clone() as Arc<dyn SessionStore>, redis as Arc<dyn VerificationStore>));
+            DataStores::new(accounts, (own_sessions, own_tokens), passkeys, secondary, host)
+        });
+        Ok(Stores::new(data, counters, leases))
+    }
+}
+
+/// The backend the `adapter` option describes, as one [`Adapter`] (tokens
+/// stored as given): for tools and tests that use a backend directly. The
+/// engine composes [`Stores`] instead.
+pub fn from_config(value: &Value, host: Arc<dyn Host>) -> Result<Arc<dyn Adapter>, ConfigError> {
+    Ok(match data_backend(value, host, Sealing::none())? {
+        DataBackend::Memory(b) => b,
+        DataBackend::Sqlite(b) => b,
+        DataBackend::Postgres(b) => b,
+        DataBackend::Host(b) => b,
+    })
+}
+
+/// The store of the `secondaryStorage` option.
+fn secondary_storage(value: &Value) -> Result<Arc<RedisStore>, ConfigError> {
+    let Value::Object(map) = value else {
+        return Err(ConfigError::new(
+            "secondaryStorage",
+            "must be an object such as { \"type\": \"redis\", \"url\": \"redis://127.0.0.1:6379\" }",
+        ));
+    };
+    match map.get("type").and_then(Value::as_str) {
+        Some("redis") => {}
+        Some(other) => {
+            return Err(ConfigError::new(
+                "secondaryStorage.type",
+                format!("unknown secondary storage \"{other}\"; the one type is \"redis\""),
+            ))
+        }
+        None => return Err(ConfigError::new("secondaryStorage.type", "is required: \"redis\"")),
+    }
+    let options = RedisOptions::parse(map, "secondaryStorage", &["type"])?;
+    let pool = RedisPool::new(&options).map_err(|e| ConfigError::new("secondaryStorage.url", e))?;
+    Ok(Arc::new(RedisStore::new(Arc::new(pool))))
+}
+
+const COUNTERS_OPTION: &str = "rateLimit.store";
+
+/// The counter store `rateLimit.store` names, and the leases of the same
+/// backend.
+fn counters(config: &StoreConfig, backend: Option<&DataBackend>) -> Result<CountersAndLeases, ConfigError> {
+    Ok(match config {
+        StoreConfig::Memory { max_keys } => {
+            (Arc::new(MemoryCounters::with_capacity(*max_keys)), Arc::new(MemoryLeases::new()))
+        }
+        StoreConfig::Sqlite { path } => {
+            let db = Arc::new(SqliteAdapter::open(path).map_err(|e| {
+                ConfigError::new(format!("{COUNTERS_OPTION}.path"), format!("cannot open the SQLite database: {e}"))
+            })?);
+            (db.clone(), db)
+        }
+        StoreConfig::Postgres(options) => {
+            let db = Arc::new(
+                PostgresAdapter::new(options).map_err(|e| ConfigError::new(format!("{COUNTERS_OPTION}.url"), e))?,
+            );
+            (db.clone(), db)
+        }
+        StoreConfig::Redis(options) => {
+            let pool = RedisPool::new(options).map_err(|e| ConfigError::new(format!("{COUNTERS_OPTION}.url"), e))?;
+            let redis = Arc::new(RedisStore::new(Arc::new(pool)));
+            (redis.clone(), redis)
+        }
+        StoreConfig::Database => match backend {
+            Some(DataBackend::Sqlite(db)) => (db.clone(), db.clone()),
+            Some(DataBackend::Postgres(db)) => (db.clone(), db.clone()),
+            _ => return Err(ConfigError::new(
+                format!("{COUNTERS_OPTION}.type"),
+                "\"database\" uses the adapter's database: configure an `adapter` of type \"sqlite\" or \"postgres\"",
+            )),
+        },
+    })
+}
+
+/// The backend the `adapter` option describes.
+fn data_backend(value: &Value, host: Arc<dyn Host>, sealing: Sealing) -> Result<DataBackend, ConfigError> {
+    let Value::Object(options) = value else {
+        return Err(ConfigError::new(
+            "adapter",
+            "must be an object such as { \"type\": \"sqlite\", \"path\": \"auth.db\" }",
+        ));
+    };
+    let kind = match options.get("type") {
+        Some(Value::String(kind)) => kind.as_str(),
+        Some(_) => return Err(ConfigError::new("adapter.type", "must be a string")),
+        None => {
+            return Err(ConfigError::new(
+                "adapter.type",
+                "is required: \"memory\", \"sqlite\", \"postgres\" or \"host\"",
+            ))
+        }
+    };
+    match kind {
+        "memory" => {
+            allow_only(options, &[])?;
+            Ok(DataBackend::Memory(Arc::new(MemoryAdapter::with_sealing(sealing))))
+        }
+        "sqlite" => {
+            allow_only(options, &["path"])?;
+            let path = required_string(options, "path", "a file path such as \"auth.db\", or \":memory:\"")?;
+            let adapter = SqliteAdapter::open(path)
+                .map_err(|e| ConfigError::new("adapter.path", format!("cannot open the SQLite database: {e}")))?;
+            Ok(DataBackend::Sqlite(Arc::new(adapter.with_sealing(sealing))))
+        }
+        "postgres" => {
+            allow_only(options, &["url", "poolSize", "schema", "connectTimeout"])?;
+            let mut pg = PostgresOptions::new(required_string(
+                options,
+                "url",
+                "a connection URL such as \"postgres://user@localhost/db\"",
+            )?);
+            if let Some(size) = options.get("poolSize") {
+                pg.pool_size = size
+                    .as_u64()
+                    .filter(|n| (1..=1000).contains(n))
+                    .ok_or_else(|| ConfigError::new("adapter.poolSize", "must be a whole number from 1 to 1000"))?
+                    as u32;
+            }
+            if let Some(schema) = options.get("schema") {
+                pg.schema = schema
+                    .as_str()
+                    .filter(|s| super::postgres::is_valid_schema_name(s))
+                    .ok_or_else(|| {
+                        ConfigError::new(
+                            "adapter.schema",
+                            "must be a lowercase SQL identifier ([a-z_][a-z0-9_]*, at most 63 bytes)",
+                        )
+                    })?
+                    .to_owned();
+            }
+            if let Some(timeout) = options.get("connectTimeout") {
+                let seconds = timeout.as_f64().filter(|s| *s > 0.0 && *s <= 600.0).ok_or_else(|| {
+                    ConfigError::new("adapter.connectTimeout", "must be a number of seconds from 0 to 600")
+                })?;
+                pg.connect_timeout = Duration::from_secs_f64(seconds);
+            }
+            let adapter = PostgresAdapter::new(&pg).map_err(|e| ConfigError::new("adapter.url", e))?;
+            Ok(DataBackend::Postgres(Arc::new(adapter.with_sealing(sealing))))
+        }
+        "host" => {
+            allow_only(options, &[])?;
+            let adapter = HostAdapter::new(host).map_err(|missing| {
+                ConfigError::new("adapter", format!("the host adapter lacks required methods: {}", missing.join(", ")))
+            })?;
+            Ok(DataBackend::Host(Arc::new(adapter.with_sealing(sealing))))
+        }
+        other => Err(ConfigError::new(
+            "adapter.type",
+            format!("unknown adapter type \"{other}\"; use \"memory\", \"sqlite\", \"postgres\" or \"host\""),
+        )),
+    }
+}
+
+/// Refuse unknown keys, so a typo (`"poolsize"`) is not silently ignored.
+fn allow_only(options: &Map<String, Value>, allowed: &[&str]) -> Result<(), ConfigError> {
+    match options.keys().find(|k| k.as_str() != "type" && !allowed.contains(&k.as_str())) {
+        Some(key) => Err(ConfigError::new(
+            format!("adapter.{key}"),
+            if allowed.is_empty() {
+                "unknown option; this adapter type takes none".to_owned()
+            } else {
+                format!("unknown option; this adapter type takes: {}", allowed.join(", "))
+            },
+        )),
+        None => Ok(()),
+    }
+}
+
+fn required_string<'a>(options: &'a Map<String, Value>, key: &str, example: &str) -> Result<&'a str, ConfigError> {
+    match options.get(key) {
+        Some(Value::String(s)) if !s.is_empty() => Ok(s),
+        Some(_) => Err(ConfigError::new(format!("adapter.{key}"), format!("must be a non-empty string: {example}"))),
+        None => Err(ConfigError::new(format!("adapter.{key}"), format!("is required: {example}"))),
+    }
+}
