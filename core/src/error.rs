@@ -268,13 +268,6 @@ impl HostError {
     pub fn typed(error_type: &str, message: impl Into<String>) -> Self {
         HostError { message: message.into(), error_type: Some(error_type.to_owned()), code: None }
     }
-
-    /// The hook did not answer within its deadline. Untyped on purpose: the
-    /// engine treats it as that hook throwing (AccessDenied for signIn, the
-    /// error page for authorize, …), and the message names the hook.
-    pub fn timed_out(hook: &crate::host::Hook, timeout: std::time::Duration) -> Self {
-        HostError::new(format!("{hook} did not answer within {} ms (hooks.timeout)", timeout.as_millis()))
-    }
 }
 
 /// A configuration the engine refuses at construction. `option` names the

@@ -259,7 +259,7 @@ pub trait Host: Send + Sync {
         None
     }
 
-    /// `call`, answered within `timeout`: past it, [`HostError::timed_out`],
+    /// `call`, answered within `timeout`: past it, [`timed_out`],
     /// and a late result is dropped. The engine calls every hook this way,
     /// with the hook's deadline (`hooks.timeout`, `hooks.timeouts`).
     ///
@@ -272,7 +272,7 @@ pub trait Host: Send + Sync {
         let started = Instant::now();
         let result = self.call(hook, args);
         if started.elapsed() > timeout {
-            return Err(HostError::timed_out(hook, timeout));
+            return Err(timed_out(hook, timeout));
         }
         result
     }
@@ -363,4 +363,11 @@ impl Host for HookMap {
             None => Err(HostError::new(format!("hook {hook} is not registered by the host"))),
         }
     }
+}
+
+/// The hook did not answer within its deadline. Untyped on purpose: the
+/// engine treats it as that hook throwing (AccessDenied for signIn, the
+/// error page for authorize, …), and the message names the hook.
+pub fn timed_out(hook: &Hook, timeout: std::time::Duration) -> HostError {
+    HostError::new(format!("{hook} did not answer within {} ms (hooks.timeout)", timeout.as_millis()))
 }

@@ -29,6 +29,7 @@ struct ReadmeDoctests;
 #[doc = include_str!("../../docs/rust.md")]
 struct RustGuideDoctests;
 
+mod admission;
 mod callbacks;
 pub mod config;
 pub mod conventions;
@@ -40,6 +41,7 @@ pub mod csrf;
 pub mod email;
 pub mod error;
 pub mod host;
+mod housekeeping;
 pub mod http;
 pub mod identity;
 #[doc(hidden)]
@@ -63,15 +65,17 @@ mod routes;
 pub mod session;
 #[doc(hidden)]
 pub mod session_cache;
+mod setup;
 pub mod store;
 #[doc(hidden)]
 pub mod time;
 pub mod tokens;
 pub mod webauthn;
 
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::AtomicUsize;
 use std::sync::Arc;
 
+pub use admission::{Begun, Dispatch, Permit};
 pub use config::{Config, Env, ProcessEnv, SessionStrategy, Settings};
 pub use error::{AuthError, ConfigError, ErrorType, HostError};
 pub use host::{Hook, HookMap, Host, NoHooks};
@@ -117,7 +121,7 @@ pub struct Auth {
     /// No host code can run while a built-in page renders (see [`Dispatch::Inline`]).
     pages_hookless: bool,
     /// Refusals past `hooks.maxInFlight`, for the rate-limited log line.
-    overload: OverloadLog,
+    overload: admission::OverloadLog,
     /// Rate limits on the routes that cost or leak.
     limiter: ratelimit::Limiter,
     /// Access-token refreshes in flight in this process.
@@ -125,50 +129,6 @@ pub struct Auth {
     /// `tokenRefresh.skew` and `tokenRefresh.wait`.
     refresh_skew: std::time::Duration,
     refresh_wait: std::time::Duration,
-}
-
-/// How often, at most, refusals past `hooks.maxInFlight` are logged (seconds).
-const OVERLOAD_LOG_INTERVAL: u64 = 10;
-
-#[derive(Default)]
-struct OverloadLog {
-    refused: std::sync::atomic::AtomicU64,
-    reported: std::sync::atomic::AtomicU64,
-    logged_at: std::sync::atomic::AtomicU64,
-}
-
-/// What [`Auth::begin`] did with a request.
-#[must_use = "a permit is freed when dropped"]
-pub enum Begun {
-    /// Answered on the calling thread: the request needed no host code (or
-    /// was refused past `hooks.maxInFlight`).
-    Answered(AuthResponse),
-    /// Admitted: run [`Auth::handle`] where host code may be called.
-    Admitted(Permit),
-}
-
-/// Where a request runs: [`Auth::dispatch`] and [`Auth::dispatch_session`].
-#[must_use = "a permit is freed when dropped"]
-pub enum Dispatch<Refusal> {
-    /// On the calling thread: no host code, no I/O.
-    Inline,
-    /// On the binding's worker, holding the permit until done.
-    Admitted(Permit),
-    /// Answer this at once (past `hooks.maxInFlight`).
-    Refused(Refusal),
-}
-
-/// A place among the requests in flight that may call host code, taken by
-/// [`Auth::admit`]; dropping it frees the place.
-#[must_use = "the place is freed when the permit is dropped"]
-pub struct Permit {
-    in_flight: Arc<AtomicUsize>,
-}
-
-impl Drop for Permit {
-    fn drop(&mut self) {
-        self.in_flight.fetch_sub(1, Ordering::AcqRel);
-    }
 }
 
 impl Auth {
@@ -191,91 +151,6 @@ impl Auth {
     /// flight across every base path together.
     pub fn new_beside(config: Config, host: Arc<dyn Host>, sibling: &Auth) -> Result<Auth, ConfigError> {
         Auth::build(config, host, &ProcessEnv, Some(sibling))
-    }
-
-    fn build(config: Config, host: Arc<dyn Host>, env: &dyn Env, sibling: Option<&Auth>) -> Result<Auth, ConfigError> {
-        let settings = Settings::resolve(&config, env)?;
-        // Every hook call the engine makes gets its deadline here.
-        let host: Arc<dyn Host> =
-            Arc::new(host::TimedHost::new(host, settings.hook_timeout, settings.hook_timeouts.clone()));
-        let providers = Providers::parse(&config.providers, host.as_ref(), env)?;
-        // Hook names first: a misspelt adapter method is named as such,
-        // not reported as a missing one.
-        check_hook_names(host.as_ref(), &providers, config.adapter.as_ref())?;
-        let limits = ratelimit::RateLimits::parse(config.rate_limit.as_ref())?;
-        let stores = match sibling {
-            Some(sibling) => sibling.stores.clone(),
-            None => Arc::new(Stores::from_config(
-                &store::StoresConfig {
-                    adapter: config.adapter.as_ref(),
-                    secondary_storage: config.secondary_storage.as_ref(),
-                    encrypt_tokens: config.encrypt_tokens,
-                    counters: limits.store(),
-                    secrets: &settings.secrets,
-                },
-                host.clone(),
-            )?),
-        };
-        check_email_adapter(&providers, stores.data())?;
-        let plain_cookies = CookieSet::new(false, &settings.cookies);
-        let secure_cookies = CookieSet::new(true, &settings.cookies);
-        // Derive the session keys now, for both cookie names a request may
-        // use, so no request pays for HKDF.
-        let codec = JwtCodec::new(
-            settings.secrets.clone(),
-            &[plain_cookies.session_token.name.as_str(), secure_cookies.session_token.name.as_str()],
-        );
-        let session_cache = match settings.session_cache {
-            Some(cache) if settings.strategy == SessionStrategy::Jwt && !host.has(&Hook::JWT_DECODE) => {
-                Some(session_cache::SessionCache::new(cache))
-            }
-            _ => None,
-        };
-        let csrf = Csrf::new(settings.secrets.clone());
-        let callbacks = Callbacks::new(host.clone(), settings.debug);
-        webauthn::check_config(&providers, stores.data(), settings.web_authn)?;
-        if settings.web_authn {
-            callbacks.logger.warn(
-                host.as_ref(),
-                "experimental-webauthn",
-                "WebAuthn (passkeys) is experimental in Auth.js: its wire protocol may still change there",
-            );
-        }
-        let limiter = ratelimit::Limiter::new(
-            limits,
-            stores.counters.clone(),
-            ratelimit::TrustedProxies::parse(&config.trusted_proxies)?
-                .with_header(ratelimit::client_ip::ForwardedHeader::parse(config.forwarded_header.as_ref())?),
-            &settings.secrets[0],
-        );
-        let session_hookless = settings.strategy == SessionStrategy::Jwt
-            && stores.data().is_none()
-            && !reaches_host(host.as_ref(), host::HookKind::reached_by_session_reads);
-        let pages_hookless = !reaches_host(host.as_ref(), host::HookKind::reached_by_pages);
-        Ok(Auth {
-            session_hookless,
-            pages_hookless,
-            overload: OverloadLog::default(),
-            limiter,
-            refreshes: tokens::Flights::default(),
-            refresh_skew: std::time::Duration::from_secs(config.token_refresh.skew.unwrap_or(60)),
-            refresh_wait: std::time::Duration::from_secs(config.token_refresh.wait.unwrap_or(10).clamp(1, 120)),
-            stores,
-            custom_session_token: host.has(&Hook::GENERATE_SESSION_TOKEN),
-            custom_jwt_encode: host.has(&Hook::JWT_ENCODE),
-            custom_jwt_decode: host.has(&Hook::JWT_DECODE),
-            last_purge: std::sync::atomic::AtomicU64::new(0),
-            challenge_purge_due: std::sync::atomic::AtomicU64::new(0),
-            in_flight: sibling.map_or_else(|| Arc::new(AtomicUsize::new(0)), |s| s.in_flight.clone()),
-            settings,
-            callbacks,
-            providers,
-            codec,
-            session_cache,
-            csrf,
-            plain_cookies,
-            secure_cookies,
-        })
     }
 
     /// Answer one request under `basePath`. Never panics, never fails:
@@ -350,23 +225,6 @@ impl Auth {
         self.session_cache.as_ref().map(session_cache::SessionCache::stats)
     }
 
-    /// Whether reading the session can neither call host code nor block on
-    /// I/O: the JWT strategy with no adapter and no hook that a session
-    /// read reaches ([`host::HookKind::reached_by_session_reads`]: jwt and
-    /// session callbacks, the session event, custom jwt encode/decode, a
-    /// logger). A binding may then run `get_session` (and
-    /// [`Auth::is_hookless`] requests) on its event-loop thread, with no
-    /// thread hop. Decided once, at construction.
-    pub fn session_is_hookless(&self) -> bool {
-        self.session_hookless
-    }
-
-    /// Whether answering `req` can neither call host code nor block on I/O,
-    /// so it may run on an event-loop thread ([`Dispatch::Inline`]).
-    pub fn is_hookless(&self, req: &AuthRequest) -> bool {
-        self.runs_inline(req)
-    }
-
     /// The auth route `url` names under basePath (`/auth/signin/github` is
     /// `(SignIn, Some("github"))`), or `None` when it names none or is not a
     /// valid request URL. The same parse [`Auth::handle`] routes with
@@ -376,134 +234,6 @@ impl Auth {
         routes::parse_action(url.path(), &self.settings.base_path)
     }
 
-    /// Where a request runs, decided once for every binding:
-    ///
-    /// - [`Dispatch::Inline`]: it can reach no host code and block on no
-    ///   I/O (a malformed request, `GET session`/`csrf`/`providers` under a
-    ///   hookless session configuration, the built-in `signin`, `signout`,
-    ///   `error` and `verify-request` pages when no redirect callback or
-    ///   logger function is configured). Run [`Auth::handle`] on the
-    ///   calling thread, an event loop included; it needs no permit, so
-    ///   these routes keep answering when `hooks.maxInFlight` is reached.
-    /// - [`Dispatch::Admitted`]: it may call host code. Run
-    ///   [`Auth::handle`] where the binding runs such work (a worker
-    ///   thread), holding the [`Permit`] until it is done.
-    /// - [`Dispatch::Refused`]: `hooks.maxInFlight` requests are in
-    ///   flight; send this response (503, `Retry-After`) at once instead of
-    ///   queueing, so hanging host code fills the bound, never the server.
-    pub fn dispatch(&self, req: &AuthRequest) -> Dispatch<AuthResponse> {
-        if self.classify(req).0 {
-            return Dispatch::Inline;
-        }
-        match self.admit() {
-            Some(permit) => Dispatch::Admitted(permit),
-            None => Dispatch::Refused(self.overloaded_response()),
-        }
-    }
-
-    /// [`Auth::admit`] for work that always may call host code (form
-    /// actions, account calls): the permit, or [`AuthError::overloaded`].
-    pub fn admit_or_refuse(&self) -> Result<Permit, AuthError> {
-        self.admit().ok_or_else(|| {
-            self.note_overload();
-            AuthError::overloaded()
-        })
-    }
-
-    /// [`Auth::dispatch`] for [`Auth::get_session`]: inline when
-    /// [`Auth::session_is_hookless`], else admitted, or refused with
-    /// [`AuthError::overloaded`].
-    pub fn dispatch_session(&self) -> Dispatch<AuthError> {
-        if self.session_hookless {
-            return Dispatch::Inline;
-        }
-        match self.admit_or_refuse() {
-            Ok(permit) => Dispatch::Admitted(permit),
-            Err(e) => Dispatch::Refused(e),
-        }
-    }
-
-    /// See [`Dispatch::Inline`].
-    fn runs_inline(&self, req: &AuthRequest) -> bool {
-        self.classify(req).0
-    }
-
-    /// Whether `req` runs inline (see [`Dispatch::Inline`]), and its target,
-    /// read once.
-    fn classify(&self, req: &AuthRequest) -> (bool, routes::Target) {
-        let target = routes::target(self, req);
-        let inline = match &target {
-            routes::Target::Answer(_) => true, // 400 or 413 before any route runs
-            routes::Target::Route { is_post: true, .. } => false,
-            routes::Target::Route { action, provider_id: None, .. } => match action {
-                routes::Action::Session | routes::Action::Csrf | routes::Action::Providers => self.session_hookless,
-                routes::Action::SignIn
-                | routes::Action::SignOut
-                | routes::Action::Error
-                | routes::Action::VerifyRequest => self.pages_hookless,
-                routes::Action::WebAuthnScript => true,
-                routes::Action::Callback | routes::Action::WebAuthnOptions | routes::Action::Passkeys => false,
-            },
-            routes::Target::Route { .. } => false,
-        };
-        (inline, target)
-    }
-
-    /// [`Auth::dispatch`] and, for a request that runs inline, its answer,
-    /// from one read of the request: what a binding calls first for every
-    /// request under basePath. [`Begun::Admitted`] means: run
-    /// [`Auth::handle`] where host code may be called, holding the permit.
-    pub fn begin(&self, req: &AuthRequest) -> Begun {
-        let (inline, target) = self.classify(req);
-        if inline {
-            let answered =
-                std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| routes::handle_target(self, req, target)));
-            return Begun::Answered(answered.unwrap_or_else(|_| {
-                self.callbacks.log(&AuthError::internal());
-                routes::server_error_json()
-            }));
-        }
-        match self.admit() {
-            Some(permit) => Begun::Admitted(permit),
-            None => Begun::Answered(self.overloaded_response()),
-        }
-    }
-
-    /// Admission for a request that may call host code (one that is not
-    /// [`Auth::is_hookless`]): a [`Permit`] to hold while it runs, or `None`
-    /// when `hooks.maxInFlight` requests are in flight already. The binding
-    /// then answers at once with [`Auth::overloaded_response`] (or
-    /// [`AuthError::overloaded`] for `get_session`) instead of queueing:
-    /// hanging host code can fill the bound, never the server's memory or
-    /// threads, and hookless requests are never affected.
-    pub fn admit(&self) -> Option<Permit> {
-        let admitted = self
-            .in_flight
-            .fetch_update(Ordering::AcqRel, Ordering::Acquire, |n| (n < self.settings.max_in_flight).then_some(n + 1))
-            .is_ok();
-        admitted.then(|| Permit { in_flight: self.in_flight.clone() })
-    }
-
-    /// [`Auth::handle`] on the calling thread, as [`Auth::dispatch`] decides:
-    /// for bindings that run the engine where they are called (C, Python
-    /// under WSGI).
-    pub fn handle_admitted(&self, req: &AuthRequest) -> AuthResponse {
-        match self.begin(req) {
-            Begun::Answered(res) => res,
-            Begun::Admitted(_permit) => self.handle(req),
-        }
-    }
-
-    /// [`Auth::get_session`] on the calling thread, as
-    /// [`Auth::dispatch_session`] decides.
-    pub fn get_session_admitted(&self, req: &AuthRequest) -> Result<Option<Session>, AuthError> {
-        match self.dispatch_session() {
-            Dispatch::Inline => self.get_session(req),
-            Dispatch::Admitted(_permit) => self.get_session(req),
-            Dispatch::Refused(e) => Err(e),
-        }
-    }
-
     /// Call a hook through this engine's host exactly as the engine does
     /// (deadline included), with `args` as the engine would pass them: for
     /// the cross-language conformance test of the host conventions and for
@@ -511,40 +241,6 @@ impl Auth {
     #[doc(hidden)]
     pub fn call_hook(&self, hook: &str, args: serde_json::Value) -> Result<serde_json::Value, HostError> {
         self.callbacks.host.call(&Hook::named(hook), args)
-    }
-
-    /// Requests admitted and not yet finished.
-    pub fn in_flight(&self) -> usize {
-        self.in_flight.load(Ordering::Acquire)
-    }
-
-    /// `503` with `Retry-After: 1`, for a request [`Auth::admit`] refused.
-    pub fn overloaded_response(&self) -> AuthResponse {
-        self.note_overload();
-        routes::overloaded_response()
-    }
-
-    /// Count a refusal past `hooks.maxInFlight`, and say so in the log at
-    /// most once per [`OVERLOAD_LOG_INTERVAL`] seconds: under a flood one
-    /// line per request would be a second flood, of the logs.
-    fn note_overload(&self) {
-        let refused = self.overload.refused.fetch_add(1, Ordering::Relaxed) + 1;
-        let now = time::now_seconds();
-        let last = self.overload.logged_at.load(Ordering::Relaxed);
-        if now < last.saturating_add(OVERLOAD_LOG_INTERVAL) {
-            return;
-        }
-        if self.overload.logged_at.compare_exchange(last, now, Ordering::AcqRel, Ordering::Relaxed).is_err() {
-            return; // another thread is logging this interval
-        }
-        let since = refused - self.overload.reported.swap(refused, Ordering::AcqRel);
-        self.callbacks.logger.warn(
-            self.callbacks.host.as_ref(),
-            "overloaded",
-            &format!(
-                "hooks.maxInFlight requests that need host code are in flight; answered 503 to {since} request(s) since the last report"
-            ),
-        );
     }
 
     /// The path of the built-in sign-in page that sends the user back to
@@ -578,143 +274,5 @@ impl Auth {
         } else {
             &self.plain_cookies
         }
-    }
-}
-
-/// How often a sign-in also purges expired rows (seconds).
-const PURGE_INTERVAL: u64 = 3600;
-
-impl Auth {
-    /// Delete every expired database session and email sign-in token from
-    /// the stores. Sign-ins already do this at most once an hour; call it
-    /// from a scheduled job for a store that sees few sign-ins. Without an
-    /// adapter there is nothing to purge.
-    pub fn purge_expired(&self) -> Result<Purged, AuthError> {
-        let Some(db) = self.stores.data() else { return Ok(Purged::default()) };
-        self.last_purge.store(time::now_seconds(), std::sync::atomic::Ordering::Relaxed);
-        // Challenges stored from now on set the next due time.
-        self.challenge_purge_due.store(0, std::sync::atomic::Ordering::Relaxed);
-        db.purge_expired(time::now_millis() as i64).map_err(AuthError::from)
-    }
-
-    /// A passkey challenge expiring at `expires_ms` was stored: purge once
-    /// it has expired (see [`Auth::purge_expired_now_and_then`]).
-    pub(crate) fn challenge_stored(&self, expires_ms: u64) {
-        let _ = self.challenge_purge_due.fetch_update(
-            std::sync::atomic::Ordering::Relaxed,
-            std::sync::atomic::Ordering::Relaxed,
-            |due| (due == 0 || expires_ms < due).then_some(expires_ms.max(1)),
-        );
-    }
-
-    /// [`Auth::purge_expired`], if the last purge was over an hour ago, or
-    /// a passkey challenge stored since the last purge has expired;
-    /// failures are logged, never the sign-in's concern. Called from
-    /// database-session sign-ins, the email route and the passkey routes,
-    /// whatever the session strategy. The challenge rule bounds what
-    /// anonymous options requests leave stored (about two challenge
-    /// lifetimes of them) and purges at most once per challenge lifetime,
-    /// since the next due time is set by a challenge stored after a purge.
-    pub(crate) fn purge_expired_now_and_then(&self) {
-        let last = self.last_purge.load(std::sync::atomic::Ordering::Relaxed);
-        let due = self.challenge_purge_due.load(std::sync::atomic::Ordering::Relaxed);
-        let challenges_expired = due != 0 && time::now_millis() >= due;
-        if !challenges_expired && time::now_seconds() < last.saturating_add(PURGE_INTERVAL) {
-            return;
-        }
-        // One caller purges for a due challenge; the others go on.
-        if challenges_expired
-            && self
-                .challenge_purge_due
-                .compare_exchange(due, 0, std::sync::atomic::Ordering::Relaxed, std::sync::atomic::Ordering::Relaxed)
-                .is_err()
-        {
-            return;
-        }
-        if let Err(e) = self.purge_expired() {
-            self.callbacks.log(&e);
-        }
-    }
-}
-
-/// Whether some hook the host registered is of a kind `reached` says a
-/// request can call.
-fn reaches_host(host: &dyn Host, reached: fn(&host::HookKind) -> bool) -> bool {
-    match host.hook_names() {
-        Some(names) => names.iter().filter_map(|n| host::HookKind::parse(n)).any(|kind| reached(&kind)),
-        // A host that cannot list its hooks: ask for each fixed hook name.
-        None => Hook::FIXED
-            .iter()
-            .any(|hook| host.has(hook) && host::HookKind::parse(hook.name()).is_some_and(|k| reached(&k))),
-    }
-}
-
-/// Every hook the host registered must be one the engine calls: a known
-/// name ([`host::HookKind::parse`]), a provider hook for a configured
-/// provider of the right type, adapter hooks only for a host adapter. A
-/// misspelt callback is refused here, as a misspelt option is.
-fn check_hook_names(
-    host: &dyn Host,
-    providers: &Providers,
-    adapter: Option<&serde_json::Value>,
-) -> Result<(), ConfigError> {
-    use host::{HookKind, ProviderMethod};
-    let Some(mut names) = host.hook_names() else { return Ok(()) };
-    names.sort();
-    let host_adapter = adapter.and_then(|a| a.get("type")).and_then(serde_json::Value::as_str) == Some("host");
-    for name in names {
-        let kind = HookKind::parse(&name).ok_or_else(|| {
-            ConfigError::new(name.clone(), format!("unknown hook: {}", host::known_hooks_hint(&name)))
-        })?;
-        match kind {
-            HookKind::Provider { id, method } => {
-                let provider = providers.get(&id).ok_or_else(|| {
-                    ConfigError::new(name.clone(), format!("there is no provider with id {id:?} for this function"))
-                })?;
-                let fits = matches!(
-                    (&provider.kind, method),
-                    (providers::ProviderKind::Credentials(_), ProviderMethod::Authorize)
-                        | (providers::ProviderKind::Email(_), ProviderMethod::SendVerificationRequest)
-                        | (providers::ProviderKind::OAuth(_), ProviderMethod::Profile)
-                        | (providers::ProviderKind::WebAuthn(_), ProviderMethod::GetUserInfo)
-                );
-                if !fits {
-                    return Err(ConfigError::new(
-                        name.clone(),
-                        format!("a {} provider does not call this function", provider.provider_type().as_str()),
-                    ));
-                }
-            }
-            HookKind::Adapter(_) if !host_adapter => {
-                return Err(ConfigError::new(
-                    name.clone(),
-                    "adapter functions are called only for a host adapter (`adapter: { \"type\": \"host\" }`)",
-                ));
-            }
-            _ => {}
-        }
-    }
-    Ok(())
-}
-
-/// The email provider stores its tokens through the adapter.
-fn check_email_adapter(providers: &Providers, stores: Option<&store::DataStores>) -> Result<(), ConfigError> {
-    let Some((index, p)) =
-        providers.iter().enumerate().find(|(_, p)| matches!(p.kind, providers::ProviderKind::Email(_)))
-    else {
-        return Ok(());
-    };
-    match stores {
-        None => Err(ConfigError::new(
-            "adapter",
-            format!("the email provider {:?} (providers[{index}]) stores its sign-in tokens through an adapter; configure one", p.id),
-        )
-        .with_kind(ErrorType::MissingAdapter)),
-        Some(a) if !(a.supports("createVerificationToken") && a.supports("useVerificationToken")) => Err(ConfigError::new(
-            "adapter",
-            "the email provider needs the adapter methods createVerificationToken and useVerificationToken",
-        )
-        .with_kind(ErrorType::MissingAdapterMethods)),
-        Some(_) => Ok(()),
     }
 }

@@ -14,7 +14,7 @@ use crate::error::{AuthError, ErrorType};
 use crate::host::Hook;
 use crate::http::AuthRequest;
 use crate::identity::Identity;
-use crate::session_cache::{Entry, SessionCache};
+use crate::session_cache::{Entry, PlainClaims, SessionCache};
 use crate::time::{iso_millis, now_millis, now_seconds};
 use crate::Auth;
 
@@ -442,18 +442,7 @@ impl std::ops::Deref for Opened {
     }
 }
 
-/// What the plain read takes from a token's claims ([`SessionClaims`]):
-/// the time claims as the token holds them (a present `null` stays
-/// `Some(Null)`), the user the session shows, and the identity.
-#[derive(Clone)]
-pub(crate) struct PlainClaims {
-    exp: Option<Value>,
-    iat: Option<Value>,
-    nbf: Option<Value>,
-    user: Map<String, Value>,
-    identity: Option<Identity>,
-}
-
+/// The plain read's view of a token's claims ([`SessionClaims`]).
 impl PlainClaims {
     fn parse(payload: &[u8]) -> Option<PlainClaims> {
         let mut claims = SessionClaims::parse(payload)?;

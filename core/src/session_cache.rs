@@ -179,10 +179,22 @@ fn entry_bytes(value: &str, payload: &[u8]) -> u64 {
 /// claims a session shows, parsed from it on the first hit that needs them
 /// (`None` inside when the payload is not a plain claims object: the full
 /// path reads it).
+/// What the plain session read takes from a token's claims (parsed by
+/// `session.rs`): the time claims as the token holds them (a present `null`
+/// stays `Some(Null)`), the user the session shows, and the identity.
+#[derive(Clone)]
+pub(crate) struct PlainClaims {
+    pub(crate) exp: Option<Value>,
+    pub(crate) iat: Option<Value>,
+    pub(crate) nbf: Option<Value>,
+    pub(crate) user: serde_json::Map<String, Value>,
+    pub(crate) identity: Option<crate::identity::Identity>,
+}
+
 pub(crate) struct Entry {
     /// As decrypted (moved here, not copied).
     pub payload: Vec<u8>,
-    pub plain: OnceLock<Option<crate::session::PlainClaims>>,
+    pub plain: OnceLock<Option<PlainClaims>>,
 }
 
 /// The cache of one engine (see the module documentation).

@@ -88,6 +88,13 @@ pub enum WebAuthnError {
     Attestation(&'static str),
 }
 
+/// A failed ceremony is Auth.js's `WebAuthnVerificationError`.
+impl From<WebAuthnError> for crate::error::AuthError {
+    fn from(e: WebAuthnError) -> Self {
+        crate::error::AuthError::new(crate::error::ErrorType::WebAuthnVerificationError, e.to_string()).with_source(e)
+    }
+}
+
 impl From<WebauthnError> for WebAuthnError {
     fn from(e: WebauthnError) -> Self {
         match e {

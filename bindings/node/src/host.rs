@@ -116,7 +116,7 @@ impl JsHost {
                 Ok(reply) => reply,
                 Err(RecvTimeoutError::Timeout) => {
                     self.pending.lock().unwrap_or_else(|e| e.into_inner()).remove(&id);
-                    Err(HostError::timed_out(hook, timeout))
+                    Err(libauth_core::host::timed_out(hook, timeout))
                 }
                 Err(RecvTimeoutError::Disconnected) => abandoned(),
             },

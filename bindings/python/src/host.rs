@@ -50,7 +50,7 @@ impl PyHost {
         if let Some(timeout) = timeout {
             // A synchronous hook cannot be stopped; its late result is dropped.
             if status == 2 || started.elapsed() > timeout {
-                return Err(HostError::timed_out(hook, timeout));
+                return Err(libauth_core::host::timed_out(hook, timeout));
             }
         }
         libauth_core::conventions::decode_reply(status == 0, &json)

@@ -3,6 +3,7 @@
 //! protocol logic; the check cookies and routing live in `routes/`.
 
 mod id_token;
+pub mod types;
 
 use std::sync::Arc;
 
@@ -12,38 +13,11 @@ use serde_json::{Map, Value};
 use sha2::{Digest, Sha256};
 use url::Url;
 
-use crate::outbound::OutboundError;
 use crate::providers::oauth::{ClientAuth, Metadata, OAuthProvider, PkceEncoding};
 use crate::time::now_seconds;
 
 pub use id_token::verify_id_token;
-
-#[derive(Debug, thiserror::Error)]
-pub enum OAuthError {
-    #[error("OIDC discovery failed: {0}")]
-    Discovery(String),
-    #[error("the provider has no {0} endpoint")]
-    MissingEndpoint(&'static str),
-    #[error("token endpoint error {error}: {description} (HTTP {status}{})", log_id.as_ref().map(|l| format!(", log_id {l}")).unwrap_or_default())]
-    Token { status: u16, error: String, description: String, log_id: Option<String> },
-    #[error("user info error {code}: {message} (HTTP {status}{})", log_id.as_ref().map(|l| format!(", log_id {l}")).unwrap_or_default())]
-    UserInfo { status: u16, code: String, message: String, log_id: Option<String> },
-    #[error("invalid id_token: {0}")]
-    IdToken(String),
-    #[error("could not make the client secret: {0}")]
-    ClientSecret(String),
-    #[error(transparent)]
-    Http(#[from] OutboundError),
-}
-
-/// Where to send the user and post the code, after discovery.
-pub struct Endpoints {
-    pub authorization: String,
-    pub token: String,
-    pub userinfo: Option<String>,
-    pub jwks: Option<String>,
-    pub issuer: Option<String>,
-}
+pub use types::{Endpoints, OAuthError};
 
 /// A fresh PKCE verifier (32 random bytes, base64url) and its S256 challenge.
 pub fn pkce_pair(encoding: PkceEncoding) -> (String, String) {

@@ -20,12 +20,12 @@ use josekit::jws::{JwsHeader, ES256};
 use josekit::jwt::JwtPayload;
 use serde_json::{Map, Value};
 
-use super::behaviour::ProviderBehaviour;
+use super::oauth::ProviderBehaviour;
 use super::oauth::{
     BuiltinDefaults, ButtonStyle, Checks, ClientAuth, Endpoint, OAuthProvider, ProfileMap, ProviderOption,
     ProviderOptions, SigningKey,
 };
-use crate::oauth::OAuthError;
+use crate::oauth::types::OAuthError;
 use crate::time::now_seconds;
 
 /// Apple's logo (Simple Icons, CC0), white, as an inline SVG data URL.

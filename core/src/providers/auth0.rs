@@ -5,7 +5,7 @@
 
 use serde_json::{Map, Value};
 
-use super::behaviour::ProviderBehaviour;
+use super::oauth::ProviderBehaviour;
 use super::oauth::{BuiltinDefaults, ButtonStyle};
 
 /// Auth0's mark (Simple Icons, CC0), white, as an inline SVG data URL.

@@ -14,9 +14,9 @@
 use serde_json::{Map, Value};
 use subtle::ConstantTimeEq;
 
-use crate::oauth::OAuthError;
+use crate::oauth::types::OAuthError;
 
-use super::behaviour::{standard_token_response, ProviderBehaviour};
+use super::oauth::{standard_token_response, ProviderBehaviour};
 use super::oauth::{BuiltinDefaults, ButtonStyle, Endpoint};
 
 /// Microsoft's four squares, drawn for this button (Microsoft asked Simple
@@ -69,7 +69,7 @@ impl ProviderBehaviour for MicrosoftEntraId {
     fn verified_email(
         &self,
         _provider: &super::oauth::OAuthProvider,
-        _endpoints: &crate::oauth::Endpoints,
+        _endpoints: &crate::oauth::types::Endpoints,
         _access_token: &str,
         _profile: &Value,
     ) -> Option<String> {

@@ -6,9 +6,9 @@
 
 use serde_json::Value;
 
-use super::behaviour::ProviderBehaviour;
+use super::oauth::ProviderBehaviour;
 use super::oauth::{BuiltinDefaults, ButtonStyle, Endpoint, OAuthProvider, ProfileMap};
-use crate::oauth::{Endpoints, OAuthError};
+use crate::oauth::types::{Endpoints, OAuthError};
 
 /// The sign-in button's logo: GitHub's mark (Octicons, MIT), white, as an inline SVG data
 /// URL (the page loads nothing from the network).

@@ -3,7 +3,7 @@
 //! `name ?? username`, image = `avatar_url`. `baseUrl` points it at a
 //! self-managed instance (default `https://gitlab.com`).
 
-use super::behaviour::ProviderBehaviour;
+use super::oauth::ProviderBehaviour;
 use super::oauth::{BuiltinDefaults, ButtonStyle, Endpoint, ProfileMap, ProviderOption, ProviderOptions};
 
 /// GitLab's tanuki (Simple Icons, CC0), white, as an inline SVG data URL.
@@ -37,7 +37,7 @@ impl ProviderBehaviour for GitLab {
     fn verified_email(
         &self,
         _provider: &super::oauth::OAuthProvider,
-        _endpoints: &crate::oauth::Endpoints,
+        _endpoints: &crate::oauth::types::Endpoints,
         _access_token: &str,
         profile: &serde_json::Value,
     ) -> Option<String> {

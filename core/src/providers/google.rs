@@ -6,7 +6,7 @@
 
 use serde_json::{Map, Value};
 
-use super::behaviour::ProviderBehaviour;
+use super::oauth::ProviderBehaviour;
 use super::oauth::{BuiltinDefaults, ButtonStyle, ProviderOption, ProviderOptions};
 
 /// Google's "G" (Simple Icons, CC0), white, as an inline SVG data URL.

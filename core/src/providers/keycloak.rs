@@ -3,7 +3,7 @@
 //! `https://kc.example.com/realms/myrealm`) drives discovery; the standard
 //! claims are the user.
 
-use super::behaviour::ProviderBehaviour;
+use super::oauth::ProviderBehaviour;
 use super::oauth::{BuiltinDefaults, ButtonStyle};
 
 /// Keycloak's mark (Simple Icons, CC0), white, as an inline SVG data URL.

@@ -4,7 +4,7 @@
 //! the state check only (LinkedIn documents no PKCE for web apps), the
 //! standard claims as the user.
 
-use super::behaviour::ProviderBehaviour;
+use super::oauth::ProviderBehaviour;
 use super::oauth::{BuiltinDefaults, ButtonStyle, Checks, ClientAuth};
 
 /// A LinkedIn-style "in" mark drawn for this button (LinkedIn asked Simple

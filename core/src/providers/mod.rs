@@ -3,7 +3,7 @@
 
 pub mod apple;
 pub mod auth0;
-pub mod behaviour;
+pub mod builtin;
 pub mod credentials;
 pub mod discord;
 pub mod email;
@@ -15,6 +15,7 @@ pub mod google;
 pub mod keycloak;
 pub mod linkedin;
 pub mod oauth;
+mod oauth_config;
 pub mod okta;
 pub mod slack;
 pub mod spotify;
@@ -29,10 +30,10 @@ use crate::config::Env;
 use crate::error::ConfigError;
 use crate::host::Host;
 
-pub use behaviour::ProviderBehaviour;
 pub use credentials::{CredentialField, CredentialsProvider};
 pub use email::EmailProvider;
 pub use oauth::OAuthProvider;
+pub use oauth::ProviderBehaviour;
 pub use webauthn::WebAuthnProvider;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -117,7 +118,7 @@ impl Providers {
             }
             let provider = match kind {
                 "credentials" => credentials::parse(&option, value, host)?,
-                "oauth" | "oidc" => oauth::parse(&option, value, host, env)?,
+                "oauth" | "oidc" => oauth_config::parse(&option, value, host, env)?,
                 "email" => email::parse(&option, value, host)?,
                 "webauthn" => webauthn::parse(&option, value, host)?,
                 other => {

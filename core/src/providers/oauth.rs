@@ -1,18 +1,18 @@
-//! OAuth 2 and OpenID Connect provider configuration: endpoints (any of
-//! them overridable), client authentication, checks, profile mapping.
+//! An OAuth 2 or OpenID Connect provider: its settings (endpoints, any of
+//! them overridable, client authentication, checks, profile mapping) and
+//! its behaviour, what it does differently from the standard protocol
+//! ([`ProviderBehaviour`]). The two refer to each other (a provider holds
+//! its behaviour; a behaviour reads its provider's settings), so they share
+//! this file. Parsing the `providers[i]` option is `oauth_config.rs`.
+//!
 
 use std::sync::{Arc, Mutex, RwLock};
-use std::time::Duration;
 
 use serde::Deserialize;
 use serde_json::{Map, Value};
 use url::Url;
 
-use super::behaviour::{ProviderBehaviour, Standard, BUILTINS};
-use super::{Provider, ProviderKind};
-use crate::config::Env;
-use crate::error::ConfigError;
-use crate::host::{Hook, Host};
+use crate::oauth::types::{Endpoints, OAuthError};
 use crate::outbound::HttpClient;
 
 /// A provider endpoint: a URL plus extra query/body parameters.
@@ -166,292 +166,6 @@ impl std::fmt::Debug for OAuthProvider {
     }
 }
 
-#[derive(Deserialize)]
-#[serde(untagged)]
-enum EndpointConfig {
-    Url(String),
-    Full {
-        url: Option<String>,
-        #[serde(default)]
-        params: Map<String, Value>,
-    },
-}
-
-#[derive(Deserialize)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-struct OAuthConfig {
-    #[serde(rename = "type")]
-    kind: Option<String>,
-    id: Option<String>,
-    name: Option<String>,
-    builtin: Option<String>,
-    client_id: Option<String>,
-    client_secret: Option<String>,
-    issuer: Option<String>,
-    well_known: Option<String>,
-    authorization: Option<EndpointConfig>,
-    token: Option<EndpointConfig>,
-    userinfo: Option<EndpointConfig>,
-    jwks_uri: Option<String>,
-    checks: Option<Value>,
-    /// `"S256"` (standard) or `"hex"` (the form TikTok documents for desktop).
-    pkce_challenge: Option<String>,
-    client: Option<ClientConfig>,
-    profile_map: Option<Map<String, Value>>,
-    style: Option<ButtonStyle>,
-    redirect_proxy_url: Option<String>,
-    #[serde(default)]
-    allow_dangerous_email_account_linking: bool,
-    id_token: Option<bool>,
-    /// GitLab: a self-managed instance's URL (default `https://gitlab.com`).
-    base_url: Option<String>,
-    /// Google: ask for a refresh token (`access_type=offline`,
-    /// `prompt=consent`).
-    offline_access: Option<bool>,
-    /// Apple: the client secret is minted from the `.p8` key.
-    team_id: Option<String>,
-    key_id: Option<String>,
-    private_key: Option<String>,
-    /// Seconds for each outbound request (default 10).
-    timeout: Option<u64>,
-    /// The binding's marker for a `profile` function (a hook).
-    profile: Option<Value>,
-}
-
-#[derive(Deserialize)]
-#[serde(rename_all = "snake_case")]
-struct ClientConfig {
-    token_endpoint_auth_method: Option<String>,
-    #[serde(flatten)]
-    _rest: Map<String, Value>,
-}
-
-pub fn parse(option: &str, value: &Value, host: &dyn Host, env: &dyn Env) -> Result<Provider, ConfigError> {
-    let c: OAuthConfig = serde_json::from_value(value.clone()).map_err(|e| ConfigError::new(option, e.to_string()))?;
-    let _ = c.profile;
-    let (builtin, behaviour): (Option<&'static str>, &'static dyn ProviderBehaviour) = match c.builtin.as_deref() {
-        None => (None, &Standard),
-        Some(name) => match BUILTINS.iter().find(|(n, _)| *n == name) {
-            Some((name, b)) => (Some(*name), *b),
-            None => {
-                let known: Vec<&str> = BUILTINS.iter().map(|(n, _)| *n).collect();
-                return Err(ConfigError::new(
-                    format!("{option}.builtin"),
-                    format!("unknown built-in provider {name:?}; known: {}", known.join(", ")),
-                ));
-            }
-        },
-    };
-    // Which provider it is (type, id, name) never depends on its options.
-    let identity = behaviour.defaults();
-    let oidc = match c.kind.as_deref().or(identity.kind) {
-        Some("oidc") => true,
-        Some("oauth") => false,
-        other => {
-            return Err(ConfigError::new(
-                format!("{option}.type"),
-                format!("expected \"oauth\" or \"oidc\", got {other:?}"),
-            ))
-        }
-    };
-    let id =
-        c.id.or(identity.id.map(str::to_owned)).unwrap_or_else(|| if oidc { "oidc".into() } else { "oauth".into() });
-    let name = c.name.or(identity.name.map(str::to_owned)).unwrap_or_else(|| id.clone());
-
-    // AUTH_<ID>_ID / AUTH_<ID>_SECRET when not given.
-    let env_key = id.to_ascii_uppercase().replace('-', "_");
-    let client_id = c.client_id.or_else(|| env.var(&format!("AUTH_{env_key}_ID"))).ok_or_else(|| {
-        ConfigError::new(format!("{option}.clientId"), format!("missing; set it or AUTH_{env_key}_ID"))
-    })?;
-    let client_secret = c.client_secret.or_else(|| env.var(&format!("AUTH_{env_key}_SECRET")));
-    let env_var = |suffix: &str| if builtin.is_some() { env.var(&format!("AUTH_{env_key}_{suffix}")) } else { None };
-    // A built-in provider's issuer may come from AUTH_<ID>_ISSUER, as in Auth.js.
-    let configured_issuer = c.issuer.clone().or_else(|| env_var("ISSUER"));
-    let apple_key = match (
-        c.team_id.or_else(|| env_var("TEAM_ID")),
-        c.key_id.or_else(|| env_var("KEY_ID")),
-        c.private_key.or_else(|| env_var("PRIVATE_KEY")),
-    ) {
-        (None, None, None) => None,
-        // A PEM in one environment line usually has its newlines written `\n`.
-        (Some(team_id), Some(key_id), Some(private_key)) => {
-            Some(SigningKey { team_id, key_id, private_key: private_key.replace("\\n", "\n") })
-        }
-        _ => {
-            return Err(ConfigError::new(
-                format!("{option}.privateKey"),
-                "teamId, keyId and privateKey go together (all three, or none)",
-            ))
-        }
-    };
-    let options = ProviderOptions {
-        issuer: configured_issuer.clone(),
-        base_url: c.base_url,
-        offline_access: c.offline_access.unwrap_or(false),
-        signing_key: apple_key,
-    };
-    for (name, set) in options.given() {
-        if set && !behaviour.options().contains(&name) {
-            return Err(ConfigError::new(
-                format!("{option}.{}", name.as_str()),
-                format!("not an option of this provider ({})", builtin.unwrap_or("a custom provider")),
-            ));
-        }
-    }
-    let defaults = behaviour
-        .configured_defaults(&options)
-        .map_err(|(field, message)| ConfigError::new(format!("{option}.{field}"), message))?;
-
-    let endpoint = |name: &str, given: Option<EndpointConfig>, default: Endpoint| -> Result<Endpoint, ConfigError> {
-        let mut ep = default;
-        match given {
-            None => {}
-            Some(EndpointConfig::Url(url)) => ep.url = Some(url),
-            Some(EndpointConfig::Full { url, params }) => {
-                if url.is_some() {
-                    ep.url = url;
-                }
-                for (k, v) in params {
-                    let v = match v {
-                        Value::String(s) => s,
-                        Value::Null => {
-                            ep.params.retain(|(key, _)| key != &k);
-                            continue;
-                        }
-                        other => other.to_string(),
-                    };
-                    ep.params.retain(|(key, _)| key != &k);
-                    ep.params.push((k, v));
-                }
-            }
-        }
-        if let Some(url) = &ep.url {
-            check_url(url, &format!("{option}.{name}"))?;
-        }
-        Ok(ep)
-    };
-    let userinfo_configured = c.userinfo.is_some();
-    let mut authorization = endpoint("authorization", c.authorization, defaults.authorization)?;
-    let token = endpoint("token", c.token, defaults.token)?;
-    let userinfo = endpoint("userinfo", c.userinfo, defaults.userinfo)?;
-    if oidc && !authorization.params.iter().any(|(k, _)| k == "scope") {
-        authorization.params.push(("scope".into(), "openid profile email".into()));
-    }
-
-    let issuer = configured_issuer.or(defaults.issuer.clone());
-    if let Some(issuer) = &issuer {
-        check_url(issuer, &format!("{option}.issuer"))?;
-    }
-    if let Some(wk) = &c.well_known {
-        check_url(wk, &format!("{option}.wellKnown"))?;
-    }
-    if oidc && issuer.is_none() {
-        return Err(ConfigError::new(
-            format!("{option}.issuer"),
-            "required for an OIDC provider: every id_token's `iss` is checked against it (and it drives discovery)",
-        ));
-    }
-    let can_discover = oidc && (issuer.is_some() || c.well_known.is_some());
-    if !can_discover {
-        if authorization.url.is_none() {
-            return Err(ConfigError::new(
-                format!("{option}.authorization"),
-                "missing: give an authorization URL, or an `issuer` for OIDC discovery",
-            ));
-        }
-        if token.url.is_none() {
-            return Err(ConfigError::new(
-                format!("{option}.token"),
-                "missing: give a token URL, or an `issuer` for OIDC discovery",
-            ));
-        }
-        if !oidc && userinfo.url.is_none() && !host.has(&Hook::provider(&id, "profile")) {
-            return Err(ConfigError::new(
-                format!("{option}.userinfo"),
-                "missing: an OAuth provider needs a userinfo URL",
-            ));
-        }
-    }
-
-    let checks = parse_checks(
-        c.checks.as_ref(),
-        defaults.checks.unwrap_or(Checks { pkce: true, state: true, nonce: oidc }),
-        option,
-    )?;
-    if behaviour.requires_pkce() && !checks.pkce {
-        return Err(ConfigError::new(format!("{option}.checks"), "this provider requires PKCE: keep \"pkce\""));
-    }
-    let redirect_proxy_url = match c.redirect_proxy_url {
-        Some(raw) => {
-            Some(Url::parse(&raw).map_err(|e| ConfigError::new(format!("{option}.redirectProxyUrl"), e.to_string()))?)
-        }
-        None => None,
-    };
-    let pkce_encoding = match c.pkce_challenge.as_deref() {
-        None | Some("S256") | Some("base64url") => PkceEncoding::Base64Url,
-        Some("hex") => PkceEncoding::Hex,
-        Some(other) => {
-            return Err(ConfigError::new(
-                format!("{option}.pkceChallenge"),
-                format!("expected \"S256\" or \"hex\", got {other:?}"),
-            ))
-        }
-    };
-    let configured_auth = match c.client.as_ref().and_then(|c| c.token_endpoint_auth_method.as_deref()) {
-        None => None,
-        Some("client_secret_basic") => Some(ClientAuth::Basic),
-        Some("client_secret_post") => Some(ClientAuth::Post),
-        Some("none") => Some(ClientAuth::None),
-        Some(other) => {
-            return Err(ConfigError::new(
-                format!("{option}.client.token_endpoint_auth_method"),
-                format!("supported: client_secret_basic, client_secret_post, none; got {other:?}"),
-            ))
-        }
-    };
-    let client_auth = behaviour.client_auth(configured_auth);
-    if client_secret.is_none() && client_auth != ClientAuth::None && options.signing_key.is_none() {
-        return Err(ConfigError::new(
-            format!("{option}.clientSecret"),
-            format!("missing; set it or AUTH_{env_key}_SECRET (or use client.token_endpoint_auth_method \"none\")"),
-        ));
-    }
-    let profile_map = match c.profile_map {
-        None => defaults.profile_map.unwrap_or_default(),
-        Some(map) => parse_profile_map(map, format!("{option}.profileMap"))?,
-    };
-
-    let provider = OAuthProvider {
-        oidc,
-        builtin,
-        behaviour,
-        client_id,
-        client_secret,
-        issuer,
-        well_known: c.well_known,
-        authorization,
-        token,
-        userinfo,
-        userinfo_configured,
-        jwks_uri: c.jwks_uri.or(defaults.jwks_uri),
-        checks,
-        pkce_encoding,
-        client_auth,
-        profile_map,
-        style: c.style.or(defaults.style).unwrap_or_default(),
-        redirect_proxy_url,
-        allow_dangerous_email_account_linking: c.allow_dangerous_email_account_linking,
-        id_token: c.id_token.unwrap_or(oidc),
-        has_profile_hook: host.has(&Hook::provider(&id, "profile")),
-        http: HttpClient::new(Duration::from_secs(c.timeout.unwrap_or(10).max(1))),
-        metadata: RwLock::new(None),
-        jwks: RwLock::new(None),
-        options,
-        minted_secret: Mutex::new(None),
-    };
-    Ok(Provider { id, name, kind: ProviderKind::OAuth(Box::new(provider)) })
-}
-
 /// Defaults a built-in provider starts from; the config overrides any of them.
 #[derive(Default)]
 pub struct BuiltinDefaults {
@@ -519,67 +233,13 @@ pub struct ProviderOptions {
 
 impl ProviderOptions {
     /// Each option and whether it was given.
-    fn given(&self) -> [(ProviderOption, bool); 3] {
+    pub(super) fn given(&self) -> [(ProviderOption, bool); 3] {
         [
             (ProviderOption::BaseUrl, self.base_url.is_some()),
             (ProviderOption::OfflineAccess, self.offline_access),
             (ProviderOption::SigningKey, self.signing_key.is_some()),
         ]
     }
-}
-
-fn check_url(raw: &str, option: &str) -> Result<(), ConfigError> {
-    let url = Url::parse(raw).map_err(|e| ConfigError::new(option, format!("not a valid URL ({e}): {raw:?}")))?;
-    if url.scheme() != "http" && url.scheme() != "https" {
-        return Err(ConfigError::new(option, format!("must be an http(s) URL, got {raw:?}")));
-    }
-    Ok(())
-}
-
-fn parse_checks(value: Option<&Value>, default: Checks, option: &str) -> Result<Checks, ConfigError> {
-    let Some(value) = value else { return Ok(default) };
-    let list: Vec<&str> = match value {
-        Value::String(s) => vec![s.as_str()],
-        Value::Array(items) => items.iter().filter_map(Value::as_str).collect(),
-        _ => {
-            return Err(ConfigError::new(
-                format!("{option}.checks"),
-                "must be a list of \"pkce\", \"state\", \"nonce\" or \"none\"",
-            ))
-        }
-    };
-    let mut checks = Checks { pkce: false, state: false, nonce: false };
-    for item in list {
-        match item {
-            "pkce" => checks.pkce = true,
-            "state" => checks.state = true,
-            "nonce" => checks.nonce = true,
-            "none" => {}
-            other => return Err(ConfigError::new(format!("{option}.checks"), format!("unknown check {other:?}"))),
-        }
-    }
-    Ok(checks)
-}
-
-fn parse_profile_map(map: Map<String, Value>, option: String) -> Result<ProfileMap, ConfigError> {
-    let mut out = ProfileMap::default();
-    for (key, value) in map {
-        let paths: Vec<String> = match value {
-            Value::String(s) => vec![s],
-            Value::Array(items) => items.into_iter().filter_map(|v| v.as_str().map(str::to_owned)).collect(),
-            _ => return Err(ConfigError::new(format!("{option}.{key}"), "must be a path string or a list of them")),
-        };
-        match key.as_str() {
-            "id" => out.id = paths,
-            "name" => out.name = paths,
-            "email" => out.email = paths,
-            "image" => out.image = paths,
-            other => {
-                return Err(ConfigError::new(format!("{option}.{other}"), "profileMap has only id, name, email, image"))
-            }
-        }
-    }
-    Ok(out)
 }
 
 /// The value at a dotted path (`data.user.open_id`).
@@ -616,5 +276,230 @@ impl OAuthProvider {
             }
         }
         user
+    }
+}
+
+// What a provider does differently from plain OAuth 2 / OpenID Connect,
+// behind one trait. The generic client (`crate::oauth`, `routes/oauth.rs`)
+// asks the provider's behaviour at every point where providers differ and
+// never looks at which provider it is; the default methods are the
+// standard protocol. A built-in provider is one module implementing
+// [`ProviderBehaviour`] plus one line in [`super::builtin::BUILTINS`].
+
+/// A provider configured field by field (`type: "oauth" | "oidc"`): the
+/// standard protocol throughout.
+pub struct Standard;
+
+impl ProviderBehaviour for Standard {}
+
+/// Provider-specific behaviour. Every method has the standard behaviour as
+/// its default; a provider overrides only where it differs.
+pub trait ProviderBehaviour: Send + Sync {
+    /// The configuration the provider starts from (endpoints, scopes,
+    /// checks, profile mapping, button style); the config overrides any of
+    /// it.
+    fn defaults(&self) -> BuiltinDefaults {
+        BuiltinDefaults::default()
+    }
+
+    /// The provider-specific options it takes (any other is refused).
+    fn options(&self) -> &'static [ProviderOption] {
+        &[]
+    }
+
+    /// The defaults once its options are known (a tenant in the issuer, a
+    /// self-managed instance's URL); an error names the bad option.
+    fn configured_defaults(&self, _options: &ProviderOptions) -> Result<BuiltinDefaults, (&'static str, String)> {
+        Ok(self.defaults())
+    }
+
+    /// The provider refuses authorization requests without PKCE, so the
+    /// config may not turn it off.
+    fn requires_pkce(&self) -> bool {
+        false
+    }
+
+    /// The client secret to send: the configured one, unless the provider
+    /// derives it (Apple mints a signed JWT).
+    fn client_secret(&self, provider: &OAuthProvider) -> Result<Option<String>, OAuthError> {
+        Ok(provider.client_secret.clone())
+    }
+
+    /// The `iss` an id_token must carry, given the issuer (configured or
+    /// discovered) and the token's claims; an error refuses the token.
+    /// Several values when the provider documents more than one spelling.
+    fn accepted_issuers(&self, issuer: &str, _claims: &Map<String, Value>) -> Result<Vec<String>, String> {
+        Ok(vec![issuer.to_owned()])
+    }
+
+    /// Add what the callback request itself carries to the profile (Apple
+    /// posts the user's name once, beside the code).
+    fn callback_profile(&self, _params: &Map<String, Value>, profile: Value) -> Value {
+        profile
+    }
+
+    /// Client authentication at the token endpoint, given the config's
+    /// `client.token_endpoint_auth_method` (`None` when not set).
+    fn client_auth(&self, configured: Option<ClientAuth>) -> ClientAuth {
+        configured.unwrap_or(ClientAuth::Basic)
+    }
+
+    /// The name of the parameter carrying the client id, in the
+    /// authorization request and in a token request's form body.
+    fn client_id_param(&self) -> &'static str {
+        "client_id"
+    }
+
+    /// The `scope` parameter as the provider wants it written, from the
+    /// configured value.
+    fn scope(&self, configured: &str) -> String {
+        configured.to_owned()
+    }
+
+    /// The token endpoint's answer (authorization code or refresh token
+    /// grant): the tokens, or the error it stands for.
+    fn token_response(&self, status: u16, body: Value) -> Result<Map<String, Value>, OAuthError> {
+        standard_token_response(status, body, None)
+    }
+
+    /// Query parameters the user-info request adds to the configured ones,
+    /// given the scopes granted (the callback's `scopes`, else the token
+    /// response's `scope`).
+    fn userinfo_params(&self, _configured: &[(String, String)], _granted_scopes: &str) -> Vec<(String, String)> {
+        Vec::new()
+    }
+
+    /// The user-info endpoint's answer: the profile, or the error it stands
+    /// for.
+    fn userinfo_response(&self, status: u16, body: Value) -> Result<Value, OAuthError> {
+        standard_userinfo_response(status, body)
+    }
+
+    /// Complete the profile after user info (further requests with the
+    /// access token, for what user info leaves out).
+    fn complete_profile(
+        &self,
+        _provider: &OAuthProvider,
+        _endpoints: &Endpoints,
+        _access_token: &str,
+        profile: Value,
+    ) -> Result<Value, OAuthError> {
+        Ok(profile)
+    }
+
+    /// Check the profile has the provider's shape before it is mapped; the
+    /// message becomes an `OAuthProfileParseError`.
+    fn check_profile(&self, _profile: &Value) -> Result<(), String> {
+        Ok(())
+    }
+
+    /// The address the provider itself vouches for in this profile, if any:
+    /// its own "verified" claim, never the mere presence of an email (see
+    /// `crate::identity`). The sign-in's email is proven only when it is
+    /// this address. Standard: OpenID Connect's `email_verified` claim
+    /// (`true`, or Apple's string `"true"`) beside `email`. A provider may
+    /// ask its API (GitHub lists verified addresses at another endpoint);
+    /// a failed request proves nothing, and fails no sign-in.
+    fn verified_email(
+        &self,
+        _provider: &OAuthProvider,
+        _endpoints: &Endpoints,
+        _access_token: &str,
+        profile: &Value,
+    ) -> Option<String> {
+        standard_verified_email(profile)
+    }
+
+    /// The user's account id at the provider, when a token response says it
+    /// (used when refreshing). Standard token responses do not.
+    fn account_id_from_tokens(&self, _tokens: &Map<String, Value>) -> Option<String> {
+        None
+    }
+}
+
+/// RFC 6749 token response handling, made robust: any body with an `error`,
+/// or without a string `access_token`, is a failure whatever the HTTP status
+/// (several providers answer errors with 200). `log_id` is the body field
+/// naming the provider's request id for its support, if it has one.
+pub fn standard_token_response(
+    status: u16,
+    body: Value,
+    log_id: Option<&str>,
+) -> Result<Map<String, Value>, OAuthError> {
+    let Value::Object(body) = body else {
+        return Err(OAuthError::Token {
+            status,
+            error: "invalid_response".into(),
+            description: "not a JSON object".into(),
+            log_id: None,
+        });
+    };
+    let error = body.get("error").and_then(Value::as_str).filter(|e| !e.is_empty());
+    if error.is_some() || !body.get("access_token").is_some_and(Value::is_string) || status >= 400 {
+        return Err(OAuthError::Token {
+            status,
+            error: error.unwrap_or("invalid_response").to_owned(),
+            description: body
+                .get("error_description")
+                .and_then(Value::as_str)
+                .unwrap_or("no access_token in the response")
+                .to_owned(),
+            log_id: log_id.and_then(|field| body.get(field)).and_then(Value::as_str).map(str::to_owned),
+        });
+    }
+    Ok(body)
+}
+
+/// OpenID Connect's claims: `email`, when `email_verified` is true.
+pub fn standard_verified_email(profile: &Value) -> Option<String> {
+    if !crate::identity::flag_is_true(profile.get("email_verified")) {
+        return None;
+    }
+    profile.get("email").and_then(Value::as_str).filter(|e| !e.trim().is_empty()).map(str::to_owned)
+}
+
+/// User info: a JSON object with a success status and no `error` member.
+pub fn standard_userinfo_response(status: u16, body: Value) -> Result<Value, OAuthError> {
+    if let Some(error) = body.get("error").filter(|e| !e.is_null()) {
+        let code = match error {
+            Value::String(s) => s.clone(),
+            other => other.get("code").and_then(Value::as_str).unwrap_or("unknown").to_owned(),
+        };
+        let message = body
+            .get("error_description")
+            .or_else(|| error.get("message"))
+            .and_then(Value::as_str)
+            .unwrap_or_default()
+            .to_owned();
+        return Err(OAuthError::UserInfo { status, code, message, log_id: None });
+    }
+    if status >= 400 || !body.is_object() {
+        let message = body.get("message").and_then(Value::as_str).unwrap_or_default().to_owned();
+        return Err(OAuthError::UserInfo { status, code: "http_error".into(), message, log_id: None });
+    }
+    Ok(body)
+}
+
+#[cfg(test)]
+mod behaviour_tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn standard_token_errors_whatever_the_status() {
+        let err = standard_token_response(200, json!({"error": "bad_verification_code"}), None).unwrap_err();
+        assert!(err.to_string().contains("bad_verification_code"));
+        assert!(standard_token_response(500, json!({"access_token": "a"}), None).is_err());
+        assert!(standard_token_response(200, json!("a"), None).is_err());
+        assert_eq!(standard_token_response(200, json!({"access_token": "a"}), None).unwrap()["access_token"], "a");
+    }
+
+    #[test]
+    fn standard_userinfo_errors() {
+        assert!(standard_userinfo_response(200, json!({"error": "invalid_token"})).is_err());
+        assert!(standard_userinfo_response(401, json!({"message": "Bad credentials"})).is_err());
+        assert!(standard_userinfo_response(200, json!([1])).is_err());
+        assert!(standard_userinfo_response(200, json!({"sub": "1", "error": null})).is_ok());
+        assert_eq!(Standard.account_id_from_tokens(&Map::new()), None);
     }
 }

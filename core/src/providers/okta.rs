@@ -3,7 +3,7 @@
 //! `https://dev-1.okta.com/oauth2/default`) drives discovery; PKCE and
 //! state, no nonce (Auth.js's checks); the standard claims are the user.
 
-use super::behaviour::ProviderBehaviour;
+use super::oauth::ProviderBehaviour;
 use super::oauth::{BuiltinDefaults, ButtonStyle, Checks};
 
 /// Okta's mark (Simple Icons, CC0), white, as an inline SVG data URL.

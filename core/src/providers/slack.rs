@@ -4,7 +4,7 @@
 //! Slack's token endpoint answers errors as `{"ok": false, "error": …}`
 //! with HTTP 200, which the standard token handling treats as errors.
 
-use super::behaviour::ProviderBehaviour;
+use super::oauth::ProviderBehaviour;
 use super::oauth::{BuiltinDefaults, ButtonStyle, Checks};
 
 /// A Slack-style mark drawn for this button (Slack's owner asked Simple

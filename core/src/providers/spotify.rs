@@ -2,7 +2,7 @@
 //! `user-read-email`, `/v1/me` as the profile, name = `display_name`,
 //! image = the first of `images`.
 
-use super::behaviour::ProviderBehaviour;
+use super::oauth::ProviderBehaviour;
 use super::oauth::{BuiltinDefaults, ButtonStyle, Endpoint, ProfileMap};
 
 /// Spotify's mark (Simple Icons, CC0), white, as an inline SVG data URL.

@@ -8,9 +8,9 @@
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
-use super::behaviour::{standard_token_response, ProviderBehaviour};
+use super::oauth::{standard_token_response, ProviderBehaviour};
 use super::oauth::{BuiltinDefaults, ButtonStyle, Checks, ClientAuth, Endpoint, ProfileMap};
-use crate::oauth::OAuthError;
+use crate::oauth::types::OAuthError;
 
 /// The sign-in button's logo: TikTok's logo (Simple Icons, CC0), white, as an inline SVG data
 /// URL (the page loads nothing from the network).
@@ -66,7 +66,7 @@ impl ProviderBehaviour for TikTok {
             }
             return Ok(body);
         }
-        super::behaviour::standard_userinfo_response(status, body)
+        super::oauth::standard_userinfo_response(status, body)
     }
 
     fn check_profile(&self, profile: &Value) -> Result<(), String> {

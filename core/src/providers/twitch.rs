@@ -9,9 +9,9 @@
 
 use serde_json::{Map, Value};
 
-use super::behaviour::{standard_token_response, ProviderBehaviour};
+use super::oauth::{standard_token_response, ProviderBehaviour};
 use super::oauth::{BuiltinDefaults, ButtonStyle, ClientAuth, Endpoint, ProfileMap};
-use crate::oauth::OAuthError;
+use crate::oauth::types::OAuthError;
 
 /// Twitch's glitch (Simple Icons, CC0), white, as an inline SVG data URL.
 const LOGO: &str = "data:image/svg+xml;base64,PHN2ZyB4bWxucz0iaHR0cDovL3d3dy53My5vcmcvMjAwMC9zdmciIHZpZXdCb3g9IjAgMCAyNCAyNCI+PHBhdGggZmlsbD0iI2ZmZiIgZD0iTTExLjU3MSA0LjcxNGgxLjcxNXY1LjE0M0gxMS41N3ptNC43MTUgMEgxOHY1LjE0M2gtMS43MTR6TTYgMEwxLjcxNCA0LjI4NnYxNS40MjhoNS4xNDNWMjRsNC4yODYtNC4yODZoMy40MjhMMjIuMjg2IDEyVjB6bTE0LjU3MSAxMS4xNDNsLTMuNDI4IDMuNDI4aC0zLjQyOWwtMyAzdi0zSDYuODU3VjEuNzE0aDEzLjcxNFoiLz48L3N2Zz4=";

@@ -4,7 +4,7 @@
 //! `data`. X refuses authorization requests without PKCE, so the config
 //! cannot turn it off.
 
-use super::behaviour::ProviderBehaviour;
+use super::oauth::ProviderBehaviour;
 use super::oauth::{BuiltinDefaults, ButtonStyle, Checks, Endpoint, ProfileMap};
 
 /// X's mark (Simple Icons, CC0), white, as an inline SVG data URL.

@@ -21,37 +21,11 @@ use serde_json::{Map, Value};
 
 use super::Route;
 use crate::error::ConfigError;
+pub use crate::store::counters::{StoreConfig, DEFAULT_MAX_KEYS};
 use crate::store::redis::RedisOptions;
 use crate::store::PostgresOptions;
 
-/// The parsed `rateLimit.store`.
-#[derive(Debug, Clone)]
-pub enum StoreConfig {
-    /// In this process, at most `max_keys` keys (see [`crate::store::MemoryCounters`]).
-    Memory {
-        max_keys: usize,
-    },
-    Sqlite {
-        path: String,
-    },
-    Postgres(PostgresOptions),
-    Redis(RedisOptions),
-    /// The adapter's own database.
-    Database,
-}
-
 const OPTION: &str = "rateLimit.store";
-
-/// The memory store's default bound (`maxKeys`): about 100 bytes a key plus
-/// the key itself, some tens of MB at most.
-pub const DEFAULT_MAX_KEYS: usize = 100_000;
-
-impl StoreConfig {
-    /// The default: in memory, [`DEFAULT_MAX_KEYS`] keys.
-    pub fn memory() -> StoreConfig {
-        StoreConfig::Memory { max_keys: DEFAULT_MAX_KEYS }
-    }
-}
 
 /// Parse `rateLimit.store`; also answers its `failClosed`, per route.
 pub fn parse(value: Option<&Value>) -> Result<(StoreConfig, [bool; 4]), ConfigError> {

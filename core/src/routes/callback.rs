@@ -2,18 +2,13 @@
 
 use serde_json::{json, Map, Value};
 
-use super::register::{self, SignInKind, SignInUser};
+use super::register::{SignInKind, SignInUser};
 use super::{Ctx, Reply};
-use crate::callbacks::SignInDecision;
-use crate::config::SessionStrategy;
-use crate::cookies::ChunkedCookie;
 use crate::error::{AuthError, ErrorType};
 use crate::host::Hook;
 use crate::providers::{CredentialsProvider, Provider, ProviderKind};
 use crate::ratelimit::Route;
-use crate::session::default_token;
-use crate::store::{AccountType, AdapterAccount, AdapterSession};
-use crate::time::{now_millis, now_seconds};
+use crate::store::{AccountType, AdapterAccount};
 
 pub fn handle(ctx: &mut Ctx) -> Result<Reply, AuthError> {
     let provider = ctx.provider()?;
@@ -93,164 +88,5 @@ pub(super) fn credentials(
 
     let mut extra = Map::new();
     extra.insert("credentials".into(), Value::Object(credentials));
-    complete_sign_in(ctx, SignInKind::Credentials, user, account, None, extra, None)
-}
-
-/// The end of every sign-in: signIn callback, users and accounts (with an
-/// adapter), the session (a JWT through the jwt callback, or a database
-/// session), the signIn event, the redirect. `new_passkey`: a passkey
-/// registration's passkey, stored once the user is known (and the sign-in
-/// undone if it cannot be).
-pub(super) fn complete_sign_in(
-    ctx: &mut Ctx,
-    kind: SignInKind,
-    signed_in: SignInUser,
-    mut account: AdapterAccount,
-    profile: Option<Map<String, Value>>,
-    extra_sign_in_args: Map<String, Value>,
-    new_passkey: Option<crate::store::Authenticator>,
-) -> Result<Reply, AuthError> {
-    let callback_url = ctx.callback_url();
-    let auth = ctx.auth;
-    let stores = auth.stores.data();
-    let strategy = ctx.auth.settings.strategy;
-    // Credentials users are the app's own: stored only when a database
-    // session must reference them.
-    let use_adapter = stores.is_some() && (kind != SignInKind::Credentials || strategy == SessionStrategy::Database);
-
-    let known = match (stores, use_adapter) {
-        (Some(a), true) => register::known_user(a, kind, &account)?,
-        _ => None,
-    };
-    // A passkey registration creates a user or attaches to the signed-in
-    // one: an account already stored for its credential id belongs to
-    // someone, and presenting the id must not sign in as them (P1).
-    if new_passkey.is_some() && known.is_some() {
-        return Err(AuthError::new(ErrorType::WebAuthnVerificationError, "this passkey is registered already"));
-    }
-    let mut sign_in_args = Map::new();
-    sign_in_args.insert(
-        "user".into(),
-        known.as_ref().map_or_else(|| Value::Object(signed_in.raw.clone()), register::user_value),
-    );
-    sign_in_args.insert("account".into(), account_json(&account));
-    if let Some(profile) = &profile {
-        sign_in_args.insert("profile".into(), Value::Object(profile.clone()));
-    }
-    sign_in_args.extend(extra_sign_in_args);
-    let decision = ctx.auth.callbacks.sign_in(Value::Object(sign_in_args), &ctx.origin)?;
-    if let SignInDecision::Redirect(url) = decision {
-        return Ok(Reply::Redirect(url));
-    }
-
-    // Without a stored user, the sign-in itself says who this is and
-    // whether the address was proven; the provider id keeps equal account
-    // ids at two providers apart.
-    let unstored_identity = crate::identity::Identity {
-        subject: format!("{}:{}", account.provider, account.provider_account_id),
-        email: signed_in.email.as_ref().map(|e| e.trim().to_lowercase()),
-        email_verified: signed_in.email_verified,
-    };
-    let (user, is_new_user) = match (stores, use_adapter) {
-        (Some(a), true) => {
-            let r = register::login_or_register(ctx, a, kind, known, &signed_in, &account, profile.as_ref())?;
-            if let Some(passkey) = new_passkey {
-                let user_id = r.user.get("id").and_then(Value::as_str).unwrap_or_default();
-                super::webauthn::store_new_passkey(ctx, a, passkey, user_id, r.is_new_user)?;
-            }
-            (r.user, r.is_new_user)
-        }
-        _ => (signed_in.raw, false),
-    };
-    if use_adapter {
-        if let Some(id) = user.get("id").and_then(Value::as_str) {
-            account.user_id = id.to_owned();
-        }
-    }
-    let identity = if use_adapter { stored_identity(&user) } else { Some(unstored_identity) };
-    let account = account_json(&account);
-    let profile = profile.map(Value::Object);
-
-    let jar = ChunkedCookie::read(&ctx.cookies.session_token, ctx.req);
-    match (strategy, stores) {
-        (SessionStrategy::Database, Some(db)) => {
-            let token = ctx.auth.generate_session_token()?;
-            let expires_ms = (now_millis() as i64).saturating_add(ctx.auth.settings.session_max_age as i64 * 1000);
-            let user_id = user.get("id").and_then(Value::as_str).unwrap_or_default().to_owned();
-            let stored = crate::session::stored_session_token(&token);
-            db.create_session(&AdapterSession { session_token: stored, user_id, expires: expires_ms })?;
-            // No fixation: a session this browser held before (planted or
-            // not) ends now; the new cookie replaces it.
-            if let Some(previous) = jar.value() {
-                if let Err(e) = db.sessions.delete_session(&crate::session::stored_session_token(previous)) {
-                    ctx.auth.callbacks.log(&AuthError::from(e));
-                }
-            }
-            ctx.set_cookies.extend(jar.write(&token, (expires_ms / 1000) as u64));
-            ctx.auth.purge_expired_now_and_then();
-        }
-        _ => {
-            let mut args = Map::new();
-            args.insert("user".into(), Value::Object(user.clone()));
-            args.insert("account".into(), account.clone());
-            if let Some(profile) = &profile {
-                args.insert("profile".into(), profile.clone());
-            }
-            args.insert("isNewUser".into(), Value::Bool(is_new_user));
-            args.insert("trigger".into(), if is_new_user { "signUp" } else { "signIn" }.into());
-            let token = ctx
-                .auth
-                .callbacks
-                .jwt(default_token(&user), args)
-                .map_err(|e| AuthError::new(ErrorType::CallbackRouteError, e.message.clone()).with_source(e))?;
-            match token {
-                None => ctx.set_cookies.extend(jar.clear()),
-                Some(mut token) => {
-                    // The engine's own claim, whatever the callback returned.
-                    match identity {
-                        Some(identity) => token.insert(crate::identity::CLAIM.into(), identity.to_claim()),
-                        None => token.remove(crate::identity::CLAIM),
-                    };
-                    let encoded = ctx.auth.encode_session_token(&token, &ctx.cookies.session_token.name)?;
-                    let expires = now_seconds() + ctx.auth.settings.session_max_age;
-                    ctx.set_cookies.extend(jar.write(&encoded, expires));
-                }
-            }
-        }
-    }
-    ctx.auth.callbacks.event(&Hook::EVENT_SIGN_IN, || {
-        let mut message = Map::new();
-        message.insert("user".into(), Value::Object(user));
-        message.insert("account".into(), account);
-        if let Some(profile) = profile {
-            message.insert("profile".into(), profile);
-        }
-        if kind != SignInKind::Credentials {
-            message.insert("isNewUser".into(), Value::Bool(is_new_user));
-        }
-        Value::Object(message)
-    });
-    if is_new_user {
-        if let Some(page) = &ctx.auth.settings.pages.new_user {
-            let sep = if page.contains('?') { '&' } else { '?' };
-            let params =
-                url::form_urlencoded::Serializer::new(String::new()).append_pair("callbackUrl", &callback_url).finish();
-            return Ok(Reply::Redirect(format!("{}{sep}{params}", super::page_url(&ctx.origin, page))));
-        }
-    }
-    Ok(Reply::Redirect(callback_url))
-}
-
-/// The identity of a stored user (as `user_json` gives it): its id, and its
-/// email as proven when the row says when it was verified.
-fn stored_identity(user: &Map<String, Value>) -> Option<crate::identity::Identity> {
-    let subject = user.get("id").and_then(Value::as_str).filter(|id| !id.is_empty())?.to_owned();
-    let email = user.get("email").and_then(Value::as_str).map(str::to_owned);
-    let verified = user.get("emailVerified").is_some_and(|v| !v.is_null());
-    Some(crate::identity::Identity { subject, email_verified: verified && email.is_some(), email })
-}
-
-/// The account as callbacks and events see it (Auth.js's `Account`).
-pub(super) fn account_json(account: &AdapterAccount) -> Value {
-    serde_json::to_value(account).unwrap_or(Value::Null)
+    super::sign_in::complete_sign_in(ctx, SignInKind::Credentials, user, account, None, extra, None)
 }

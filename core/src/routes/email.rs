@@ -62,7 +62,7 @@ pub fn send_link(ctx: &mut Ctx, provider: &Provider, p: &EmailProvider) -> Resul
         Some(u) => serde_json::to_value(u).unwrap_or(Value::Null),
         None => json!({ "id": uuid::Uuid::new_v4().to_string(), "email": email, "emailVerified": null }),
     };
-    let args = json!({ "user": user, "account": super::callback::account_json(&email_account(provider, &email)), "email": { "verificationRequest": true } });
+    let args = json!({ "user": user, "account": super::sign_in::account_json(&email_account(provider, &email)), "email": { "verificationRequest": true } });
     if let SignInDecision::Redirect(url) = ctx.auth.callbacks.sign_in(args, &ctx.origin)? {
         return Ok(Reply::Redirect(url));
     }
@@ -143,7 +143,7 @@ pub fn callback(ctx: &mut Ctx, provider: &Provider, _p: &EmailProvider) -> Resul
         json!({ "id": uuid::Uuid::new_v4().to_string(), "email": email }).as_object().cloned().unwrap_or_default();
     // The link reached the address's inbox: the address is proven.
     let user = SignInUser::from_provider(user).expect("the id is set").proven(true);
-    super::callback::complete_sign_in(
+    super::sign_in::complete_sign_in(
         ctx,
         SignInKind::Email,
         user,

@@ -9,6 +9,7 @@ mod oauth;
 mod pages;
 mod register;
 mod session;
+mod sign_in;
 mod signin;
 mod signout;
 mod webauthn;

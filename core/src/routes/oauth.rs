@@ -238,7 +238,7 @@ pub fn callback(ctx: &mut Ctx, provider: &Provider, p: &OAuthProvider) -> Result
         Value::Object(map) => Some(map),
         _ => None,
     };
-    super::callback::complete_sign_in(ctx, kind, user, account, profile, Map::new(), None)
+    super::sign_in::complete_sign_in(ctx, kind, user, account, profile, Map::new(), None)
 }
 
 /// Redirect proxy: a callback for another deployment (its origin sealed in

@@ -15,8 +15,8 @@
 
 use serde_json::{json, Map, Value};
 
-use super::callback::complete_sign_in;
 use super::register::{self, SignInKind, SignInUser};
+use super::sign_in::complete_sign_in;
 use super::{Ctx, Reply};
 use crate::cookies::SetCookie;
 use crate::error::{AuthError, ErrorType};
@@ -24,7 +24,7 @@ use crate::host::Hook;
 use crate::providers::webauthn::WebAuthnProvider;
 use crate::providers::{Provider, ProviderKind};
 use crate::ratelimit::Route;
-use crate::store::{AccountType, AdapterAccount, AdapterError, Authenticator, DataStores, VerificationToken};
+use crate::store::{AccountType, AdapterAccount, Authenticator, DataStores, VerificationToken};
 use crate::time::now_millis;
 use crate::webauthn::{self as ceremony, Action, NewPasskeyUser, Pending, RelyingParty, WebAuthnError};
 
@@ -40,7 +40,7 @@ fn challenge_token(challenge: &str) -> String {
 }
 
 fn verification_error(e: WebAuthnError) -> AuthError {
-    AuthError::new(ErrorType::WebAuthnVerificationError, e.to_string()).with_source(e)
+    AuthError::from(e)
 }
 
 /// 400 `{ error, message }`: what the options route answers a request it
@@ -362,39 +362,6 @@ fn spend_challenge(db: &DataStores, provider: &Provider, pending: &Pending) -> R
         Some(token) if token.expires > now_millis() as i64 => Ok(()),
         _ => Err(verification_error(WebAuthnError::ChallengeSpent)),
     }
-}
-
-/// After the user is resolved at a registration: store the passkey. If that
-/// fails, nothing of the sign-in stays: a user created for it is deleted,
-/// an account linked for it unlinked.
-pub(super) fn store_new_passkey(
-    ctx: &Ctx,
-    db: &DataStores,
-    mut authenticator: Authenticator,
-    user_id: &str,
-    is_new_user: bool,
-) -> Result<(), AuthError> {
-    authenticator.user_id = user_id.to_owned();
-    let error = match db.passkeys.create_authenticator(&authenticator) {
-        Ok(_) => return Ok(()),
-        Err(e) => e,
-    };
-    let undo = if is_new_user {
-        db.delete_user(user_id)
-    } else {
-        db.accounts.unlink_account(&authenticator_provider(ctx), &authenticator.provider_account_id)
-    };
-    if let Err(undo_error) = undo {
-        ctx.auth.callbacks.log(&AuthError::from(undo_error));
-    }
-    Err(match error {
-        AdapterError::Constraint { .. } => verification_error(WebAuthnError::AlreadyRegistered),
-        other => other.into(),
-    })
-}
-
-fn authenticator_provider(ctx: &Ctx) -> String {
-    ctx.provider_id.clone().unwrap_or_default()
 }
 
 /// One passkey as its owner sees it (never the key or the counter).

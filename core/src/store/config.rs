@@ -21,6 +21,7 @@ use std::time::Duration;
 
 use serde_json::{Map, Value};
 
+use super::counters::StoreConfig;
 use super::redis::{RedisOptions, RedisPool};
 use super::{
     AccountStore, Adapter, CounterStore, DataStores, HostAdapter, LeaseStore, MemoryAdapter, MemoryCounters,
@@ -29,7 +30,6 @@ use super::{
 };
 use crate::error::{ConfigError, ErrorType};
 use crate::host::Host;
-use crate::ratelimit::StoreConfig;
 
 /// The options [`Stores::from_config`] reads.
 pub struct StoresConfig<'a> {

@@ -7,6 +7,34 @@ use std::collections::HashMap;
 use std::sync::Mutex;
 use std::time::Duration;
 
+/// Where rate-limit counts live: the parsed `rateLimit.store` option
+/// (see `crate::ratelimit::config`).
+#[derive(Debug, Clone)]
+pub enum StoreConfig {
+    /// In this process, at most `max_keys` keys (see [`MemoryCounters`]).
+    Memory {
+        max_keys: usize,
+    },
+    Sqlite {
+        path: String,
+    },
+    Postgres(super::PostgresOptions),
+    Redis(super::redis::RedisOptions),
+    /// The adapter's own database.
+    Database,
+}
+
+/// The memory store's default bound (`maxKeys`): about 100 bytes a key plus
+/// the key itself, some tens of MB at most.
+pub const DEFAULT_MAX_KEYS: usize = 100_000;
+
+impl StoreConfig {
+    /// The default: in memory, [`DEFAULT_MAX_KEYS`] keys.
+    pub fn memory() -> StoreConfig {
+        StoreConfig::Memory { max_keys: DEFAULT_MAX_KEYS }
+    }
+}
+
 /// How often a SQL backend deletes expired counts, at most (ms).
 pub(crate) const PURGE_INTERVAL_MS: u64 = 60_000;
 
@@ -131,7 +159,7 @@ pub struct NoRoom {
 
 impl Default for MemoryCounters {
     fn default() -> Self {
-        MemoryCounters::with_capacity(crate::ratelimit::config::DEFAULT_MAX_KEYS)
+        MemoryCounters::with_capacity(DEFAULT_MAX_KEYS)
     }
 }
 
