@@ -127,3 +127,11 @@ write_results() { # id heading script load_before body_file
   rm -f "$section"
   echo "bench/RESULTS.md: wrote section $id"
 }
+
+# cargo-deny, built once into ~/.cargo/bin (a few minutes the first time).
+ensure_cargo_deny() {
+  command -v cargo-deny >/dev/null 2>&1 && return 0
+  echo "== installing cargo-deny (once)"
+  cargo install -q --locked cargo-deny --version 0.20.2 || { echo "could not install cargo-deny" >&2; exit 1; }
+}
+

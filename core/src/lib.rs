@@ -54,6 +54,8 @@ pub mod outbound;
 #[doc(hidden)]
 pub mod pages;
 mod passkeys;
+// The connection pool under PostgreSQL and Redis.
+#[cfg(any(feature = "postgres", feature = "redis"))]
 mod pool;
 pub mod providers;
 #[doc(hidden)]

@@ -2,6 +2,9 @@
 //! `ureq` and a timeout. Non-2xx answers are returned, not raised: several
 //! providers (TikTok) put their error in the body, with any status.
 
+#[cfg(not(any(feature = "rustls", feature = "native-tls")))]
+compile_error!("libauth-core calls OAuth providers over HTTPS: enable the cargo feature `rustls` or `native-tls`");
+
 use std::time::Duration;
 
 use serde_json::Value;
@@ -28,11 +31,20 @@ pub struct JsonResponse {
 
 impl HttpClient {
     pub fn new(timeout: Duration) -> HttpClient {
-        let agent = ureq::AgentBuilder::new()
+        let builder = ureq::AgentBuilder::new()
             .timeout(timeout)
             .redirects(0)
-            .user_agent(concat!("libauth/", env!("CARGO_PKG_VERSION")))
-            .build();
+            .user_agent(concat!("libauth/", env!("CARGO_PKG_VERSION")));
+        // OpenSSL when it is the one TLS stack of the build; rustls (ureq's
+        // default connector) otherwise.
+        #[cfg(all(feature = "native-tls", not(feature = "rustls")))]
+        let builder = match native_tls::TlsConnector::new() {
+            Ok(connector) => builder.tls_connector(std::sync::Arc::new(connector)),
+            // No usable OpenSSL configuration: every https call then fails
+            // with ureq's own error, which the caller reports.
+            Err(_) => builder,
+        };
+        let agent = builder.build();
         HttpClient { agent }
     }
 

@@ -6,8 +6,10 @@
 //!
 //! Nothing here logs: the link is a credential until it is used.
 
+#[cfg(feature = "smtp")]
 pub mod smtp;
 
+#[cfg(feature = "smtp")]
 pub use smtp::{send_verification_email, SmtpConfig, SmtpSecurity};
 
 /// Why a sign-in email could not be sent. Messages never contain the link.

@@ -5,6 +5,7 @@ use serde::Deserialize;
 use serde_json::Value;
 
 use super::{Provider, ProviderKind};
+#[cfg(feature = "smtp")]
 use crate::email::SmtpConfig;
 use crate::error::ConfigError;
 use crate::host::{Hook, Host};
@@ -17,6 +18,7 @@ pub struct EmailProvider {
     pub max_age: u64,
     pub from: Option<String>,
     /// SMTP delivery when the host has no `sendVerificationRequest` hook.
+    #[cfg(feature = "smtp")]
     pub smtp: Option<SmtpConfig>,
     pub has_send_hook: bool,
 }
@@ -40,6 +42,16 @@ pub fn parse(option: &str, value: &Value, host: &dyn Host) -> Result<Provider, C
     let _ = c.send_verification_request;
     let id = c.id.unwrap_or_else(|| "email".to_owned());
     let has_send_hook = host.has(&Hook::provider(&id, "sendVerificationRequest"));
+    #[cfg(not(feature = "smtp"))]
+    if c.server.is_some() {
+        return Err(ConfigError::new(
+            format!("{option}.server"),
+            "this build of libauth sends no email itself (the cargo feature `smtp` is off): give the provider a sendVerificationRequest function",
+        ));
+    }
+    #[cfg(not(feature = "smtp"))]
+    let smtp: Option<()> = None;
+    #[cfg(feature = "smtp")]
     let smtp = match c.server {
         None => None,
         Some(mut server) => {
@@ -66,6 +78,12 @@ pub fn parse(option: &str, value: &Value, host: &dyn Host) -> Result<Provider, C
     Ok(Provider {
         name: c.name.unwrap_or_else(|| "Email".to_owned()),
         id,
-        kind: ProviderKind::Email(EmailProvider { max_age, from: c.from, smtp, has_send_hook }),
+        kind: ProviderKind::Email(EmailProvider {
+            max_age,
+            from: c.from,
+            #[cfg(feature = "smtp")]
+            smtp,
+            has_send_hook,
+        }),
     })
 }

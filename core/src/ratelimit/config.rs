@@ -22,7 +22,7 @@ use serde_json::{Map, Value};
 use super::Route;
 use crate::error::ConfigError;
 pub use crate::store::counters::{StoreConfig, DEFAULT_MAX_KEYS};
-use crate::store::redis::RedisOptions;
+use crate::store::redis_options::RedisOptions;
 use crate::store::PostgresOptions;
 
 const OPTION: &str = "rateLimit.store";
@@ -124,7 +124,7 @@ fn postgres_options(map: &Map<String, Value>) -> Result<PostgresOptions, ConfigE
     if let Some(schema) = map.get("schema") {
         pg.schema = schema
             .as_str()
-            .filter(|s| crate::store::postgres::is_valid_schema_name(s))
+            .filter(|s| crate::store::postgres_options::is_valid_schema_name(s))
             .ok_or_else(|| ConfigError::new(format!("{OPTION}.schema"), "must be a lowercase SQL identifier"))?
             .to_owned();
     }

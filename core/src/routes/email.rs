@@ -107,9 +107,16 @@ pub fn send_link(ctx: &mut Ctx, provider: &Provider, p: &EmailProvider) -> Resul
             .host
             .call(&Hook::provider(&provider.id, "sendVerificationRequest"), args)
             .map_err(|e| AuthError::from_host(e, ErrorType::EmailSignInError))?;
-    } else if let Some(smtp) = &p.smtp {
-        crate::email::send_verification_email(smtp, &email, &url, &host)
-            .map_err(|e| AuthError::new(ErrorType::EmailSignInError, e.to_string()).with_source(e))?;
+    } else {
+        #[cfg(feature = "smtp")]
+        if let Some(smtp) = &p.smtp {
+            crate::email::send_verification_email(smtp, &email, &url, &host)
+                .map_err(|e| AuthError::new(ErrorType::EmailSignInError, e.to_string()).with_source(e))?;
+        }
+        // Without SMTP the provider was refused at construction unless it
+        // has the hook: nothing else to send with.
+        #[cfg(not(feature = "smtp"))]
+        let _ = host;
     }
     Ok(Reply::Redirect(format!("{}/verify-request?provider={}&type=email", ctx.base_url(), provider.id)))
 }

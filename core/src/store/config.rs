@@ -22,11 +22,14 @@ use std::time::Duration;
 use serde_json::{Map, Value};
 
 use super::counters::StoreConfig;
-use super::redis::{RedisOptions, RedisPool};
+#[cfg(feature = "redis")]
+use super::redis::{RedisPool, RedisStore};
+use super::redis_options::RedisOptions;
+#[cfg(feature = "postgres")]
+use super::PostgresAdapter;
 use super::{
     AccountStore, Adapter, CounterStore, DataStores, HostAdapter, LeaseStore, MemoryAdapter, MemoryCounters,
-    MemoryLeases, PasskeyStore, PostgresAdapter, PostgresOptions, RedisStore, Sealing, SessionStore, SqliteAdapter,
-    Stores, VerificationStore,
+    MemoryLeases, PasskeyStore, PostgresOptions, Sealing, SessionStore, SqliteAdapter, Stores, VerificationStore,
 };
 use crate::error::{ConfigError, ErrorType};
 use crate::host::Host;
@@ -46,6 +49,7 @@ pub struct StoresConfig<'a> {
 enum DataBackend {
     Memory(Arc<MemoryAdapter>),
     Sqlite(Arc<SqliteAdapter>),
+    #[cfg(feature = "postgres")]
     Postgres(Arc<PostgresAdapter>),
     Host(Arc<HostAdapter>),
 }
@@ -62,6 +66,7 @@ impl DataBackend {
         match self {
             DataBackend::Memory(b) => (b.clone(), b.clone(), b.clone(), b.clone()),
             DataBackend::Sqlite(b) => (b.clone(), b.clone(), b.clone(), b.clone()),
+            #[cfg(feature = "postgres")]
             DataBackend::Postgres(b) => (b.clone(), b.clone(), b.clone(), b.clone()),
             DataBackend::Host(b) => (b.clone(), b.clone(), b.clone(), b.clone()),
         }
@@ -72,6 +77,7 @@ impl DataBackend {
         match self {
             DataBackend::Memory(b) => Some(b.clone()),
             DataBackend::Sqlite(b) => Some(b.clone()),
+            #[cfg(feature = "postgres")]
             DataBackend::Postgres(b) => Some(b.clone()),
             DataBackend::Host(_) => None,
         }
@@ -111,7 +117,7 @@ impl Stores {
         let secondary = config.secondary_storage.map(secondary_storage).transpose()?;
         let (counters, counter_leases) = counters(config.counters, backend.as_ref())?;
         let leases = match (&secondary, &backend) {
-            (Some(redis), _) => redis.clone() as Arc<dyn LeaseStore>,
+            (Some(secondary), _) => secondary.leases.clone(),
             (None, Some(backend)) => backend.leases().unwrap_or(counter_leases),
             (None, None) => counter_leases,
         };
@@ -121,8 +127,7 @@ impl Stores {
                 DataBackend::Host(h) => Some(h.clone()),
                 _ => None,
             };
-            let secondary =
-                secondary.map(|redis| (redis.clone() as Arc<dyn SessionStore>, redis as Arc<dyn VerificationStore>));
+            let secondary = secondary.map(|s| (s.sessions, s.tokens));
             DataStores::new(accounts, (own_sessions, own_tokens), passkeys, secondary, host)
         });
         Ok(Stores::new(data, counters, leases))
@@ -136,13 +141,22 @@ pub fn from_config(value: &Value, host: Arc<dyn Host>) -> Result<Arc<dyn Adapter
     Ok(match data_backend(value, host, Sealing::none())? {
         DataBackend::Memory(b) => b,
         DataBackend::Sqlite(b) => b,
+        #[cfg(feature = "postgres")]
         DataBackend::Postgres(b) => b,
         DataBackend::Host(b) => b,
     })
 }
 
+/// What `secondaryStorage` serves: sessions, verification tokens, and the
+/// leases kept beside the tokens.
+struct Secondary {
+    sessions: Arc<dyn SessionStore>,
+    tokens: Arc<dyn VerificationStore>,
+    leases: Arc<dyn LeaseStore>,
+}
+
 /// The store of the `secondaryStorage` option.
-fn secondary_storage(value: &Value) -> Result<Arc<RedisStore>, ConfigError> {
+fn secondary_storage(value: &Value) -> Result<Secondary, ConfigError> {
     let Value::Object(map) = value else {
         return Err(ConfigError::new(
             "secondaryStorage",
@@ -160,11 +174,57 @@ fn secondary_storage(value: &Value) -> Result<Arc<RedisStore>, ConfigError> {
         None => return Err(ConfigError::new("secondaryStorage.type", "is required: \"redis\"")),
     }
     let options = RedisOptions::parse(map, "secondaryStorage", &["type"])?;
-    let pool = RedisPool::new(&options).map_err(|e| ConfigError::new("secondaryStorage.url", e))?;
-    Ok(Arc::new(RedisStore::new(Arc::new(pool))))
+    Ok(redis_store(&options, "secondaryStorage")?.secondary)
 }
 
 const COUNTERS_OPTION: &str = "rateLimit.store";
+
+/// A backend this build leaves out, asked for by `option`.
+#[allow(dead_code)] // every backend may be built in
+fn not_built(option: &str, what: &str, feature: &str) -> ConfigError {
+    ConfigError::new(
+        option,
+        format!("this build of libauth has no {what} support (the cargo feature `{feature}` is off); the published packages have it"),
+    )
+}
+
+/// Everything the Redis backend serves.
+struct RedisServes {
+    secondary: Secondary,
+    counters: Arc<dyn CounterStore>,
+}
+
+/// The Redis backend on `options`, for `option`.
+fn redis_store(options: &RedisOptions, option: &str) -> Result<RedisServes, ConfigError> {
+    #[cfg(feature = "redis")]
+    {
+        let pool = RedisPool::new(options).map_err(|e| ConfigError::new(format!("{option}.url"), e))?;
+        let redis = Arc::new(RedisStore::new(Arc::new(pool)));
+        Ok(RedisServes {
+            secondary: Secondary { sessions: redis.clone(), tokens: redis.clone(), leases: redis.clone() },
+            counters: redis,
+        })
+    }
+    #[cfg(not(feature = "redis"))]
+    {
+        let _ = options;
+        Err(not_built(&format!("{option}.type"), "Redis", "redis"))
+    }
+}
+
+/// A PostgreSQL backend on `options` (for counts), for `option`.
+fn postgres_counters(options: &PostgresOptions, option: &str) -> Result<CountersAndLeases, ConfigError> {
+    #[cfg(feature = "postgres")]
+    {
+        let db = Arc::new(PostgresAdapter::new(options).map_err(|e| ConfigError::new(format!("{option}.url"), e))?);
+        Ok((db.clone(), db))
+    }
+    #[cfg(not(feature = "postgres"))]
+    {
+        let _ = options;
+        Err(not_built(&format!("{option}.type"), "PostgreSQL", "postgres"))
+    }
+}
 
 /// The counter store `rateLimit.store` names, and the leases of the same
 /// backend.
@@ -179,19 +239,14 @@ fn counters(config: &StoreConfig, backend: Option<&DataBackend>) -> Result<Count
             })?);
             (db.clone(), db)
         }
-        StoreConfig::Postgres(options) => {
-            let db = Arc::new(
-                PostgresAdapter::new(options).map_err(|e| ConfigError::new(format!("{COUNTERS_OPTION}.url"), e))?,
-            );
-            (db.clone(), db)
-        }
+        StoreConfig::Postgres(options) => postgres_counters(options, COUNTERS_OPTION)?,
         StoreConfig::Redis(options) => {
-            let pool = RedisPool::new(options).map_err(|e| ConfigError::new(format!("{COUNTERS_OPTION}.url"), e))?;
-            let redis = Arc::new(RedisStore::new(Arc::new(pool)));
-            (redis.clone(), redis)
+            let redis = redis_store(options, COUNTERS_OPTION)?;
+            (redis.counters, redis.secondary.leases)
         }
         StoreConfig::Database => match backend {
             Some(DataBackend::Sqlite(db)) => (db.clone(), db.clone()),
+            #[cfg(feature = "postgres")]
             Some(DataBackend::Postgres(db)) => (db.clone(), db.clone()),
             _ => return Err(ConfigError::new(
                 format!("{COUNTERS_OPTION}.type"),
@@ -248,7 +303,7 @@ fn data_backend(value: &Value, host: Arc<dyn Host>, sealing: Sealing) -> Result<
             if let Some(schema) = options.get("schema") {
                 pg.schema = schema
                     .as_str()
-                    .filter(|s| super::postgres::is_valid_schema_name(s))
+                    .filter(|s| super::postgres_options::is_valid_schema_name(s))
                     .ok_or_else(|| {
                         ConfigError::new(
                             "adapter.schema",
@@ -263,8 +318,16 @@ fn data_backend(value: &Value, host: Arc<dyn Host>, sealing: Sealing) -> Result<
                 })?;
                 pg.connect_timeout = Duration::from_secs_f64(seconds);
             }
-            let adapter = PostgresAdapter::new(&pg).map_err(|e| ConfigError::new("adapter.url", e))?;
-            Ok(DataBackend::Postgres(Arc::new(adapter.with_sealing(sealing))))
+            #[cfg(feature = "postgres")]
+            {
+                let adapter = PostgresAdapter::new(&pg).map_err(|e| ConfigError::new("adapter.url", e))?;
+                Ok(DataBackend::Postgres(Arc::new(adapter.with_sealing(sealing))))
+            }
+            #[cfg(not(feature = "postgres"))]
+            {
+                let _ = (pg, sealing);
+                Err(not_built("adapter.type", "PostgreSQL", "postgres"))
+            }
         }
         "host" => {
             allow_only(options, &[])?;
@@ -300,5 +363,74 @@ fn required_string<'a>(options: &'a Map<String, Value>, key: &str, example: &str
         Some(Value::String(s)) if !s.is_empty() => Ok(s),
         Some(_) => Err(ConfigError::new(format!("adapter.{key}"), format!("must be a non-empty string: {example}"))),
         None => Err(ConfigError::new(format!("adapter.{key}"), format!("is required: {example}"))),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::host::NoHooks;
+    use serde_json::json;
+
+    fn compose(adapter: Value, secondary: Option<Value>, counters: StoreConfig) -> Result<Stores, ConfigError> {
+        let secrets = ["s".repeat(32)];
+        let config = StoresConfig {
+            adapter: Some(&adapter),
+            secondary_storage: secondary.as_ref(),
+            encrypt_tokens: false,
+            counters: &counters,
+            secrets: &secrets,
+        };
+        Stores::from_config(&config, Arc::new(NoHooks))
+    }
+
+    /// Sessions and tokens in Redis, the rest in the adapter: leases go
+    /// with the tokens; without secondary storage, the adapter serves
+    /// both.
+    #[test]
+    fn the_composition_follows_the_config() {
+        let stores = compose(json!({ "type": "memory" }), None, StoreConfig::memory()).unwrap();
+        let data = stores.data().expect("an adapter");
+        assert!(data.supports("useVerificationToken"));
+        assert!(stores.leases.take_lease("a", std::time::Duration::from_secs(1)).unwrap());
+        assert!(!stores.leases.take_lease("a", std::time::Duration::from_secs(1)).unwrap());
+        let none = Stores::from_config(
+            &StoresConfig {
+                adapter: None,
+                secondary_storage: None,
+                encrypt_tokens: false,
+                counters: &StoreConfig::memory(),
+                secrets: &["s".repeat(32)],
+            },
+            Arc::new(NoHooks),
+        )
+        .unwrap();
+        assert!(none.data().is_none());
+    }
+
+    /// A build without a backend refuses the config that asks for it,
+    /// naming the option, when the engine is built.
+    #[test]
+    #[cfg(not(feature = "postgres"))]
+    fn a_build_without_postgres_names_the_option() {
+        let url = "postgres://127.0.0.1/test";
+        let e = compose(json!({ "type": "postgres", "url": url }), None, StoreConfig::memory()).err().unwrap();
+        assert_eq!(e.option, "adapter.type");
+        assert!(e.message.contains("cargo feature `postgres`"), "{}", e.message);
+        let counters = StoreConfig::Postgres(PostgresOptions::new(url));
+        let e = compose(json!({ "type": "memory" }), None, counters).err().unwrap();
+        assert_eq!(e.option, "rateLimit.store.type");
+    }
+
+    #[test]
+    #[cfg(not(feature = "redis"))]
+    fn a_build_without_redis_names_the_option() {
+        let redis = json!({ "type": "redis", "url": "redis://127.0.0.1:6379" });
+        let e = compose(json!({ "type": "memory" }), Some(redis), StoreConfig::memory()).err().unwrap();
+        assert_eq!(e.option, "secondaryStorage.type");
+        assert!(e.message.contains("cargo feature `redis`"), "{}", e.message);
+        let counters = StoreConfig::Redis(RedisOptions::new("redis://127.0.0.1:6379"));
+        let e = compose(json!({ "type": "memory" }), None, counters).err().unwrap();
+        assert_eq!(e.option, "rateLimit.store.type");
     }
 }

@@ -18,8 +18,8 @@ pub enum StoreConfig {
     Sqlite {
         path: String,
     },
-    Postgres(super::PostgresOptions),
-    Redis(super::redis::RedisOptions),
+    Postgres(super::postgres_options::PostgresOptions),
+    Redis(super::redis_options::RedisOptions),
     /// The adapter's own database.
     Database,
 }

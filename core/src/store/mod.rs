@@ -50,9 +50,13 @@ mod errors;
 pub mod host;
 pub mod memory;
 pub mod migrations;
+#[cfg(feature = "postgres")]
 pub mod postgres;
+pub mod postgres_options;
 mod records;
+#[cfg(feature = "redis")]
 pub mod redis;
+pub mod redis_options;
 pub mod sealing;
 pub mod sqlite;
 mod stores;
@@ -64,12 +68,15 @@ pub use counters::{window_of, CounterStore, MemoryCounters, StoreError, WindowCo
 pub use errors::{constraint, AdapterError};
 pub use host::HostAdapter;
 pub use memory::{MemoryAdapter, MemoryLeases};
-pub use postgres::{PostgresAdapter, PostgresOptions};
+#[cfg(feature = "postgres")]
+pub use postgres::PostgresAdapter;
+pub use postgres_options::PostgresOptions;
 pub(crate) use records::new_user_id;
 pub use records::{
     AccountType, AdapterAccount, AdapterSession, AdapterUser, Authenticator, Ensured, NewUser, Purged, UserUpdate,
     VerificationToken,
 };
+#[cfg(feature = "redis")]
 pub use redis::RedisStore;
 pub use sealing::Sealing;
 pub use sqlite::SqliteAdapter;
