@@ -43,6 +43,21 @@ pub(crate) const PURGE_INTERVAL_MS: u64 = 60_000;
 /// made.
 pub(crate) const EXPIRY_MARGIN_MS: u64 = 5_000;
 
+/// When a SQL backend last deleted expired counts, so it does so at most
+/// once per [`PURGE_INTERVAL_MS`] per process, by whichever call comes then.
+#[derive(Default)]
+pub(crate) struct PurgeSchedule(std::sync::atomic::AtomicU64);
+
+impl PurgeSchedule {
+    /// Whether a purge is due at `now_ms`; `true` to one caller only.
+    pub(crate) fn due(&self, now_ms: u64) -> bool {
+        use std::sync::atomic::Ordering::Relaxed;
+        let last = self.0.load(Relaxed);
+        now_ms.saturating_sub(last) >= PURGE_INTERVAL_MS
+            && self.0.compare_exchange(last, now_ms, Relaxed, Relaxed).is_ok()
+    }
+}
+
 /// A count after `consume`, and how long until its window ends.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct WindowCount {

@@ -6,11 +6,10 @@
 //! distinct counts. Rows past their window are deleted at most once a
 //! minute per process, by whichever call comes then.
 
-use std::sync::atomic::Ordering;
 use std::time::Duration;
 
 use super::{map_error, PostgresAdapter};
-use crate::store::counters::{window_of, CounterStore, StoreError, WindowCount, EXPIRY_MARGIN_MS, PURGE_INTERVAL_MS};
+use crate::store::counters::{window_of, CounterStore, StoreError, WindowCount, EXPIRY_MARGIN_MS};
 use crate::store::AdapterError;
 
 /// PostgreSQL's bigint is signed 64-bit; counts, windows and times are far
@@ -49,13 +48,9 @@ impl PostgresAdapter {
     /// Delete expired rows if none were deleted in the last minute. A
     /// failure is not the request's: the next purge tries again.
     fn purge_counters_now_and_then(&self, now_ms: u64) {
-        let last = self.last_counter_purge_ms.load(Ordering::Relaxed);
-        if now_ms.saturating_sub(last) < PURGE_INTERVAL_MS
-            || self.last_counter_purge_ms.compare_exchange(last, now_ms, Ordering::Relaxed, Ordering::Relaxed).is_err()
-        {
-            return;
+        if self.counter_purge.due(now_ms) {
+            let _ = self.purge_counters(now_ms);
         }
-        let _ = self.purge_counters(now_ms);
     }
 
     /// Delete every count whose window ended before `now_ms`; how many.

@@ -721,7 +721,7 @@ pub struct PostgresAdapter {
     migrating: Mutex<()>,
     sealing: Sealing,
     /// When expired rate-limit rows were last deleted (see `counters`).
-    last_counter_purge_ms: std::sync::atomic::AtomicU64,
+    counter_purge: super::counters::PurgeSchedule,
 }
 
 impl PostgresAdapter {
@@ -749,7 +749,7 @@ impl PostgresAdapter {
             migrated: AtomicBool::new(false),
             migrating: Mutex::new(()),
             sealing: Sealing::none(),
-            last_counter_purge_ms: Default::default(),
+            counter_purge: Default::default(),
         })
     }
 

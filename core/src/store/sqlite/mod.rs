@@ -146,7 +146,7 @@ pub struct SqliteAdapter {
     conn: Mutex<Opened>,
     sealing: Sealing,
     /// When expired rate-limit rows were last deleted (see `counters`).
-    last_counter_purge_ms: std::sync::atomic::AtomicU64,
+    counter_purge: super::counters::PurgeSchedule,
 }
 
 /// The connection and the process that opened it.
@@ -265,7 +265,7 @@ impl SqliteAdapter {
             path,
             conn: Mutex::new(opened),
             sealing: Sealing::none(),
-            last_counter_purge_ms: Default::default(),
+            counter_purge: Default::default(),
         })
     }
 
