@@ -23,11 +23,11 @@ use serde_json::Value;
 
 pub struct PyHost {
     hooks: HashSet<String>,
-    dispatch: PyObject,
+    dispatch: Py<PyAny>,
 }
 
 impl PyHost {
-    pub fn new(hooks: Vec<String>, dispatch: PyObject) -> PyHost {
+    pub fn new(hooks: Vec<String>, dispatch: Py<PyAny>) -> PyHost {
         PyHost { hooks: hooks.into_iter().collect(), dispatch }
     }
 
@@ -40,7 +40,7 @@ impl PyHost {
         let described = libauth_core::conventions::HookCall::describe(hook.name(), args);
         let args = serde_json::to_string(&described).unwrap_or_else(|_| "{\"args\":[]}".into());
         let seconds = timeout.map(|t| t.as_secs_f64());
-        let answer = Python::with_gil(|py| -> PyResult<(u8, String)> {
+        let answer = Python::attach(|py| -> PyResult<(u8, String)> {
             self.dispatch.call1(py, (hook.name(), args, seconds))?.extract(py)
         });
         let (status, json) = match answer {

@@ -4,7 +4,7 @@
 //! exception classes.
 //!
 //! Threads and the GIL (docs/architecture.md has the whole model):
-//! - Every engine call releases the GIL (`allow_threads`), so threads read
+//! - Every engine call releases the GIL (`detach`), so threads read
 //!   sessions and answer routes in parallel.
 //! - A hook re-acquires the GIL on the engine's thread and calls the
 //!   Python dispatcher (`host.rs`), which waits for `async` hooks on their
@@ -20,7 +20,7 @@ use std::sync::Arc;
 use libauth_core::{Auth, AuthError, AuthRequest, AuthResponse, Config, Dispatch, ErrorType, Permit};
 use pyo3::exceptions::PyException;
 use pyo3::prelude::*;
-use pyo3::sync::GILOnceCell;
+use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyBool, PyBytes, PyDict, PyList, PyString, PyType};
 
 use host::PyHost;
@@ -86,11 +86,11 @@ impl NativeJob {
         let auth = &self.auth;
         match work {
             Work::Handle(req) => {
-                let res = py.allow_threads(|| catch_unwind(AssertUnwindSafe(|| auth.handle(&req))));
+                let res = py.detach(|| catch_unwind(AssertUnwindSafe(|| auth.handle(&req))));
                 to_py(py, res.map_err(|_| internal())?).into_pyobject(py).map(|t| t.into_any())
             }
             Work::Session(req, with_identity) => {
-                let read = py.allow_threads(|| catch_unwind(AssertUnwindSafe(|| auth.get_session(&req))));
+                let read = py.detach(|| catch_unwind(AssertUnwindSafe(|| auth.get_session(&req))));
                 session_to_py(py, read.map_err(|_| internal())?, with_identity)
             }
         }
@@ -103,7 +103,7 @@ impl NativeJob {
 /// functions lifted out of it; `dispatch(hook, args_json, timeout_seconds)`
 /// runs one and returns `(status, json)` (see `host.rs`).
 #[pyfunction]
-fn create_auth(py: Python<'_>, config_json: &str, hooks: Vec<String>, dispatch: PyObject) -> PyResult<Either> {
+fn create_auth(py: Python<'_>, config_json: &str, hooks: Vec<String>, dispatch: Py<PyAny>) -> PyResult<Either> {
     let refused =
         |e: libauth_core::ConfigError| Either::Refused((e.option.clone(), e.message.clone(), e.type_name().to_owned()));
     let config = match Config::from_json(config_json) {
@@ -112,7 +112,7 @@ fn create_auth(py: Python<'_>, config_json: &str, hooks: Vec<String>, dispatch: 
     };
     let host = Arc::new(PyHost::new(hooks, dispatch));
     // Building may call no hook, but SQLite opens its file: no GIL needed.
-    let built = py.allow_threads(|| catch_unwind(AssertUnwindSafe(|| Auth::new(config, host))));
+    let built = py.detach(|| catch_unwind(AssertUnwindSafe(|| Auth::new(config, host))));
     match built {
         Ok(Ok(auth)) => Ok(Either::Built(NativeAuth { auth: Arc::new(auth) })),
         Ok(Err(e)) => Ok(refused(e)),
@@ -174,7 +174,7 @@ impl NativeAuth {
     ) -> PyResult<Begun> {
         let req = AuthRequest { method, url, headers, body, remote_address };
         let auth = &self.auth;
-        let begun = py.allow_threads(|| {
+        let begun = py.detach(|| {
             catch_unwind(AssertUnwindSafe(|| match auth.begin(&req) {
                 libauth_core::Begun::Answered(res) => Ok(res),
                 libauth_core::Begun::Admitted(permit) => Err(permit),
@@ -217,7 +217,7 @@ impl NativeAuth {
     ) -> PyResult<NativeResponse> {
         let req = AuthRequest { method, url, headers, body, remote_address };
         let auth = &self.auth;
-        let res = py.allow_threads(|| catch_unwind(AssertUnwindSafe(|| auth.handle_admitted(&req))));
+        let res = py.detach(|| catch_unwind(AssertUnwindSafe(|| auth.handle_admitted(&req))));
         res.map(|r| to_py(py, r)).map_err(|_| internal())
     }
 
@@ -235,7 +235,7 @@ impl NativeAuth {
     ) -> PyResult<Bound<'py, PyAny>> {
         let req = session_request(url, cookie);
         let auth = &self.auth;
-        let read = py.allow_threads(|| catch_unwind(AssertUnwindSafe(|| auth.get_session_admitted(&req))));
+        let read = py.detach(|| catch_unwind(AssertUnwindSafe(|| auth.get_session_admitted(&req))));
         session_to_py(py, read.map_err(|_| internal())?, with_identity)
     }
 
@@ -245,7 +245,7 @@ impl NativeAuth {
     /// ask (the GIL released meanwhile: it may call the provider).
     fn get_access_token<'py>(&self, py: Python<'py>, user_id: &str, provider: &str) -> PyResult<Bound<'py, PyAny>> {
         let auth = &self.auth;
-        let got = py.allow_threads(|| {
+        let got = py.detach(|| {
             catch_unwind(AssertUnwindSafe(|| {
                 let _permit = auth.admit_or_refuse()?;
                 auth.get_access_token(user_id, provider)
@@ -264,7 +264,7 @@ impl NativeAuth {
     fn passkeys<'py>(&self, py: Python<'py>, user_id: &str, call_json: &str) -> PyResult<Bound<'py, PyAny>> {
         let call = serde_json::from_str(call_json).unwrap_or(serde_json::Value::Null);
         let auth = &self.auth;
-        let got = py.allow_threads(|| {
+        let got = py.detach(|| {
             catch_unwind(AssertUnwindSafe(|| {
                 let _permit = auth.admit_or_refuse()?;
                 auth.passkeys(user_id, &call)
@@ -282,7 +282,7 @@ impl NativeAuth {
     fn call_hook(&self, py: Python<'_>, hook: &str, args_json: &str) -> PyResult<String> {
         let args = serde_json::from_str(args_json).unwrap_or(serde_json::Value::Null);
         let auth = &self.auth;
-        match py.allow_threads(|| catch_unwind(AssertUnwindSafe(|| auth.call_hook(hook, args)))) {
+        match py.detach(|| catch_unwind(AssertUnwindSafe(|| auth.call_hook(hook, args)))) {
             Ok(Ok(value)) => Ok(value.to_string()),
             Ok(Err(e)) => Err(EngineError::new_err(serde_json::to_string(&e).unwrap_or_default())),
             Err(_) => Err(internal()),
@@ -311,7 +311,7 @@ impl NativeAuth {
         };
         let req = AuthRequest { method, url, headers, body: None, remote_address: None };
         let auth = &self.auth;
-        match py.allow_threads(|| catch_unwind(AssertUnwindSafe(|| auth.sign_in(&provider, fields, &req)))) {
+        match py.detach(|| catch_unwind(AssertUnwindSafe(|| auth.sign_in(&provider, fields, &req)))) {
             Ok(Ok(out)) => Ok((out.redirect, out.set_cookies)),
             Ok(Err(e)) => Err(engine_error(&e)),
             Err(_) => Err(internal()),
@@ -328,7 +328,7 @@ impl NativeAuth {
     ) -> PyResult<(String, Vec<String>)> {
         let req = AuthRequest { method, url, headers, body: None, remote_address: None };
         let auth = &self.auth;
-        match py.allow_threads(|| catch_unwind(AssertUnwindSafe(|| auth.sign_out(&req)))) {
+        match py.detach(|| catch_unwind(AssertUnwindSafe(|| auth.sign_out(&req)))) {
             Ok(Ok(out)) => Ok((out.redirect, out.set_cookies)),
             Ok(Err(e)) => Err(engine_error(&e)),
             Err(_) => Err(internal()),
@@ -404,14 +404,14 @@ fn session_to_py<'py>(
     read: Result<Option<libauth_core::Session>, AuthError>,
     with_identity: bool,
 ) -> PyResult<Bound<'py, PyAny>> {
-    static SESSION_CLASS: GILOnceCell<Py<PyType>> = GILOnceCell::new();
+    static SESSION_CLASS: PyOnceLock<Py<PyType>> = PyOnceLock::new();
     let session = match read {
         Ok(Some(session)) => session,
         Ok(None) => return Ok(py.None().into_bound(py)),
         Err(e) => return Err(engine_error(&e)),
     };
     let dict = if with_identity {
-        SESSION_CLASS.import(py, "libauth._auth", "SessionWithIdentity")?.call0()?.downcast_into::<PyDict>()?
+        SESSION_CLASS.import(py, "libauth._auth", "SessionWithIdentity")?.call0()?.cast_into::<PyDict>()?
     } else {
         PyDict::new(py)
     };
