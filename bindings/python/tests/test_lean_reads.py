@@ -1,0 +1,117 @@
+"""``Auth.get_session`` crosses into the engine once with the URL and the
+``Cookie`` header (borrowed, no request built): its answer is the engine's
+own answer to ``GET /auth/session`` for the same cookie (no renewal due),
+byte for byte once serialized as the engine serializes it, on the inline
+path and through a session callback, sync and async, for valid, tampered,
+cut, rotated-out, chunked and garbage cookies, and for database sessions.
+(Expired cookies and any mix: core's property test, on the same read path.)"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from typing import Any, Dict, List, Optional
+
+import pytest
+
+import libauth
+from conftest import SECRET, base_config, sync_authorize
+from test_engine import mint_cookie
+
+URL = "http://127.0.0.1:8000/dashboard"
+SESSION_URL = "http://127.0.0.1:8000/auth/session"
+
+
+def route(auth: libauth.Auth, cookie: Optional[str]) -> str:
+    headers = [] if cookie is None else [("cookie", cookie)]
+    res = auth.handle("GET", SESSION_URL, headers)
+    assert res.status == 200
+    return res.body.decode()
+
+
+def as_engine_json(session: Optional[Dict[str, Any]]) -> str:
+    """The dict as the engine writes JSON: no spaces, key order kept."""
+    return json.dumps(session, separators=(",", ":"), ensure_ascii=False)
+
+
+def tampered(cookie: str, at: int) -> str:
+    name, value = cookie.split("=", 1)
+    i = at % len(value)
+    return f"{name}={value[:i]}{'B' if value[i] == 'A' else 'A'}{value[i + 1 :]}"
+
+
+def cookies() -> List[Optional[str]]:
+    ada = "authjs.session-token=" + mint_cookie(json.dumps({"name": "Ada", "email": "ada@example.com", "sub": "42"}))
+    big = mint_cookie(json.dumps({"name": "Big", "email": "big@example.com", "sub": "9", "picture": "p" * 6000}))
+    chunked = "; ".join(f"authjs.session-token.{i}={big[j : j + 3900]}" for i, j in enumerate(range(0, len(big), 3900)))
+    rotated = "authjs.session-token=" + mint_cookie(
+        json.dumps({"name": "Old", "sub": "1"}), secret="libauth-python-old-secret-0123456789abcdef"
+    )
+    return [
+        ada,
+        f"theme=dark; {ada}; a=\"1\"",
+        chunked,
+        rotated,
+        ada[:-3],
+        *(tampered(ada, at) for at in (25, 80, 200)),
+        "authjs.session-token=eyJhbGciOiJkaXIi.x.y.z.w",
+        "authjs.session-token=",
+        "",
+        None,
+    ]
+
+
+def jwt_engine(with_callback: bool) -> libauth.Auth:
+    extra: Dict[str, Any] = {"session": {"updateAge": 3600}}
+    if with_callback:
+        extra["callbacks"] = {"session": lambda args: {**args["session"], "role": "reader"}}
+    return libauth.Auth(base_config(authorize=sync_authorize, **extra))
+
+
+@pytest.mark.parametrize("with_callback", [False, True], ids=["inline", "session-callback"])
+def test_get_session_answers_what_the_session_route_answers(with_callback: bool) -> None:
+    auth = jwt_engine(with_callback)
+    assert auth.session_is_hookless is not with_callback
+    read_some = False
+    for cookie in cookies():
+        want = route(auth, cookie)
+        got = as_engine_json(auth.get_session(URL, cookie))
+        assert got == want, cookie
+        with_identity = auth.get_session_with_identity(URL, cookie)
+        assert as_engine_json(with_identity) == want
+        assert as_engine_json(asyncio.run(auth.get_session_async(URL, cookie))) == want
+        read_some |= want != "null"
+    assert read_some, "some cookies are sessions"
+
+
+def test_database_sessions_read_the_same_both_ways() -> None:
+    auth = libauth.Auth(base_config(authorize=sync_authorize, adapter={"type": "memory"}, session={"strategy": "database"}))
+    csrf = auth.handle("GET", "http://127.0.0.1:8000/auth/csrf", [])
+    jar = "; ".join(v.split(";", 1)[0] for k, v in csrf.headers if k.lower() == "set-cookie")
+    token = json.loads(csrf.body)["csrfToken"]
+    signed = auth.handle(
+        "POST",
+        "http://127.0.0.1:8000/auth/callback/credentials",
+        [("content-type", "application/x-www-form-urlencoded"), ("cookie", jar)],
+        f"csrfToken={token}&username=ada&password=lovelace".encode(),
+    )
+    session_cookie = next(
+        v.split(";", 1)[0] for k, v in signed.headers if k.lower() == "set-cookie" and "session-token=" in v
+    )
+    for cookie in (session_cookie, "authjs.session-token=00000000-0000-4000-8000-000000000000", None):
+        want = route(auth, cookie)
+        assert as_engine_json(auth.get_session(URL, cookie)) == want
+    assert "Ada Lovelace" in route(auth, session_cookie)
+
+
+def test_text_that_is_not_a_str_is_a_type_error() -> None:
+    auth = jwt_engine(False)
+    with pytest.raises(TypeError):
+        auth.get_session(b"http://x/", None)  # type: ignore[arg-type]
+    with pytest.raises(TypeError):
+        auth.get_session(URL, 42)  # type: ignore[arg-type]
+    # Lone surrogates cannot be UTF-8: refused, never a crash.
+    with pytest.raises((UnicodeEncodeError, ValueError, TypeError)):
+        auth.get_session(URL, "authjs.session-token=\ud800")
+    assert auth.get_session(URL, "é=ü; authjs.session-token=x") is None
+    assert SECRET
