@@ -49,7 +49,7 @@ def cookies() -> List[Optional[str]]:
     )
     return [
         ada,
-        f"theme=dark; {ada}; a=\"1\"",
+        f'theme=dark; {ada}; a="1"',
         chunked,
         rotated,
         ada[:-3],
@@ -85,7 +85,9 @@ def test_get_session_answers_what_the_session_route_answers(with_callback: bool)
 
 
 def test_database_sessions_read_the_same_both_ways() -> None:
-    auth = libauth.Auth(base_config(authorize=sync_authorize, adapter={"type": "memory"}, session={"strategy": "database"}))
+    auth = libauth.Auth(
+        base_config(authorize=sync_authorize, adapter={"type": "memory"}, session={"strategy": "database"})
+    )
     csrf = auth.handle("GET", "http://127.0.0.1:8000/auth/csrf", [])
     jar = "; ".join(v.split(";", 1)[0] for k, v in csrf.headers if k.lower() == "set-cookie")
     token = json.loads(csrf.body)["csrfToken"]
