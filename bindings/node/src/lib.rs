@@ -158,7 +158,10 @@ impl NativeAuth {
     /// glue and core's one session builder: a hand-written N-API function
     /// writing the session's parts into an array saved 0.9 µs a call
     /// (`bench/session-call.mjs`), under 1% of a protected Express request,
-    /// and was not worth its `unsafe`.
+    /// and was not worth its `unsafe`; the session built as an object by
+    /// napi-rs (its `serde_json` conversion, one N-API call per key and
+    /// value) cost 17% more instructions than this JSON and `JSON.parse`
+    /// (38.5k against 33.0k per read, bench/reads, 2026-11-28).
     #[napi(catch_unwind)]
     pub fn get_session_json(&self, url: String, cookie: Option<String>) -> Result<Option<String>> {
         if !self.inline_session {
@@ -171,21 +174,6 @@ impl NativeAuth {
         // is built, nothing copied past napi-rs's one copy out of V8.
         match self.auth.get_session_by_cookie(&url, cookie.as_deref()) {
             Ok(session) => Ok(session.map(|s| s.to_json())),
-            Err(e) => Err(napi::Error::new(Status::GenericFailure, error_json(&e))),
-        }
-    }
-
-    /// `getSessionJson`, the session built as a JavaScript object here
-    /// (napi-rs's `serde_json` conversion) instead of JSON text for
-    /// `JSON.parse`. MEASUREMENT ONLY (bench/session-call.mjs).
-    #[napi(catch_unwind)]
-    pub fn get_session_object(
-        &self,
-        url: String,
-        cookie: Option<String>,
-    ) -> Result<Option<serde_json::Map<String, serde_json::Value>>> {
-        match self.auth.get_session_by_cookie(&url, cookie.as_deref()) {
-            Ok(session) => Ok(session.map(|s| s.0)),
             Err(e) => Err(napi::Error::new(Status::GenericFailure, error_json(&e))),
         }
     }

@@ -64,7 +64,11 @@ def cookies() -> List[Optional[str]]:
 def jwt_engine(with_callback: bool) -> libauth.Auth:
     extra: Dict[str, Any] = {"session": {"updateAge": 3600}}
     if with_callback:
-        extra["callbacks"] = {"session": lambda args: {**args["session"], "role": "reader"}}
+
+        def session(*, session: Dict[str, Any], **_: Any) -> Dict[str, Any]:
+            return {**session, "role": "reader"}
+
+        extra["callbacks"] = {"session": session}
     return libauth.Auth(base_config(authorize=sync_authorize, **extra))
 
 
