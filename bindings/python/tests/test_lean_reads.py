@@ -121,3 +121,48 @@ def test_text_that_is_not_a_str_is_a_type_error() -> None:
         auth.get_session(URL, "authjs.session-token=\ud800")
     assert auth.get_session(URL, "é=ü; authjs.session-token=x") is None
     assert SECRET
+
+
+def test_the_wsgi_url_is_wsgirefs_request_uri() -> None:
+    """``environ_url`` builds plain URLs itself: the same text as
+    ``wsgiref.util.request_uri`` for any mix of scheme, host, script name,
+    path and query, plain or needing percent-encoding."""
+    import random
+    from wsgiref.util import request_uri
+
+    from libauth.wsgi import environ_url
+
+    rng = random.Random(7)
+    pieces = ["", "/", "/a", "/auth/session", "/x;y=1,z", "/é", "/a b", "/%41", "/a?b", "/~u/-_.", "//", "a", "/a/"]
+    for _ in range(3000):
+        environ: Dict[str, Any] = {
+            "wsgi.url_scheme": rng.choice(["http", "https"]),
+            "SERVER_NAME": "server.example",
+            "SERVER_PORT": rng.choice(["80", "443", "8080"]),
+        }
+        if rng.random() < 0.8:
+            environ["HTTP_HOST"] = rng.choice(["127.0.0.1:8000", "example.com", ""])
+        for key in ("SCRIPT_NAME", "PATH_INFO", "QUERY_STRING"):
+            if rng.random() < 0.8:
+                environ[key] = rng.choice(pieces) if key != "QUERY_STRING" else rng.choice(["", "a=1", "x=%20&y"])
+        assert environ_url(environ) == request_uri(environ, include_query=True), environ
+
+
+def test_asgi_headers_in_any_case_give_the_url_and_cookie() -> None:
+    from libauth.asgi import scope_url_and_cookie
+
+    for host, cookie in ((b"host", b"cookie"), (b"Host", b"Cookie"), (b"HOST", b"COOKIE"), (b"hOsT", b"cOOkie")):
+        scope: Dict[str, Any] = {
+            "type": "http",
+            "scheme": "https",
+            "path": "/p",
+            "query_string": b"q=1",
+            "headers": [
+                (b"x-host", b"no"),
+                (host, b"example.com"),
+                (cookie, b"a=1"),
+                (b"cookies", b"no"),
+                (cookie, b"b=2"),
+            ],
+        }
+        assert scope_url_and_cookie(scope) == ("https://example.com/p?q=1", "a=1; b=2")
