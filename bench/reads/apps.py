@@ -5,7 +5,7 @@ with a bare route and a protected one answering the same JSON:
   and ``starlette_libauth`` (``libauth.ASGIMiddleware``; ``GET /protected``
   reads ``request.state.session``), as in bench/python/apps.py.
 - Flask under waitress: ``flask_bare`` (``GET /bare``) and ``flask_libauth``
-  (``libauth.flask.LibAuth``; ``GET /protected`` reads ``current_session``).
+  (``libauth.flask.LibAuth``; ``GET /protected`` reads ``get_session()``).
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from starlette.responses import JSONResponse, RedirectResponse, Response
 from starlette.routing import Route
 
 import libauth
-from libauth.flask import LibAuth, current_session
+from libauth.flask import LibAuth, get_session
 
 SECRET = os.environ["AUTH_SECRET"]
 USER = {"id": "1", "name": "Bench User", "email": "bench@example.com", "image": "https://img.example/u.png"}
@@ -60,6 +60,7 @@ LibAuth(flask_libauth, config())
 
 @flask_libauth.get("/protected")
 def _flask_protected() -> Any:
-    if not current_session:
+    session = get_session()
+    if session is None:
         return "", 303, {"location": "/auth/signin"}
-    return jsonify(dict(current_session))
+    return jsonify(session)
