@@ -386,6 +386,24 @@ enum auth_result auth_get_session(const struct auth_engine *auth,
                                   struct auth_buffer **session_out,
                                   struct auth_error **error_out);
 
+// `auth_get_session` from what a session read needs and no more: the
+// request's absolute URL (`url`, `url_len` bytes of UTF-8, as for
+// `auth_handle`: its scheme picks the secure or plain cookie names) and its
+// `Cookie` header value (`cookie`, `cookie_len` bytes; NULL with length 0,
+// or an empty string, when the request has none; several `Cookie` headers
+// joined with "; "). No request JSON is built or parsed; the answer (the
+// session JSON or NULL in `*session_out`, the result code, the error) is
+// the one `auth_get_session` gives for a request with that URL and header.
+// A `url` that is not absolute fails with `AUTH_INVALID_JSON`, as in
+// `auth_get_session`.
+enum auth_result auth_get_session_by_cookie(const struct auth_engine *auth,
+                                            const char *url,
+                                            size_t url_len,
+                                            const char *cookie,
+                                            size_t cookie_len,
+                                            struct auth_buffer **session_out,
+                                            struct auth_error **error_out);
+
 // A valid access token for the user's account with `provider` (both
 // UTF-8), for calling the provider's API: on success writes
 // `{"accessToken": "...", "expiresAt": 1767225600, "tokenType": "bearer",

@@ -4,6 +4,10 @@
  *
  *   bench-c 1   one thread: about a second of calls, prints µs/op
  *   bench-c 2   two threads on one engine: prints ops/s
+ *   bench-c lean        as `1`, with auth_get_session_by_cookie (the URL
+ *                       and the Cookie header, no request JSON)
+ *   bench-c calls full|lean N   N calls and nothing printed, for callgrind
+ *                       (bench/reads/run.sh: instructions per call)
  *
  * Run by bench/c/run.sh (release build, pinned with taskset). */
 #define _GNU_SOURCE
@@ -20,6 +24,9 @@
 static auth_engine *auth;
 static char session_req[4096];
 static size_t session_len;
+static const char session_url[] = "http://localhost:3000/dashboard";
+static char session_cookie[2048];
+static size_t session_cookie_len;
 
 static int32_t hook(void *user_data, const char *name, const char *args, size_t len, auth_hook_result *result) {
     (void)user_data;
@@ -66,8 +73,8 @@ static void sign_in(void) {
                      "\"body\":\"csrfToken=%s&username=u&password=p\"}",
                      csrf_cookie, token);
     if (auth_handle(auth, req, (size_t)n, &res, NULL) != AUTH_OK) exit(1);
-    char session_cookie[2048];
     cookie_from(res->data, "authjs.session-token=", session_cookie, sizeof session_cookie);
+    session_cookie_len = strlen(session_cookie);
     auth_buffer_free(res);
     session_len = (size_t)snprintf(session_req, sizeof session_req,
                                    "{\"method\":\"GET\",\"url\":\"http://localhost:3000/dashboard\","
@@ -79,6 +86,17 @@ static void one_call(void) {
     auth_buffer *session = NULL;
     if (auth_get_session(auth, session_req, session_len, &session, NULL) != AUTH_OK || !session) {
         fprintf(stderr, "get_session failed\n");
+        exit(1);
+    }
+    auth_buffer_free(session);
+}
+
+static void one_lean_call(void) {
+    auth_buffer *session = NULL;
+    if (auth_get_session_by_cookie(auth, session_url, sizeof session_url - 1, session_cookie, session_cookie_len,
+                                   &session, NULL) != AUTH_OK ||
+        !session) {
+        fprintf(stderr, "get_session_by_cookie failed\n");
         exit(1);
     }
     auth_buffer_free(session);
@@ -101,8 +119,24 @@ int main(int argc, char **argv) {
         return 1;
     }
     sign_in();
+    if (argc > 3 && strcmp(argv[1], "calls") == 0) {
+        void (*call)(void) = strcmp(argv[2], "lean") == 0 ? one_lean_call : one_call;
+        for (long i = 0, n = atol(argv[3]); i < n; i++) call();
+        auth_free(auth);
+        return 0;
+    }
+    int lean = argc > 1 && strcmp(argv[1], "lean") == 0;
     for (int i = 0; i < 1000; i++) one_call(); /* warm-up */
-    if (threads <= 1) {
+    if (lean) {
+        long n = 0;
+        double start = now();
+        while (now() - start < 1.0) {
+            for (int i = 0; i < 100; i++) one_lean_call();
+            n += 100;
+        }
+        double secs = now() - start;
+        printf("c get_session_by_cookie 1 thread: %.0f ops/s %.3f us/op\n", n / secs, secs * 1e6 / n);
+    } else if (threads <= 1) {
         /* As bench/engine's report(): about a second, in batches of 100. */
         long n = 0;
         double start = now();

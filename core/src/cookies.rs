@@ -204,11 +204,18 @@ impl<'a, 'r> ChunkedCookie<'a, 'r> {
     /// [`MAX_CHUNKS`] are ignored entirely, so a flood of them costs
     /// neither memory nor one `Set-Cookie` each.
     pub fn read(spec: &'a CookieSpec, req: &'r AuthRequest) -> ChunkedCookie<'a, 'r> {
+        Self::from_pairs(spec, req.cookies())
+    }
+
+    /// [`ChunkedCookie::read`] from the `name=value` pairs of the request's
+    /// cookies, however they were given (a request's headers, or one
+    /// `Cookie` header on its own: [`crate::http::cookie_pairs`]).
+    pub fn from_pairs(spec: &'a CookieSpec, pairs: impl Iterator<Item = (&'r str, &'r str)>) -> ChunkedCookie<'a, 'r> {
         let mut whole: Option<&str> = None;
         let mut chunks: [Option<&str>; MAX_CHUNKS] = [None; MAX_CHUNKS];
         let mut valid_chunks = true;
         let mut present = Vec::new();
-        for (name, value) in req.cookies() {
+        for (name, value) in pairs {
             let Some(rest) = name.strip_prefix(spec.name.as_str()) else { continue };
             if rest.is_empty() {
                 if whole.is_some() {
@@ -239,6 +246,11 @@ impl<'a, 'r> ChunkedCookie<'a, 'r> {
             None => None,
         };
         ChunkedCookie { spec, present, value: value.filter(|v| !v.is_empty() && v.len() <= MAX_COOKIE_VALUE) }
+    }
+
+    /// The cookie this is.
+    pub fn spec(&self) -> &'a CookieSpec {
+        self.spec
     }
 
     pub fn value(&self) -> Option<&str> {

@@ -90,16 +90,7 @@ impl AuthRequest {
     /// Every `name=value` pair of every `Cookie` header, values raw (still
     /// percent-encoded). Lazy, so a lookup parses only up to what it needs.
     pub fn cookies(&self) -> impl Iterator<Item = (&str, &str)> {
-        self.headers
-            .iter()
-            .filter(|(k, _)| k.eq_ignore_ascii_case("cookie"))
-            .flat_map(|(_, v)| split_ascii(v, b';'))
-            .filter_map(|pair| {
-                let (name, value) = pair.split_once('=')?;
-                let value = value.trim();
-                let value = value.strip_prefix('"').and_then(|v| v.strip_suffix('"')).unwrap_or(value);
-                Some((name.trim(), value))
-            })
+        self.headers.iter().filter(|(k, _)| k.eq_ignore_ascii_case("cookie")).flat_map(|(_, v)| cookie_pairs(v))
     }
 
     /// The decoded value of one cookie.
@@ -182,6 +173,19 @@ pub(crate) fn percent_decode(value: &str) -> std::borrow::Cow<'_, str> {
 /// `s` split at every `byte` (ASCII), as `str::split` does, with a SIMD
 /// search: Cookie headers and session tokens are long and split on every
 /// request.
+/// Every `name=value` pair of one `Cookie` header value, values raw (still
+/// percent-encoded, surrounding quotes removed). Lazy. What
+/// [`AuthRequest::cookies`] reads from each `Cookie` header, and what
+/// [`crate::Auth::get_session_by_cookie`] reads from the one it is given.
+pub fn cookie_pairs(header: &str) -> impl Iterator<Item = (&str, &str)> {
+    split_ascii(header, b';').filter_map(|pair| {
+        let (name, value) = pair.split_once('=')?;
+        let value = value.trim();
+        let value = value.strip_prefix('"').and_then(|v| v.strip_suffix('"')).unwrap_or(value);
+        Some((name.trim(), value))
+    })
+}
+
 pub(crate) fn split_ascii(s: &str, byte: u8) -> impl Iterator<Item = &str> {
     debug_assert!(byte.is_ascii(), "an ASCII byte never splits a UTF-8 character");
     let mut start = 0;

@@ -208,14 +208,17 @@ impl Auth {
     /// by the next `GET {basePath}/session`. With the database strategy, a
     /// failing database is an `AdapterError` (the session may well exist).
     pub fn get_session(&self, req: &AuthRequest) -> Result<Option<Session>, AuthError> {
-        let read = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            self.read_session(req, self.cookies_for_url(&req.url), session::ReadMode::Peek)
-        }))
-        .map_err(|_| AuthError::internal())?;
-        match read.adapter_error {
-            Some(e) => Err(e),
-            None => Ok(read.session.map(|s| Session::from_value(s, read.identity))),
-        }
+        self.peek_session(&req.url, req.cookies())
+    }
+
+    /// [`Auth::get_session`] from what a session read needs and no more:
+    /// the request's absolute URL (its scheme picks the cookie names) and
+    /// its `Cookie` header (`None` or `""` when it has none; several
+    /// headers joined with `"; "`). No request is built and nothing is
+    /// copied; the answer is the one `get_session` gives for a request with
+    /// that URL and header.
+    pub fn get_session_by_cookie(&self, url: &str, cookie: Option<&str>) -> Result<Option<Session>, AuthError> {
+        self.peek_session(url, cookie.into_iter().flat_map(http::cookie_pairs))
     }
 
     /// What the session cache holds and how many session tokens were

@@ -85,11 +85,38 @@ impl SessionRead {
 
 impl Auth {
     pub(crate) fn read_session(&self, req: &AuthRequest, cookies: &CookieSet, mode: ReadMode) -> SessionRead {
-        if self.settings.strategy == SessionStrategy::Database {
-            return self.read_database_session(req, cookies, mode);
+        self.read_session_from(ChunkedCookie::read(&cookies.session_token, req), mode)
+    }
+
+    /// The session of a request that is not an auth route, read only
+    /// ([`ReadMode::Peek`]): `url` picks the cookie names (secure or not,
+    /// as for any request), `pairs` are the request's cookies. Both
+    /// [`Auth::get_session`] (a whole request) and
+    /// [`Auth::get_session_by_cookie`] (a URL and one `Cookie` header, no
+    /// request built) come here, so the two always answer alike.
+    pub(crate) fn peek_session<'r>(
+        &self,
+        url: &str,
+        pairs: impl Iterator<Item = (&'r str, &'r str)>,
+    ) -> Result<Option<Session>, AuthError> {
+        let read = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            let jar = ChunkedCookie::from_pairs(&self.cookies_for_url(url).session_token, pairs);
+            self.read_session_from(jar, ReadMode::Peek)
+        }))
+        .map_err(|_| AuthError::internal())?;
+        match read.adapter_error {
+            Some(e) => Err(e),
+            None => Ok(read.session.map(|s| Session::from_value(s, read.identity))),
         }
-        let spec = &cookies.session_token;
-        let jar = ChunkedCookie::read(spec, req);
+    }
+
+    /// Read the session held by `jar` (the session cookie, read from the
+    /// request's cookies).
+    fn read_session_from(&self, jar: ChunkedCookie<'_, '_>, mode: ReadMode) -> SessionRead {
+        if self.settings.strategy == SessionStrategy::Database {
+            return self.read_database_session(jar, mode);
+        }
+        let spec = jar.spec();
         let Some(raw) = jar.value() else {
             return SessionRead::none(Vec::new());
         };
@@ -290,11 +317,10 @@ impl Auth {
     /// The database strategy: the cookie holds a session token; the session
     /// and its user come from the adapter. Expiry is pushed back at most
     /// once per `updateAge`; an expired session is deleted.
-    fn read_database_session(&self, req: &AuthRequest, cookies: &CookieSet, mode: ReadMode) -> SessionRead {
+    fn read_database_session(&self, jar: ChunkedCookie<'_, '_>, mode: ReadMode) -> SessionRead {
         let Some(db) = self.stores.data() else {
             return SessionRead::none(Vec::new());
         };
-        let jar = ChunkedCookie::read(&cookies.session_token, req);
         let Some(token) = jar.value() else {
             return SessionRead::none(Vec::new());
         };

@@ -9,7 +9,7 @@
  * - /auth/...   every Auth.js route, answered by the engine (auth_handle):
  *               the sign-in page with the credentials form and a TikTok
  *               button, csrf, callbacks, session, sign-out
- * - /           home: who is signed in (auth_get_session)
+ * - /           home: who is signed in (auth_get_session_by_cookie)
  * - /dashboard  protected: without a session, a redirect to the sign-in page
  * - /bare       for the benchmark (bench/c/http.sh) only: the page /dashboard
  *               renders for the demo user, without reading the session, so
@@ -237,19 +237,46 @@ static MHD_Result_t send_engine_response(struct MHD_Connection *conn, const auth
     return ret;
 }
 
-/* The session of this request, parsed (NULL: none). */
+/* Appends one Cookie header to the joined value in `cls` ("; " between). */
+typedef struct {
+    char *joined;
+    size_t len;
+} cookies;
+
+static MHD_Result_t add_cookie(void *cls, enum MHD_ValueKind kind, const char *key, const char *value) {
+    (void)kind;
+    cookies *c = cls;
+    if (strcasecmp(key, MHD_HTTP_HEADER_COOKIE) != 0 || !value) return MHD_YES;
+    size_t n = strlen(value), extra = c->joined ? 2 : 0;
+    char *grown = realloc(c->joined, c->len + extra + n + 1);
+    if (!grown) return MHD_NO;
+    if (extra) memcpy(grown + c->len, "; ", 2);
+    memcpy(grown + c->len + extra, value, n + 1);
+    c->joined = grown;
+    c->len += extra + n;
+    return MHD_YES;
+}
+
+/* The session of this request, parsed (NULL: none): libauth reads it from
+ * the absolute URL and the Cookie header alone, no request JSON built. */
 static cJSON *session_of(struct MHD_Connection *conn, request_state *st) {
-    char *req = engine_request(conn, "GET", st);
+    const char *host = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_HOST);
+    char *url = NULL;
+    int url_len = asprintf(&url, "http://%s%s", host ? host : "localhost", st->uri);
+    if (url_len < 0) return NULL;
+    cookies c = {NULL, 0};
+    MHD_get_connection_values(conn, MHD_HEADER_KIND, add_cookie, &c);
     auth_buffer *buf = NULL;
     auth_error *err = NULL;
     cJSON *session = NULL;
-    if (req && auth_get_session(auth, req, strlen(req), &buf, &err) == AUTH_OK && buf)
+    if (auth_get_session_by_cookie(auth, url, (size_t)url_len, c.joined, c.len, &buf, &err) == AUTH_OK && buf)
         session = cJSON_ParseWithLength(buf->data, buf->len);
     else if (err)
         fprintf(stderr, "get_session: %s: %s\n", auth_error_type(err), auth_error_message(err));
     auth_buffer_free(buf);
     auth_error_free(err);
-    free(req);
+    free(c.joined);
+    free(url);
     return session;
 }
 

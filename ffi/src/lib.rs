@@ -21,7 +21,7 @@ use std::ffi::{c_char, c_void};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::Arc;
 
-use libauth_core::{Auth, AuthRequest, Config, ConfigError};
+use libauth_core::{Auth, AuthRequest, Config, ConfigError, Dispatch};
 use serde_json::Value;
 
 pub use error::{auth_error, auth_result};
@@ -115,7 +115,7 @@ fn parse_request(json: &str) -> Result<AuthRequest, Failure> {
     let req: AuthRequest = serde_json::from_str(json).map_err(|e| {
         Failure::new(auth_result::AUTH_INVALID_JSON, format!("request_json is not a request ({e}); see auth.h"))
     })?;
-    check_absolute_url(&req.url)?;
+    check_absolute_url(&req.url, "request_json: url")?;
     Ok(req)
 }
 
@@ -125,11 +125,12 @@ fn parse_request(json: &str) -> Result<AuthRequest, Failure> {
 /// names), and the host's bug - a path where the URL belongs, a proxy rule
 /// not applied - would hide behind an `AUTH_OK`. The URL itself is not put
 /// in the message: it may carry a sign-in token in its query.
-fn check_absolute_url(url: &str) -> Result<(), Failure> {
+/// `what` names the URL in the message (`request_json: url`, `url`).
+fn check_absolute_url(url: &str, what: &str) -> Result<(), Failure> {
     let refused = |why: String| {
         Failure::new(
             auth_result::AUTH_INVALID_JSON,
-            format!("request_json: url is not an absolute http(s) URL ({why}); see auth.h"),
+            format!("{what} is not an absolute http(s) URL ({why}); see auth.h"),
         )
     };
     let scheme = ["http://", "https://"]
@@ -306,6 +307,58 @@ pub unsafe extern "C" fn auth_get_session(
         }
         let req = parse_request(json)?;
         let session = auth.get_session_admitted(&req)?;
+        let buffer = match session {
+            Some(s) => auth_buffer::boxed(s.to_json().into_bytes()),
+            None => std::ptr::null_mut(),
+        };
+        // SAFETY: not NULL; the contract makes it writable.
+        unsafe { *session_out = buffer };
+        Ok(())
+    })
+}
+
+/// `auth_get_session` from what a session read needs and no more: the
+/// request's absolute URL (`url`, `url_len` bytes of UTF-8, as for
+/// `auth_handle`: its scheme picks the secure or plain cookie names) and its
+/// `Cookie` header value (`cookie`, `cookie_len` bytes; NULL with length 0,
+/// or an empty string, when the request has none; several `Cookie` headers
+/// joined with "; "). No request JSON is built or parsed; the answer (the
+/// session JSON or NULL in `*session_out`, the result code, the error) is
+/// the one `auth_get_session` gives for a request with that URL and header.
+/// A `url` that is not absolute fails with `AUTH_INVALID_JSON`, as in
+/// `auth_get_session`.
+#[no_mangle]
+pub unsafe extern "C" fn auth_get_session_by_cookie(
+    auth: *const auth_engine,
+    url: *const c_char,
+    url_len: usize,
+    cookie: *const c_char,
+    cookie_len: usize,
+    session_out: *mut *mut auth_buffer,
+    error_out: *mut *mut auth_error,
+) -> auth_result {
+    firewall("auth_get_session_by_cookie", error_out, || {
+        // SAFETY: the header's contract for `auth`.
+        let auth = unsafe { engine(auth) }?;
+        // SAFETY: the header's contract for `url`.
+        let url = unsafe { text(url, url_len, "url") }?;
+        // No Cookie header may be given as NULL with length 0.
+        let cookie = if cookie.is_null() && cookie_len == 0 {
+            None
+        } else {
+            // SAFETY: the header's contract for `cookie`.
+            Some(unsafe { text(cookie, cookie_len, "cookie") }?)
+        };
+        if session_out.is_null() {
+            return Err(null_output("session_out"));
+        }
+        check_absolute_url(url, "url")?;
+        // Admitted as `auth_get_session` is (hooks.maxInFlight), or refused.
+        let session = match auth.dispatch_session() {
+            Dispatch::Inline => auth.get_session_by_cookie(url, cookie),
+            Dispatch::Admitted(_permit) => auth.get_session_by_cookie(url, cookie),
+            Dispatch::Refused(e) => Err(e),
+        }?;
         let buffer = match session {
             Some(s) => auth_buffer::boxed(s.to_json().into_bytes()),
             None => std::ptr::null_mut(),

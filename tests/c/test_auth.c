@@ -226,6 +226,31 @@ static auth_result session_of(const auth_engine *auth, const char *jar, cJSON **
     return code;
 }
 
+/* The session both ways, auth_get_session (a request JSON) and
+ * auth_get_session_by_cookie (the URL and the Cookie header): the same code,
+ * the same bytes (or both NULL), the same error type. Counts one check. */
+static void same_both_ways(const auth_engine *auth, const char *url, const char *cookie, const char *what) {
+    const char *headers[] = {"cookie", cookie, NULL};
+    char *req = request_json("GET", url, cookie ? headers : NULL, NULL);
+    auth_buffer *full = NULL, *lean = NULL;
+    auth_error *full_err = NULL, *lean_err = NULL;
+    auth_result full_code = auth_get_session(auth, req, strlen(req), &full, &full_err);
+    auth_result lean_code = auth_get_session_by_cookie(auth, url, strlen(url), cookie, cookie ? strlen(cookie) : 0,
+                                                       &lean, &lean_err);
+    free(req);
+    int same_bytes = (!full && !lean) || (full && lean && full->len == lean->len &&
+                                          memcmp(full->data, lean->data, full->len) == 0);
+    int same_error = (!full_err && !lean_err) ||
+                     (full_err && lean_err && strcmp(auth_error_type(full_err), auth_error_type(lean_err)) == 0);
+    CHECK(full_code == lean_code && same_bytes && same_error, "%s: codes %d/%d, sessions %.*s / %.*s", what, full_code,
+          lean_code, full ? (int)full->len : 4, full ? full->data : "NULL", lean ? (int)lean->len : 4,
+          lean ? lean->data : "NULL");
+    auth_buffer_free(full);
+    auth_buffer_free(lean);
+    auth_error_free(full_err);
+    auth_error_free(lean_err);
+}
+
 static void test_basics(void) {
     char v[32];
     snprintf(v, sizeof v, "%d.%d.%d", AUTH_VERSION_MAJOR, AUTH_VERSION_MINOR, AUTH_VERSION_PATCH);
@@ -610,6 +635,105 @@ static void test_round_trip(void) {
     auth_free(auth);
 }
 
+/* auth_get_session_by_cookie: the answer of auth_get_session for every
+ * kind of cookie (signed in and shaped by the jwt and session hooks, none,
+ * empty, tampered, of a rotated-out secret, among other cookies, on a
+ * secure URL), and its arguments checked like every call's. (Expired
+ * cookies, chunked ones and any mix: core's property test, which runs both
+ * calls' one read path; database sessions: test_email_and_adapter.) */
+static void test_session_by_cookie(void) {
+    host_state h = {0};
+    char *c = config_with(",\"providers\":[" CREDENTIALS_PROVIDER "],"
+                          "\"hooks\":{\"implemented\":[\"providers.credentials.authorize\",\"callbacks.jwt\","
+                          "\"callbacks.session\"]}");
+    auth_engine *auth = engine(c, &h, NULL);
+    free(c);
+    char *other_config = strdup("{\"secret\":\"another-test-secret-of-at-least-thirty-two-chars\",\"trustHost\":true}");
+    auth_engine *rotated = engine(other_config, NULL, NULL);
+    free(other_config);
+    CHECK(auth && rotated, "engines");
+    if (!auth || !rotated) return;
+    char jar[8192] = "";
+    response r;
+    sign_in(auth, "demo", "demo", jar, sizeof jar, &r);
+    response_free(&r);
+    CHECK(strstr(jar, "authjs.session-token=") != NULL, "signed in: %s", jar);
+
+    auth_buffer *out = NULL;
+    const char *url = ORIGIN "/dashboard";
+    CHECK(auth_get_session_by_cookie(auth, url, strlen(url), jar, strlen(jar), &out, NULL) == AUTH_OK && out &&
+              strstr(out->data, "\"demo\"") && strstr(out->data, "\"admin\"") && out->data[out->len] == '\0',
+          "the session, shaped by the hooks: %s", out ? out->data : "NULL");
+    auth_buffer_free(out);
+
+    char tampered[8192], among[8300], tail_cut[8192];
+    snprintf(tampered, sizeof tampered, "%s", jar);
+    char *value = strstr(tampered, "authjs.session-token=") + strlen("authjs.session-token=");
+    value[10] = value[10] == 'A' ? 'B' : 'A';
+    snprintf(among, sizeof among, "theme=dark; %s; a=\"1\"", jar);
+    snprintf(tail_cut, sizeof tail_cut, "%.*s", (int)strlen(jar) - 3, jar);
+    struct {
+        const auth_engine *auth;
+        const char *url, *cookie, *what;
+    } cases[] = {
+        {auth, url, jar, "signed in"},
+        {auth, url, NULL, "no Cookie header"},
+        {auth, url, "", "an empty Cookie header"},
+        {auth, url, tampered, "a tampered cookie"},
+        {auth, url, tail_cut, "a cut cookie"},
+        {auth, url, among, "among other cookies"},
+        {auth, "https://localhost:8080/dashboard", jar, "a plain cookie on a secure URL"},
+        {auth, "HTTP://LOCALHOST:8080/x?y=1", jar, "an upper-case URL"},
+        {auth, url, "authjs.session-token=eyJhbGciOiJkaXIi.x.y.z.w", "garbage"},
+        {rotated, url, jar, "a rotated-out secret"},
+        {auth, "/dashboard", jar, "a relative URL"},
+        {auth, "ftp://localhost/x", jar, "another scheme"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+        same_both_ways(cases[i].auth, cases[i].url, cases[i].cookie, cases[i].what);
+    CHECK(count(&h, "callbacks.session") >= 2, "the session hook ran for both calls");
+
+    /* Misuse: a code, a message, nothing written. */
+    auth_buffer *sentinel = (auth_buffer *)(uintptr_t)0x1;
+    struct {
+        const auth_engine *auth;
+        const char *url;
+        size_t url_len;
+        const char *cookie;
+        size_t cookie_len;
+        int null_out;
+        auth_result code;
+        const char *what;
+    } bad[] = {
+        {NULL, url, strlen(url), jar, strlen(jar), 0, AUTH_NULL_ARGUMENT, "NULL engine"},
+        {auth, NULL, 5, jar, strlen(jar), 0, AUTH_NULL_ARGUMENT, "NULL url"},
+        {auth, url, strlen(url), NULL, 4, 0, AUTH_NULL_ARGUMENT, "NULL cookie with a length"},
+        {auth, url, strlen(url), jar, strlen(jar), 1, AUTH_NULL_ARGUMENT, "NULL output"},
+        {auth, url, SIZE_MAX, jar, strlen(jar), 0, AUTH_INVALID_LENGTH, "an impossible url length"},
+        {auth, url, strlen(url), jar, SIZE_MAX, 0, AUTH_INVALID_LENGTH, "an impossible cookie length"},
+        {auth, "http://x/\xc3\x28", 11, jar, strlen(jar), 0, AUTH_INVALID_UTF8, "a url not UTF-8"},
+        {auth, url, strlen(url), "a=\xc3\x28", 4, 0, AUTH_INVALID_UTF8, "a cookie not UTF-8"},
+        {auth, "/dashboard?token=SECRET", 23, jar, strlen(jar), 0, AUTH_INVALID_JSON, "a relative url"},
+        {auth, "http:///x", 9, jar, strlen(jar), 0, AUTH_INVALID_JSON, "no host"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        auth_buffer *o = sentinel;
+        auth_error *err = NULL;
+        auth_result code = auth_get_session_by_cookie(bad[i].auth, bad[i].url, bad[i].url_len, bad[i].cookie,
+                                                      bad[i].cookie_len, bad[i].null_out ? NULL : &o, &err);
+        CHECK(code == bad[i].code, "%s: code %d (%s), want %d", bad[i].what, code, auth_result_name(code), bad[i].code);
+        CHECK(o == sentinel, "%s: nothing written", bad[i].what);
+        CHECK(err && strlen(auth_error_message(err)) > 0 && !strstr(auth_error_message(err), "SECRET"),
+              "%s: a message without the url: %s", bad[i].what, err ? auth_error_message(err) : "(none)");
+        auth_error_free(err);
+        CHECK(auth_get_session_by_cookie(bad[i].auth, bad[i].url, bad[i].url_len, bad[i].cookie, bad[i].cookie_len,
+                                         NULL, NULL) != AUTH_OK,
+              "%s: fails without error_out", bad[i].what);
+    }
+    auth_free(auth);
+    auth_free(rotated);
+}
+
 /* auth_passkeys: a passkey provider needs experimental.enableWebAuthn
  * (AUTH_EXPERIMENTAL_FEATURE_NOT_ENABLED, naming the option); list answers
  * JSON; a passkey that is not the user's is
@@ -749,6 +873,15 @@ static void test_email_and_adapter(void) {
     CHECK(err && strcmp(auth_error_type(err), "AdapterError") == 0, "type %s", auth_error_type(err));
     auth_error_free(err);
     CHECK(count(&h, "adapter.getSessionAndUser") == 3, "getSessionAndUser called");
+    /* auth_get_session_by_cookie answers the same for a database session:
+     * found, not found, a failing adapter. */
+    atomic_store(&h.mode, MODE_SESSION_FOUND);
+    same_both_ways(auth, ORIGIN "/dashboard", "authjs.session-token=tok", "a database session");
+    atomic_store(&h.mode, 0);
+    same_both_ways(auth, ORIGIN "/dashboard", "authjs.session-token=tok", "no such database session");
+    atomic_store(&h.mode, MODE_ADAPTER_FAILS);
+    same_both_ways(auth, ORIGIN "/dashboard", "authjs.session-token=tok", "a failing adapter");
+    CHECK(count(&h, "adapter.getSessionAndUser") == 9, "getSessionAndUser called by both calls");
     auth_free(auth);
 }
 
@@ -941,6 +1074,7 @@ int main(void) {
     test_basics();
     test_config_errors();
     test_round_trip();
+    test_session_by_cookie();
     test_passkeys();
     test_deadline_and_admission();
     test_email_and_adapter();

@@ -12,6 +12,9 @@
 //! `--calls-first-sight N` and `--calls-first-sight-cache-off N` with a
 //! different cookie on every call (N at most 3000): `bench/engine/run.sh`
 //! runs them under callgrind for an instruction count per call.
+//! `--calls-by-cookie N` makes N `get_session_by_cookie` calls (the URL and
+//! the Cookie header, no request built) on one cookie, for
+//! `bench/reads/run.sh`; `--print-cookie` prints the signed-in cookie.
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -36,10 +39,23 @@ fn main() {
     let cookie = sign_in(&auth);
     let session_req = AuthRequest::get("http://localhost:3000/dashboard").with_header("cookie", cookie.clone());
     assert!(auth.get_session(&session_req).unwrap().is_some(), "bench setup: signed in");
+    if only.as_deref() == Some("--print-cookie") {
+        // The signed-in cookie, for bench/reads (the bindings read the same one).
+        println!("{cookie}");
+        return;
+    }
     let uncached = engine(json!({ "session": { "cache": false } }));
     if let Some(mode) = only.as_deref().filter(|o| o.starts_with("--calls")) {
         let calls: usize = std::env::args().nth(2).and_then(|n| n.parse().ok()).expect("--calls N");
         let engine = if mode.ends_with("cache-off") { &uncached } else { &auth };
+        if mode == "--calls-by-cookie" {
+            for _ in 0..calls {
+                std::hint::black_box(
+                    engine.get_session_by_cookie("http://localhost:3000/dashboard", Some(&cookie)).unwrap(),
+                );
+            }
+            return;
+        }
         if mode.starts_with("--calls-first-sight") {
             // A different cookie on every call; the pool's size is fixed, so
             // making it costs the same in runs of different lengths.
@@ -60,6 +76,11 @@ fn main() {
     // session cache (on by default) every call after the first is a hit.
     report("get_session (JWT, no callbacks)", &mut || {
         std::hint::black_box(auth.get_session(&session_req).unwrap());
+    });
+    // The same read from the URL and the Cookie header (what every binding
+    // calls): no request built.
+    report("get_session_by_cookie (JWT, no callbacks)", &mut || {
+        std::hint::black_box(auth.get_session_by_cookie("http://localhost:3000/dashboard", Some(&cookie)).unwrap());
     });
     // Today's cost without the cache: every call decrypts.
     report("get_session (JWT, no callbacks, cache off)", &mut || {

@@ -158,7 +158,10 @@ impl NativeAuth {
     /// glue and core's one session builder: a hand-written N-API function
     /// writing the session's parts into an array saved 0.9 µs a call
     /// (`bench/session-call.mjs`), under 1% of a protected Express request,
-    /// and was not worth its `unsafe`.
+    /// and was not worth its `unsafe`; the session built as an object by
+    /// napi-rs (its `serde_json` conversion, one N-API call per key and
+    /// value) cost 17% more instructions than this JSON and `JSON.parse`
+    /// (38.5k against 33.0k per read, bench/reads, 2026-11-28).
     #[napi(catch_unwind)]
     pub fn get_session_json(&self, url: String, cookie: Option<String>) -> Result<Option<String>> {
         if !self.inline_session {
@@ -167,7 +170,9 @@ impl NativeAuth {
                 "libauth: this configuration's session reads run on the worker pool",
             ));
         }
-        match self.auth.get_session(&session_request(url, cookie)) {
+        // The URL and the Cookie header straight to the engine: no request
+        // is built, nothing copied past napi-rs's one copy out of V8.
+        match self.auth.get_session_by_cookie(&url, cookie.as_deref()) {
             Ok(session) => Ok(session.map(|s| s.to_json())),
             Err(e) => Err(napi::Error::new(Status::GenericFailure, error_json(&e))),
         }
@@ -209,8 +214,7 @@ impl NativeAuth {
     /// arrives through `on_done` with this `id`.
     #[napi(catch_unwind)]
     pub fn get_session(&self, id: u32, url: String, cookie: Option<String>) {
-        let req = session_request(url, cookie);
-        let read = move |auth: &Auth| match auth.get_session(&req) {
+        let read = move |auth: &Auth| match auth.get_session_by_cookie(&url, cookie.as_deref()) {
             Ok(session) => Outcome::Json(session.map(|s| s.to_json())),
             Err(e) => Outcome::Failed(error_json(&e)),
         };
@@ -421,14 +425,6 @@ pub fn worker_threads() -> u32 {
 /// An engine error for JavaScript, in core's wire form.
 fn error_json(e: &libauth_core::AuthError) -> String {
     e.to_wire().to_string()
-}
-
-fn session_request(url: String, cookie: Option<String>) -> AuthRequest {
-    let headers = match cookie {
-        Some(c) if !c.is_empty() => vec![("cookie".to_owned(), c)],
-        _ => Vec::new(),
-    };
-    AuthRequest { method: "GET".into(), url, headers, body: None, remote_address: None }
 }
 
 fn pair_up(flat: Vec<String>) -> Vec<(String, String)> {

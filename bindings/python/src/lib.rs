@@ -52,8 +52,9 @@ pub struct NativeJob {
 
 enum Work {
     Handle(AuthRequest),
-    /// A session read; `true`: with its identity (see `session_to_py`).
-    Session(AuthRequest, bool),
+    /// A session read: the request's URL, its `Cookie` header, and `true`
+    /// for the identity too (see `session_to_py`).
+    Session(String, Option<String>, bool),
 }
 
 #[derive(IntoPyObject)]
@@ -70,7 +71,7 @@ impl NativeJob {
         with_identity: bool,
         permit: Option<Permit>,
     ) -> NativeJob {
-        self.work = Some((Work::Session(session_request(url, cookie), with_identity), permit));
+        self.work = Some((Work::Session(url, cookie, with_identity), permit));
         self
     }
 }
@@ -89,8 +90,9 @@ impl NativeJob {
                 let res = py.detach(|| catch_unwind(AssertUnwindSafe(|| auth.handle(&req))));
                 to_py(py, res.map_err(|_| internal())?).into_pyobject(py).map(|t| t.into_any())
             }
-            Work::Session(req, with_identity) => {
-                let read = py.detach(|| catch_unwind(AssertUnwindSafe(|| auth.get_session(&req))));
+            Work::Session(url, cookie, with_identity) => {
+                let read = py
+                    .detach(|| catch_unwind(AssertUnwindSafe(|| auth.get_session_by_cookie(&url, cookie.as_deref()))));
                 session_to_py(py, read.map_err(|_| internal())?, with_identity)
             }
         }
@@ -222,20 +224,28 @@ impl NativeAuth {
     }
 
     /// The session as a dict, or `None`, read on this thread as the
-    /// engine's dispatch decides (`Overloaded` past `hooks.maxInFlight`);
-    /// the GIL is released while the engine reads it (the dict is built
-    /// after, with the GIL: no JSON round trip through Python).
+    /// engine's dispatch decides (`Overloaded` past `hooks.maxInFlight`).
+    /// The URL and the `Cookie` header go to the engine as borrowed text
+    /// (no request built); the GIL is released while the engine reads (a
+    /// session read may wait on a database), and the dict is built after,
+    /// with the GIL, from the engine's value (no JSON round trip through
+    /// Python).
     #[pyo3(signature = (url, cookie=None, with_identity=false))]
     fn get_session<'py>(
         &self,
         py: Python<'py>,
-        url: String,
-        cookie: Option<String>,
+        url: &str,
+        cookie: Option<&str>,
         with_identity: bool,
     ) -> PyResult<Bound<'py, PyAny>> {
-        let req = session_request(url, cookie);
         let auth = &self.auth;
-        let read = py.detach(|| catch_unwind(AssertUnwindSafe(|| auth.get_session_admitted(&req))));
+        let read = py.detach(|| {
+            catch_unwind(AssertUnwindSafe(|| match auth.dispatch_session() {
+                Dispatch::Inline => auth.get_session_by_cookie(url, cookie),
+                Dispatch::Admitted(_permit) => auth.get_session_by_cookie(url, cookie),
+                Dispatch::Refused(e) => Err(e),
+            }))
+        });
         session_to_py(py, read.map_err(|_| internal())?, with_identity)
     }
 
@@ -383,14 +393,6 @@ fn engine_error(e: &AuthError) -> PyErr {
 /// A panic caught at this boundary, with the engine's one wording.
 fn internal() -> PyErr {
     engine_error(&AuthError::internal())
-}
-
-fn session_request(url: String, cookie: Option<String>) -> AuthRequest {
-    let headers = match cookie {
-        Some(c) if !c.is_empty() => vec![("cookie".to_owned(), c)],
-        _ => Vec::new(),
-    };
-    AuthRequest { method: "GET".into(), url, headers, body: None, remote_address: None }
 }
 
 /// A session read's outcome for Python: the dict (built here, with the

@@ -71,10 +71,14 @@ def scope_url_and_cookie(scope: Scope) -> Tuple[str, Optional[str]]:
     host: Optional[str] = None
     cookies: List[str] = []
     for k, v in scope.get("headers") or []:
-        name = k.lower()
-        if name == b"cookie":
+        # Servers send header names in lowercase (ASGI says they should):
+        # compared as they are first, lowercased only when the length
+        # matches (bytes.lower() on every header cost more than the rest
+        # of this function).
+        n = len(k)
+        if n == 6 and (k == b"cookie" or k.lower() == b"cookie"):
             cookies.append(v.decode("latin-1"))
-        elif name == b"host" and host is None:
+        elif n == 4 and host is None and (k == b"host" or k.lower() == b"host"):
             host = v.decode("latin-1")
     cookie = cookies[0] if len(cookies) == 1 else ("; ".join(cookies) if cookies else None)
     return _url(scope, host), cookie

@@ -23,8 +23,30 @@ AUTH_KEY = "libauth.auth"
 SESSION_KEY = "libauth.session"
 
 
+#: A ``SCRIPT_NAME`` and a ``PATH_INFO`` that ``request_uri`` would leave
+#: as they are (``urllib.parse.quote``'s always-safe characters, plus the
+#: ones each call lets through).
+_PLAIN_SCRIPT = re.compile(r"[A-Za-z0-9_.~/-]*")
+_PLAIN_PATH = re.compile(r"[A-Za-z0-9_.~/;=,-]*")
+
+
 def environ_url(environ: Environ) -> str:
-    """The absolute URL the client asked for."""
+    """The absolute URL the client asked for: ``wsgiref``'s ``request_uri``.
+    A plain path with a ``Host`` header (nearly every request) is put
+    together directly, to the same text: ``request_uri`` percent-encodes
+    the path with ``urllib.parse.quote``, which costs more than the session
+    read this URL is built for (tests/test_lean_reads.py compares the two)."""
+    host = environ.get("HTTP_HOST")
+    script = environ.get("SCRIPT_NAME") or ""
+    path = environ.get("PATH_INFO", "")
+    if host and _PLAIN_SCRIPT.fullmatch(script) and _PLAIN_PATH.fullmatch(path):
+        url = (
+            f"{environ['wsgi.url_scheme']}://{host}{script}{path}"
+            if script
+            else f"{environ['wsgi.url_scheme']}://{host}/{path[1:]}"
+        )
+        query = environ.get("QUERY_STRING")
+        return f"{url}?{query}" if query else url
     return request_uri(environ, include_query=True)
 
 
