@@ -1,10 +1,11 @@
-//! Admission: where each request runs, decided once for every binding.
+//! Admission: where each piece of work runs, decided once for every
+//! binding by one entry, [`Auth::admit`].
 //!
-//! A request that can reach no host code and block on no I/O runs inline,
-//! on the calling thread (an event loop included). Anything else takes a
+//! Work that can reach no host code and block on no I/O runs inline, on the
+//! calling thread (an event loop included). Anything else takes a
 //! [`Permit`], one of `hooks.maxInFlight` places; past the bound it is
-//! refused at once (503, `Retry-After`) instead of queueing, so hanging
-//! host code fills the bound, never the server.
+//! refused at once (503 with `Retry-After`, or `Overloaded`) instead of
+//! queueing, so hanging host code fills the bound, never the server.
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
@@ -24,25 +25,49 @@ pub(crate) struct OverloadLog {
     logged_at: std::sync::atomic::AtomicU64,
 }
 
-/// What [`Auth::begin`] did with a request.
-#[must_use = "a permit is freed when dropped"]
-pub enum Begun {
-    /// Answered on the calling thread: the request needed no host code (or
-    /// was refused past `hooks.maxInFlight`).
-    Answered(AuthResponse),
-    /// Admitted: run [`Auth::handle`] where host code may be called.
-    Admitted(Permit),
+/// What a binding is about to run, for [`Auth::admit`].
+#[derive(Clone, Copy)]
+pub enum Work<'r> {
+    /// A request under basePath (then [`Auth::handle`]).
+    Request(&'r AuthRequest),
+    /// A session read (then [`Auth::get_session`] or
+    /// [`Auth::get_session_by_cookie`]).
+    SessionRead,
+    /// Host code the application calls (form actions, account calls:
+    /// sign-in and sign-out actions, passkeys, access tokens).
+    HostCall,
 }
 
-/// Where a request runs: [`Auth::dispatch`] and [`Auth::dispatch_session`].
+/// Where to run it, decided by [`Auth::admit`].
 #[must_use = "a permit is freed when dropped"]
-pub enum Dispatch<Refusal> {
-    /// On the calling thread: no host code, no I/O.
+pub enum Admission {
+    /// A request answered on the calling thread: it needed no host code
+    /// and no I/O, or it was refused past `hooks.maxInFlight` (this is the
+    /// 503 with `Retry-After`). Send it.
+    Answered(AuthResponse),
+    /// A session read that can reach no host code and no I/O: run it on
+    /// the calling thread, an event loop included, with no permit.
     Inline,
-    /// On the binding's worker, holding the permit until done.
+    /// It may call host code: run it where the binding runs such work (a
+    /// worker thread), holding the [`Permit`] until it is done.
     Admitted(Permit),
-    /// Answer this at once (past `hooks.maxInFlight`).
-    Refused(Refusal),
+    /// A session read or host call refused past `hooks.maxInFlight`
+    /// (`Overloaded`): fail it at once instead of queueing.
+    Refused(AuthError),
+}
+
+impl Admission {
+    /// For a session read or host call: `Ok(None)` to run inline,
+    /// `Ok(Some(permit))` to run holding the permit, or the refusal.
+    pub fn permit(self) -> Result<Option<Permit>, AuthError> {
+        match self {
+            Admission::Inline => Ok(None),
+            Admission::Admitted(permit) => Ok(Some(permit)),
+            Admission::Refused(e) => Err(e),
+            // Only a request is answered by admission itself.
+            Admission::Answered(_) => Err(AuthError::overloaded()),
+        }
+    }
 }
 
 /// A place among the requests in flight that may call host code, taken by
@@ -63,73 +88,63 @@ impl Auth {
     /// I/O: the JWT strategy with no adapter and no hook that a session
     /// read reaches ([`crate::host::HookKind::reached_by_session_reads`]: jwt and
     /// session callbacks, the session event, custom jwt encode/decode, a
-    /// logger). A binding may then run `get_session` (and
-    /// [`Auth::is_hookless`] requests) on its event-loop thread, with no
-    /// thread hop. Decided once, at construction.
+    /// logger). A binding may then read sessions on its event-loop thread,
+    /// with no thread hop ([`Admission::Inline`]). Decided once, at
+    /// construction.
     pub fn session_is_hookless(&self) -> bool {
         self.session_hookless
     }
 
-    /// Whether answering `req` can neither call host code nor block on I/O,
-    /// so it may run on an event-loop thread ([`Dispatch::Inline`]).
-    pub fn is_hookless(&self, req: &AuthRequest) -> bool {
-        self.runs_inline(req)
-    }
-
-    /// Where a request runs, decided once for every binding:
+    /// Admission, decided once for every binding: where `work` runs.
     ///
-    /// - [`Dispatch::Inline`]: it can reach no host code and block on no
+    /// - A [`Work::Request`] that can reach no host code and block on no
     ///   I/O (a malformed request, `GET session`/`csrf`/`providers` under a
     ///   hookless session configuration, the built-in `signin`, `signout`,
     ///   `error` and `verify-request` pages when no redirect callback or
-    ///   logger function is configured). Run [`Auth::handle`] on the
-    ///   calling thread, an event loop included; it needs no permit, so
-    ///   these routes keep answering when `hooks.maxInFlight` is reached.
-    /// - [`Dispatch::Admitted`]: it may call host code. Run
-    ///   [`Auth::handle`] where the binding runs such work (a worker
-    ///   thread), holding the [`Permit`] until it is done.
-    /// - [`Dispatch::Refused`]: `hooks.maxInFlight` requests are in
-    ///   flight; send this response (503, `Retry-After`) at once instead of
-    ///   queueing, so hanging host code fills the bound, never the server.
-    pub fn dispatch(&self, req: &AuthRequest) -> Dispatch<AuthResponse> {
-        if self.classify(req).0 {
-            return Dispatch::Inline;
-        }
-        match self.admit() {
-            Some(permit) => Dispatch::Admitted(permit),
-            None => Dispatch::Refused(self.overloaded_response()),
+    ///   logger function is configured) is answered here, on the calling
+    ///   thread: [`Admission::Answered`]. It needs no permit, so these
+    ///   routes keep answering when `hooks.maxInFlight` is reached.
+    /// - A [`Work::SessionRead`] under [`Auth::session_is_hookless`] is
+    ///   [`Admission::Inline`].
+    /// - Anything else may call host code: [`Admission::Admitted`] with a
+    ///   [`Permit`], one of `hooks.maxInFlight` places. Past the bound it is
+    ///   refused at once instead of queueing (a request gets its 503 as
+    ///   [`Admission::Answered`], the rest [`Admission::Refused`] with
+    ///   `Overloaded`), so hanging host code fills the bound, never the
+    ///   server's memory or threads.
+    pub fn admit(&self, work: Work<'_>) -> Admission {
+        match work {
+            Work::Request(req) => {
+                let (inline, target) = self.classify(req);
+                if inline {
+                    let answered = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                        routes::handle_target(self, req, target)
+                    }));
+                    return Admission::Answered(answered.unwrap_or_else(|_| {
+                        self.callbacks.log(&AuthError::internal());
+                        routes::server_error_json()
+                    }));
+                }
+                match self.take_place() {
+                    Some(permit) => Admission::Admitted(permit),
+                    None => {
+                        self.note_overload();
+                        Admission::Answered(routes::overloaded_response())
+                    }
+                }
+            }
+            Work::SessionRead if self.session_hookless => Admission::Inline,
+            Work::SessionRead | Work::HostCall => match self.take_place() {
+                Some(permit) => Admission::Admitted(permit),
+                None => {
+                    self.note_overload();
+                    Admission::Refused(AuthError::overloaded())
+                }
+            },
         }
     }
 
-    /// [`Auth::admit`] for work that always may call host code (form
-    /// actions, account calls): the permit, or [`AuthError::overloaded`].
-    pub fn admit_or_refuse(&self) -> Result<Permit, AuthError> {
-        self.admit().ok_or_else(|| {
-            self.note_overload();
-            AuthError::overloaded()
-        })
-    }
-
-    /// [`Auth::dispatch`] for [`Auth::get_session`]: inline when
-    /// [`Auth::session_is_hookless`], else admitted, or refused with
-    /// [`AuthError::overloaded`].
-    pub fn dispatch_session(&self) -> Dispatch<AuthError> {
-        if self.session_hookless {
-            return Dispatch::Inline;
-        }
-        match self.admit_or_refuse() {
-            Ok(permit) => Dispatch::Admitted(permit),
-            Err(e) => Dispatch::Refused(e),
-        }
-    }
-
-    /// See [`Dispatch::Inline`].
-    fn runs_inline(&self, req: &AuthRequest) -> bool {
-        self.classify(req).0
-    }
-
-    /// Whether `req` runs inline (see [`Dispatch::Inline`]), and its target,
-    /// read once.
+    /// Whether `req` runs inline, and its target, read once.
     fn classify(&self, req: &AuthRequest) -> (bool, routes::Target) {
         let target = routes::target(self, req);
         let inline = match &target {
@@ -149,34 +164,8 @@ impl Auth {
         (inline, target)
     }
 
-    /// [`Auth::dispatch`] and, for a request that runs inline, its answer,
-    /// from one read of the request: what a binding calls first for every
-    /// request under basePath. [`Begun::Admitted`] means: run
-    /// [`Auth::handle`] where host code may be called, holding the permit.
-    pub fn begin(&self, req: &AuthRequest) -> Begun {
-        let (inline, target) = self.classify(req);
-        if inline {
-            let answered =
-                std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| routes::handle_target(self, req, target)));
-            return Begun::Answered(answered.unwrap_or_else(|_| {
-                self.callbacks.log(&AuthError::internal());
-                routes::server_error_json()
-            }));
-        }
-        match self.admit() {
-            Some(permit) => Begun::Admitted(permit),
-            None => Begun::Answered(self.overloaded_response()),
-        }
-    }
-
-    /// Admission for a request that may call host code (one that is not
-    /// [`Auth::is_hookless`]): a [`Permit`] to hold while it runs, or `None`
-    /// when `hooks.maxInFlight` requests are in flight already. The binding
-    /// then answers at once with [`Auth::overloaded_response`] (or
-    /// [`AuthError::overloaded`] for `get_session`) instead of queueing:
-    /// hanging host code can fill the bound, never the server's memory or
-    /// threads, and hookless requests are never affected.
-    pub fn admit(&self) -> Option<Permit> {
+    /// One of `hooks.maxInFlight` places, or `None` when all are taken.
+    fn take_place(&self) -> Option<Permit> {
         let admitted = self
             .in_flight
             .fetch_update(Ordering::AcqRel, Ordering::Acquire, |n| (n < self.settings.max_in_flight).then_some(n + 1))
@@ -184,35 +173,26 @@ impl Auth {
         admitted.then(|| Permit { in_flight: self.in_flight.clone() })
     }
 
-    /// [`Auth::handle`] on the calling thread, as [`Auth::dispatch`] decides:
+    /// [`Auth::handle`] on the calling thread, as [`Auth::admit`] decides:
     /// for bindings that run the engine where they are called (C, Python
     /// under WSGI).
     pub fn handle_admitted(&self, req: &AuthRequest) -> AuthResponse {
-        match self.begin(req) {
-            Begun::Answered(res) => res,
-            Begun::Admitted(_permit) => self.handle(req),
+        match self.admit(Work::Request(req)) {
+            Admission::Answered(res) => res,
+            _admitted => self.handle(req),
         }
     }
 
-    /// [`Auth::get_session`] on the calling thread, as
-    /// [`Auth::dispatch_session`] decides.
+    /// [`Auth::get_session`] on the calling thread, as [`Auth::admit`]
+    /// decides.
     pub fn get_session_admitted(&self, req: &AuthRequest) -> Result<Option<Session>, AuthError> {
-        match self.dispatch_session() {
-            Dispatch::Inline => self.get_session(req),
-            Dispatch::Admitted(_permit) => self.get_session(req),
-            Dispatch::Refused(e) => Err(e),
-        }
+        let _permit = self.admit(Work::SessionRead).permit()?;
+        self.get_session(req)
     }
 
     /// Requests admitted and not yet finished.
     pub fn in_flight(&self) -> usize {
         self.in_flight.load(Ordering::Acquire)
-    }
-
-    /// `503` with `Retry-After: 1`, for a request [`Auth::admit`] refused.
-    pub fn overloaded_response(&self) -> AuthResponse {
-        self.note_overload();
-        routes::overloaded_response()
     }
 
     /// Count a refusal past `hooks.maxInFlight`, and say so in the log at

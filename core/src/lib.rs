@@ -77,7 +77,7 @@ pub mod webauthn;
 use std::sync::atomic::AtomicUsize;
 use std::sync::Arc;
 
-pub use admission::{Begun, Dispatch, Permit};
+pub use admission::{Admission, Permit, Work};
 pub use config::{Config, Env, ProcessEnv, SessionStrategy, Settings};
 pub use error::{AuthError, ConfigError, ErrorType, HostError};
 pub use host::{Hook, HookMap, Host, NoHooks};

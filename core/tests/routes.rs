@@ -242,14 +242,19 @@ fn a_body_at_the_size_bound_is_read_and_one_byte_more_is_413() {
 #[test]
 fn admission_is_bounded_by_max_in_flight_and_past_it_the_answer_is_503() {
     let auth = auth(json!({ "hooks": { "maxInFlight": 2 } }), hooks());
-    let first = auth.admit().expect("a place");
-    let second = auth.admit().expect("a second place");
-    assert!(auth.admit().is_none(), "the bound is reached");
+    let first = place(&auth).expect("a place");
+    let second = place(&auth).expect("a second place");
+    assert!(place(&auth).is_none(), "the bound is reached");
     drop(first);
-    let third = auth.admit().expect("a place freed by the first");
-    drop((second, third));
+    let third = place(&auth).expect("a place freed by the first");
 
-    let res = auth.overloaded_response();
+    // A request that needs host code, past the bound: answered at once.
+    let callback = AuthRequest::post_form("http://localhost:3000/auth/callback/credentials", &[("username", "ada")]);
+    let res = match auth.admit(libauth_core::Work::Request(&callback)) {
+        libauth_core::Admission::Answered(res) => res,
+        _ => panic!("past the bound a request is answered, not admitted"),
+    };
+    drop((second, third));
     assert_eq!(res.status, 503);
     assert_eq!(res.header("retry-after"), Some("1"));
     assert_eq!(res.header("content-type"), Some("application/json"));
@@ -363,11 +368,11 @@ fn hookless_requests_are_recognised_for_bindings() {
     ] {
         let mut req = AuthRequest::get(url);
         req.method = method.into();
-        assert_eq!(plain.is_hookless(&req), expected, "{method} {url}");
+        assert_eq!(answered_inline(&plain, &req).is_some(), expected, "{method} {url}");
     }
     let with_jwt = auth(json!({}), hooks().on("callbacks.jwt", |a| Ok(a["token"].clone())));
     assert!(!with_jwt.session_is_hookless());
-    assert!(!with_jwt.is_hookless(&AuthRequest::get("http://localhost:3000/auth/session")));
+    assert!(answered_inline(&with_jwt, &AuthRequest::get("http://localhost:3000/auth/session")).is_none());
     let with_logger = auth(json!({}), hooks().on("logger.error", |_| Ok(Value::Null)));
     assert!(!with_logger.session_is_hookless());
     let with_db = auth(json!({"adapter": {"type": "memory"}}), hooks());

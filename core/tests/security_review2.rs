@@ -11,7 +11,7 @@ use std::net::{TcpListener, TcpStream};
 use std::sync::{Arc, Mutex};
 
 use common::*;
-use libauth_core::{Auth, AuthRequest, Config, Dispatch, ErrorType, HookMap};
+use libauth_core::{Auth, AuthRequest, Config, ErrorType, HookMap};
 use proptest::prelude::*;
 use serde_json::{json, Map, Value};
 
@@ -221,7 +221,7 @@ proptest! {
         let url = format!("http://{host}/auth/session");
         let req = AuthRequest::get(url.clone()).with_header("host", &host);
         let route = auth.route(&url).filter(|_| libauth_core::http::is_host_and_port(&host));
-        let inline = matches!(auth.dispatch(&req), Dispatch::Inline);
+        let inline = answered_inline(auth, &req).is_some();
         let res = auth.handle(&req);
         prop_assert!(inline, "a session read or a 400 needs no permit: {url:?}");
         match route {
@@ -241,7 +241,7 @@ proptest! {
 #[test]
 fn a_host_with_a_smuggled_callback_is_a_bad_request_without_a_permit() {
     let auth = auth(json!({ "hooks": { "maxInFlight": 1 }, "adapter": { "type": "memory" } }), hooks());
-    let held = auth.admit().expect("the only place");
+    let held = place(&auth).expect("the only place");
     for host in [
         "localhost:3000\\auth\\callback\\credentials?code=c&state=s&y=",
         "localhost:3000/auth/callback/credentials?x=",
@@ -252,8 +252,8 @@ fn a_host_with_a_smuggled_callback_is_a_bad_request_without_a_permit() {
         "",
     ] {
         let req = AuthRequest::get(format!("http://{host}/auth/session")).with_header("host", host);
-        match auth.dispatch(&req) {
-            Dispatch::Inline => assert_eq!(auth.handle(&req).status, 400, "{host:?}"),
+        match answered_inline(&auth, &req) {
+            Some(res) => assert_eq!(res.status, 400, "{host:?}"),
             _ => panic!("{host:?}: a bad request must be answered at once"),
         }
     }
@@ -351,7 +351,7 @@ fn pages_that_reach_no_host_code_answer_past_max_in_flight() {
                            "session": { "strategy": "database" } }),
         hooks(),
     );
-    let _held = auth.admit().expect("the only place");
+    let _held = place(&auth).expect("the only place");
     for path in [
         "/auth/signin",
         "/auth/signin?callbackUrl=/x",
@@ -360,7 +360,7 @@ fn pages_that_reach_no_host_code_answer_past_max_in_flight() {
         "/auth/signout",
     ] {
         let req = AuthRequest::get(format!("{ORIGIN}{path}"));
-        assert!(matches!(auth.dispatch(&req), Dispatch::Inline), "{path}");
+        assert!(answered_inline(&auth, &req).is_some(), "{path}");
         assert_ne!(auth.handle_admitted(&req).status, 503, "{path}");
     }
     for req in [
@@ -372,7 +372,7 @@ fn pages_that_reach_no_host_code_answer_past_max_in_flight() {
     // A redirect callback (reached by `callbackUrl`) makes the page host code.
     let hooked =
         auth_with(json!({ "hooks": { "maxInFlight": 1 } }), hooks().on("callbacks.redirect", |a| Ok(a["url"].clone())));
-    let _held = hooked.admit().expect("the only place");
+    let _held = place(&hooked).expect("the only place");
     assert_eq!(hooked.handle_admitted(&AuthRequest::get(format!("{ORIGIN}/auth/signin"))).status, 503);
 }
 
@@ -390,7 +390,7 @@ fn refusals_past_max_in_flight_are_logged_once_per_interval() {
         Ok(Value::Null)
     });
     let auth = auth(json!({ "hooks": { "maxInFlight": 1 } }), hooks);
-    let _held = auth.admit().expect("the only place");
+    let _held = place(&auth).expect("the only place");
     for _ in 0..200 {
         let res = auth.handle_admitted(&AuthRequest::get(format!("{ORIGIN}/auth/session")));
         assert_eq!(res.status, 503);

@@ -21,7 +21,7 @@ use std::ffi::{c_char, c_void};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::Arc;
 
-use libauth_core::{Auth, AuthRequest, Config, ConfigError, Dispatch};
+use libauth_core::{Auth, AuthRequest, Config, ConfigError, Work};
 use serde_json::Value;
 
 pub use error::{auth_error, auth_result};
@@ -354,11 +354,8 @@ pub unsafe extern "C" fn auth_get_session_by_cookie(
         }
         check_absolute_url(url, "url")?;
         // Admitted as `auth_get_session` is (hooks.maxInFlight), or refused.
-        let session = match auth.dispatch_session() {
-            Dispatch::Inline => auth.get_session_by_cookie(url, cookie),
-            Dispatch::Admitted(_permit) => auth.get_session_by_cookie(url, cookie),
-            Dispatch::Refused(e) => Err(e),
-        }?;
+        let _permit = auth.admit(Work::SessionRead).permit()?;
+        let session = auth.get_session_by_cookie(url, cookie)?;
         let buffer = match session {
             Some(s) => auth_buffer::boxed(s.to_json().into_bytes()),
             None => std::ptr::null_mut(),
@@ -402,7 +399,7 @@ pub unsafe extern "C" fn auth_get_access_token(
         if token_out.is_null() {
             return Err(null_output("token_out"));
         }
-        let _permit = auth.admit_or_refuse()?;
+        let _permit = auth.admit(Work::HostCall).permit()?;
         let buffer = match auth.get_access_token(user_id, provider)? {
             Some(token) => auth_buffer::boxed(
                 serde_json::to_vec(&token)
@@ -448,7 +445,7 @@ pub unsafe extern "C" fn auth_passkeys(
         }
         let call: serde_json::Value = serde_json::from_str(call)
             .map_err(|e| Failure::new(auth_result::AUTH_INVALID_JSON, format!("call: {e}")))?;
-        let _permit = auth.admit_or_refuse()?;
+        let _permit = auth.admit(Work::HostCall).permit()?;
         let answer = auth.passkeys(user_id, &call)?;
         let bytes =
             serde_json::to_vec(&answer).map_err(|e| Failure::new(auth_result::AUTH_INTERNAL_ERROR, e.to_string()))?;

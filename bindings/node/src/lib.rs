@@ -25,7 +25,7 @@ mod pool;
 
 use std::sync::Arc;
 
-use libauth_core::{ActionOutcome, Auth, AuthRequest, AuthResponse, Begun, Config, Dispatch, Permit};
+use libauth_core::{ActionOutcome, Admission, Auth, AuthRequest, AuthResponse, Config, Permit, Work};
 use napi::bindgen_prelude::Either;
 use napi::bindgen_prelude::{BufferSlice, ClassInstance, FnArgs, Function, JavaScriptClassExt};
 use napi::threadsafe_function::{ThreadsafeFunction, ThreadsafeFunctionCallMode};
@@ -201,12 +201,14 @@ impl NativeAuth {
     ) -> Option<NativeResponse> {
         let req =
             AuthRequest { method, url, headers: pair_up(headers), body: body.map(|b| b.to_vec()), remote_address };
-        match self.auth.begin(&req) {
-            Begun::Answered(res) => Some(to_native(res)),
-            Begun::Admitted(permit) => {
+        match self.auth.admit(Work::Request(&req)) {
+            Admission::Answered(res) => Some(to_native(res)),
+            Admission::Admitted(permit) => {
                 self.run(id, permit, move |auth| Outcome::Response(auth.handle(&req)));
                 None
             }
+            // A request is answered or admitted; never inline or refused.
+            Admission::Inline | Admission::Refused(_) => Some(to_native(self.auth.handle(&req))),
         }
     }
 
@@ -218,10 +220,10 @@ impl NativeAuth {
             Ok(session) => Outcome::Json(session.map(|s| s.to_json())),
             Err(e) => Outcome::Failed(error_json(&e)),
         };
-        match self.auth.dispatch_session() {
-            Dispatch::Inline => self.finish_now(id, read(&self.auth)),
-            Dispatch::Admitted(permit) => self.run(id, permit, read),
-            Dispatch::Refused(e) => self.finish_now(id, Outcome::Failed(error_json(&e))),
+        match self.auth.admit(Work::SessionRead).permit() {
+            Ok(None) => self.finish_now(id, read(&self.auth)),
+            Ok(Some(permit)) => self.run(id, permit, read),
+            Err(e) => self.finish_now(id, Outcome::Failed(error_json(&e))),
         }
     }
 
@@ -335,8 +337,10 @@ impl NativeAuth {
     where
         F: FnOnce(&Auth) -> Outcome + Send + 'static,
     {
-        match self.auth.admit_or_refuse() {
-            Ok(permit) => self.run(id, permit, job),
+        match self.auth.admit(Work::HostCall).permit() {
+            Ok(Some(permit)) => self.run(id, permit, job),
+            // Host calls always take a place: never inline.
+            Ok(None) => self.finish_now(id, job(&self.auth)),
             Err(e) => self.finish_now(id, Outcome::Failed(error_json(&e))),
         }
     }

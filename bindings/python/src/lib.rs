@@ -17,7 +17,7 @@ mod host;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::Arc;
 
-use libauth_core::{Auth, AuthError, AuthRequest, AuthResponse, Config, Dispatch, ErrorType, Permit};
+use libauth_core::{Admission, Auth, AuthError, AuthRequest, AuthResponse, Config, ErrorType, Permit};
 use pyo3::exceptions::PyException;
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
@@ -177,15 +177,17 @@ impl NativeAuth {
         let req = AuthRequest { method, url, headers, body, remote_address };
         let auth = &self.auth;
         let begun = py.detach(|| {
-            catch_unwind(AssertUnwindSafe(|| match auth.begin(&req) {
-                libauth_core::Begun::Answered(res) => Ok(res),
-                libauth_core::Begun::Admitted(permit) => Err(permit),
+            catch_unwind(AssertUnwindSafe(|| match auth.admit(libauth_core::Work::Request(&req)) {
+                Admission::Answered(res) => Ok(res),
+                Admission::Admitted(permit) => Err(Some(permit)),
+                // A request is answered or admitted; never inline or refused.
+                Admission::Inline | Admission::Refused(_) => Err(None),
             }))
         });
         match begun {
             Ok(Ok(res)) => Ok(Begun::Answered(to_py(py, res))),
             Ok(Err(permit)) => {
-                Ok(Begun::Job(NativeJob { auth: self.auth.clone(), work: Some((Work::Handle(req), Some(permit))) }))
+                Ok(Begun::Job(NativeJob { auth: self.auth.clone(), work: Some((Work::Handle(req), permit)) }))
             }
             Err(_) => Err(internal()),
         }
@@ -197,10 +199,9 @@ impl NativeAuth {
     #[pyo3(signature = (url, cookie=None, with_identity=false))]
     fn begin_session(&self, url: String, cookie: Option<String>, with_identity: bool) -> PyResult<NativeJob> {
         let job = NativeJob { auth: self.auth.clone(), work: None };
-        match self.auth.dispatch_session() {
-            Dispatch::Refused(e) => Err(engine_error(&e)),
-            Dispatch::Inline => Ok(job.with_session(url, cookie, with_identity, None)),
-            Dispatch::Admitted(permit) => Ok(job.with_session(url, cookie, with_identity, Some(permit))),
+        match self.auth.admit(libauth_core::Work::SessionRead).permit() {
+            Err(e) => Err(engine_error(&e)),
+            Ok(permit) => Ok(job.with_session(url, cookie, with_identity, permit)),
         }
     }
 
@@ -240,10 +241,9 @@ impl NativeAuth {
     ) -> PyResult<Bound<'py, PyAny>> {
         let auth = &self.auth;
         let read = py.detach(|| {
-            catch_unwind(AssertUnwindSafe(|| match auth.dispatch_session() {
-                Dispatch::Inline => auth.get_session_by_cookie(url, cookie),
-                Dispatch::Admitted(_permit) => auth.get_session_by_cookie(url, cookie),
-                Dispatch::Refused(e) => Err(e),
+            catch_unwind(AssertUnwindSafe(|| {
+                let _permit = auth.admit(libauth_core::Work::SessionRead).permit()?;
+                auth.get_session_by_cookie(url, cookie)
             }))
         });
         session_to_py(py, read.map_err(|_| internal())?, with_identity)
@@ -257,7 +257,7 @@ impl NativeAuth {
         let auth = &self.auth;
         let got = py.detach(|| {
             catch_unwind(AssertUnwindSafe(|| {
-                let _permit = auth.admit_or_refuse()?;
+                let _permit = auth.admit(libauth_core::Work::HostCall).permit()?;
                 auth.get_access_token(user_id, provider)
             }))
         });
@@ -276,7 +276,7 @@ impl NativeAuth {
         let auth = &self.auth;
         let got = py.detach(|| {
             catch_unwind(AssertUnwindSafe(|| {
-                let _permit = auth.admit_or_refuse()?;
+                let _permit = auth.admit(libauth_core::Work::HostCall).permit()?;
                 auth.passkeys(user_id, &call)
             }))
         });

@@ -238,3 +238,19 @@ pub fn identity_of(b: &Browser) -> Option<libauth_core::Identity> {
     req.headers.push(("cookie".into(), b.cookie_header()));
     b.auth.get_session(&req).unwrap().and_then(|s| s.identity().cloned())
 }
+
+/// One of `hooks.maxInFlight` places, as host code takes one; `None` past
+/// the bound.
+pub fn place(auth: &Auth) -> Option<libauth_core::Permit> {
+    auth.admit(libauth_core::Work::HostCall).permit().ok().flatten()
+}
+
+/// The answer to `req` when admission answers it on the calling thread
+/// (no host code, no I/O, no permit), `None` when it would need a permit
+/// (admitted, or refused with a 503 past the bound).
+pub fn answered_inline(auth: &Auth, req: &AuthRequest) -> Option<AuthResponse> {
+    match auth.admit(libauth_core::Work::Request(req)) {
+        libauth_core::Admission::Answered(res) if res.status != 503 => Some(res),
+        _ => None,
+    }
+}
