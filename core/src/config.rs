@@ -303,7 +303,7 @@ impl Config {
             "encryptTokens" => self.encrypt_tokens = parse(key, value)?,
             "experimental" => self.experimental = parse(key, value)?,
             "hooks" => self.hooks = parse(key, value)?,
-            "i18n" => self.i18n = parse(key, value)?,
+            "i18n" => self.i18n = if value.is_null() { Default::default() } else { parse(key, value)? },
             "jwt" => self.jwt = parse_object_ignoring_functions(key, value)?,
             "pages" => self.pages = parse(key, value)?,
             "rateLimit" => self.rate_limit = Some(value),

@@ -244,7 +244,8 @@ impl Catalogues {
             return None;
         }
         self.locales.iter().position(|l| {
-            l.info.tag != PSEUDO_LOCALE && l.info.tag.split('-').next().is_some_and(|p| p.eq_ignore_ascii_case(language))
+            l.info.tag != PSEUDO_LOCALE
+                && l.info.tag.split('-').next().is_some_and(|p| p.eq_ignore_ascii_case(language))
         })
     }
 }
@@ -568,9 +569,8 @@ mod tests {
     fn pseudo_locale_is_offered_only_when_listed() {
         let c = Catalogues::new(&I18nConfig::default()).unwrap();
         assert_eq!(c.negotiate(Some("en-XA"), None, None).tag(), "en");
-        let c =
-            Catalogues::new(&I18nConfig { locales: Some(vec!["en".into(), "en-XA".into()]), ..Default::default() })
-                .unwrap();
+        let c = Catalogues::new(&I18nConfig { locales: Some(vec!["en".into(), "en-XA".into()]), ..Default::default() })
+            .unwrap();
         let m = c.negotiate(Some("en-xa"), None, None);
         assert_eq!(m.tag(), "en-XA");
         assert_eq!(m.text_with("signin-with", &[("provider", "GitHub")]), "Šîîĝñ îîñ ŵîîţĥ GitHub");

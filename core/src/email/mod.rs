@@ -133,4 +133,30 @@ mod tests {
         assert!(!mail.html.contains(url));
         assert_eq!(mail.subject, "Sign in to example.com");
     }
+
+    /// Auth.js's default message, byte for byte: English output is unchanged
+    /// by the catalogues.
+    #[test]
+    fn english_is_auth_js_message_byte_for_byte() {
+        let (url, host) = ("https://example.com:3000/auth/callback/email?token=t&email=a%40b.c", "example.com:3000");
+        let mail = verification_email(url, host);
+        assert_eq!(mail.subject, "Sign in to example.com:3000");
+        assert_eq!(mail.text, format!("Sign in to example.com:3000\n{url}\n\n"));
+        let link = escape_html(url);
+        let expected = format!(
+            "<!DOCTYPE html>\n<html>\n<body style=\"background: #f9f9f9; font-family: Helvetica, Arial, sans-serif;\">\n\
+             <table width=\"100%\" border=\"0\" cellspacing=\"20\" cellpadding=\"0\" \
+             style=\"background: #ffffff; max-width: 600px; margin: auto; border-radius: 10px;\">\n\
+             <tr><td align=\"center\" style=\"padding: 10px 0px; font-size: 22px; color: #444444;\">\
+             Sign in to <strong>example.com:3000</strong></td></tr>\n\
+             <tr><td align=\"center\" style=\"padding: 20px 0;\">\
+             <a href=\"{link}\" target=\"_blank\" style=\"font-size: 18px; color: #ffffff; text-decoration: none; \
+             border-radius: 5px; padding: 10px 20px; border: 1px solid #346df1; background: #346df1; \
+             display: inline-block; font-weight: bold;\">Sign in</a></td></tr>\n\
+             <tr><td align=\"center\" style=\"padding: 0px 0px 10px 0px; font-size: 16px; line-height: 22px; color: #444444;\">\
+             If you did not request this email you can safely ignore it.</td></tr>\n\
+             </table>\n</body>\n</html>\n"
+        );
+        assert_eq!(mail.html, expected);
+    }
 }
