@@ -414,7 +414,7 @@ pub fn parse_accept_language(header: &str) -> Vec<LanguageRange> {
         }
     }
     // Stable: equal weights keep the header's order.
-    ranges.sort_by(|a, b| b.weight.cmp(&a.weight));
+    ranges.sort_by_key(|r| std::cmp::Reverse(r.weight));
     ranges
 }
 
