@@ -511,6 +511,36 @@ mod tests {
         }
     }
 
+    /// A translation uses exactly English's placeables (a dropped
+    /// `{ $provider }` would hide the provider's name), and is not empty.
+    #[test]
+    fn every_translation_keeps_the_english_placeables() {
+        let all = Catalogues::new(&I18nConfig {
+            locales: Some(LOCALES.iter().map(|l| l.tag.to_owned()).collect()),
+            ..Default::default()
+        })
+        .unwrap();
+        let args = [("provider", "\u{1}P"), ("host", "\u{1}H")];
+        let english = all.negotiate(Some("en"), None, None);
+        for locale in LOCALES {
+            let messages = all.negotiate(Some(locale.tag), None, None);
+            assert_eq!(messages.tag(), locale.tag);
+            for id in message_ids(ENGLISH) {
+                let text = messages.text_with(&id, &args);
+                let reference = english.text_with(&id, &args);
+                for marker in ["\u{1}P", "\u{1}H"] {
+                    assert_eq!(
+                        text.matches(marker).count(),
+                        reference.matches(marker).count(),
+                        "{} {id}: {text:?}",
+                        locale.tag
+                    );
+                }
+                assert!(!text.trim().is_empty(), "{} {id} is empty", locale.tag);
+            }
+        }
+    }
+
     #[test]
     fn the_catalogue_check_fails_on_a_missing_or_extra_key() {
         let english = message_ids(ENGLISH);
