@@ -206,14 +206,22 @@ impl Catalogues {
     /// The messages of the request's locale: the first of `query`, `cookie`
     /// and `accept_language` that names an offered locale, else the default.
     pub fn negotiate(&self, query: Option<&str>, cookie: Option<&str>, accept_language: Option<&str>) -> Messages<'_> {
-        let index = query
-            .and_then(|tag| self.find(tag))
-            .or_else(|| cookie.and_then(|tag| self.find(tag)))
-            .or_else(|| {
+        self.requested(query, cookie, accept_language).unwrap_or_else(|| self.default_messages())
+    }
+
+    /// As [`Catalogues::negotiate`], but `None` when the request names no
+    /// offered locale (the default would apply).
+    pub fn requested(
+        &self,
+        query: Option<&str>,
+        cookie: Option<&str>,
+        accept_language: Option<&str>,
+    ) -> Option<Messages<'_>> {
+        let index =
+            query.and_then(|tag| self.find(tag)).or_else(|| cookie.and_then(|tag| self.find(tag))).or_else(|| {
                 accept_language.and_then(|header| parse_accept_language(header).iter().find_map(|r| self.find(&r.tag)))
-            })
-            .unwrap_or(self.default);
-        Messages { locale: &self.locales[index] }
+            })?;
+        Some(Messages { locale: &self.locales[index] })
     }
 
     /// The default locale's messages.

@@ -319,3 +319,40 @@ proptest! {
         prop_assert!(ranges.iter().all(|r| r.weight == q));
     }
 }
+
+/// An OpenID Connect provider's pages in the user's language: `ui_locales`
+/// carries the locale the request asked for, never the bare default, and
+/// never over the provider's own setting.
+#[test]
+fn oidc_sign_in_forwards_the_requested_locale_as_ui_locales() {
+    let oidc = |extra: Value| {
+        let mut p = json!({ "type": "oidc", "id": "corp", "issuer": "https://sso.example", "clientId": "c",
+            "clientSecret": "s", "authorization": "https://sso.example/auth", "token": "https://sso.example/token",
+            "jwksUri": "https://sso.example/jwks" });
+        for (k, v) in extra.as_object().cloned().unwrap_or_default() {
+            p[k] = v;
+        }
+        let config = Config::from_value(json!({ "secret": SECRET, "trustHost": true, "providers": [p] })).unwrap();
+        Auth::with_env(config, Arc::new(HookMap::new()), &std::collections::HashMap::new()).unwrap()
+    };
+    let authorize = |auth: &Auth, path: &str, headers: &[(&str, &str)]| {
+        let mut b = Browser::new(auth);
+        b.extra_headers = headers.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
+        let csrf = b.csrf();
+        let res = b.post(path, &[("csrfToken", &csrf)]);
+        assert_eq!(res.status, 302);
+        let url = url::Url::parse(location(&res)).unwrap();
+        url.query_pairs().filter(|(k, _)| k == "ui_locales").map(|(_, v)| v.into_owned()).collect::<Vec<_>>()
+    };
+    let auth = oidc(json!({}));
+    assert_eq!(authorize(&auth, "/auth/signin/corp", &[("accept-language", "pt-PT, en;q=0.5")]), ["pt-BR"]);
+    assert_eq!(authorize(&auth, "/auth/signin/corp?locale=ja", &[]), ["ja"]);
+    assert!(authorize(&auth, "/auth/signin/corp", &[]).is_empty());
+    assert!(authorize(&auth, "/auth/signin/corp", &[("accept-language", "tlh")]).is_empty());
+    // The sign-in page's button carries a chosen language to the POST.
+    let (_, page) = get(&auth, "/auth/signin?locale=ko", &[]);
+    assert!(page.contains(r#"action="http://localhost:3000/auth/signin/corp?locale=ko""#));
+    let fixed =
+        oidc(json!({ "authorization": { "url": "https://sso.example/auth", "params": { "ui_locales": "de" } } }));
+    assert_eq!(authorize(&fixed, "/auth/signin/corp", &[("accept-language", "fr")]), ["de"]);
+}

@@ -127,8 +127,13 @@ impl<'a> Ctx<'a> {
     /// `i18n.defaultLocale` (see [`crate::i18n`]). The engine never sets the
     /// cookie; the host's own pages may.
     pub fn messages(&self) -> crate::i18n::Messages<'a> {
+        self.requested_locale().unwrap_or_else(|| self.auth.settings.i18n.default_messages())
+    }
+
+    /// The locale this request asks for, if it names one that is offered.
+    pub fn requested_locale(&self) -> Option<crate::i18n::Messages<'a>> {
         let auth: &'a Auth = self.auth;
-        auth.settings.i18n.negotiate(
+        auth.settings.i18n.requested(
             self.query("locale").as_deref(),
             self.req.cookie(crate::i18n::LOCALE_COOKIE).as_deref(),
             self.req.header("accept-language"),

@@ -62,7 +62,8 @@ pub fn signin(ctx: &mut Ctx) -> Result<Reply, AuthError> {
                 id: &p.id,
                 name: &p.name,
                 kind: PageProviderKind::OAuth,
-                action_url: format!("{base}/signin/{}", p.id),
+                // The language goes on to the provider (`ui_locales`).
+                action_url: format!("{base}/signin/{}{locale_param}", p.id),
                 button_label: label(&p.name),
                 button_style: button_style(&o.style),
                 logo: o.style.logo.as_deref(),
