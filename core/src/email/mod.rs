@@ -56,7 +56,11 @@ pub fn verification_email(url: &str, site_host: &str) -> VerificationEmail {
 fn english() -> &'static crate::i18n::Catalogues {
     static ENGLISH: std::sync::OnceLock<crate::i18n::Catalogues> = std::sync::OnceLock::new();
     ENGLISH.get_or_init(|| {
-        crate::i18n::Catalogues::new(&crate::i18n::I18nConfig::default()).expect("the built-in catalogues load")
+        crate::i18n::Catalogues::new(&crate::i18n::I18nConfig {
+            locales: Some(vec!["en".to_owned()]),
+            ..Default::default()
+        })
+        .expect("the built-in English catalogue loads")
     })
 }
 
