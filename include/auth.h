@@ -255,7 +255,7 @@ typedef struct auth_hook_result auth_hook_result;
 //        CredentialsSignin (`auth_hook_result_error` with type
 //        "CredentialsSignin" and a code passes the code on). `headers` is
 //        an object of lowercase names.
-//   providers.<id>.sendVerificationRequest  {identifier, url, expires, token, provider: {id, name, type, from, maxAge}, theme: {brandColor, buttonText}, request: {method, url, headers}}
+//   providers.<id>.sendVerificationRequest  {identifier, url, expires, token, provider: {id, name, type, from, maxAge}, theme: {brandColor, buttonText}, locale, request: {method, url, headers}}
 //     -> ignored; a failure is EmailSignInError.
 //   providers.<id>.profile  {profile, tokens}
 //     -> the user (an object) for the provider's profile and token

@@ -450,6 +450,8 @@ export interface SendVerificationRequestParams {
   token: string;
   provider: { id: string; name: string; type: "email"; from?: string | null; maxAge: number; [key: string]: unknown };
   theme: Theme;
+  /** The locale of the request that asked for the link (e.g. `"fr"`), for a localised message. */
+  locale: string;
   request: Request;
 }
 
@@ -639,6 +641,16 @@ export interface Theme {
   buttonText?: string;
 }
 
+/** The built-in pages' and sign-in email's language (docs/i18n.md). */
+export interface I18nOptions {
+  /** When the request names no offered locale; `"en"` by default. */
+  defaultLocale?: string;
+  /** The locales offered (built-in tags, e.g. `["en", "fr", "ar"]`); all of them by default. */
+  locales?: string[];
+  /** Per-locale message overrides: `{ fr: { "signin-heading": "Bienvenue" } }`. */
+  messages?: Record<string, Record<string, string>>;
+}
+
 export interface PagesOptions {
   signIn?: string;
   signOut?: string;
@@ -763,6 +775,8 @@ export interface AuthConfig {
   session?: SessionOptions;
   skipCSRFCheck?: unknown;
   theme?: Theme;
+  /** The built-in pages' and sign-in email's language. */
+  i18n?: I18nOptions;
   trustHost?: boolean;
   useSecureCookies?: boolean;
   /**

@@ -27,6 +27,7 @@ const KNOWN_OPTIONS: &[&str] = &[
     "experimental",
     "forwardedHeader",
     "hooks",
+    "i18n",
     "jwt",
     "logger",
     "pages",
@@ -71,6 +72,9 @@ pub struct Config {
     pub experimental: Experimental,
     #[serde(default)]
     pub hooks: HooksConfig,
+    /// The built-in pages' and emails' language (see [`crate::i18n`]).
+    #[serde(default)]
+    pub i18n: crate::i18n::I18nConfig,
     #[serde(default)]
     pub jwt: JwtConfig,
     #[serde(default)]
@@ -299,6 +303,7 @@ impl Config {
             "encryptTokens" => self.encrypt_tokens = parse(key, value)?,
             "experimental" => self.experimental = parse(key, value)?,
             "hooks" => self.hooks = parse(key, value)?,
+            "i18n" => self.i18n = if value.is_null() { Default::default() } else { parse(key, value)? },
             "jwt" => self.jwt = parse_object_ignoring_functions(key, value)?,
             "pages" => self.pages = parse(key, value)?,
             "rateLimit" => self.rate_limit = Some(value),
@@ -445,6 +450,8 @@ pub struct Settings {
     pub redirect_proxy_origins: Vec<OriginPattern>,
     pub pages: Pages,
     pub theme: Theme,
+    /// The catalogues of the locales offered, with the configured overrides.
+    pub i18n: std::sync::Arc<crate::i18n::Catalogues>,
     pub cookies: CookiesConfig,
     pub debug: bool,
     pub web_authn: bool,
@@ -611,6 +618,7 @@ impl Settings {
             redirect_proxy_origins,
             pages: config.pages.clone(),
             theme: config.theme.clone(),
+            i18n: std::sync::Arc::new(crate::i18n::Catalogues::new(&config.i18n)?),
             cookies: config.cookies.clone(),
             debug: config.debug,
             web_authn: config.experimental.enable_web_authn,

@@ -43,6 +43,7 @@ pub mod error;
 pub mod host;
 mod housekeeping;
 pub mod http;
+pub mod i18n;
 pub mod identity;
 #[doc(hidden)]
 pub mod jwt;

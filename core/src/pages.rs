@@ -1,15 +1,21 @@
 //! The built-in pages: sign-in, sign-out, error and verify-request. Askama
-//! templates (`core/templates/`) escape every interpolated value.
+//! templates (`core/templates/`) escape every interpolated value, texts
+//! from the catalogues (see [`crate::i18n`]) included.
 
 use askama::Template;
 
 use crate::config::{ColorScheme, Theme};
+use crate::i18n::Messages;
 use crate::providers::CredentialField;
 
 const CSS: &str = include_str!("../templates/pages.css");
 
 pub struct Layout<'a> {
-    pub title: &'a str,
+    pub title: String,
+    /// The locale's tag, for `<html lang>`.
+    pub lang: &'static str,
+    /// Right to left: `<html dir="rtl">`.
+    pub rtl: bool,
     pub css: &'static str,
     pub color_scheme: &'static str,
     pub color_scheme_meta: &'static str,
@@ -20,9 +26,12 @@ pub struct Layout<'a> {
 }
 
 impl<'a> Layout<'a> {
-    pub fn new(title: &'a str, theme: &'a Theme) -> Layout<'a> {
+    /// The layout of a page titled with message `title_id`.
+    pub fn new(title_id: &str, theme: &'a Theme, messages: &Messages<'_>) -> Layout<'a> {
         Layout {
-            title,
+            title: messages.text(title_id),
+            lang: messages.tag(),
+            rtl: messages.rtl(),
             css: CSS,
             color_scheme: theme.color_scheme.as_str(),
             color_scheme_meta: match theme.color_scheme {
@@ -55,6 +64,8 @@ pub struct PageProvider<'a> {
     /// Where the form posts: `signin/<id>` (oauth, email) or
     /// `callback/<id>` (credentials).
     pub action_url: String,
+    /// "Sign in with <name>", in the page's language.
+    pub button_label: String,
     pub button_style: Option<String>,
     pub logo: Option<&'a str>,
 }
@@ -65,7 +76,11 @@ pub struct SigninPage<'a> {
     pub layout: Layout<'a>,
     pub csrf_token: &'a str,
     pub callback_url: &'a str,
-    pub error: Option<&'static str>,
+    pub heading: String,
+    pub email_label: String,
+    pub email_placeholder: String,
+    pub passkey_hint: String,
+    pub error: Option<String>,
     pub providers: Vec<PageProvider<'a>>,
     /// `{basePath}`, where the passkey script fetches from.
     pub base_path: &'a str,
@@ -104,6 +119,9 @@ pub fn passkey_page_csp() -> &'static str {
 #[template(path = "signout.html")]
 pub struct SignoutPage<'a> {
     pub layout: Layout<'a>,
+    pub heading: String,
+    pub question: String,
+    pub button: String,
     pub csrf_token: &'a str,
     pub action_url: String,
 }
@@ -112,8 +130,9 @@ pub struct SignoutPage<'a> {
 #[template(path = "error.html")]
 pub struct ErrorPage<'a> {
     pub layout: Layout<'a>,
-    pub heading: &'static str,
-    pub message: &'static [&'static str],
+    pub heading: String,
+    pub message: Vec<String>,
+    pub signin_button: String,
     pub signin_url: Option<String>,
     pub site_url: Option<String>,
     pub site_host: String,
@@ -123,27 +142,28 @@ pub struct ErrorPage<'a> {
 #[template(path = "verify_request.html")]
 pub struct VerifyRequestPage<'a> {
     pub layout: Layout<'a>,
+    pub heading: String,
+    pub text: String,
     pub site_url: String,
     pub site_host: String,
 }
 
-/// The message the sign-in page shows for an `error` query parameter.
+/// The message id of the sign-in page's text for an `error` query parameter.
 pub fn signin_error_message(error: &str) -> &'static str {
     match error {
         "Signin" | "OAuthSignin" | "OAuthSignInError" | "OAuthCallbackError" | "OAuthCallback"
-        | "OAuthCreateAccount" | "EmailCreateAccount" | "Callback" => "Try signing in with a different account.",
-        "OAuthAccountNotLinked" | "AccountNotLinked" => {
-            "To confirm your identity, sign in with the same account you used originally."
-        }
-        "EmailSignin" | "EmailSignInError" => "The e-mail could not be sent.",
-        "CredentialsSignin" => "Sign in failed. Check the details you provided are correct.",
-        "SessionRequired" => "Please sign in to access this page.",
-        "MissingCSRF" => "Your sign-in form expired. Please try again.",
-        _ => "Unable to sign in.",
+        | "OAuthCreateAccount" | "EmailCreateAccount" | "Callback" => "signin-error-different-account",
+        "OAuthAccountNotLinked" | "AccountNotLinked" => "signin-error-account-not-linked",
+        "EmailSignin" | "EmailSignInError" => "signin-error-email-send",
+        "CredentialsSignin" => "signin-error-credentials",
+        "SessionRequired" => "signin-error-session-required",
+        "MissingCSRF" => "signin-error-missing-csrf",
+        _ => "signin-error-default",
     }
 }
 
-/// The category of the error page a user sees, with its HTTP status.
+/// The category of the error page a user sees, with its HTTP status. The
+/// heading and paragraphs are message ids.
 pub struct ErrorCategory {
     pub status: u16,
     pub heading: &'static str,
@@ -155,32 +175,29 @@ pub fn error_category(error: &str) -> ErrorCategory {
     match error {
         "Configuration" => ErrorCategory {
             status: 500,
-            heading: "Server error",
-            message: &[
-                "There is a problem with the server configuration.",
-                "Check the server logs for more information.",
-            ],
+            heading: "error-heading-configuration",
+            message: &["error-configuration-problem", "error-configuration-logs"],
             offers_signin: false,
         },
         "AccessDenied" => ErrorCategory {
             status: 403,
-            heading: "Access Denied",
-            message: &["You do not have permission to sign in."],
+            heading: "error-heading-access-denied",
+            message: &["error-access-denied"],
             offers_signin: true,
         },
         "Verification" => ErrorCategory {
             status: 403,
-            heading: "Unable to sign in",
-            message: &["The sign in link is no longer valid.", "It may have been used already or it may have expired."],
+            heading: "error-heading-verification",
+            message: &["error-verification-invalid", "error-verification-used"],
             offers_signin: true,
         },
         "RateLimited" => ErrorCategory {
             status: 429,
-            heading: "Too many attempts",
-            message: &["There were too many sign-in attempts.", "Wait a little, then try again."],
+            heading: "error-heading-rate-limited",
+            message: &["error-rate-limited-attempts", "error-rate-limited-wait"],
             offers_signin: true,
         },
-        _ => ErrorCategory { status: 200, heading: "Error", message: &[], offers_signin: false },
+        _ => ErrorCategory { status: 200, heading: "error-heading-default", message: &[], offers_signin: false },
     }
 }
 

@@ -31,7 +31,7 @@ use lettre::transport::smtp::client::{Certificate, Tls, TlsParameters};
 use lettre::{Message, SmtpTransport, Transport};
 use serde_json::{Map, Value};
 
-use super::{verification_email, EmailError};
+use super::{verification_email, EmailError, VerificationEmail};
 
 pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(10);
 
@@ -190,12 +190,17 @@ fn is_loopback(host: &str) -> bool {
         || host.trim_start_matches('[').trim_end_matches(']').parse::<IpAddr>().is_ok_and(|ip| ip.is_loopback())
 }
 
-/// Send the sign-in link `url` for the site `site_host` to `to`, as a
-/// plain-text and an HTML part. Neither the link nor the message is logged
-/// or put in an error.
+/// Send the sign-in link `url` for the site `site_host` to `to`, in
+/// English, as a plain-text and an HTML part. Neither the link nor the
+/// message is logged or put in an error.
 pub fn send_verification_email(config: &SmtpConfig, to: &str, url: &str, site_host: &str) -> Result<(), EmailError> {
+    send_email(config, to, verification_email(url, site_host))
+}
+
+/// Send a built sign-in email (e.g. [`super::localised_verification_email`])
+/// to `to`. Neither the link nor the message is logged or put in an error.
+pub fn send_email(config: &SmtpConfig, to: &str, mail: VerificationEmail) -> Result<(), EmailError> {
     let to: Mailbox = to.parse().map_err(|_| EmailError::InvalidRecipient)?;
-    let mail = verification_email(url, site_host);
     let message = Message::builder()
         .from(config.from.clone())
         .to(to)

@@ -89,6 +89,9 @@ pub struct AuthorizationChecks<'a> {
     pub state: Option<&'a str>,
     pub code_challenge: Option<&'a str>,
     pub nonce: Option<&'a str>,
+    /// OpenID Connect's `ui_locales`: the language the user's request asked
+    /// for (an allow-listed tag), unless the provider's params set one.
+    pub ui_locales: Option<&'a str>,
 }
 
 pub fn authorization_url(
@@ -120,6 +123,11 @@ pub fn authorization_url(
         }
         if let Some(nonce) = checks.nonce {
             q.append_pair("nonce", nonce);
+        }
+        if let Some(tag) = checks.ui_locales {
+            if provider.oidc && !provider.authorization.params.iter().any(|(k, _)| k == "ui_locales") {
+                q.append_pair("ui_locales", tag);
+            }
         }
     }
     Ok(url.into())

@@ -92,8 +92,11 @@ pub fn send_link(ctx: &mut Ctx, provider: &Provider, p: &EmailProvider) -> Resul
         })
         .unwrap_or_default();
 
+    // The email is in the language of the request that asked for it.
+    let messages = ctx.messages();
     if p.has_send_hook {
         let args = json!({
+            "locale": messages.tag(),
             "identifier": email,
             "url": url,
             "expires": iso_millis(expires_ms as u64),
@@ -110,13 +113,14 @@ pub fn send_link(ctx: &mut Ctx, provider: &Provider, p: &EmailProvider) -> Resul
     } else {
         #[cfg(feature = "smtp")]
         if let Some(smtp) = &p.smtp {
-            crate::email::send_verification_email(smtp, &email, &url, &host)
+            let mail = crate::email::localised_verification_email(&url, &host, &messages);
+            crate::email::send_email(smtp, &email, mail)
                 .map_err(|e| AuthError::new(ErrorType::EmailSignInError, e.to_string()).with_source(e))?;
         }
         // Without SMTP the provider was refused at construction unless it
         // has the hook: nothing else to send with.
         #[cfg(not(feature = "smtp"))]
-        let _ = host;
+        let _ = (host, messages);
     }
     Ok(Reply::Redirect(format!("{}/verify-request?provider={}&type=email", ctx.base_url(), provider.id)))
 }

@@ -122,6 +122,24 @@ impl<'a> Ctx<'a> {
         self.url.query_pairs().find(|(k, _)| k == name).map(|(_, v)| v.into_owned())
     }
 
+    /// The messages in this request's language: the `locale` query
+    /// parameter, the `locale` cookie, `Accept-Language`, then
+    /// `i18n.defaultLocale` (see [`crate::i18n`]). The engine never sets the
+    /// cookie; the host's own pages may.
+    pub fn messages(&self) -> crate::i18n::Messages<'a> {
+        self.requested_locale().unwrap_or_else(|| self.auth.settings.i18n.default_messages())
+    }
+
+    /// The locale this request asks for, if it names one that is offered.
+    pub fn requested_locale(&self) -> Option<crate::i18n::Messages<'a>> {
+        let auth: &'a Auth = self.auth;
+        auth.settings.i18n.requested(
+            self.query("locale").as_deref(),
+            self.req.cookie(crate::i18n::LOCALE_COOKIE).as_deref(),
+            self.req.header("accept-language"),
+        )
+    }
+
     pub fn body(&mut self) -> &Map<String, Value> {
         if self.body.is_none() {
             self.body = Some(self.req.body_params());

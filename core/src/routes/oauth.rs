@@ -154,8 +154,16 @@ pub fn start(ctx: &mut Ctx, provider: &Provider, p: &OAuthProvider) -> Result<Re
     } else {
         None
     };
-    let checks =
-        AuthorizationChecks { state: state.as_deref(), code_challenge: challenge.as_deref(), nonce: nonce.as_deref() };
+    // The provider's own pages in the user's language, when the request
+    // named one (never the bare default: that would override the
+    // provider's own negotiation with the browser).
+    let ui_locales = ctx.requested_locale().map(|m| m.tag()).filter(|tag| *tag != crate::i18n::PSEUDO_LOCALE);
+    let checks = AuthorizationChecks {
+        state: state.as_deref(),
+        code_challenge: challenge.as_deref(),
+        nonce: nonce.as_deref(),
+        ui_locales,
+    };
     let url = oauth::authorization_url(p, &endpoints.authorization, &redirect_uri, &checks)
         .map_err(|e| AuthError::new(ErrorType::OAuthSignInError, e.to_string()).with_source(e))?;
     Ok(Reply::Redirect(url))

@@ -27,6 +27,12 @@ pub fn signin(ctx: &mut Ctx) -> Result<Reply, AuthError> {
     let csrf_token = ctx.csrf_token();
     let base = ctx.base_url();
     let settings = &ctx.auth.settings;
+    let t = ctx.messages();
+    let label = |name: &str| t.text_with("signin-with", &[("provider", name)]);
+    let locale_param = match ctx.query("locale") {
+        Some(_) => format!("?locale={}", t.tag()),
+        None => String::new(),
+    };
     let providers = ctx
         .auth
         .providers
@@ -37,6 +43,7 @@ pub fn signin(ctx: &mut Ctx) -> Result<Reply, AuthError> {
                 name: &p.name,
                 kind: PageProviderKind::Credentials(&c.fields),
                 action_url: format!("{base}/callback/{}", p.id),
+                button_label: label(&p.name),
                 button_style: None,
                 logo: None,
             },
@@ -44,7 +51,10 @@ pub fn signin(ctx: &mut Ctx) -> Result<Reply, AuthError> {
                 id: &p.id,
                 name: &p.name,
                 kind: PageProviderKind::Email,
-                action_url: format!("{base}/signin/{}", p.id),
+                // A language chosen by query parameter goes on with the
+                // form, so the email is in it too (an allow-listed tag).
+                action_url: format!("{base}/signin/{}{locale_param}", p.id),
+                button_label: label(&p.name),
                 button_style: None,
                 logo: None,
             },
@@ -52,7 +62,9 @@ pub fn signin(ctx: &mut Ctx) -> Result<Reply, AuthError> {
                 id: &p.id,
                 name: &p.name,
                 kind: PageProviderKind::OAuth,
-                action_url: format!("{base}/signin/{}", p.id),
+                // The language goes on to the provider (`ui_locales`).
+                action_url: format!("{base}/signin/{}{locale_param}", p.id),
+                button_label: label(&p.name),
                 button_style: button_style(&o.style),
                 logo: o.style.logo.as_deref(),
             },
@@ -61,6 +73,7 @@ pub fn signin(ctx: &mut Ctx) -> Result<Reply, AuthError> {
                 name: &p.name,
                 kind: PageProviderKind::Passkey { conditional_ui: w.enable_conditional_ui },
                 action_url: format!("{base}/callback/{}", p.id),
+                button_label: label(&p.name),
                 button_style: None,
                 logo: None,
             },
@@ -68,10 +81,14 @@ pub fn signin(ctx: &mut Ctx) -> Result<Reply, AuthError> {
         .collect::<Vec<_>>();
     let has_passkey = providers.iter().any(|p| matches!(p.kind, PageProviderKind::Passkey { .. }));
     let page = SigninPage {
-        layout: Layout::new("Sign In", &settings.theme),
+        layout: Layout::new("title-signin", &settings.theme, &t),
         csrf_token: &csrf_token,
         callback_url: &callback_url,
-        error: error.as_deref().map(signin_error_message),
+        heading: t.text("signin-heading"),
+        email_label: t.text("signin-email-label"),
+        email_placeholder: t.text("signin-email-placeholder"),
+        passkey_hint: t.text("signin-passkey-hint"),
+        error: error.as_deref().map(|e| t.text(signin_error_message(e))),
         providers,
         base_path: &settings.base_path,
         passkey_script: has_passkey.then(crate::pages::passkey_page_script),
@@ -88,8 +105,12 @@ pub fn signout(ctx: &mut Ctx) -> Reply {
         return Reply::Redirect(page_url(&ctx.origin, page));
     }
     let csrf_token = ctx.csrf_token();
+    let t = ctx.messages();
     let page = SignoutPage {
-        layout: Layout::new("Sign Out", &ctx.auth.settings.theme),
+        layout: Layout::new("title-signout", &ctx.auth.settings.theme, &t),
+        heading: t.text("signout-heading"),
+        question: t.text("signout-question"),
+        button: t.text("signout-button"),
         csrf_token: &csrf_token,
         action_url: format!("{}/signout", ctx.base_url()),
     };
@@ -108,10 +129,12 @@ pub fn error(ctx: &mut Ctx) -> Reply {
 
 pub fn render_error(ctx: &Ctx, error: &str) -> Reply {
     let category = error_category(error);
+    let t = ctx.messages();
     let page = ErrorPage {
-        layout: Layout::new("Error", &ctx.auth.settings.theme),
-        heading: category.heading,
-        message: category.message,
+        layout: Layout::new("title-error", &ctx.auth.settings.theme, &t),
+        heading: t.text(category.heading),
+        message: category.message.iter().map(|id| t.text(id)).collect(),
+        signin_button: t.text("error-signin-button"),
         signin_url: category.offers_signin.then(|| format!("{}/signin", ctx.base_url())),
         site_url: (!category.offers_signin && category.status != 500).then(|| ctx.origin.clone()),
         site_host: site_host(&ctx.origin),
@@ -124,8 +147,11 @@ pub fn verify_request(ctx: &mut Ctx) -> Reply {
         let search = ctx.url.query().map(|q| format!("?{q}")).unwrap_or_default();
         return Reply::Redirect(format!("{}{search}", page_url(&ctx.origin, page)));
     }
+    let t = ctx.messages();
     let page = VerifyRequestPage {
-        layout: Layout::new("Verify Request", &ctx.auth.settings.theme),
+        layout: Layout::new("title-verify-request", &ctx.auth.settings.theme, &t),
+        heading: t.text("verify-heading"),
+        text: t.text("verify-text"),
         site_url: ctx.origin.clone(),
         site_host: site_host(&ctx.origin),
     };

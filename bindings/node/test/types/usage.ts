@@ -74,6 +74,7 @@ const adapter: Adapter = {
 export const config: AuthConfig = {
   secret: process.env.AUTH_SECRET,
   trustHost: true,
+  i18n: { defaultLocale: "fr", locales: ["fr", "en"], messages: { fr: { "signin-heading": "Bienvenue" } } },
   providers: [
     Credentials({
       credentials: { username: { label: "Username" }, password: { label: "Password", type: "password" } },
@@ -152,6 +153,7 @@ export const config: AuthConfig = {
         token,
         provider,
         theme,
+        locale,
         request,
       }: SendVerificationRequestParams) {
         const when: Date = expires;
@@ -163,6 +165,7 @@ export const config: AuthConfig = {
           provider.id,
           provider.maxAge,
           theme.brandColor,
+          locale.toUpperCase(),
           method,
         ];
       },

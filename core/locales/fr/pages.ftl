@@ -1,0 +1,60 @@
+# The built-in pages' and the sign-in email's texts in French.
+# Same messages as en/pages.ftl (a test checks it).
+
+## Page titles (<title>)
+
+title-signin = Connexion
+title-signout = Déconnexion
+title-error = Erreur
+title-verify-request = Vérification de l’adresse e-mail
+
+## Sign-in page
+
+signin-heading = Se connecter
+signin-with = Se connecter avec { $provider }
+signin-email-label = Adresse e-mail
+signin-email-placeholder = email@example.com
+signin-passkey-hint = Vous avez une clé d’accès ? Laissez l’adresse e-mail vide. Nouveau ici ? Saisissez votre adresse e-mail pour créer un compte avec une clé d’accès.
+
+## The sign-in page's message for its `error` query parameter
+
+signin-error-default = Impossible de se connecter.
+signin-error-different-account = Essayez de vous connecter avec un autre compte.
+signin-error-account-not-linked = Pour confirmer votre identité, connectez-vous avec le compte que vous avez utilisé à l’origine.
+signin-error-email-send = L’e-mail n’a pas pu être envoyé.
+signin-error-credentials = La connexion a échoué. Vérifiez que les informations saisies sont correctes.
+signin-error-session-required = Veuillez vous connecter pour accéder à cette page.
+signin-error-missing-csrf = Votre formulaire de connexion a expiré. Veuillez réessayer.
+
+## Sign-out page
+
+signout-heading = Se déconnecter
+signout-question = Voulez-vous vraiment vous déconnecter ?
+signout-button = Se déconnecter
+
+## Error page
+
+error-heading-default = Erreur
+error-heading-configuration = Erreur du serveur
+error-configuration-problem = La configuration du serveur présente un problème.
+error-configuration-logs = Consultez les journaux du serveur pour en savoir plus.
+error-heading-access-denied = Accès refusé
+error-access-denied = Vous n’avez pas l’autorisation de vous connecter.
+error-heading-verification = Connexion impossible
+error-verification-invalid = Le lien de connexion n’est plus valide.
+error-verification-used = Il a peut-être déjà été utilisé ou il a expiré.
+error-heading-rate-limited = Trop de tentatives
+error-rate-limited-attempts = Il y a eu trop de tentatives de connexion.
+error-rate-limited-wait = Patientez un peu, puis réessayez.
+error-signin-button = Se connecter
+
+## Verify-request page (after an email link was sent)
+
+verify-heading = Consultez vos e-mails
+verify-text = Un lien de connexion a été envoyé à votre adresse e-mail.
+
+## The sign-in email
+
+email-subject = Connexion à { $host }
+email-button = Se connecter
+email-ignore = Si vous n’avez pas demandé cet e-mail, vous pouvez l’ignorer sans risque.

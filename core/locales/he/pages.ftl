@@ -1,0 +1,60 @@
+# The built-in pages' and the sign-in email's texts in Hebrew.
+# Same messages as en/pages.ftl (a test checks it).
+
+## Page titles (<title>)
+
+title-signin = התחברות
+title-signout = התנתקות
+title-error = שגיאה
+title-verify-request = אימות כתובת האימייל
+
+## Sign-in page
+
+signin-heading = התחברות
+signin-with = התחברות באמצעות { $provider }
+signin-email-label = אימייל
+signin-email-placeholder = email@example.com
+signin-passkey-hint = יש לך מפתח גישה? אפשר להשאיר את שדה האימייל ריק. פעם ראשונה כאן? יש להזין כתובת אימייל כדי ליצור חשבון עם מפתח גישה.
+
+## The sign-in page's message for its `error` query parameter
+
+signin-error-default = לא ניתן להתחבר.
+signin-error-different-account = כדאי לנסות להתחבר עם חשבון אחר.
+signin-error-account-not-linked = כדי לאמת את זהותך, יש להתחבר עם אותו חשבון שבו השתמשת במקור.
+signin-error-email-send = לא ניתן היה לשלוח את האימייל.
+signin-error-credentials = ההתחברות נכשלה. יש לוודא שהפרטים שהוזנו נכונים.
+signin-error-session-required = יש להתחבר כדי לגשת לדף הזה.
+signin-error-missing-csrf = תוקף טופס ההתחברות פג. יש לנסות שוב.
+
+## Sign-out page
+
+signout-heading = התנתקות
+signout-question = להתנתק מהחשבון?
+signout-button = התנתקות
+
+## Error page
+
+error-heading-default = שגיאה
+error-heading-configuration = שגיאת שרת
+error-configuration-problem = יש בעיה בהגדרות השרת.
+error-configuration-logs = אפשר לעיין ביומני השרת לקבלת מידע נוסף.
+error-heading-access-denied = הגישה נדחתה
+error-access-denied = אין לך הרשאה להתחבר.
+error-heading-verification = לא ניתן להתחבר
+error-verification-invalid = קישור ההתחברות כבר לא בתוקף.
+error-verification-used = ייתכן שכבר נעשה בו שימוש או שתוקפו פג.
+error-heading-rate-limited = יותר מדי ניסיונות
+error-rate-limited-attempts = היו יותר מדי ניסיונות התחברות.
+error-rate-limited-wait = יש להמתין מעט ולנסות שוב.
+error-signin-button = התחברות
+
+## Verify-request page (after an email link was sent)
+
+verify-heading = יש לבדוק את תיבת האימייל
+verify-text = קישור להתחברות נשלח לכתובת האימייל שלך.
+
+## The sign-in email
+
+email-subject = התחברות אל { $host }
+email-button = התחברות
+email-ignore = אם לא ביקשת את האימייל הזה, אפשר פשוט להתעלם ממנו.

@@ -1,0 +1,60 @@
+# The built-in pages' and the sign-in email's texts in Dutch.
+# Same messages as en/pages.ftl (a test checks it).
+
+## Page titles (<title>)
+
+title-signin = Inloggen
+title-signout = Uitloggen
+title-error = Fout
+title-verify-request = E-mailadres bevestigen
+
+## Sign-in page
+
+signin-heading = Inloggen
+signin-with = Inloggen met { $provider }
+signin-email-label = E-mail
+signin-email-placeholder = email@example.com
+signin-passkey-hint = Heb je een passkey? Laat het e-mailveld leeg. Nieuw hier? Vul je e-mailadres in om een account met een passkey aan te maken.
+
+## The sign-in page's message for its `error` query parameter
+
+signin-error-default = Inloggen is niet gelukt.
+signin-error-different-account = Probeer in te loggen met een ander account.
+signin-error-account-not-linked = Log in met hetzelfde account dat je oorspronkelijk hebt gebruikt om je identiteit te bevestigen.
+signin-error-email-send = De e-mail kon niet worden verzonden.
+signin-error-credentials = Inloggen mislukt. Controleer of de gegevens die je hebt opgegeven juist zijn.
+signin-error-session-required = Log in om deze pagina te bekijken.
+signin-error-missing-csrf = Je inlogformulier is verlopen. Probeer het opnieuw.
+
+## Sign-out page
+
+signout-heading = Uitloggen
+signout-question = Weet je zeker dat je wilt uitloggen?
+signout-button = Uitloggen
+
+## Error page
+
+error-heading-default = Fout
+error-heading-configuration = Serverfout
+error-configuration-problem = Er is een probleem met de serverconfiguratie.
+error-configuration-logs = Raadpleeg de serverlogboeken voor meer informatie.
+error-heading-access-denied = Toegang geweigerd
+error-access-denied = Je hebt geen toestemming om in te loggen.
+error-heading-verification = Inloggen niet mogelijk
+error-verification-invalid = De inloglink is niet meer geldig.
+error-verification-used = Misschien is hij al gebruikt of is hij verlopen.
+error-heading-rate-limited = Te veel pogingen
+error-rate-limited-attempts = Er zijn te veel inlogpogingen gedaan.
+error-rate-limited-wait = Wacht even en probeer het dan opnieuw.
+error-signin-button = Inloggen
+
+## Verify-request page (after an email link was sent)
+
+verify-heading = Controleer je e-mail
+verify-text = Er is een inloglink naar je e-mailadres verzonden.
+
+## The sign-in email
+
+email-subject = Inloggen bij { $host }
+email-button = Inloggen
+email-ignore = Als je deze e-mail niet hebt aangevraagd, kun je hem gewoon negeren.

@@ -1,0 +1,60 @@
+# The built-in pages' and the sign-in email's texts in Portuguese (Brazil).
+# Same messages as en/pages.ftl (a test checks it).
+
+## Page titles (<title>)
+
+title-signin = Entrar
+title-signout = Sair
+title-error = Erro
+title-verify-request = Verificação de e-mail
+
+## Sign-in page
+
+signin-heading = Entrar
+signin-with = Entrar com { $provider }
+signin-email-label = E-mail
+signin-email-placeholder = email@example.com
+signin-passkey-hint = Tem uma chave de acesso? Deixe o e-mail em branco. É novo por aqui? Digite seu e-mail para criar uma conta com uma chave de acesso.
+
+## The sign-in page's message for its `error` query parameter
+
+signin-error-default = Não foi possível entrar.
+signin-error-different-account = Tente entrar com uma conta diferente.
+signin-error-account-not-linked = Para confirmar sua identidade, entre com a mesma conta que você usou originalmente.
+signin-error-email-send = Não foi possível enviar o e-mail.
+signin-error-credentials = Falha ao entrar. Verifique se os dados informados estão corretos.
+signin-error-session-required = Entre para acessar esta página.
+signin-error-missing-csrf = Seu formulário de login expirou. Tente novamente.
+
+## Sign-out page
+
+signout-heading = Sair
+signout-question = Tem certeza de que deseja sair?
+signout-button = Sair
+
+## Error page
+
+error-heading-default = Erro
+error-heading-configuration = Erro no servidor
+error-configuration-problem = Há um problema na configuração do servidor.
+error-configuration-logs = Verifique os logs do servidor para mais informações.
+error-heading-access-denied = Acesso negado
+error-access-denied = Você não tem permissão para entrar.
+error-heading-verification = Não foi possível entrar
+error-verification-invalid = O link de acesso não é mais válido.
+error-verification-used = Ele pode já ter sido usado ou ter expirado.
+error-heading-rate-limited = Muitas tentativas
+error-rate-limited-attempts = Houve muitas tentativas de login.
+error-rate-limited-wait = Aguarde um pouco e tente novamente.
+error-signin-button = Entrar
+
+## Verify-request page (after an email link was sent)
+
+verify-heading = Verifique seu e-mail
+verify-text = Um link de acesso foi enviado para o seu endereço de e-mail.
+
+## The sign-in email
+
+email-subject = Entrar em { $host }
+email-button = Entrar
+email-ignore = Se você não solicitou este e-mail, pode ignorá-lo com segurança.

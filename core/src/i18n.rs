@@ -1,0 +1,616 @@
+//! The built-in pages' and the sign-in email's texts in the user's
+//! language.
+//!
+//! Catalogues are Fluent files compiled into the engine
+//! (`core/locales/<tag>/pages.ftl`); English is the reference, and every
+//! other catalogue has exactly its messages. The configuration
+//! (`i18n: { defaultLocale, locales, messages }`) picks the default, narrows
+//! the locales offered, and overrides single messages.
+//!
+//! A request's locale comes from, in order: the `locale` query parameter,
+//! the `locale` cookie, `Accept-Language`, then `i18n.defaultLocale`. Every
+//! one of them is attacker-controlled: only tags on the allow-list are ever
+//! used (nothing from the request reaches a page except through a catalogue
+//! entry), and `Accept-Language` is parsed within fixed bounds.
+
+use std::borrow::Cow;
+use std::collections::BTreeMap;
+
+use fluent_bundle::concurrent::FluentBundle;
+use fluent_bundle::{FluentArgs, FluentResource};
+use serde::Deserialize;
+use unic_langid::LanguageIdentifier;
+
+use crate::error::ConfigError;
+
+/// The `i18n` option.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct I18nConfig {
+    /// The locale when the request names none that is offered; `en` when absent.
+    pub default_locale: Option<String>,
+    /// The locales offered (tags from [`LOCALES`]); all of them when absent.
+    pub locales: Option<Vec<String>>,
+    /// Per-locale message overrides: `{ "fr": { "signin-heading": "Bienvenue" } }`.
+    #[serde(default)]
+    pub messages: BTreeMap<String, BTreeMap<String, String>>,
+}
+
+/// A locale the engine has a catalogue for.
+pub struct BuiltInLocale {
+    /// The BCP 47 tag, as written in `<html lang>` and the configuration.
+    pub tag: &'static str,
+    /// Written right to left: pages get `dir="rtl"`.
+    pub rtl: bool,
+    /// The Fluent catalogue; `None` for the pseudo-locale, which is English
+    /// transformed.
+    source: Option<&'static str>,
+}
+
+const ENGLISH: &str = include_str!("../locales/en/pages.ftl");
+
+/// The pseudo-locale: English, accented and lengthened, so that a string
+/// the catalogues miss (still hard-coded in English) stands out. Offered
+/// only when `i18n.locales` names it.
+pub const PSEUDO_LOCALE: &str = "en-XA";
+
+/// Every built-in locale. The first is the reference and the default.
+pub const LOCALES: &[BuiltInLocale] = &[
+    BuiltInLocale { tag: "en", rtl: false, source: Some(ENGLISH) },
+    BuiltInLocale { tag: "fr", rtl: false, source: Some(include_str!("../locales/fr/pages.ftl")) },
+    BuiltInLocale { tag: "de", rtl: false, source: Some(include_str!("../locales/de/pages.ftl")) },
+    BuiltInLocale { tag: "es", rtl: false, source: Some(include_str!("../locales/es/pages.ftl")) },
+    BuiltInLocale { tag: "pt-BR", rtl: false, source: Some(include_str!("../locales/pt-BR/pages.ftl")) },
+    BuiltInLocale { tag: "it", rtl: false, source: Some(include_str!("../locales/it/pages.ftl")) },
+    BuiltInLocale { tag: "nl", rtl: false, source: Some(include_str!("../locales/nl/pages.ftl")) },
+    BuiltInLocale { tag: "pl", rtl: false, source: Some(include_str!("../locales/pl/pages.ftl")) },
+    BuiltInLocale { tag: "ja", rtl: false, source: Some(include_str!("../locales/ja/pages.ftl")) },
+    BuiltInLocale { tag: "zh-CN", rtl: false, source: Some(include_str!("../locales/zh-CN/pages.ftl")) },
+    BuiltInLocale { tag: "ko", rtl: false, source: Some(include_str!("../locales/ko/pages.ftl")) },
+    BuiltInLocale { tag: "ar", rtl: true, source: Some(include_str!("../locales/ar/pages.ftl")) },
+    BuiltInLocale { tag: "he", rtl: true, source: Some(include_str!("../locales/he/pages.ftl")) },
+    BuiltInLocale { tag: PSEUDO_LOCALE, rtl: false, source: None },
+];
+
+/// The placeables a message may use, with a sample value each: an override
+/// is formatted with them at startup, so a misspelt `{ $hots }` is refused
+/// then rather than shown to users.
+const ARGUMENTS: &[(&str, &str)] = &[("provider", "GitHub"), ("host", "example.com")];
+
+/// The cookie a host's own pages may set to remember a visitor's choice.
+pub const LOCALE_COOKIE: &str = "locale";
+
+/// The longest override text accepted (characters).
+const MAX_OVERRIDE_CHARS: usize = 1000;
+
+/// `Accept-Language` bounds: bytes read, and language ranges considered.
+pub const MAX_ACCEPT_LANGUAGE_BYTES: usize = 1024;
+pub const MAX_ACCEPT_LANGUAGE_RANGES: usize = 16;
+/// The longest tag matched (BCP 47's longest useful tags are shorter).
+const MAX_TAG_BYTES: usize = 35;
+
+/// The message ids of a Fluent source, in order.
+pub fn message_ids(source: &str) -> Vec<String> {
+    match FluentResource::try_new(source.to_owned()) {
+        Ok(res) | Err((res, _)) => res
+            .entries()
+            .filter_map(|e| match e {
+                fluent_syntax::ast::Entry::Message(m) => Some(m.id.name.to_owned()),
+                _ => None,
+            })
+            .collect(),
+    }
+}
+
+/// The built-in catalogue of `tag` (English for the pseudo-locale).
+pub fn catalogue_source(tag: &str) -> Option<&'static str> {
+    LOCALES.iter().find(|l| l.tag == tag).map(|l| l.source.unwrap_or(ENGLISH))
+}
+
+struct Loaded {
+    info: &'static BuiltInLocale,
+    bundle: FluentBundle<FluentResource>,
+}
+
+/// The catalogues an engine offers, built once from its configuration.
+pub struct Catalogues {
+    locales: Vec<Loaded>,
+    /// Index into `locales`.
+    default: usize,
+}
+
+impl std::fmt::Debug for Catalogues {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Catalogues")
+            .field("locales", &self.locales.iter().map(|l| l.info.tag).collect::<Vec<_>>())
+            .field("default", &self.locales[self.default].info.tag)
+            .finish()
+    }
+}
+
+/// A built-in locale's tag exactly as listed, matched case-insensitively
+/// (`pt-br`, `zh_CN` are accepted in the configuration).
+fn built_in(tag: &str) -> Option<&'static BuiltInLocale> {
+    let tag = tag.replace('_', "-");
+    LOCALES.iter().find(|l| l.tag.eq_ignore_ascii_case(&tag))
+}
+
+fn known_tags() -> String {
+    LOCALES.iter().map(|l| l.tag).collect::<Vec<_>>().join(", ")
+}
+
+impl Catalogues {
+    pub fn new(config: &I18nConfig) -> Result<Catalogues, ConfigError> {
+        let offered: Vec<&'static BuiltInLocale> = match &config.locales {
+            None => LOCALES.iter().filter(|l| l.tag != PSEUDO_LOCALE).collect(),
+            Some(list) => {
+                if list.is_empty() {
+                    return Err(ConfigError::new("i18n.locales", "must list at least one locale"));
+                }
+                let mut offered = Vec::new();
+                for (i, tag) in list.iter().enumerate() {
+                    let locale = built_in(tag).ok_or_else(|| {
+                        ConfigError::new(
+                            format!("i18n.locales[{i}]"),
+                            format!("{tag:?} is not a built-in locale; known locales are: {}", known_tags()),
+                        )
+                    })?;
+                    if !offered.iter().any(|l: &&BuiltInLocale| l.tag == locale.tag) {
+                        offered.push(locale);
+                    }
+                }
+                offered
+            }
+        };
+        let default_tag = match &config.default_locale {
+            None => offered.iter().find(|l| l.tag == "en").unwrap_or(&offered[0]).tag,
+            Some(tag) => {
+                let locale = built_in(tag).ok_or_else(|| {
+                    ConfigError::new(
+                        "i18n.defaultLocale",
+                        format!("{tag:?} is not a built-in locale; known locales are: {}", known_tags()),
+                    )
+                })?;
+                if !offered.iter().any(|l| l.tag == locale.tag) {
+                    return Err(ConfigError::new("i18n.defaultLocale", format!("{tag:?} is not in `i18n.locales`")));
+                }
+                locale.tag
+            }
+        };
+        for tag in config.messages.keys() {
+            let option = format!("i18n.messages.{tag}");
+            let Some(locale) = built_in(tag) else {
+                return Err(ConfigError::new(
+                    option,
+                    format!("not a built-in locale; known locales are: {}", known_tags()),
+                ));
+            };
+            if !offered.iter().any(|l| l.tag == locale.tag) {
+                return Err(ConfigError::new(option, "overrides a locale that `i18n.locales` does not offer"));
+            }
+        }
+        let english_ids = message_ids(ENGLISH);
+        let mut locales = Vec::with_capacity(offered.len());
+        for info in offered {
+            let overrides = config
+                .messages
+                .iter()
+                .find(|(tag, _)| built_in(tag).is_some_and(|l| l.tag == info.tag))
+                .map(|(tag, messages)| (tag.as_str(), messages));
+            locales.push(Loaded { info, bundle: build_bundle(info, overrides, &english_ids)? });
+        }
+        let default = locales.iter().position(|l| l.info.tag == default_tag).unwrap_or(0);
+        Ok(Catalogues { locales, default })
+    }
+
+    /// The messages of the request's locale: the first of `query`, `cookie`
+    /// and `accept_language` that names an offered locale, else the default.
+    pub fn negotiate(&self, query: Option<&str>, cookie: Option<&str>, accept_language: Option<&str>) -> Messages<'_> {
+        self.requested(query, cookie, accept_language).unwrap_or_else(|| self.default_messages())
+    }
+
+    /// As [`Catalogues::negotiate`], but `None` when the request names no
+    /// offered locale (the default would apply).
+    pub fn requested(
+        &self,
+        query: Option<&str>,
+        cookie: Option<&str>,
+        accept_language: Option<&str>,
+    ) -> Option<Messages<'_>> {
+        let index =
+            query.and_then(|tag| self.find(tag)).or_else(|| cookie.and_then(|tag| self.find(tag))).or_else(|| {
+                accept_language.and_then(|header| parse_accept_language(header).iter().find_map(|r| self.find(&r.tag)))
+            })?;
+        Some(Messages { locale: &self.locales[index] })
+    }
+
+    /// The default locale's messages.
+    pub fn default_messages(&self) -> Messages<'_> {
+        Messages { locale: &self.locales[self.default] }
+    }
+
+    /// The offered locale a requested tag means: the same tag, else the
+    /// locale of its language (`fr-CA` → `fr`, `pt` → `pt-BR`, `zh-Hans-SG` →
+    /// `zh-CN`; Traditional Chinese gets no Simplified fallback). Anything
+    /// that is not a well-formed tag matches nothing.
+    fn find(&self, requested: &str) -> Option<usize> {
+        if requested.is_empty()
+            || requested.len() > MAX_TAG_BYTES
+            || !requested.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
+        {
+            return None;
+        }
+        let requested = requested.replace('_', "-");
+        if let Some(i) = self.locales.iter().position(|l| l.info.tag.eq_ignore_ascii_case(&requested)) {
+            return Some(i);
+        }
+        let mut subtags = requested.split('-');
+        let language = subtags.next()?;
+        if language.eq_ignore_ascii_case("zh")
+            && subtags.any(|s| ["hant", "tw", "hk", "mo"].iter().any(|t| s.eq_ignore_ascii_case(t)))
+        {
+            return None;
+        }
+        self.locales.iter().position(|l| {
+            l.info.tag != PSEUDO_LOCALE
+                && l.info.tag.split('-').next().is_some_and(|p| p.eq_ignore_ascii_case(language))
+        })
+    }
+}
+
+fn build_bundle(
+    info: &'static BuiltInLocale,
+    overrides: Option<(&str, &BTreeMap<String, String>)>,
+    english_ids: &[String],
+) -> Result<FluentBundle<FluentResource>, ConfigError> {
+    let langid: LanguageIdentifier = info.tag.parse().expect("built-in tags are well-formed");
+    let mut bundle = FluentBundle::new_concurrent(vec![langid]);
+    // Unicode isolation marks around placeables keep a left-to-right host
+    // or provider name from reordering a right-to-left sentence; elsewhere
+    // they are left out, so English output stays byte-identical to Auth.js's.
+    bundle.set_use_isolating(info.rtl);
+    if info.tag == PSEUDO_LOCALE {
+        bundle.set_transform(Some(pseudo_localise));
+    }
+    let source = info.source.unwrap_or(ENGLISH);
+    let resource = FluentResource::try_new(source.to_owned()).expect("built-in catalogues parse (tested)");
+    bundle.add_resource(resource).expect("built-in catalogues have no duplicate ids (tested)");
+    let Some((config_tag, messages)) = overrides else {
+        return Ok(bundle);
+    };
+    for (id, text) in messages {
+        let option = format!("i18n.messages.{config_tag}.{id}");
+        if !english_ids.iter().any(|known| known == id) {
+            return Err(ConfigError::new(option, "not a message of the built-in pages (see docs/i18n.md)"));
+        }
+        if text.trim().is_empty() || text.chars().count() > MAX_OVERRIDE_CHARS {
+            return Err(ConfigError::new(option, format!("must be 1 to {MAX_OVERRIDE_CHARS} characters")));
+        }
+        if text.chars().any(|c| c.is_control() || c == EMAIL_PLACEHOLDER) {
+            return Err(ConfigError::new(option, "must be one line without control characters"));
+        }
+        // One message per resource, so an override's text cannot define
+        // another message: a `=` or newline trick fails to parse here.
+        let resource = FluentResource::try_new(format!("{id} = {text}\n")).map_err(|(_, errors)| {
+            ConfigError::new(
+                option.clone(),
+                format!("not valid Fluent text ({} error(s)); write a literal brace as {{\"{{\"}}", errors.len()),
+            )
+        })?;
+        if resource.entries().count() != 1 {
+            return Err(ConfigError::new(option, "must be the text of one message"));
+        }
+        bundle.add_resource_overriding(resource);
+        // Format it once with every known placeable: an unknown one fails now.
+        let mut errors = Vec::new();
+        let args = sample_args();
+        if let Some(pattern) = bundle.get_message(id).and_then(|m| m.value()) {
+            let _ = bundle.format_pattern(pattern, Some(&args), &mut errors);
+        }
+        if !errors.is_empty() {
+            return Err(ConfigError::new(
+                option,
+                format!("uses a placeable this message does not have (known: {})", placeable_names()),
+            ));
+        }
+    }
+    Ok(bundle)
+}
+
+fn sample_args() -> FluentArgs<'static> {
+    let mut args = FluentArgs::new();
+    for (name, value) in ARGUMENTS {
+        args.set(*name, *value);
+    }
+    args
+}
+
+fn placeable_names() -> String {
+    ARGUMENTS.iter().map(|(name, _)| format!("{{ ${name} }}")).collect::<Vec<_>>().join(", ")
+}
+
+/// A character no catalogue or override contains (overrides are checked):
+/// the email's heading is formatted with it as `$host`, escaped, and the
+/// marker then replaced by the host in `<strong>`.
+pub(crate) const EMAIL_PLACEHOLDER: char = '\u{E000}';
+
+/// One request's locale and its messages.
+#[derive(Clone, Copy)]
+pub struct Messages<'a> {
+    locale: &'a Loaded,
+}
+
+impl Messages<'_> {
+    /// The BCP 47 tag, for `<html lang>`.
+    pub fn tag(&self) -> &'static str {
+        self.locale.info.tag
+    }
+
+    /// Written right to left.
+    pub fn rtl(&self) -> bool {
+        self.locale.info.rtl
+    }
+
+    /// The text of message `id`, without placeables.
+    pub fn text(&self, id: &str) -> String {
+        self.format(id, None)
+    }
+
+    /// The text of message `id` with its placeables.
+    pub fn text_with(&self, id: &str, args: &[(&str, &str)]) -> String {
+        let mut fluent_args = FluentArgs::new();
+        for (name, value) in args {
+            fluent_args.set(*name, *value);
+        }
+        self.format(id, Some(&fluent_args))
+    }
+
+    fn format(&self, id: &str, args: Option<&FluentArgs<'_>>) -> String {
+        let bundle = &self.locale.bundle;
+        let Some(pattern) = bundle.get_message(id).and_then(|m| m.value()) else {
+            // Only a typo in the engine's own ids gets here (every catalogue
+            // has every id, tested): show the id rather than fail the page.
+            debug_assert!(false, "no message {id}");
+            return id.to_owned();
+        };
+        let mut errors = Vec::new();
+        let text: Cow<'_, str> = bundle.format_pattern(pattern, args, &mut errors);
+        text.into_owned()
+    }
+}
+
+/// One `Accept-Language` range with its weight.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LanguageRange {
+    pub tag: String,
+    /// 0 to 1000 (the q-value times 1000).
+    pub weight: u16,
+}
+
+/// The ranges of an `Accept-Language` header, highest weight first (ties in
+/// header order), without `*` and weight-0 ranges. Only the first
+/// [`MAX_ACCEPT_LANGUAGE_BYTES`] bytes and [`MAX_ACCEPT_LANGUAGE_RANGES`]
+/// ranges are read; malformed ranges are skipped.
+pub fn parse_accept_language(header: &str) -> Vec<LanguageRange> {
+    let mut end = header.len().min(MAX_ACCEPT_LANGUAGE_BYTES);
+    while !header.is_char_boundary(end) {
+        end -= 1;
+    }
+    let mut ranges = Vec::new();
+    for item in header[..end].split(',').take(MAX_ACCEPT_LANGUAGE_RANGES) {
+        let mut parts = item.split(';');
+        let tag = parts.next().unwrap_or("").trim();
+        if tag.is_empty() || tag == "*" || tag.len() > MAX_TAG_BYTES {
+            continue;
+        }
+        if !tag.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-') {
+            continue;
+        }
+        let mut weight = 1000;
+        let mut valid = true;
+        for param in parts {
+            let param = param.trim();
+            if let Some(q) = param.strip_prefix("q=").or_else(|| param.strip_prefix("Q=")) {
+                match parse_qvalue(q) {
+                    Some(w) => weight = w,
+                    None => valid = false,
+                }
+            }
+        }
+        if valid && weight > 0 {
+            ranges.push(LanguageRange { tag: tag.to_owned(), weight });
+        }
+    }
+    // Stable: equal weights keep the header's order.
+    ranges.sort_by_key(|r| std::cmp::Reverse(r.weight));
+    ranges
+}
+
+/// RFC 9110's qvalue: `0`, `0.ddd`, `1`, `1.000`; thousandths.
+fn parse_qvalue(q: &str) -> Option<u16> {
+    let (int, frac) = q.split_once('.').unwrap_or((q, ""));
+    if frac.len() > 3 || !frac.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    let mut thousandths: u16 = 0;
+    for (i, b) in frac.bytes().enumerate() {
+        thousandths += u16::from(b - b'0') * [100, 10, 1][i];
+    }
+    match int {
+        "0" => Some(thousandths),
+        "1" if thousandths == 0 => Some(1000),
+        _ => None,
+    }
+}
+
+/// en-XA: Latin letters accented, vowels doubled (about a third longer,
+/// as many languages run), so untranslated English is easy to spot and
+/// layouts are tried with longer text.
+fn pseudo_localise(text: &str) -> Cow<'_, str> {
+    let mut out = String::with_capacity(text.len() * 2);
+    for c in text.chars() {
+        let accented = match c {
+            'a' => "àà",
+            'e' => "éé",
+            'i' => "îî",
+            'o' => "öö",
+            'u' => "üü",
+            'y' => "ý",
+            'c' => "ç",
+            'n' => "ñ",
+            's' => "š",
+            'z' => "ž",
+            'g' => "ĝ",
+            'h' => "ĥ",
+            'k' => "ķ",
+            'l' => "ļ",
+            'r' => "ŕ",
+            't' => "ţ",
+            'w' => "ŵ",
+            'd' => "ď",
+            'A' => "ÀÀ",
+            'E' => "ÉÉ",
+            'I' => "ÎÎ",
+            'O' => "ÖÖ",
+            'U' => "ÜÜ",
+            'C' => "Ç",
+            'N' => "Ñ",
+            'S' => "Š",
+            'T' => "Ţ",
+            'R' => "Ŕ",
+            'D' => "Ď",
+            'H' => "Ĥ",
+            'W' => "Ŵ",
+            'G' => "Ĝ",
+            'Y' => "Ý",
+            'Z' => "Ž",
+            'L' => "Ļ",
+            'K' => "Ķ",
+            _ => {
+                out.push(c);
+                continue;
+            }
+        };
+        out.push_str(accented);
+    }
+    Cow::Owned(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_catalogue_has_exactly_the_english_messages() {
+        let english = message_ids(ENGLISH);
+        assert!(english.len() > 30);
+        for locale in LOCALES {
+            let Some(source) = locale.source else { continue };
+            let resource = FluentResource::try_new(source.to_owned());
+            assert!(resource.is_ok(), "{} does not parse", locale.tag);
+            let ids = message_ids(source);
+            for id in &english {
+                assert!(ids.contains(id), "{} lacks {id}", locale.tag);
+            }
+            for id in &ids {
+                assert!(english.contains(id), "{} has {id}, which English lacks", locale.tag);
+            }
+            assert_eq!(ids.len(), english.len(), "{} has a duplicate id", locale.tag);
+        }
+    }
+
+    /// A translation uses exactly English's placeables (a dropped
+    /// `{ $provider }` would hide the provider's name), and is not empty.
+    #[test]
+    fn every_translation_keeps_the_english_placeables() {
+        let all = Catalogues::new(&I18nConfig {
+            locales: Some(LOCALES.iter().map(|l| l.tag.to_owned()).collect()),
+            ..Default::default()
+        })
+        .unwrap();
+        let args = [("provider", "\u{1}P"), ("host", "\u{1}H")];
+        let english = all.negotiate(Some("en"), None, None);
+        for locale in LOCALES {
+            let messages = all.negotiate(Some(locale.tag), None, None);
+            assert_eq!(messages.tag(), locale.tag);
+            for id in message_ids(ENGLISH) {
+                let text = messages.text_with(&id, &args);
+                let reference = english.text_with(&id, &args);
+                for marker in ["\u{1}P", "\u{1}H"] {
+                    assert_eq!(
+                        text.matches(marker).count(),
+                        reference.matches(marker).count(),
+                        "{} {id}: {text:?}",
+                        locale.tag
+                    );
+                }
+                assert!(!text.trim().is_empty(), "{} {id} is empty", locale.tag);
+            }
+        }
+    }
+
+    #[test]
+    fn the_catalogue_check_fails_on_a_missing_or_extra_key() {
+        let english = message_ids(ENGLISH);
+        let missing = ENGLISH.replace("verify-text =", "# verify-text =");
+        assert!(!message_ids(&missing).contains(&"verify-text".to_owned()));
+        let extra = format!("{ENGLISH}\nextra-key = Extra\n");
+        assert!(message_ids(&extra).iter().any(|id| !english.contains(id)));
+    }
+
+    #[test]
+    fn negotiation_follows_query_cookie_header_default() {
+        let c = Catalogues::new(&I18nConfig { default_locale: Some("de".into()), ..Default::default() }).unwrap();
+        assert_eq!(c.negotiate(Some("fr"), Some("ja"), Some("es")).tag(), "fr");
+        assert_eq!(c.negotiate(Some("xx"), Some("ja"), Some("es")).tag(), "ja");
+        assert_eq!(c.negotiate(None, Some("<script>"), Some("es-MX;q=0.5, nl;q=0.9")).tag(), "nl");
+        assert_eq!(c.negotiate(None, None, Some("zh-TW, *")).tag(), "de");
+        assert_eq!(c.negotiate(None, None, Some("zh-Hans-SG")).tag(), "zh-CN");
+        assert_eq!(c.negotiate(None, None, Some("pt")).tag(), "pt-BR");
+        assert_eq!(c.negotiate(Some("PT_br"), None, None).tag(), "pt-BR");
+        assert_eq!(c.negotiate(None, None, Some("en-XA")).tag(), "en");
+        assert_eq!(c.negotiate(None, None, None).tag(), "de");
+    }
+
+    #[test]
+    fn accept_language_weights_and_bounds() {
+        let r = parse_accept_language("fr-CH, fr;q=0.9, en;q=0.8, de;q=0.7, *;q=0.5, ja;q=0");
+        let tags: Vec<_> = r.iter().map(|r| r.tag.as_str()).collect();
+        assert_eq!(tags, ["fr-CH", "fr", "en", "de"]);
+        assert!(parse_accept_language("fr;q=2, de;q=0.1234, es;q=abc").is_empty());
+        let long = "fr,".repeat(10_000);
+        assert_eq!(parse_accept_language(&long).len(), MAX_ACCEPT_LANGUAGE_RANGES);
+    }
+
+    #[test]
+    fn overrides_are_checked() {
+        let config = |tag: &str, id: &str, text: &str| I18nConfig {
+            messages: BTreeMap::from([(tag.to_owned(), BTreeMap::from([(id.to_owned(), text.to_owned())]))]),
+            ..Default::default()
+        };
+        let c = Catalogues::new(&config("fr", "signin-heading", "Bienvenue")).unwrap();
+        assert_eq!(c.negotiate(Some("fr"), None, None).text("signin-heading"), "Bienvenue");
+        for (tag, id, text, option) in [
+            ("xx", "signin-heading", "x", "i18n.messages.xx"),
+            ("fr", "nope", "x", "i18n.messages.fr.nope"),
+            ("fr", "signin-with", "Avec { $fournisseur }", "i18n.messages.fr.signin-with"),
+            ("fr", "signin-heading", "a\nother = b", "i18n.messages.fr.signin-heading"),
+            ("fr", "signin-heading", "{ unclosed", "i18n.messages.fr.signin-heading"),
+            ("fr", "signin-heading", "", "i18n.messages.fr.signin-heading"),
+        ] {
+            let err = Catalogues::new(&config(tag, id, text)).unwrap_err();
+            assert_eq!(err.option, option, "{text:?}");
+        }
+    }
+
+    #[test]
+    fn pseudo_locale_is_offered_only_when_listed() {
+        let c = Catalogues::new(&I18nConfig::default()).unwrap();
+        assert_eq!(c.negotiate(Some("en-XA"), None, None).tag(), "en");
+        let c = Catalogues::new(&I18nConfig { locales: Some(vec!["en".into(), "en-XA".into()]), ..Default::default() })
+            .unwrap();
+        let m = c.negotiate(Some("en-xa"), None, None);
+        assert_eq!(m.tag(), "en-XA");
+        assert_eq!(m.text_with("signin-with", &[("provider", "GitHub")]), "Šîîĝñ îîñ ŵîîţĥ GitHub");
+    }
+}

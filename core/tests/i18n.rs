@@ -1,0 +1,358 @@
+//! The built-in pages and the sign-in email in the user's language: every
+//! page in every locale, the resolution order, the pseudo-locale, bounded
+//! `Accept-Language` parsing, escaping, and the `i18n` option's checks.
+
+mod common;
+
+use std::sync::{Arc, Mutex};
+
+use common::*;
+use libauth_core::i18n::{self, Catalogues, I18nConfig, LOCALES, PSEUDO_LOCALE};
+use libauth_core::{Auth, Config, HookMap};
+use proptest::prelude::*;
+use serde_json::{json, Value};
+
+/// Every kind of provider the sign-in page shows, every locale offered.
+fn engine(mailed: Arc<Mutex<Vec<Value>>>, i18n: Value) -> Auth {
+    let hooks = hooks().on("providers.email.sendVerificationRequest", move |args| {
+        mailed.lock().unwrap().push(args);
+        Ok(Value::Null)
+    });
+    let config = Config::from_value(json!({
+        "secret": SECRET, "trustHost": true, "experimental": { "enableWebAuthn": true },
+        "adapter": { "type": "memory" },
+        "providers": [
+            { "type": "credentials", "credentials": { "username": { "label": "Username" } } },
+            { "type": "oauth", "id": "github", "name": "GitHub", "clientId": "id", "clientSecret": "secret",
+              "authorization": "https://github.example/authorize", "token": "https://github.example/token",
+              "userinfo": "https://github.example/user" },
+            { "type": "email", "name": "Magic link", "sendVerificationRequest": true },
+            { "type": "webauthn" },
+        ],
+        "i18n": i18n,
+    }))
+    .expect("valid config");
+    Auth::with_env(config, Arc::new(hooks), &std::collections::HashMap::new()).expect("engine builds")
+}
+
+fn all_locales() -> Value {
+    json!({ "locales": LOCALES.iter().map(|l| l.tag).collect::<Vec<_>>() })
+}
+
+/// The pages, with the status each answers.
+const PAGES: &[(&str, u16)] = &[
+    ("/auth/signin", 200),
+    ("/auth/signin?error=CredentialsSignin", 200),
+    ("/auth/signin?error=OAuthAccountNotLinked", 200),
+    ("/auth/signout", 200),
+    ("/auth/error?error=Configuration", 500),
+    ("/auth/error?error=AccessDenied", 403),
+    ("/auth/error?error=Verification", 403),
+    ("/auth/error?error=Unknown", 200),
+    ("/auth/verify-request", 200),
+];
+
+/// Askama's escaping, to find a catalogue text in a page.
+fn escaped(text: &str) -> String {
+    text.replace('&', "&#38;").replace('<', "&#60;").replace('>', "&#62;").replace('"', "&#34;").replace('\'', "&#39;")
+}
+
+/// The page without its inline script (the browser module, whose
+/// messages are not in the catalogues yet).
+fn without_script(html: &str) -> String {
+    match (html.find("<script"), html.find("</script>")) {
+        (Some(start), Some(end)) => format!("{}{}", &html[..start], &html[end..]),
+        _ => html.to_owned(),
+    }
+}
+
+fn english_ids() -> Vec<String> {
+    i18n::message_ids(i18n::catalogue_source("en").unwrap())
+}
+
+fn get(auth: &Auth, path: &str, headers: &[(&str, &str)]) -> (u16, String) {
+    let mut b = Browser::new(auth);
+    b.extra_headers = headers.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
+    let res = b.get(path);
+    (res.status, res.body_str().to_owned())
+}
+
+#[test]
+fn every_page_renders_in_every_locale() {
+    let auth = engine(Arc::default(), all_locales());
+    let catalogues = Catalogues::new(&serde_json::from_value(all_locales()).unwrap()).unwrap();
+    let ids = english_ids();
+    for locale in LOCALES {
+        let messages = catalogues.negotiate(Some(locale.tag), None, None);
+        assert_eq!(messages.tag(), locale.tag);
+        for (page, status) in PAGES {
+            let sep = if page.contains('?') { '&' } else { '?' };
+            let (got, html) = get(&auth, &format!("{page}{sep}locale={}", locale.tag), &[]);
+            assert_eq!(got, *status, "{} {page}", locale.tag);
+            let dir = if locale.rtl { " dir=\"rtl\"" } else { "" };
+            assert!(
+                html.starts_with(&format!("<!DOCTYPE html>\n<html lang=\"{}\"{dir}>", locale.tag)),
+                "{} {page}",
+                locale.tag
+            );
+            assert!(!html.contains("{ $") && !html.contains("{$"), "{} {page}: a placeable leaked", locale.tag);
+            let visible = without_script(&html);
+            for id in &ids {
+                assert!(!visible.contains(&format!(">{id}<")), "{} {page}: raw id {id}", locale.tag);
+            }
+        }
+        // Each page shows the locale's own texts.
+        let (_, signin) = get(&auth, &format!("/auth/signin?locale={}", locale.tag), &[]);
+        for id in ["title-signin", "signin-heading", "signin-email-label", "signin-passkey-hint"] {
+            assert!(signin.contains(&escaped(&messages.text(id))), "{}: {id} missing", locale.tag);
+        }
+        assert!(signin.contains(&escaped(&messages.text_with("signin-with", &[("provider", "GitHub")]))));
+        let (_, signout) = get(&auth, &format!("/auth/signout?locale={}", locale.tag), &[]);
+        assert!(signout.contains(&escaped(&messages.text("signout-question"))), "{}", locale.tag);
+        let (_, error) = get(&auth, &format!("/auth/error?error=Verification&locale={}", locale.tag), &[]);
+        for id in ["error-heading-verification", "error-verification-invalid", "error-signin-button"] {
+            assert!(error.contains(&escaped(&messages.text(id))), "{}: {id} missing", locale.tag);
+        }
+        let (_, verify) = get(&auth, &format!("/auth/verify-request?locale={}", locale.tag), &[]);
+        assert!(verify.contains(&escaped(&messages.text("verify-text"))), "{}", locale.tag);
+    }
+}
+
+/// In the pseudo-locale no English text of the catalogue is left on any
+/// page: an English string still hard-coded in a template would be.
+#[test]
+fn pseudo_locale_pages_have_no_plain_english() {
+    let auth = engine(Arc::default(), all_locales());
+    let english = Catalogues::new(&I18nConfig::default()).unwrap();
+    let en = english.default_messages();
+    // Each English text, cut at its placeables, in fragments long enough
+    // not to occur by chance in markup.
+    let mut fragments = Vec::new();
+    for id in english_ids() {
+        let text = en.text_with(&id, &[("provider", "\u{1}"), ("host", "\u{1}")]);
+        fragments.extend(text.split('\u{1}').map(str::trim).filter(|f| f.len() >= 4).map(str::to_owned));
+    }
+    assert!(fragments.iter().any(|f| f == "Sign in with"));
+    for (page, _) in PAGES {
+        let sep = if page.contains('?') { '&' } else { '?' };
+        let (_, html) = get(&auth, &format!("{page}{sep}locale={PSEUDO_LOCALE}"), &[]);
+        let visible = without_script(&html);
+        for fragment in &fragments {
+            assert!(!visible.contains(&escaped(fragment)), "{page}: {fragment:?} is in English in en-XA:\n{visible}");
+        }
+    }
+}
+
+#[test]
+fn locale_comes_from_query_then_cookie_then_header_then_default() {
+    let auth = engine(Arc::default(), json!({ "defaultLocale": "de" }));
+    let lang = |path: &str, headers: &[(&str, &str)]| {
+        let (_, html) = get(&auth, path, headers);
+        html.split('"').nth(1).unwrap().to_owned()
+    };
+    let cookie = ("cookie", "locale=ja");
+    let header = ("accept-language", "es-MX;q=0.8, nl;q=0.9");
+    assert_eq!(lang("/auth/signin?locale=fr", &[cookie, header]), "fr");
+    assert_eq!(lang("/auth/signin?locale=xx", &[cookie, header]), "ja");
+    assert_eq!(lang("/auth/signin", &[("cookie", "locale=zz"), header]), "nl");
+    assert_eq!(lang("/auth/signin", &[("accept-language", "tlh, *")]), "de");
+    assert_eq!(lang("/auth/signin", &[]), "de");
+    // A language offered through its region or script.
+    assert_eq!(lang("/auth/signout", &[("accept-language", "pt-PT")]), "pt-BR");
+    assert_eq!(lang("/auth/signout", &[("accept-language", "zh-TW, ko;q=0.5")]), "ko");
+    // The engine never sets the locale cookie.
+    let mut b = Browser::new(&auth);
+    let res = b.get("/auth/signin?locale=fr");
+    assert!(res.set_cookies().all(|c| !c.starts_with("locale=")));
+}
+
+#[test]
+fn english_is_the_default_and_unchanged() {
+    let auth = engine(Arc::default(), Value::Null);
+    let (_, html) = get(&auth, "/auth/signin", &[]);
+    assert!(html.starts_with("<!DOCTYPE html>\n<html lang=\"en\">\n"));
+    assert!(html.contains("<title>Sign In</title>"));
+    assert!(html.contains("<span>Sign in with GitHub</span>"));
+    assert!(html.contains(r#"<form action="http://localhost:3000/auth/signin/email" method="post">"#));
+    // Without `i18n.locales`, the pseudo-locale is not offered.
+    let (_, html) = get(&auth, "/auth/signin?locale=en-XA", &[]);
+    assert!(html.starts_with("<!DOCTYPE html>\n<html lang=\"en\">\n"));
+}
+
+#[test]
+fn locale_inputs_never_reach_the_page() {
+    let auth = engine(Arc::default(), Value::Null);
+    for (path, headers) in [
+        ("/auth/signin?locale=%3Cscript%3Ealert(1)%3C%2Fscript%3E", vec![]),
+        ("/auth/signin?locale=fr%22%20onload%3D%22x", vec![]),
+        ("/auth/signin", vec![("cookie", "locale=%3Cscript%3Ealert(1)%3C%2Fscript%3E")]),
+        ("/auth/signin", vec![("accept-language", "<script>alert(1)</script>, fr\"onload=x")]),
+    ] {
+        let (status, html) = get(&auth, path, &headers);
+        assert_eq!(status, 200);
+        assert!(html.starts_with("<!DOCTYPE html>\n<html lang=\"en\">"), "{path}");
+        assert!(!html.contains("alert(1)") && !html.contains("onload"), "{path}");
+    }
+}
+
+#[test]
+fn overrides_are_escaped_on_pages_and_in_the_email() {
+    let evil = "<script>alert(1)</script>";
+    let auth = engine(
+        Arc::default(),
+        json!({ "messages": { "fr": { "signin-heading": evil, "signin-with": format!("{evil} {{ $provider }}") } } }),
+    );
+    let (_, html) = get(&auth, "/auth/signin?locale=fr", &[]);
+    assert!(html.contains("<h1>&#60;script&#62;alert(1)&#60;/script&#62;</h1>"));
+    assert!(html.contains("&#60;script&#62;alert(1)&#60;/script&#62; GitHub"));
+    assert!(!without_script(&html).contains(evil));
+    // Unchanged elsewhere.
+    let (_, html) = get(&auth, "/auth/signin?locale=de", &[]);
+    assert!(html.contains("<h1>Anmelden</h1>"));
+
+    let catalogues = Catalogues::new(
+        &serde_json::from_value(json!({ "messages": { "fr": {
+            "email-subject": format!("{evil} {{ $host }}"), "email-button": evil, "email-ignore": "\"'&"
+        } } }))
+        .unwrap(),
+    )
+    .unwrap();
+    let mail = libauth_core::email::localised_verification_email(
+        "https://x.example/cb?a=1&b=2",
+        "x.example<b>",
+        &catalogues.negotiate(Some("fr"), None, None),
+    );
+    assert!(!mail.html.contains("<script>") && !mail.html.contains("x.example<b>"), "{}", mail.html);
+    assert!(mail.html.contains("&lt;script&gt;alert(1)&lt;/script&gt; <strong>x.example&lt;b&gt;</strong>"));
+    assert!(mail.html.contains("&quot;&#39;&amp;"));
+}
+
+#[test]
+fn the_email_is_in_the_language_of_the_request_that_asked_for_it() {
+    let mailed = Arc::new(Mutex::new(Vec::new()));
+    let auth = engine(mailed.clone(), Value::Null);
+    let mut b = Browser::new(&auth);
+    b.extra_headers = vec![("accept-language".into(), "ar, en;q=0.5".into())];
+    let csrf = b.csrf();
+    let res = b.post("/auth/signin/email", &[("csrfToken", &csrf), ("email", "ada@example.com")]);
+    assert_eq!(res.status, 302);
+    assert_eq!(mailed.lock().unwrap()[0]["locale"], "ar");
+    // A language picked with ?locale on the page goes on with the form.
+    let (_, page) = get(&auth, "/auth/signin?locale=ja", &[]);
+    assert!(page.contains(r#"action="http://localhost:3000/auth/signin/email?locale=ja""#));
+    let csrf = b.csrf();
+    b.post("/auth/signin/email?locale=ja", &[("csrfToken", &csrf), ("email", "ada@example.com")]);
+    assert_eq!(mailed.lock().unwrap()[1]["locale"], "ja");
+
+    let catalogues = Catalogues::new(&I18nConfig::default()).unwrap();
+    let ar = libauth_core::email::localised_verification_email(
+        "https://x.example/cb",
+        "x.example",
+        &catalogues.negotiate(Some("ar"), None, None),
+    );
+    assert!(ar.html.contains("<html lang=\"ar\" dir=\"rtl\">"));
+    assert!(ar.subject.starts_with("تسجيل الدخول إلى"));
+    assert!(ar.subject.contains("x.example"));
+    let fr = libauth_core::email::localised_verification_email(
+        "https://x.example/cb",
+        "x.example",
+        &catalogues.negotiate(Some("fr"), None, None),
+    );
+    assert_eq!(fr.subject, "Connexion à x.example");
+    assert!(fr.html.contains("Connexion à <strong>x.example</strong>"));
+    assert!(fr.html.contains(">Se connecter</a>"));
+}
+
+#[test]
+fn the_i18n_option_is_checked() {
+    let build = |i18n: Value| {
+        let config = Config::from_value(json!({ "secret": SECRET, "i18n": i18n }))?;
+        Auth::with_env(config, Arc::new(HookMap::new()), &std::collections::HashMap::new()).map(|_| ())
+    };
+    let err = build(json!({ "defaultLocal": "fr" })).unwrap_err();
+    assert!(err.option.starts_with("i18n") && err.message.contains("defaultLocal"), "{err:?}");
+    assert_eq!(build(json!({ "defaultLocale": "xx" })).unwrap_err().option, "i18n.defaultLocale");
+    assert_eq!(build(json!({ "locales": ["fr"], "defaultLocale": "de" })).unwrap_err().option, "i18n.defaultLocale");
+    assert_eq!(build(json!({ "locales": ["fr", "<b>"] })).unwrap_err().option, "i18n.locales[1]");
+    assert_eq!(build(json!({ "locales": [] })).unwrap_err().option, "i18n.locales");
+    assert_eq!(
+        build(json!({ "messages": { "fr": { "no-such-message": "x" } } })).unwrap_err().option,
+        "i18n.messages.fr.no-such-message"
+    );
+    assert_eq!(
+        build(json!({ "messages": { "fr": { "signin-heading": 3 } } })).unwrap_err().option,
+        "i18n.messages.fr.signin-heading"
+    );
+    build(
+        json!({ "locales": ["fr", "de"], "defaultLocale": "fr", "messages": { "de": { "signin-heading": "Hallo" } } }),
+    )
+    .unwrap();
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(512))]
+
+    /// Any header: no panic, at most the bounded number of ranges, each
+    /// tag short and of tag characters only, and a locale that is offered.
+    #[test]
+    fn accept_language_parsing_is_total_and_bounded(header in ".{0,3000}", repeat in 1usize..200) {
+        let catalogues = Catalogues::new(&I18nConfig::default()).unwrap();
+        for input in [header.clone(), header.repeat(repeat)] {
+            let ranges = i18n::parse_accept_language(&input);
+            prop_assert!(ranges.len() <= i18n::MAX_ACCEPT_LANGUAGE_RANGES);
+            for r in &ranges {
+                prop_assert!(r.tag.len() <= 35 && r.tag.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-'));
+                prop_assert!(r.weight > 0 && r.weight <= 1000);
+            }
+            prop_assert!(ranges.windows(2).all(|w| w[0].weight >= w[1].weight));
+            let tag = catalogues.negotiate(Some(&input), Some(&input), Some(&input)).tag();
+            prop_assert!(LOCALES.iter().any(|l| l.tag == tag) && tag != PSEUDO_LOCALE);
+        }
+    }
+
+    #[test]
+    fn language_ranges_parse(tags in proptest::collection::vec("[a-zA-Z]{1,8}(-[a-zA-Z0-9]{1,8}){0,2}", 1..10),
+                             q in 1u16..=1000) {
+        let header = tags.iter().map(|t| format!("{t};q={}.{:03}", q / 1000, q % 1000)).collect::<Vec<_>>().join(", ");
+        let ranges = i18n::parse_accept_language(&header);
+        prop_assert_eq!(ranges.iter().map(|r| r.tag.clone()).collect::<Vec<_>>(), tags);
+        prop_assert!(ranges.iter().all(|r| r.weight == q));
+    }
+}
+
+/// An OpenID Connect provider's pages in the user's language: `ui_locales`
+/// carries the locale the request asked for, never the bare default, and
+/// never over the provider's own setting.
+#[test]
+fn oidc_sign_in_forwards_the_requested_locale_as_ui_locales() {
+    let oidc = |extra: Value| {
+        let mut p = json!({ "type": "oidc", "id": "corp", "issuer": "https://sso.example", "clientId": "c",
+            "clientSecret": "s", "authorization": "https://sso.example/auth", "token": "https://sso.example/token",
+            "jwksUri": "https://sso.example/jwks" });
+        for (k, v) in extra.as_object().cloned().unwrap_or_default() {
+            p[k] = v;
+        }
+        let config = Config::from_value(json!({ "secret": SECRET, "trustHost": true, "providers": [p] })).unwrap();
+        Auth::with_env(config, Arc::new(HookMap::new()), &std::collections::HashMap::new()).unwrap()
+    };
+    let authorize = |auth: &Auth, path: &str, headers: &[(&str, &str)]| {
+        let mut b = Browser::new(auth);
+        b.extra_headers = headers.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
+        let csrf = b.csrf();
+        let res = b.post(path, &[("csrfToken", &csrf)]);
+        assert_eq!(res.status, 302);
+        let url = url::Url::parse(location(&res)).unwrap();
+        url.query_pairs().filter(|(k, _)| k == "ui_locales").map(|(_, v)| v.into_owned()).collect::<Vec<_>>()
+    };
+    let auth = oidc(json!({}));
+    assert_eq!(authorize(&auth, "/auth/signin/corp", &[("accept-language", "pt-PT, en;q=0.5")]), ["pt-BR"]);
+    assert_eq!(authorize(&auth, "/auth/signin/corp?locale=ja", &[]), ["ja"]);
+    assert!(authorize(&auth, "/auth/signin/corp", &[]).is_empty());
+    assert!(authorize(&auth, "/auth/signin/corp", &[("accept-language", "tlh")]).is_empty());
+    // The sign-in page's button carries a chosen language to the POST.
+    let (_, page) = get(&auth, "/auth/signin?locale=ko", &[]);
+    assert!(page.contains(r#"action="http://localhost:3000/auth/signin/corp?locale=ko""#));
+    let fixed =
+        oidc(json!({ "authorization": { "url": "https://sso.example/auth", "params": { "ui_locales": "de" } } }));
+    assert_eq!(authorize(&fixed, "/auth/signin/corp", &[("accept-language", "fr")]), ["de"]);
+}
