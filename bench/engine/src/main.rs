@@ -50,7 +50,9 @@ fn main() {
         let engine = if mode.ends_with("cache-off") { &uncached } else { &auth };
         if mode == "--calls-by-cookie" {
             for _ in 0..calls {
-                std::hint::black_box(engine.get_session_by_cookie("http://localhost:3000/dashboard", Some(&cookie)).unwrap());
+                std::hint::black_box(
+                    engine.get_session_by_cookie("http://localhost:3000/dashboard", Some(&cookie)).unwrap(),
+                );
             }
             return;
         }
