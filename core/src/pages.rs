@@ -64,7 +64,7 @@ pub struct PageProvider<'a> {
     /// Where the form posts: `signin/<id>` (oauth, email) or
     /// `callback/<id>` (credentials).
     pub action_url: String,
-    /// "Sign in with <name>", in the page's language.
+    /// "Sign in with `<name>`", in the page's language.
     pub button_label: String,
     pub button_style: Option<String>,
     pub logo: Option<&'a str>,
