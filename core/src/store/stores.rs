@@ -49,7 +49,6 @@ pub struct DataStores {
     /// cascade): the adapter's own session and token stores, which may
     /// still hold rows from before `secondaryStorage` was turned on.
     apart: Option<(Arc<dyn SessionStore>, Arc<dyn VerificationStore>)>,
-    sessions_apart: bool,
     /// The host adapter, when host code is the backend (its optional hooks
     /// may be missing).
     host: Option<Arc<HostAdapter>>,
@@ -65,19 +64,23 @@ impl DataStores {
         secondary: Option<(Arc<dyn SessionStore>, Arc<dyn VerificationStore>)>,
         host: Option<Arc<HostAdapter>>,
     ) -> DataStores {
-        let sessions_apart = secondary.is_some();
         let ((sessions, tokens), apart) = match secondary {
             Some(secondary) => (secondary, Some(own)),
             None => (own, None),
         };
-        DataStores { users: accounts.clone(), accounts, sessions, tokens, passkeys, apart, sessions_apart, host }
+        DataStores { users: accounts.clone(), accounts, sessions, tokens, passkeys, apart, host }
+    }
+
+    /// Whether sessions live in another backend than users.
+    fn sessions_apart(&self) -> bool {
+        self.apart.is_some()
     }
 
     /// Whether the backend has the Auth.js method `method`: always, except
     /// for a host adapter's missing optional hooks. Sessions and tokens in
     /// Redis are always there.
     pub fn supports(&self, method: &str) -> bool {
-        let redis_serves = self.sessions_apart
+        let redis_serves = self.sessions_apart()
             && matches!(
                 method,
                 "createSession"
@@ -95,7 +98,7 @@ impl DataStores {
     /// first (a session for nobody would be a sign-in that reads as signed
     /// out).
     pub fn create_session(&self, session: &AdapterSession) -> Result<AdapterSession, AdapterError> {
-        if self.sessions_apart && self.users.get_user(&session.user_id)?.is_none() {
+        if self.sessions_apart() && self.users.get_user(&session.user_id)?.is_none() {
             return Err(AdapterError::constraint("createSession", constraint::SESSION_USER));
         }
         self.sessions.create_session(session)
@@ -123,7 +126,7 @@ impl DataStores {
     /// and still exists, which a retry completes; the other order could
     /// leave sessions of a deleted user.
     pub fn delete_user(&self, id: &str) -> Result<(), AdapterError> {
-        if self.sessions_apart {
+        if self.sessions_apart() {
             self.sessions.delete_user_sessions(id)?;
         }
         self.users.delete_user(id)
