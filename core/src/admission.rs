@@ -57,6 +57,20 @@ pub enum Admission {
 }
 
 impl Admission {
+    /// For a [`Work::Request`]: `Ok(response)` to send now, or `Err(permit)`
+    /// to run [`Auth::handle`] holding it. Admission answers a request or
+    /// admits it, never `Inline` or `Refused`; were it to, the answer is the
+    /// engine's own (503 for a refusal, 500 otherwise), so no binding needs
+    /// an arm of its own for them.
+    pub fn request(self) -> Result<AuthResponse, Permit> {
+        match self {
+            Admission::Answered(res) => Ok(res),
+            Admission::Admitted(permit) => Err(permit),
+            Admission::Refused(_) => Ok(routes::overloaded_response()),
+            Admission::Inline => Ok(routes::server_error_json()),
+        }
+    }
+
     /// For a session read or host call: `Ok(None)` to run inline,
     /// `Ok(Some(permit))` to run holding the permit, or the refusal.
     pub fn permit(self) -> Result<Option<Permit>, AuthError> {

@@ -25,7 +25,7 @@ mod pool;
 
 use std::sync::Arc;
 
-use libauth_core::{ActionOutcome, Admission, Auth, AuthRequest, AuthResponse, Config, Permit, Work};
+use libauth_core::{ActionOutcome, Auth, AuthRequest, AuthResponse, Config, Permit, Work};
 use napi::bindgen_prelude::Either;
 use napi::bindgen_prelude::{BufferSlice, ClassInstance, FnArgs, Function, JavaScriptClassExt};
 use napi::threadsafe_function::{ThreadsafeFunction, ThreadsafeFunctionCallMode};
@@ -201,14 +201,12 @@ impl NativeAuth {
     ) -> Option<NativeResponse> {
         let req =
             AuthRequest { method, url, headers: pair_up(headers), body: body.map(|b| b.to_vec()), remote_address };
-        match self.auth.admit(Work::Request(&req)) {
-            Admission::Answered(res) => Some(to_native(res)),
-            Admission::Admitted(permit) => {
+        match self.auth.admit(Work::Request(&req)).request() {
+            Ok(res) => Some(to_native(res)),
+            Err(permit) => {
                 self.run(id, permit, move |auth| Outcome::Response(auth.handle(&req)));
                 None
             }
-            // A request is answered or admitted; never inline or refused.
-            Admission::Inline | Admission::Refused(_) => Some(to_native(self.auth.handle(&req))),
         }
     }
 

@@ -17,7 +17,7 @@ mod host;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::Arc;
 
-use libauth_core::{Admission, Auth, AuthError, AuthRequest, AuthResponse, Config, ErrorType, Permit};
+use libauth_core::{Auth, AuthError, AuthRequest, AuthResponse, Config, ErrorType, Permit};
 use pyo3::exceptions::PyException;
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
@@ -177,12 +177,7 @@ impl NativeAuth {
         let req = AuthRequest { method, url, headers, body, remote_address };
         let auth = &self.auth;
         let begun = py.detach(|| {
-            catch_unwind(AssertUnwindSafe(|| match auth.admit(libauth_core::Work::Request(&req)) {
-                Admission::Answered(res) => Ok(res),
-                Admission::Admitted(permit) => Err(Some(permit)),
-                // A request is answered or admitted; never inline or refused.
-                Admission::Inline | Admission::Refused(_) => Err(None),
-            }))
+            catch_unwind(AssertUnwindSafe(|| auth.admit(libauth_core::Work::Request(&req)).request().map_err(Some)))
         });
         match begun {
             Ok(Ok(res)) => Ok(Begun::Answered(to_py(py, res))),
