@@ -352,9 +352,13 @@ impl NativeAuth {
     {
         let (auth, done, key) = (self.auth.clone(), self.done.clone(), self.key);
         pool::spawn(move || {
-            let _permit = permit;
             let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| job(&auth)))
                 .unwrap_or_else(|_| Outcome::Failed(error_json(&libauth_core::AuthError::internal())));
+            // The place is freed before the outcome is sent: once JavaScript
+            // has the answer, the client may send its next request at once,
+            // and that one must find the place free (with `maxInFlight: 1`, a
+            // CSRF fetch's place still held here refused the sign-in after it).
+            drop(permit);
             done.call(Done { key, id, outcome }, ThreadsafeFunctionCallMode::NonBlocking);
         });
     }
