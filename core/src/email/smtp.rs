@@ -139,6 +139,17 @@ impl SmtpConfig {
         Ok(SmtpConfig { host, port, username, password, from, security, timeout, extra_roots_pem })
     }
 
+    /// Connect, greet and (when configured) upgrade to TLS, sending no
+    /// mail: whether the server can be reached as configured, for a health
+    /// check such as `libauth doctor`.
+    pub fn test_connection(&self) -> Result<(), EmailError> {
+        match self.transport()?.test_connection() {
+            Ok(true) => Ok(()),
+            Ok(false) => Err(EmailError::Unavailable("the server did not answer NOOP".to_owned())),
+            Err(e) => Err(EmailError::Unavailable(e.to_string())),
+        }
+    }
+
     fn transport(&self) -> Result<SmtpTransport, EmailError> {
         let tls_parameters = || {
             let mut builder = TlsParameters::builder(self.host.clone());

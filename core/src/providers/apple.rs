@@ -121,6 +121,19 @@ impl ProviderBehaviour for Apple {
 /// The client secret Apple documents: ES256, `kid` = key id, `iss` = team
 /// id, `sub` = the Services ID (client id), `aud` = Apple's issuer.
 pub fn mint_client_secret(key: &SigningKey, client_id: &str, audience: &str, now: u64) -> Result<String, OAuthError> {
+    mint_client_secret_for(key, client_id, audience, now, SECRET_LIFETIME)
+}
+
+/// [`mint_client_secret`] valid for `lifetime` seconds (Apple accepts at
+/// most six months): for a secret minted once and configured, as
+/// `libauth provider add apple --p8` does.
+pub fn mint_client_secret_for(
+    key: &SigningKey,
+    client_id: &str,
+    audience: &str,
+    now: u64,
+    lifetime: u64,
+) -> Result<String, OAuthError> {
     let fail = |e: josekit::JoseError| OAuthError::ClientSecret(e.to_string());
     let signer = ES256.signer_from_pem(key.private_key.as_bytes()).map_err(fail)?;
     let mut header = JwsHeader::new();
@@ -129,8 +142,9 @@ pub fn mint_client_secret(key: &SigningKey, client_id: &str, audience: &str, now
     payload.set_issuer(&key.team_id);
     payload.set_subject(client_id);
     payload.set_audience(vec![audience]);
-    payload.set_issued_at(&(UNIX_EPOCH + Duration::from_secs(now)));
-    payload.set_expires_at(&(UNIX_EPOCH + Duration::from_secs(now + SECRET_LIFETIME)));
+    // A whole number, as Apple documents (josekit writes a fraction).
+    payload.set_claim("iat", Some(serde_json::json!(now))).map_err(fail)?;
+    payload.set_expires_at(&(UNIX_EPOCH + Duration::from_secs(now + lifetime)));
     josekit::jwt::encode_with_signer(&payload, &header, &signer).map_err(fail)
 }
 

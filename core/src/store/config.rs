@@ -257,67 +257,102 @@ fn counters(config: &StoreConfig, backend: Option<&DataBackend>) -> Result<Count
 }
 
 /// The backend the `adapter` option describes.
-fn data_backend(value: &Value, host: Arc<dyn Host>, sealing: Sealing) -> Result<DataBackend, ConfigError> {
-    let Value::Object(options) = value else {
-        return Err(ConfigError::new(
-            "adapter",
-            "must be an object such as { \"type\": \"sqlite\", \"path\": \"auth.db\" }",
-        ));
-    };
-    let kind = match options.get("type") {
-        Some(Value::String(kind)) => kind.as_str(),
-        Some(_) => return Err(ConfigError::new("adapter.type", "must be a string")),
-        None => {
+/// The backend an `adapter` option names, parsed and checked but not
+/// opened: what the engine opens, and what a tool (the `libauth` command's
+/// `migrate` and `doctor`) inspects without touching the database.
+#[derive(Debug, Clone)]
+pub enum AdapterOptions {
+    Memory,
+    /// The file path, or `:memory:`.
+    Sqlite(String),
+    Postgres(PostgresOptions),
+    /// The application's own adapter functions (`adapter.*` hooks).
+    Host,
+}
+
+impl AdapterOptions {
+    /// Parse the `adapter` option; errors name the option at fault.
+    pub fn parse(value: &Value) -> Result<AdapterOptions, ConfigError> {
+        let Value::Object(options) = value else {
             return Err(ConfigError::new(
+                "adapter",
+                "must be an object such as { \"type\": \"sqlite\", \"path\": \"auth.db\" }",
+            ));
+        };
+        let kind = match options.get("type") {
+            Some(Value::String(kind)) => kind.as_str(),
+            Some(_) => return Err(ConfigError::new("adapter.type", "must be a string")),
+            None => {
+                return Err(ConfigError::new(
+                    "adapter.type",
+                    "is required: \"memory\", \"sqlite\", \"postgres\" or \"host\"",
+                ))
+            }
+        };
+        match kind {
+            "memory" => {
+                allow_only(options, &[])?;
+                Ok(AdapterOptions::Memory)
+            }
+            "sqlite" => {
+                allow_only(options, &["path"])?;
+                let path = required_string(options, "path", "a file path such as \"auth.db\", or \":memory:\"")?;
+                Ok(AdapterOptions::Sqlite(path.to_owned()))
+            }
+            "postgres" => {
+                allow_only(options, &["url", "poolSize", "schema", "connectTimeout"])?;
+                let mut pg = PostgresOptions::new(required_string(
+                    options,
+                    "url",
+                    "a connection URL such as \"postgres://user@localhost/db\"",
+                )?);
+                if let Some(size) = options.get("poolSize") {
+                    pg.pool_size =
+                        size.as_u64().filter(|n| (1..=1000).contains(n)).ok_or_else(|| {
+                            ConfigError::new("adapter.poolSize", "must be a whole number from 1 to 1000")
+                        })? as u32;
+                }
+                if let Some(schema) = options.get("schema") {
+                    pg.schema = schema
+                        .as_str()
+                        .filter(|s| super::postgres_options::is_valid_schema_name(s))
+                        .ok_or_else(|| {
+                            ConfigError::new(
+                                "adapter.schema",
+                                "must be a lowercase SQL identifier ([a-z_][a-z0-9_]*, at most 63 bytes)",
+                            )
+                        })?
+                        .to_owned();
+                }
+                if let Some(timeout) = options.get("connectTimeout") {
+                    let seconds = timeout.as_f64().filter(|s| *s > 0.0 && *s <= 600.0).ok_or_else(|| {
+                        ConfigError::new("adapter.connectTimeout", "must be a number of seconds from 0 to 600")
+                    })?;
+                    pg.connect_timeout = Duration::from_secs_f64(seconds);
+                }
+                Ok(AdapterOptions::Postgres(pg))
+            }
+            "host" => {
+                allow_only(options, &[])?;
+                Ok(AdapterOptions::Host)
+            }
+            other => Err(ConfigError::new(
                 "adapter.type",
-                "is required: \"memory\", \"sqlite\", \"postgres\" or \"host\"",
-            ))
+                format!("unknown adapter type \"{other}\"; use \"memory\", \"sqlite\", \"postgres\" or \"host\""),
+            )),
         }
-    };
-    match kind {
-        "memory" => {
-            allow_only(options, &[])?;
-            Ok(DataBackend::Memory(Arc::new(MemoryAdapter::with_sealing(sealing))))
-        }
-        "sqlite" => {
-            allow_only(options, &["path"])?;
-            let path = required_string(options, "path", "a file path such as \"auth.db\", or \":memory:\"")?;
-            let adapter = SqliteAdapter::open(path)
+    }
+}
+
+fn data_backend(value: &Value, host: Arc<dyn Host>, sealing: Sealing) -> Result<DataBackend, ConfigError> {
+    match AdapterOptions::parse(value)? {
+        AdapterOptions::Memory => Ok(DataBackend::Memory(Arc::new(MemoryAdapter::with_sealing(sealing)))),
+        AdapterOptions::Sqlite(path) => {
+            let adapter = SqliteAdapter::open(&path)
                 .map_err(|e| ConfigError::new("adapter.path", format!("cannot open the SQLite database: {e}")))?;
             Ok(DataBackend::Sqlite(Arc::new(adapter.with_sealing(sealing))))
         }
-        "postgres" => {
-            allow_only(options, &["url", "poolSize", "schema", "connectTimeout"])?;
-            let mut pg = PostgresOptions::new(required_string(
-                options,
-                "url",
-                "a connection URL such as \"postgres://user@localhost/db\"",
-            )?);
-            if let Some(size) = options.get("poolSize") {
-                pg.pool_size = size
-                    .as_u64()
-                    .filter(|n| (1..=1000).contains(n))
-                    .ok_or_else(|| ConfigError::new("adapter.poolSize", "must be a whole number from 1 to 1000"))?
-                    as u32;
-            }
-            if let Some(schema) = options.get("schema") {
-                pg.schema = schema
-                    .as_str()
-                    .filter(|s| super::postgres_options::is_valid_schema_name(s))
-                    .ok_or_else(|| {
-                        ConfigError::new(
-                            "adapter.schema",
-                            "must be a lowercase SQL identifier ([a-z_][a-z0-9_]*, at most 63 bytes)",
-                        )
-                    })?
-                    .to_owned();
-            }
-            if let Some(timeout) = options.get("connectTimeout") {
-                let seconds = timeout.as_f64().filter(|s| *s > 0.0 && *s <= 600.0).ok_or_else(|| {
-                    ConfigError::new("adapter.connectTimeout", "must be a number of seconds from 0 to 600")
-                })?;
-                pg.connect_timeout = Duration::from_secs_f64(seconds);
-            }
+        AdapterOptions::Postgres(pg) => {
             #[cfg(feature = "postgres")]
             {
                 let adapter = PostgresAdapter::new(&pg).map_err(|e| ConfigError::new("adapter.url", e))?;
@@ -329,17 +364,12 @@ fn data_backend(value: &Value, host: Arc<dyn Host>, sealing: Sealing) -> Result<
                 Err(not_built("adapter.type", "PostgreSQL", "postgres"))
             }
         }
-        "host" => {
-            allow_only(options, &[])?;
+        AdapterOptions::Host => {
             let adapter = HostAdapter::new(host).map_err(|missing| {
                 ConfigError::new("adapter", format!("the host adapter lacks required methods: {}", missing.join(", ")))
             })?;
             Ok(DataBackend::Host(Arc::new(adapter.with_sealing(sealing))))
         }
-        other => Err(ConfigError::new(
-            "adapter.type",
-            format!("unknown adapter type \"{other}\"; use \"memory\", \"sqlite\", \"postgres\" or \"host\""),
-        )),
     }
 }
 

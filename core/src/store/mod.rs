@@ -63,7 +63,7 @@ mod stores;
 
 use std::time::Duration;
 
-pub use config::{from_config, StoresConfig};
+pub use config::{from_config, AdapterOptions, StoresConfig};
 pub use counters::{window_of, CounterStore, MemoryCounters, StoreError, WindowCount};
 pub use errors::{constraint, AdapterError};
 pub use host::HostAdapter;

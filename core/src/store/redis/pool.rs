@@ -137,6 +137,12 @@ impl RedisPool {
         })
     }
 
+    /// Whether Redis answers (`PING`), for a health check such as
+    /// `libauth doctor`.
+    pub fn ping(&self) -> Result<(), RedisFailure> {
+        self.run(|conn| redis::cmd("PING").query::<String>(conn)).map(drop)
+    }
+
     /// `prefix` + `rest`.
     pub fn key(&self, rest: &str) -> String {
         format!("{}{rest}", self.key_prefix)

@@ -1,0 +1,192 @@
+//! `libauth secret`: a new `AUTH_SECRET`, written into an env file.
+//!
+//! The engine reads `AUTH_SECRET` and, for rotation, `AUTH_SECRET_1` to
+//! `AUTH_SECRET_3`, in the order `_3, _2, _1, AUTH_SECRET`: the first signs
+//! and encrypts, every one still reads. `--rotate` therefore writes the new
+//! secret as `AUTH_SECRET_1` and keeps the one in use as `AUTH_SECRET`, so
+//! sessions and links issued before the rotation keep working until they
+//! expire.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use base64::Engine;
+use clap::Args;
+use serde_json::json;
+
+use crate::output::{print_json, write_line, Exit, Failure, Outcome};
+
+#[derive(Args, Debug)]
+pub struct SecretArgs {
+    /// Keep the secret in use as the second one (it still reads existing
+    /// sessions) and make the new one first.
+    #[arg(long)]
+    rotate: bool,
+    /// The env file to write.
+    #[arg(long, value_name = "PATH", default_value = ".env")]
+    env_file: PathBuf,
+    /// Replace an existing AUTH_SECRET (every session signed with it ends).
+    #[arg(long, conflicts_with = "rotate")]
+    force: bool,
+    /// Print the secret instead of writing a file.
+    #[arg(long, conflicts_with_all = ["rotate", "force"])]
+    print: bool,
+    /// Report as JSON (the secret itself is never printed unless --print).
+    #[arg(long)]
+    json: bool,
+}
+
+/// 32 random bytes from the operating system, base64url without padding
+/// (43 characters).
+pub fn new_secret() -> Result<String, Failure> {
+    let mut bytes = [0u8; 32];
+    getrandom::getrandom(&mut bytes)
+        .map_err(|e| Failure::Failed(format!("the operating system gave no randomness: {e}")))?;
+    Ok(base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(bytes))
+}
+
+pub fn run(args: &SecretArgs, out: &mut dyn Write) -> Outcome {
+    let secret = new_secret()?;
+    if args.print {
+        if args.json {
+            print_json(out, &json!({ "AUTH_SECRET": secret }))?;
+        } else {
+            write_line(out, &format!("AUTH_SECRET={secret}"))?;
+        }
+        return Ok(Exit::Ok);
+    }
+    let existing = match std::fs::read_to_string(&args.env_file) {
+        Ok(text) => text,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => String::new(),
+        Err(e) => return Err(Failure::Failed(format!("cannot read {}: {e}", args.env_file.display()))),
+    };
+    let file = EnvFile::parse(&existing);
+    let in_use = file.secret_in_use();
+    let (text, what) = match (in_use, args.rotate, args.force) {
+        (None, true, _) => {
+            return Err(Failure::Failed(format!(
+                "{} has no AUTH_SECRET to rotate; run without --rotate to create one",
+                args.env_file.display()
+            )))
+        }
+        (None, false, _) => (file.with_secrets(&secret, None), "created AUTH_SECRET"),
+        (Some(current), true, _) => {
+            (file.with_secrets(&secret, Some(&current)), "rotated: AUTH_SECRET_1 is new, AUTH_SECRET the previous one")
+        }
+        (Some(_), false, true) => (file.with_secrets(&secret, None), "replaced AUTH_SECRET"),
+        (Some(_), false, false) => {
+            return Err(Failure::Failed(format!(
+                "{} already has AUTH_SECRET; --rotate keeps it for existing sessions, --force replaces it (signing everyone out)",
+                args.env_file.display()
+            )))
+        }
+    };
+    write_private(&args.env_file, &text)?;
+    if args.json {
+        print_json(out, &json!({ "file": args.env_file.display().to_string(), "action": what }))?;
+    } else {
+        write_line(out, &format!("{}: {what}", args.env_file.display()))?;
+    }
+    Ok(Exit::Ok)
+}
+
+/// Write `text` to `path`, readable by its owner only (it holds a secret).
+fn write_private(path: &Path, text: &str) -> Result<(), Failure> {
+    let fail = |e: std::io::Error| Failure::Failed(format!("cannot write {}: {e}", path.display()));
+    let mut options = std::fs::OpenOptions::new();
+    options.write(true).create(true).truncate(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.mode(0o600);
+    }
+    let mut file = options.open(path).map_err(fail)?;
+    // An existing file keeps its mode on open: make it owner-only too.
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        file.set_permissions(std::fs::Permissions::from_mode(0o600)).map_err(fail)?;
+    }
+    file.write_all(text.as_bytes()).map_err(fail)
+}
+
+/// An env file's lines, with the secret variables found.
+struct EnvFile<'a> {
+    lines: Vec<&'a str>,
+}
+
+/// `AUTH_SECRET` (0) or `AUTH_SECRET_1` to `_3`, and the value, when `line`
+/// assigns one (`export ` allowed, quotes removed).
+fn secret_assignment(line: &str) -> Option<(u8, String)> {
+    let line = line.trim_start();
+    let line = line.strip_prefix("export ").map_or(line, str::trim_start);
+    let (name, value) = line.split_once('=')?;
+    let index = match name.trim_end() {
+        "AUTH_SECRET" => 0,
+        "AUTH_SECRET_1" => 1,
+        "AUTH_SECRET_2" => 2,
+        "AUTH_SECRET_3" => 3,
+        _ => return None,
+    };
+    let value = value.trim();
+    let unquoted =
+        ['"', '\''].iter().find_map(|q| value.strip_prefix(*q).and_then(|v| v.strip_suffix(*q))).unwrap_or(value);
+    Some((index, unquoted.to_owned()))
+}
+
+impl<'a> EnvFile<'a> {
+    fn parse(text: &'a str) -> EnvFile<'a> {
+        EnvFile { lines: text.lines().collect() }
+    }
+
+    /// The secret the engine signs with: the highest-numbered one set.
+    fn secret_in_use(&self) -> Option<String> {
+        self.lines
+            .iter()
+            .filter_map(|l| secret_assignment(l))
+            .filter(|(_, v)| !v.is_empty())
+            .max_by_key(|(i, _)| *i)
+            .map(|(_, v)| v)
+    }
+
+    /// The file with every secret line replaced: `first` alone as
+    /// `AUTH_SECRET`, or with `previous`, `first` as `AUTH_SECRET_1` and
+    /// `previous` as `AUTH_SECRET`. Other lines stay as they were.
+    fn with_secrets(&self, first: &str, previous: Option<&str>) -> String {
+        let mut text: String =
+            self.lines.iter().filter(|l| secret_assignment(l).is_none()).flat_map(|l| [*l, "\n"]).collect();
+        match previous {
+            None => text.push_str(&format!("AUTH_SECRET={first}\n")),
+            Some(previous) => text.push_str(&format!("AUTH_SECRET={previous}\nAUTH_SECRET_1={first}\n")),
+        }
+        text
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_secret_is_43_base64url_characters_and_new_each_time() {
+        let (a, b) = (new_secret().unwrap(), new_secret().unwrap());
+        assert_eq!(a.len(), 43);
+        assert!(a.bytes().all(|c| c.is_ascii_alphanumeric() || c == b'-' || c == b'_'));
+        assert_ne!(a, b);
+    }
+
+    #[test]
+    fn the_secret_in_use_is_the_highest_numbered() {
+        let f = EnvFile::parse("A=1\nexport AUTH_SECRET=\"old\"\nAUTH_SECRET_1='newer'\n");
+        assert_eq!(f.secret_in_use().as_deref(), Some("newer"));
+        let f = EnvFile::parse("AUTH_SECRET=only\nAUTH_SECRET_EXTRA=x\n");
+        assert_eq!(f.secret_in_use().as_deref(), Some("only"));
+        assert_eq!(EnvFile::parse("AUTH_SECRET=\n").secret_in_use(), None);
+    }
+
+    #[test]
+    fn rotation_keeps_other_lines_and_the_previous_secret_second() {
+        let f = EnvFile::parse("DB=x\nAUTH_SECRET=old\nAUTH_SECRET_1=current\nPORT=1\n");
+        assert_eq!(f.with_secrets("new", Some("current")), "DB=x\nPORT=1\nAUTH_SECRET=current\nAUTH_SECRET_1=new\n");
+    }
+}
