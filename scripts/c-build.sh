@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Build the C library (target/<profile>/libauth.so and libauth.a) and write
+# Build the C library (target/<profile>/libauth.so and libauth.a) and the
+# `libauth` command (target/<profile>/libauth), and write
 # target/<profile>/pkgconfig/libauth.pc for it, so that
 #   PKG_CONFIG_PATH=target/debug/pkgconfig pkg-config --cflags --libs libauth
 # gives the flags to compile and link against the build tree (libauth.so;
@@ -11,7 +12,8 @@ cd "$(dirname "$0")/.."
 source scripts/lib.sh
 ensure_rust
 profile=debug
-if [ "${1:-}" = "--release" ]; then profile=release; cargo build -q --release -p libauth-ffi; else cargo build -q -p libauth-ffi; fi
+# libauth-cli: the `libauth` command (target/<profile>/libauth) beside the library.
+if [ "${1:-}" = "--release" ]; then profile=release; cargo build -q --release -p libauth-ffi -p libauth-cli; else cargo build -q -p libauth-ffi -p libauth-cli; fi
 ROOT=$PWD
 libdir=$ROOT/target/$profile
 version=$(awk -F'"' '/^version/ { print $2; exit }' ffi/Cargo.toml)

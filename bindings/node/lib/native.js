@@ -387,4 +387,13 @@ function maxBodyBytes() {
   return maxBody;
 }
 
-module.exports = { Instance, instanceFor, dropInstance, sessionInstanceFor, workerThreads, maxBodyBytes };
+/**
+ * Run the `libauth` command with these arguments (without the program
+ * name); it writes to this process's stdout and stderr.
+ * @returns {number} the exit status (0 ok, 1 problems, 2 usage)
+ */
+function runCli(args) {
+  return native().runCli(args);
+}
+
+module.exports = { Instance, instanceFor, dropInstance, sessionInstanceFor, workerThreads, maxBodyBytes, runCli };

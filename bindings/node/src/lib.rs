@@ -422,6 +422,14 @@ pub fn max_body_bytes() -> u32 {
     libauth_core::http::MAX_BODY_BYTES as u32
 }
 
+/// The `libauth` command with these arguments (no program name), writing
+/// to this process's stdout and stderr; its exit status. The package's
+/// `bin/libauth.js` runs it.
+#[napi(catch_unwind)]
+pub fn run_cli(args: Vec<String>) -> i32 {
+    libauth_cli::run(std::iter::once("libauth".to_owned()).chain(args))
+}
+
 /// Worker threads started so far (0 until the first job: the pool is lazy).
 #[napi]
 pub fn worker_threads() -> u32 {

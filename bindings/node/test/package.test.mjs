@@ -4,7 +4,7 @@
 // session over HTTP.
 import { it } from "node:test";
 import assert from "node:assert/strict";
-import { execFileSync, spawn } from "node:child_process";
+import { execFileSync, spawn, spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync, readdirSync, readFileSync } from "node:fs";
 import { once } from "node:events";
 import os from "node:os";
@@ -72,6 +72,24 @@ it("the packed tarball installs and runs with no Rust toolchain", async () => {
       env: noRust,
       stdio: "pipe",
     });
+
+    // The `libauth` command comes with the package: `npx libauth` runs it
+    // from the installed addon, with no download and no Rust toolchain.
+    const npx = (args) =>
+      spawnSync("npx", ["--no-install", "libauth", ...args], { cwd: app, env: noRust, encoding: "utf8" });
+    const secret = npx(["secret"]);
+    assert.equal(secret.status, 0, secret.stderr);
+    assert.match(readFileSync(path.join(app, ".env"), "utf8"), /^AUTH_SECRET=[A-Za-z0-9_-]{43}\n$/);
+    // `--env-file` after `--`, which npm would otherwise take for Node.
+    const other = npx(["--", "secret", "--env-file", ".env.local"]);
+    assert.equal(other.status, 0, other.stderr);
+    assert.match(readFileSync(path.join(app, ".env.local"), "utf8"), /^AUTH_SECRET=/);
+    const migrate = npx(["migrate", "--database", "sqlite:auth.db", "--json"]);
+    assert.equal(migrate.status, 0, migrate.stderr);
+    assert.equal(JSON.parse(migrate.stdout).from, 0);
+    const usage = npx(["migrate", "--bogus"]);
+    assert.equal(usage.status, 2);
+    assert.match(usage.stderr, /--bogus/);
 
     const server = spawn(process.execPath, ["server.mjs"], {
       cwd: app,

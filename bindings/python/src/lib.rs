@@ -375,6 +375,17 @@ fn error_types() -> Vec<&'static str> {
     ErrorType::ALL.iter().map(|t| t.as_str()).chain(["Configuration"]).collect()
 }
 
+/// The `libauth` command with these arguments (no program name), writing
+/// to the process's stdout and stderr; its exit status. The console script
+/// `libauth` (`libauth.cli:main`) runs it. The GIL is released: the
+/// command may wait on a database.
+#[pyfunction]
+fn run_cli(py: Python<'_>, args: Vec<String>) -> i32 {
+    py.detach(move || {
+        std::panic::catch_unwind(|| libauth_cli::run(std::iter::once("libauth".to_owned()).chain(args))).unwrap_or(1)
+    })
+}
+
 /// Largest request body the engine reads.
 #[pyfunction]
 fn max_body_bytes() -> usize {
@@ -433,6 +444,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(compile_config, m)?)?;
     m.add_function(wrap_pyfunction!(error_types, m)?)?;
     m.add_function(wrap_pyfunction!(max_body_bytes, m)?)?;
+    m.add_function(wrap_pyfunction!(run_cli, m)?)?;
     m.add("EngineError", m.py().get_type::<EngineError>())?;
     Ok(())
 }
