@@ -1,4 +1,4 @@
-//! The `libauth` command: `secret`, `doctor`, `migrate` and
+//! The `libauth` command: `secret`, `doctor`, `migrate`, `import` and
 //! `provider add`. It reads libauth's declarative configuration (a JSON
 //! file) and the environment; it never runs application code.
 //!
@@ -13,6 +13,7 @@ use clap::{Args, Parser, Subcommand};
 
 mod database;
 mod doctor;
+mod import;
 mod migrate;
 mod output;
 mod provider;
@@ -36,6 +37,8 @@ enum Command {
     Doctor(doctor::DoctorArgs),
     /// Apply, take back or show libauth's schema migrations (SQLite, PostgreSQL).
     Migrate(migrate::MigrateArgs),
+    /// Copy users, accounts, passkeys and live sessions from another library's database.
+    Import(import::ImportArgs),
     /// Set up a built-in provider: its callback URL, environment variables and console.
     Provider(ProviderCommand),
 }
@@ -79,6 +82,7 @@ where
         Command::Secret(args) => secret::run(&args, out),
         Command::Doctor(args) => doctor::run(&args, out),
         Command::Migrate(args) => migrate::run(&args, out),
+        Command::Import(args) => import::run(&args, out),
         Command::Provider(ProviderCommand { action: ProviderAction::Add(args) }) => provider::add(&args, out),
     };
     match result {

@@ -400,3 +400,131 @@ fn provider_add_apple_mints_a_client_secret_apple_can_verify() {
     bad[4] = "bad.p8";
     assert_eq!(libauth(&dir, &bad).status.code(), Some(1));
 }
+
+/// A Prisma-shaped Auth.js database in SQLite (`User`, `Account`,
+/// `Session`, `VerificationToken`, `Authenticator`, camelCase columns,
+/// dates as ms), with rows the import must refuse.
+fn prisma_sqlite(path: &Path) {
+    let conn = rusqlite::Connection::open(path).unwrap();
+    let now = libauth_core::time::now_millis() as i64;
+    conn.execute_batch(&format!(
+        r#"
+        CREATE TABLE "User" (id TEXT PRIMARY KEY, name TEXT, email TEXT UNIQUE, emailVerified DATETIME, image TEXT);
+        CREATE TABLE "Account" (userId TEXT, type TEXT, provider TEXT, providerAccountId TEXT, refresh_token TEXT,
+            access_token TEXT, expires_at INTEGER, token_type TEXT, scope TEXT, id_token TEXT, session_state TEXT);
+        CREATE TABLE "Session" (sessionToken TEXT PRIMARY KEY, userId TEXT, expires DATETIME);
+        CREATE TABLE "VerificationToken" (identifier TEXT, token TEXT, expires DATETIME);
+        CREATE TABLE "Authenticator" (credentialID TEXT PRIMARY KEY, userId TEXT, providerAccountId TEXT,
+            credentialPublicKey TEXT, counter INTEGER, credentialDeviceType TEXT, credentialBackedUp BOOLEAN, transports TEXT);
+        INSERT INTO "User" VALUES ('u1', 'Ada', 'ada@example.com', {now}, NULL);
+        INSERT INTO "User" VALUES ('u2', 'Bob', 'bob@example.com', NULL, NULL);
+        INSERT INTO "User" VALUES ('u3', 'Eve', 'taken@example.com', {now}, NULL);
+        INSERT INTO "Account" VALUES ('u1', 'oidc', 'google', 'g-1', NULL, 'at', 1900000000, 'bearer', 'openid', NULL, NULL);
+        INSERT INTO "Account" VALUES ('ghost', 'oauth', 'github', 'gh-9', NULL, NULL, NULL, NULL, NULL, NULL, NULL);
+        INSERT INTO "Session" VALUES ('live-token-1', 'u1', {live});
+        INSERT INTO "Session" VALUES ('old-token', 'u1', {old});
+        INSERT INTO "Session" VALUES ('eve-token', 'u3', {live});
+        INSERT INTO "VerificationToken" VALUES ('bob@example.com', 'hashed-token', '{live_iso}');
+        INSERT INTO "Authenticator" VALUES ('cred-1', 'u1', 'cred-1', 'pQECAyYgASFYIA', 3, 'multiDevice', 1, 'internal,hybrid');
+        "#,
+        live = now + 86_400_000,
+        old = now - 1000,
+        live_iso = libauth_core::store::date::to_iso(now + 3_600_000),
+    ))
+    .unwrap();
+}
+
+#[test]
+fn import_authjs_from_prisma_sqlite_maps_refuses_and_is_idempotent() {
+    let dir = folder("import");
+    prisma_sqlite(&dir.join("authjs.db"));
+    // libauth's database already has someone else with Eve's address.
+    let target = dir.join("libauth.db");
+    let adapter = libauth_core::store::from_config(
+        &serde_json::json!({ "type": "sqlite", "path": target.display().to_string() }),
+        std::sync::Arc::new(libauth_core::NoHooks),
+    )
+    .unwrap();
+    adapter
+        .create_user(&libauth_core::store::NewUser {
+            id: Some("other".into()),
+            email: Some("taken@example.com".into()),
+            ..Default::default()
+        })
+        .unwrap();
+
+    let args = ["import", "authjs", "--from", "sqlite:authjs.db", "--to", "sqlite:libauth.db", "--json"];
+    // A dry run into a file that does not exist creates nothing.
+    let out = libauth(&dir, &["import", "authjs", "--from", "authjs.db", "--to", "fresh.db", "--dry-run", "--json"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(json(&out)["counts"]["users"]["written"], 3);
+    assert!(!dir.join("fresh.db").exists());
+
+    let out = libauth(&dir, &args);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let report = json(&out);
+    let counts = &report["counts"];
+    assert_eq!(counts["users"]["written"], 2, "{report}");
+    assert_eq!(counts["users"]["skipped"], 1, "Eve's address belongs to another user: not merged");
+    assert_eq!(counts["accounts"]["written"], 1);
+    assert_eq!(counts["accounts"]["skipped"], 1, "the ghost's account has no user");
+    assert_eq!(counts["sessions"]["written"], 1);
+    assert_eq!(counts["sessions"]["skipped"], 2, "an expired one, and Eve's");
+    assert_eq!(counts["verification tokens"]["written"], 1);
+    assert_eq!(counts["passkeys"]["written"], 1);
+    let skipped = report["skipped"].as_array().unwrap();
+    assert!(skipped.iter().any(|s| s.as_str().unwrap().contains("not merged")));
+    assert!(!stdout(&out).contains("live-token-1"), "session tokens are never printed");
+
+    // What libauth now has: the session under the token's hash, the user
+    // with its proof of address, the account, the passkey.
+    let hashed = libauth_core::session::stored_session_token("live-token-1");
+    let (session, user) = adapter.get_session_and_user(&hashed).unwrap().expect("the live session");
+    assert_eq!(user.id, "u1");
+    assert!(user.email_verified.is_some());
+    assert!(session.expires > libauth_core::time::now_millis() as i64);
+    assert!(adapter.get_session("live-token-1").unwrap().is_none(), "never stored in the clear");
+    assert_eq!(adapter.get_user_by_account("google", "g-1").unwrap().unwrap().id, "u1");
+    assert_eq!(adapter.get_user("u2").unwrap().unwrap().email_verified, None, "an unproven address stays unproven");
+    let passkey = adapter.get_authenticator("cred-1").unwrap().unwrap();
+    assert_eq!((passkey.counter, passkey.credential_backed_up), (3, true));
+    assert_eq!(adapter.get_user("other").unwrap().unwrap().email.as_deref(), Some("taken@example.com"));
+
+    // A second run writes nothing.
+    let again = json(&libauth(&dir, &args));
+    for kind in ["users", "accounts", "sessions", "passkeys"] {
+        assert_eq!(again["counts"][kind]["written"], 0, "{kind}: {again}");
+    }
+    assert_eq!(again["counts"]["users"]["present"], 2);
+    assert_eq!(again["counts"]["sessions"]["present"], 1);
+
+    // Not an Auth.js database: said so.
+    std::fs::write(dir.join("empty.db"), b"").unwrap();
+    let out = libauth(&dir, &["import", "authjs", "--from", "empty.db", "--to", "x.db"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(stderr(&out).contains("no users table"), "{}", stderr(&out));
+}
+
+#[test]
+fn import_authjs_into_postgres() {
+    let dir = folder("import-pg");
+    prisma_sqlite(&dir.join("authjs.db"));
+    let schema = fresh_schema("import");
+    let url = postgres_url();
+    let args =
+        ["import", "authjs", "--from", "authjs.db", "--to", url.as_str(), "--to-schema", schema.as_str(), "--json"];
+    let out = libauth(&dir, &args);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let report = json(&out);
+    assert_eq!(report["counts"]["users"]["written"], 3, "{report}");
+    assert_eq!(report["counts"]["sessions"]["written"], 2);
+    let again = json(&libauth(&dir, &args));
+    assert_eq!(again["counts"]["sessions"]["present"], 2);
+    let mut client = postgres::Client::connect(&url, postgres::NoTls).unwrap();
+    let hashed = libauth_core::session::stored_session_token("live-token-1");
+    let row = client
+        .query_one(&format!("SELECT user_id FROM {schema}.sessions WHERE session_token = $1"), &[&hashed])
+        .unwrap();
+    assert_eq!(row.get::<_, String>(0), "u1");
+    drop_schema(&schema);
+}

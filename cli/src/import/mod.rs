@@ -1,0 +1,476 @@
+//! `libauth import authjs`: an Auth.js database's users, accounts,
+//! passkeys, live database sessions and pending email links, copied into
+//! libauth's schema, so an app switches without logging anyone out.
+//!
+//! Auth.js and libauth share the session cookie: a browser's
+//! `authjs.session-token` names the same session after the import (libauth
+//! stores the token's SHA-256, so the tokens are hashed on the way). Rows are written one at a time through libauth's own stores;
+//! one that cannot be mapped (a missing column, a session whose user is
+//! not there, an email another user already has) is reported and skipped,
+//! never half-written. A second run finds everything there and changes
+//! nothing. Nothing is merged on an email address: a user is matched by
+//! id only.
+
+mod source;
+
+use std::io::Write;
+use std::sync::Arc;
+
+use clap::{Args, ValueEnum};
+use libauth_core::store::{date, AdapterAccount, AdapterSession, Authenticator, NewUser, VerificationToken};
+use libauth_core::{Adapter, NoHooks};
+use serde_json::{json, Map, Value};
+
+use crate::database::{self, Database};
+use crate::output::{print_json, write_line, Exit, Failure, Outcome};
+use source::Source;
+
+#[derive(Clone, Copy, Debug, ValueEnum)]
+pub enum Origin {
+    /// Auth.js (NextAuth) adapters' schema: @auth/pg-adapter, Prisma's
+    /// default model, @auth/d1-adapter and other SQLite schemas.
+    Authjs,
+}
+
+#[derive(Args, Debug)]
+pub struct ImportArgs {
+    /// What the database was written by.
+    from_kind: Origin,
+    /// The database to read: postgres://… or a SQLite file (sqlite:PATH).
+    #[arg(long = "from", value_name = "URL")]
+    source: String,
+    /// The PostgreSQL schema the source's tables are in.
+    #[arg(long, value_name = "NAME", default_value = "public")]
+    from_schema: String,
+    /// libauth's database: postgres://… or sqlite:PATH (migrated first).
+    #[arg(long = "to", value_name = "URL")]
+    target: String,
+    /// The PostgreSQL schema for libauth's tables.
+    #[arg(long, value_name = "NAME")]
+    to_schema: Option<String>,
+    /// Read and map everything, write nothing, print the counts.
+    #[arg(long)]
+    dry_run: bool,
+    /// Report as JSON.
+    #[arg(long)]
+    json: bool,
+}
+
+/// The tables an Auth.js adapter may have written, by the names each
+/// adapter gives them.
+const USERS: &[&str] = &["users", "User", "user"];
+const ACCOUNTS: &[&str] = &["accounts", "Account", "account"];
+const SESSIONS: &[&str] = &["sessions", "Session", "session"];
+const TOKENS: &[&str] = &["verification_token", "verification_tokens", "VerificationToken", "verificationToken"];
+const AUTHENTICATORS: &[&str] = &["authenticators", "Authenticator", "authenticator"];
+
+/// What happened to each kind of record.
+#[derive(Debug, Default, Clone, Copy)]
+struct Counts {
+    written: usize,
+    /// Already in libauth's database, the same record.
+    present: usize,
+    skipped: usize,
+}
+
+#[derive(Default)]
+struct Outcomes {
+    counts: Vec<(&'static str, Counts)>,
+    /// One line per skipped row: which, and why.
+    skipped: Vec<String>,
+}
+
+impl Outcomes {
+    fn count(&mut self, kind: &'static str) -> &mut Counts {
+        if let Some(i) = self.counts.iter().position(|(k, _)| *k == kind) {
+            return &mut self.counts[i].1;
+        }
+        self.counts.push((kind, Counts::default()));
+        &mut self.counts.last_mut().expect("just pushed").1
+    }
+    fn skip(&mut self, kind: &'static str, what: String, why: impl std::fmt::Display) {
+        self.count(kind).skipped += 1;
+        self.skipped.push(format!("{kind} {what}: {why}"));
+    }
+}
+
+/// Where rows go: libauth's stores, or nowhere (a dry run, which still
+/// checks what is already there when the database exists).
+struct Target {
+    adapter: Option<Arc<dyn Adapter>>,
+    dry_run: bool,
+}
+
+pub fn run(args: &ImportArgs, out: &mut dyn Write) -> Outcome {
+    let Origin::Authjs = args.from_kind;
+    let target_db = database::from_url(&args.target, args.to_schema.as_deref())?;
+    let mut source = Source::open(&args.source, &args.from_schema)?;
+    let target = open_target(&target_db, args.dry_run)?;
+    let mut outcomes = Outcomes::default();
+    let now = libauth_core::time::now_millis() as i64;
+
+    let Some(users_table) = source.find_table(USERS)? else {
+        return Err(Failure::Failed(format!(
+            "--from: no users table ({}) in schema {}: is this an Auth.js database?",
+            USERS.join(", "),
+            args.from_schema
+        )));
+    };
+    let mut imported_users = std::collections::HashSet::new();
+    for row in source.rows(&users_table)? {
+        if let Some(id) = import_user(&target, &row, &mut outcomes) {
+            imported_users.insert(id);
+        }
+    }
+    if let Some(table) = source.find_table(ACCOUNTS)? {
+        for row in source.rows(&table)? {
+            import_account(&target, &row, &imported_users, &mut outcomes);
+        }
+    }
+    if let Some(table) = source.find_table(SESSIONS)? {
+        for row in source.rows(&table)? {
+            import_session(&target, &row, &imported_users, now, &mut outcomes);
+        }
+    }
+    if let Some(table) = source.find_table(TOKENS)? {
+        for row in source.rows(&table)? {
+            import_token(&target, &row, now, &mut outcomes);
+        }
+    }
+    if let Some(table) = source.find_table(AUTHENTICATORS)? {
+        for row in source.rows(&table)? {
+            import_authenticator(&target, &row, &imported_users, &mut outcomes);
+        }
+    }
+    report(&target_db, args.dry_run, &outcomes, args.json, out)
+}
+
+fn open_target(db: &Database, dry_run: bool) -> Result<Target, Failure> {
+    let config = match db {
+        // A dry run never creates the file.
+        Database::Sqlite(path) if dry_run && !path.exists() => return Ok(Target { adapter: None, dry_run }),
+        Database::Sqlite(path) => json!({ "type": "sqlite", "path": path.display().to_string() }),
+        Database::Postgres(pg) => json!({ "type": "postgres", "url": pg.url, "schema": pg.schema }),
+    };
+    let adapter = libauth_core::store::from_config(&config, Arc::new(NoHooks))
+        .map_err(|e| Failure::Failed(format!("--to {}: {}", db.describe(), e.message)))?;
+    Ok(Target { adapter: Some(adapter), dry_run })
+}
+
+/// The first of `names` present and not null in `row`.
+fn field<'a>(row: &'a Map<String, Value>, names: &[&str]) -> Option<&'a Value> {
+    names.iter().find_map(|n| row.get(*n)).filter(|v| !v.is_null())
+}
+
+/// An id: a string, or a number (serial ids) as its decimal string.
+fn id_of(row: &Map<String, Value>, names: &[&str]) -> Option<String> {
+    match field(row, names)? {
+        Value::String(s) if !s.is_empty() => Some(s.clone()),
+        Value::Number(n) => Some(n.to_string()),
+        _ => None,
+    }
+}
+
+fn text_of(row: &Map<String, Value>, names: &[&str]) -> Option<String> {
+    match field(row, names)? {
+        Value::String(s) => Some(s.clone()),
+        Value::Number(n) => Some(n.to_string()),
+        _ => None,
+    }
+}
+
+/// A date as unix ms: an ISO string (with or without an offset: a
+/// `timestamp without time zone` is UTC), or a number of ms or seconds.
+fn date_of(row: &Map<String, Value>, names: &[&str]) -> Option<i64> {
+    match field(row, names)? {
+        Value::String(s) => date::parse_iso(s)
+            .or_else(|| date::parse_iso(&format!("{s}Z")))
+            .or_else(|| date::parse_iso(&format!("{}Z", s.replacen(' ', "T", 1)))),
+        Value::Number(n) => {
+            let n = n.as_i64()?;
+            // Seconds until the year 5138; ms after 1973.
+            Some(if n.abs() < 100_000_000_000 { n * 1000 } else { n })
+        }
+        _ => None,
+    }
+}
+
+/// A store call's unique-constraint refusal: the record is already there.
+fn already_there(e: &libauth_core::AdapterError) -> bool {
+    matches!(e, libauth_core::AdapterError::Constraint { .. })
+}
+
+fn import_user(target: &Target, row: &Map<String, Value>, outcomes: &mut Outcomes) -> Option<String> {
+    const KIND: &str = "users";
+    let Some(id) = id_of(row, &["id"]) else {
+        outcomes.skip(KIND, "(no id)".into(), "a user without an id");
+        return None;
+    };
+    let email = text_of(row, &["email"]);
+    let user = NewUser {
+        id: Some(id.clone()),
+        name: text_of(row, &["name"]),
+        email: email.clone(),
+        email_verified: date_of(row, &["emailVerified", "email_verified"]),
+        image: text_of(row, &["image"]),
+    };
+    let Some(adapter) = &target.adapter else {
+        outcomes.count(KIND).written += 1;
+        return Some(id);
+    };
+    match adapter.get_user(&id) {
+        Ok(Some(existing)) if existing.email == email => {
+            outcomes.count(KIND).present += 1;
+            return Some(id);
+        }
+        Ok(Some(_)) => {
+            outcomes.skip(KIND, id, "libauth already has a user with this id and another email");
+            return None;
+        }
+        Ok(None) => {}
+        Err(e) => {
+            outcomes.skip(KIND, id, e);
+            return None;
+        }
+    }
+    // Never merged on an email: another user with this address is a
+    // conflict for a person to resolve, not the same account.
+    if let Some(email) = &email {
+        if let Ok(Some(_)) = adapter.get_user_by_email(email) {
+            outcomes.skip(KIND, id, "another libauth user has this email; not merged");
+            return None;
+        }
+    }
+    if target.dry_run {
+        outcomes.count(KIND).written += 1;
+        return Some(id);
+    }
+    match adapter.create_user(&user) {
+        Ok(_) => {
+            outcomes.count(KIND).written += 1;
+            Some(id)
+        }
+        Err(e) => {
+            outcomes.skip(KIND, id, e);
+            None
+        }
+    }
+}
+
+fn import_account(
+    target: &Target,
+    row: &Map<String, Value>,
+    users: &std::collections::HashSet<String>,
+    outcomes: &mut Outcomes,
+) {
+    const KIND: &str = "accounts";
+    let provider = text_of(row, &["provider", "providerId", "provider_id"]);
+    let provider_account_id = text_of(row, &["providerAccountId", "provider_account_id"]);
+    let (Some(provider), Some(provider_account_id)) = (provider, provider_account_id) else {
+        return outcomes.skip(KIND, "(unnamed)".into(), "no provider or providerAccountId");
+    };
+    let what = format!("{provider}/{provider_account_id}");
+    let Some(user_id) = id_of(row, &["userId", "user_id"]).filter(|u| users.contains(u)) else {
+        return outcomes.skip(KIND, what, "its user was not imported");
+    };
+    let mut account = json!({
+        "userId": user_id,
+        "type": text_of(row, &["type"]).unwrap_or_else(|| "oauth".into()),
+        "provider": provider,
+        "providerAccountId": provider_account_id,
+    });
+    for (key, names) in [
+        ("access_token", &["access_token", "accessToken"][..]),
+        ("refresh_token", &["refresh_token", "refreshToken"]),
+        ("token_type", &["token_type", "tokenType"]),
+        ("scope", &["scope"]),
+        ("id_token", &["id_token", "idToken"]),
+        ("session_state", &["session_state", "sessionState"]),
+    ] {
+        if let Some(v) = text_of(row, names) {
+            account[key] = Value::String(v);
+        }
+    }
+    // Auth.js's expires_at is unix seconds.
+    if let Some(ms) = date_of(row, &["expires_at", "expiresAt"]) {
+        account["expires_at"] = json!(ms / 1000);
+    }
+    let account: AdapterAccount = match serde_json::from_value(account) {
+        Ok(a) => a,
+        Err(e) => return outcomes.skip(KIND, what, e),
+    };
+    let Some(adapter) = &target.adapter else {
+        outcomes.count(KIND).written += 1;
+        return;
+    };
+    match adapter.get_user_by_account(&account.provider, &account.provider_account_id) {
+        Ok(Some(owner)) if owner.id == account.user_id => return outcomes.count(KIND).present += 1,
+        Ok(Some(_)) => return outcomes.skip(KIND, what, "already linked to another libauth user"),
+        Ok(None) => {}
+        Err(e) => return outcomes.skip(KIND, what, e),
+    }
+    if target.dry_run {
+        outcomes.count(KIND).written += 1;
+        return;
+    }
+    match adapter.link_account(&account) {
+        Ok(()) => outcomes.count(KIND).written += 1,
+        Err(e) => outcomes.skip(KIND, what, e),
+    }
+}
+
+fn import_session(
+    target: &Target,
+    row: &Map<String, Value>,
+    users: &std::collections::HashSet<String>,
+    now: i64,
+    outcomes: &mut Outcomes,
+) {
+    const KIND: &str = "sessions";
+    let Some(token) = text_of(row, &["sessionToken", "session_token"]) else {
+        return outcomes.skip(KIND, "(no token)".into(), "a session without a token");
+    };
+    // The token is the browser's credential: never printed.
+    let what = format!("#{}", id_of(row, &["id"]).unwrap_or_else(|| "?".into()));
+    let Some(expires) = date_of(row, &["expires", "expiresAt"]) else {
+        return outcomes.skip(KIND, what, "no readable expiry");
+    };
+    if expires <= now {
+        outcomes.count(KIND).skipped += 1;
+        return;
+    }
+    let Some(user_id) = id_of(row, &["userId", "user_id"]).filter(|u| users.contains(u)) else {
+        return outcomes.skip(KIND, what, "its user was not imported");
+    };
+    // libauth keeps a session token's SHA-256, never the token itself: a
+    // leaked database holds no usable cookie. The browser's cookie still
+    // carries the token, which hashes to this.
+    let session =
+        AdapterSession { session_token: libauth_core::session::stored_session_token(&token), user_id, expires };
+    let Some(adapter) = &target.adapter else {
+        outcomes.count(KIND).written += 1;
+        return;
+    };
+    match adapter.get_session(&session.session_token) {
+        Ok(Some(_)) => return outcomes.count(KIND).present += 1,
+        Ok(None) => {}
+        Err(e) => return outcomes.skip(KIND, what, e),
+    }
+    if target.dry_run {
+        outcomes.count(KIND).written += 1;
+        return;
+    }
+    match adapter.create_session(&session) {
+        Ok(_) => outcomes.count(KIND).written += 1,
+        Err(e) => outcomes.skip(KIND, what, e),
+    }
+}
+
+fn import_token(target: &Target, row: &Map<String, Value>, now: i64, outcomes: &mut Outcomes) {
+    const KIND: &str = "verification tokens";
+    let (Some(identifier), Some(token), Some(expires)) =
+        (text_of(row, &["identifier"]), text_of(row, &["token"]), date_of(row, &["expires"]))
+    else {
+        return outcomes.skip(KIND, "(incomplete)".into(), "no identifier, token or expiry");
+    };
+    if expires <= now {
+        outcomes.count(KIND).skipped += 1;
+        return;
+    }
+    let Some(adapter) = &target.adapter else {
+        outcomes.count(KIND).written += 1;
+        return;
+    };
+    if target.dry_run {
+        outcomes.count(KIND).written += 1;
+        return;
+    }
+    // Stored hashed, as Auth.js stores them (both hash the emailed token
+    // with the secret), so a link mailed before the switch still works.
+    match adapter.create_verification_token(&VerificationToken { identifier, token, expires }) {
+        Ok(()) => outcomes.count(KIND).written += 1,
+        Err(e) if already_there(&e) => outcomes.count(KIND).present += 1,
+        Err(e) => outcomes.skip(KIND, "(a link)".into(), e),
+    }
+}
+
+fn import_authenticator(
+    target: &Target,
+    row: &Map<String, Value>,
+    users: &std::collections::HashSet<String>,
+    outcomes: &mut Outcomes,
+) {
+    const KIND: &str = "passkeys";
+    let Some(credential_id) = text_of(row, &["credentialID", "credentialId", "credential_id"]) else {
+        return outcomes.skip(KIND, "(no id)".into(), "no credentialID");
+    };
+    let Some(user_id) = id_of(row, &["userId", "user_id"]).filter(|u| users.contains(u)) else {
+        return outcomes.skip(KIND, credential_id, "its user was not imported");
+    };
+    let backed_up = match field(row, &["credentialBackedUp", "credential_backed_up"]) {
+        Some(Value::Bool(b)) => *b,
+        Some(Value::Number(n)) => n.as_i64() != Some(0),
+        _ => false,
+    };
+    let authenticator = json!({
+        "credentialID": credential_id,
+        "userId": user_id,
+        "providerAccountId": text_of(row, &["providerAccountId", "provider_account_id"]).unwrap_or_else(|| credential_id.clone()),
+        "credentialPublicKey": text_of(row, &["credentialPublicKey", "credential_public_key"]),
+        "counter": field(row, &["counter"]).and_then(Value::as_u64).unwrap_or(0),
+        "credentialDeviceType": text_of(row, &["credentialDeviceType", "credential_device_type"]).unwrap_or_else(|| "singleDevice".into()),
+        "credentialBackedUp": backed_up,
+        "transports": text_of(row, &["transports"]),
+    });
+    let authenticator: Authenticator = match serde_json::from_value(authenticator) {
+        Ok(a) => a,
+        Err(e) => return outcomes.skip(KIND, credential_id, e),
+    };
+    let Some(adapter) = &target.adapter else {
+        outcomes.count(KIND).written += 1;
+        return;
+    };
+    match adapter.get_authenticator(&authenticator.credential_id) {
+        Ok(Some(_)) => return outcomes.count(KIND).present += 1,
+        Ok(None) => {}
+        Err(e) => return outcomes.skip(KIND, credential_id, e),
+    }
+    if target.dry_run {
+        outcomes.count(KIND).written += 1;
+        return;
+    }
+    match adapter.create_authenticator(&authenticator) {
+        Ok(_) => outcomes.count(KIND).written += 1,
+        Err(e) => outcomes.skip(KIND, credential_id, e),
+    }
+}
+
+fn report(db: &Database, dry_run: bool, outcomes: &Outcomes, json: bool, out: &mut dyn Write) -> Outcome {
+    let verb = if dry_run { "would write" } else { "written" };
+    if json {
+        let mut counts = Map::new();
+        for (kind, c) in &outcomes.counts {
+            counts.insert(
+                (*kind).to_owned(),
+                json!({ "written": c.written, "present": c.present, "skipped": c.skipped }),
+            );
+        }
+        print_json(
+            out,
+            &json!({ "database": db.describe(), "dryRun": dry_run, "counts": counts, "skipped": outcomes.skipped }),
+        )?;
+    } else {
+        let title = if dry_run { "dry run, nothing written" } else { "imported" };
+        write_line(out, &format!("{} ({title}):", db.describe()))?;
+        for (kind, c) in &outcomes.counts {
+            write_line(
+                out,
+                &format!("  {kind:<20} {verb} {}, already there {}, skipped {}", c.written, c.present, c.skipped),
+            )?;
+        }
+        for line in &outcomes.skipped {
+            write_line(out, &format!("  skipped: {line}"))?;
+        }
+    }
+    Ok(Exit::Ok)
+}
