@@ -56,6 +56,7 @@ pub mod outbound;
 pub mod pages;
 mod passkeys;
 // The connection pool under PostgreSQL and Redis.
+pub mod password;
 #[cfg(any(feature = "postgres", feature = "redis"))]
 mod pool;
 pub mod providers;
