@@ -29,6 +29,11 @@ struct ReadmeDoctests;
 #[doc = include_str!("../../docs/rust.md")]
 struct RustGuideDoctests;
 
+/// The password page's example (docs/passwords.md), likewise.
+#[cfg(doctest)]
+#[doc = include_str!("../../docs/passwords.md")]
+struct PasswordsGuideDoctests;
+
 mod admission;
 mod callbacks;
 pub mod config;
