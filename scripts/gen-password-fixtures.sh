@@ -90,6 +90,17 @@ for name, t in (("argon2i", low_level.Type.I), ("argon2d", low_level.Type.D)):
     for pw in passwords[:2]:
         h = low_level.hash_secret(pw.encode(), b"somesaltsomesalt", time_cost=2, memory_cost=64, parallelism=2, hash_len=32, type=t).decode()
         add(name, av + f" low_level.hash_secret(t=2, m=64, p=2, {name})", pw, h)
+# Argon2 version 0x10 (1.0), written with `v=16` and, as the first
+# implementations wrote it, with no `v=` at all (which means 0x10);
+# argon2-cffi verifies both before they are written.
+for pw in passwords[:2]:
+    h = low_level.hash_secret(pw.encode(), b"somesaltsomesalt", time_cost=1, memory_cost=64, parallelism=1, hash_len=32, type=low_level.Type.ID, version=0x10).decode()
+    assert "$v=16$" in h
+    bare = h.replace("$v=16$", "$", 1)
+    for stored in (h, bare):
+        assert low_level.verify_secret(stored.encode(), pw.encode(), low_level.Type.ID)
+    add("argon2id-v16", av + " low_level.hash_secret(version=0x10)", pw, h)
+    add("argon2id-v16", av + " low_level.hash_secret(version=0x10), the v=16 field removed", pw, bare)
 add("argon2id", av + " PasswordHasher() defaults", passwords[0], argon2.PasswordHasher().hash(passwords[0]))
 
 out.extend(ba)

@@ -56,6 +56,7 @@ fn every_fixture_verifies_with_its_password_and_needs_a_rehash() {
         "argon2id",
         "argon2i",
         "argon2d",
+        "argon2id-v16",
         "better-auth-scrypt",
     ] {
         assert!(all.iter().any(|f| f.format == format), "no fixture of {format}");

@@ -336,9 +336,16 @@ impl Stored<'_> {
 }
 
 fn parse_argon2(stored: &str, memory_cap_kib: u32) -> Option<Stored<'_>> {
-    let hash = PasswordHash::new(stored).ok()?;
+    let mut hash = PasswordHash::new(stored).ok()?;
     let algorithm = Algorithm::try_from(hash.algorithm).ok()?;
-    let version = hash.version.map(Version::try_from).transpose().ok()?.unwrap_or_default();
+    // No `v=` field is version 0x10, as the reference implementation (and
+    // so argon2-cffi, node-argon2, PHP) reads it; the argon2 crate would
+    // take 0x13, and such a hash would never verify.
+    let version = match hash.version {
+        None => Version::V0x10,
+        Some(v) => Version::try_from(v).ok()?,
+    };
+    hash.version = Some(version.into());
     let params = Params::try_from(&hash).ok()?;
     hash.salt.as_ref()?;
     hash.hash.as_ref()?;
