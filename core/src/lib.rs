@@ -11,7 +11,8 @@
 //! Layout: `config` (options, defaults, validation), `http` (request and
 //! response), `routes/` (one module per route family), `session` (session
 //! strategies), `jwt` (the encrypted cookie), `csrf`, `cookies`, `callbacks`
-//! (host hooks with defaults), `providers/`, `pages` (built-in HTML).
+//! (host hooks with defaults), `providers/`, `pages` (built-in HTML),
+//! `password/` (password hashing, not yet used by a route).
 //! Modules hidden from the docs are internals, public only for the
 //! project's own tests, benchmarks and tools, with no stability promise.
 
