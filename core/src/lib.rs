@@ -11,7 +11,8 @@
 //! Layout: `config` (options, defaults, validation), `http` (request and
 //! response), `routes/` (one module per route family), `session` (session
 //! strategies), `jwt` (the encrypted cookie), `csrf`, `cookies`, `callbacks`
-//! (host hooks with defaults), `providers/`, `pages` (built-in HTML).
+//! (host hooks with defaults), `providers/`, `pages` (built-in HTML),
+//! `password/` (password hashing, not yet used by a route).
 //! Modules hidden from the docs are internals, public only for the
 //! project's own tests, benchmarks and tools, with no stability promise.
 
@@ -28,6 +29,11 @@ struct ReadmeDoctests;
 #[cfg(doctest)]
 #[doc = include_str!("../../docs/rust.md")]
 struct RustGuideDoctests;
+
+/// The password page's example (docs/passwords.md), likewise.
+#[cfg(doctest)]
+#[doc = include_str!("../../docs/passwords.md")]
+struct PasswordsGuideDoctests;
 
 mod admission;
 mod callbacks;
@@ -56,6 +62,7 @@ pub mod outbound;
 pub mod pages;
 mod passkeys;
 // The connection pool under PostgreSQL and Redis.
+pub mod password;
 #[cfg(any(feature = "postgres", feature = "redis"))]
 mod pool;
 pub mod providers;
