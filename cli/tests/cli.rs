@@ -528,3 +528,32 @@ fn import_authjs_into_postgres() {
     assert_eq!(row.get::<_, String>(0), "u1");
     drop_schema(&schema);
 }
+
+#[test]
+fn doctor_reads_a_postgres_databases_version_without_migrating_it() {
+    let dir = folder("doctor-pg");
+    let schema = fresh_schema("doctor");
+    let url = postgres_url();
+    let config = serde_json::json!({
+        "providers": [{ "builtin": "github", "clientId": "id", "clientSecret": "s" }],
+        "adapter": { "type": "postgres", "url": url, "schema": schema },
+    });
+    std::fs::write(dir.join("auth.json"), config.to_string()).unwrap();
+    let env = [("AUTH_SECRET", SECRET), ("AUTH_URL", "https://app.example.com")];
+    let finding = |report: &serde_json::Value| {
+        report["findings"].as_array().unwrap().iter().find(|f| f["topic"] == "database").cloned().unwrap()
+    };
+    // A schema not migrated yet: a note, and doctor leaves it so.
+    let report = json(&with_env(&dir, &["doctor", "--json"], &env));
+    let db = finding(&report);
+    assert_eq!(db["level"], "note", "{report}");
+    assert!(db["message"].as_str().unwrap().contains("schema version 0 of"), "{db}");
+    let status = json(&libauth(&dir, &["migrate", "--config", "auth.json", "--status", "--json"]));
+    assert_eq!(status["version"], 0, "doctor migrated nothing");
+    // Migrated: ok.
+    assert_eq!(libauth(&dir, &["migrate", "--config", "auth.json"]).status.code(), Some(0));
+    let report = json(&with_env(&dir, &["doctor", "--json"], &env));
+    assert_eq!(finding(&report)["level"], "ok", "{report}");
+    assert_eq!(report["ok"], true);
+    drop_schema(&schema);
+}
