@@ -200,6 +200,68 @@ fn already_there(e: &libauth_core::AdapterError) -> bool {
     matches!(e, libauth_core::AdapterError::Constraint { .. })
 }
 
+/// What libauth's database already holds for a record being imported.
+enum Found {
+    /// Nothing: write it.
+    Absent,
+    /// The same record: nothing to do.
+    Same,
+    /// Something else in its place: report and skip, with why.
+    Conflict(&'static str),
+}
+
+/// Write one record unless libauth already has it: `look` says what is
+/// there, `write` writes. Without a database (a dry run into a file that
+/// does not exist) or in a dry run, it is counted as it would be written.
+/// Whether the record is in libauth's database afterwards.
+fn write_once(
+    target: &Target,
+    outcomes: &mut Outcomes,
+    kind: &'static str,
+    what: String,
+    look: impl FnOnce(&dyn Adapter) -> Result<Found, libauth_core::AdapterError>,
+    write: impl FnOnce(&dyn Adapter) -> Result<(), libauth_core::AdapterError>,
+) -> bool {
+    let Some(adapter) = target.adapter.as_deref() else {
+        outcomes.count(kind).written += 1;
+        return true;
+    };
+    match look(adapter) {
+        Ok(Found::Absent) => {}
+        Ok(Found::Same) => {
+            outcomes.count(kind).present += 1;
+            return true;
+        }
+        Ok(Found::Conflict(why)) => {
+            outcomes.skip(kind, what, why);
+            return false;
+        }
+        Err(e) => {
+            outcomes.skip(kind, what, e);
+            return false;
+        }
+    }
+    if target.dry_run {
+        outcomes.count(kind).written += 1;
+        return true;
+    }
+    match write(adapter) {
+        Ok(()) => {
+            outcomes.count(kind).written += 1;
+            true
+        }
+        // A unique key refused it: another process, or an earlier run, wrote it.
+        Err(e) if already_there(&e) => {
+            outcomes.count(kind).present += 1;
+            true
+        }
+        Err(e) => {
+            outcomes.skip(kind, what, e);
+            false
+        }
+    }
+}
+
 fn import_user(target: &Target, row: &Map<String, Value>, outcomes: &mut Outcomes) -> Option<String> {
     const KIND: &str = "users";
     let Some(id) = id_of(row, &["id"]) else {
@@ -214,47 +276,22 @@ fn import_user(target: &Target, row: &Map<String, Value>, outcomes: &mut Outcome
         email_verified: date_of(row, &["emailVerified", "email_verified"]),
         image: text_of(row, &["image"]),
     };
-    let Some(adapter) = &target.adapter else {
-        outcomes.count(KIND).written += 1;
-        return Some(id);
+    let look = |adapter: &dyn Adapter| {
+        Ok(match adapter.get_user(&id)? {
+            Some(existing) if existing.email == email => Found::Same,
+            Some(_) => Found::Conflict("libauth already has a user with this id and another email"),
+            // Never merged on an email: another user with this address is
+            // a conflict for a person to resolve, not the same account.
+            None => match &email {
+                Some(email) if adapter.get_user_by_email(email)?.is_some() => {
+                    Found::Conflict("another libauth user has this email; not merged")
+                }
+                _ => Found::Absent,
+            },
+        })
     };
-    match adapter.get_user(&id) {
-        Ok(Some(existing)) if existing.email == email => {
-            outcomes.count(KIND).present += 1;
-            return Some(id);
-        }
-        Ok(Some(_)) => {
-            outcomes.skip(KIND, id, "libauth already has a user with this id and another email");
-            return None;
-        }
-        Ok(None) => {}
-        Err(e) => {
-            outcomes.skip(KIND, id, e);
-            return None;
-        }
-    }
-    // Never merged on an email: another user with this address is a
-    // conflict for a person to resolve, not the same account.
-    if let Some(email) = &email {
-        if let Ok(Some(_)) = adapter.get_user_by_email(email) {
-            outcomes.skip(KIND, id, "another libauth user has this email; not merged");
-            return None;
-        }
-    }
-    if target.dry_run {
-        outcomes.count(KIND).written += 1;
-        return Some(id);
-    }
-    match adapter.create_user(&user) {
-        Ok(_) => {
-            outcomes.count(KIND).written += 1;
-            Some(id)
-        }
-        Err(e) => {
-            outcomes.skip(KIND, id, e);
-            None
-        }
-    }
+    let write = |adapter: &dyn Adapter| adapter.create_user(&user).map(drop);
+    write_once(target, outcomes, KIND, id.clone(), look, write).then_some(id)
 }
 
 fn import_account(
@@ -299,24 +336,14 @@ fn import_account(
         Ok(a) => a,
         Err(e) => return outcomes.skip(KIND, what, e),
     };
-    let Some(adapter) = &target.adapter else {
-        outcomes.count(KIND).written += 1;
-        return;
+    let look = |adapter: &dyn Adapter| {
+        Ok(match adapter.get_user_by_account(&account.provider, &account.provider_account_id)? {
+            Some(owner) if owner.id == account.user_id => Found::Same,
+            Some(_) => Found::Conflict("already linked to another libauth user"),
+            None => Found::Absent,
+        })
     };
-    match adapter.get_user_by_account(&account.provider, &account.provider_account_id) {
-        Ok(Some(owner)) if owner.id == account.user_id => return outcomes.count(KIND).present += 1,
-        Ok(Some(_)) => return outcomes.skip(KIND, what, "already linked to another libauth user"),
-        Ok(None) => {}
-        Err(e) => return outcomes.skip(KIND, what, e),
-    }
-    if target.dry_run {
-        outcomes.count(KIND).written += 1;
-        return;
-    }
-    match adapter.link_account(&account) {
-        Ok(()) => outcomes.count(KIND).written += 1,
-        Err(e) => outcomes.skip(KIND, what, e),
-    }
+    write_once(target, outcomes, KIND, what, look, |adapter| adapter.link_account(&account));
 }
 
 fn import_session(
@@ -347,23 +374,10 @@ fn import_session(
     // carries the token, which hashes to this.
     let session =
         AdapterSession { session_token: libauth_core::session::stored_session_token(&token), user_id, expires };
-    let Some(adapter) = &target.adapter else {
-        outcomes.count(KIND).written += 1;
-        return;
+    let look = |adapter: &dyn Adapter| {
+        Ok(if adapter.get_session(&session.session_token)?.is_some() { Found::Same } else { Found::Absent })
     };
-    match adapter.get_session(&session.session_token) {
-        Ok(Some(_)) => return outcomes.count(KIND).present += 1,
-        Ok(None) => {}
-        Err(e) => return outcomes.skip(KIND, what, e),
-    }
-    if target.dry_run {
-        outcomes.count(KIND).written += 1;
-        return;
-    }
-    match adapter.create_session(&session) {
-        Ok(_) => outcomes.count(KIND).written += 1,
-        Err(e) => outcomes.skip(KIND, what, e),
-    }
+    write_once(target, outcomes, KIND, what, look, |adapter| adapter.create_session(&session).map(drop));
 }
 
 fn import_token(target: &Target, row: &Map<String, Value>, now: i64, outcomes: &mut Outcomes) {
@@ -377,21 +391,13 @@ fn import_token(target: &Target, row: &Map<String, Value>, now: i64, outcomes: &
         outcomes.count(KIND).skipped += 1;
         return;
     }
-    let Some(adapter) = &target.adapter else {
-        outcomes.count(KIND).written += 1;
-        return;
-    };
-    if target.dry_run {
-        outcomes.count(KIND).written += 1;
-        return;
-    }
     // Stored hashed, as Auth.js stores them (both hash the emailed token
     // with the secret), so a link mailed before the switch still works.
-    match adapter.create_verification_token(&VerificationToken { identifier, token, expires }) {
-        Ok(()) => outcomes.count(KIND).written += 1,
-        Err(e) if already_there(&e) => outcomes.count(KIND).present += 1,
-        Err(e) => outcomes.skip(KIND, "(a link)".into(), e),
-    }
+    // Using a token is the only way to read one: a second run learns it
+    // is there from the unique key.
+    let token = VerificationToken { identifier, token, expires };
+    let look = |_: &dyn Adapter| Ok(Found::Absent);
+    write_once(target, outcomes, KIND, "(a link)".into(), look, |adapter| adapter.create_verification_token(&token));
 }
 
 fn import_authenticator(
@@ -426,23 +432,11 @@ fn import_authenticator(
         Ok(a) => a,
         Err(e) => return outcomes.skip(KIND, credential_id, e),
     };
-    let Some(adapter) = &target.adapter else {
-        outcomes.count(KIND).written += 1;
-        return;
+    let look = |adapter: &dyn Adapter| {
+        Ok(if adapter.get_authenticator(&authenticator.credential_id)?.is_some() { Found::Same } else { Found::Absent })
     };
-    match adapter.get_authenticator(&authenticator.credential_id) {
-        Ok(Some(_)) => return outcomes.count(KIND).present += 1,
-        Ok(None) => {}
-        Err(e) => return outcomes.skip(KIND, credential_id, e),
-    }
-    if target.dry_run {
-        outcomes.count(KIND).written += 1;
-        return;
-    }
-    match adapter.create_authenticator(&authenticator) {
-        Ok(_) => outcomes.count(KIND).written += 1,
-        Err(e) => outcomes.skip(KIND, credential_id, e),
-    }
+    let write = |adapter: &dyn Adapter| adapter.create_authenticator(&authenticator).map(drop);
+    write_once(target, outcomes, KIND, credential_id.clone(), look, write);
 }
 
 fn report(db: &Database, dry_run: bool, outcomes: &Outcomes, json: bool, out: &mut dyn Write) -> Outcome {
