@@ -99,13 +99,19 @@ impl libauth_core::Host for PresumedHooks {
 }
 
 /// The engine, built from `config` without touching a database: a SQLite
-/// file is replaced by an in-memory one (the engine would create and
-/// migrate the file); PostgreSQL and Redis connect only on first use.
+/// file (the adapter's, or the rate limits' own) is replaced by an
+/// in-memory one, since the engine would create and migrate it;
+/// PostgreSQL and Redis connect only on first use.
 fn build(config: &Value) -> Result<Auth, ConfigError> {
     let mut config = config.clone();
     if let Some(adapter) = config.get_mut("adapter") {
         if let AdapterOptions::Sqlite(_) = AdapterOptions::parse(adapter)? {
             *adapter = json!({ "type": "sqlite", "path": ":memory:" });
+        }
+    }
+    if let Some(Value::Object(store)) = config.pointer_mut("/rateLimit/store") {
+        if store.get("type").and_then(Value::as_str) == Some("sqlite") && store.contains_key("path") {
+            store.insert("path".into(), json!(":memory:"));
         }
     }
     Auth::new(Config::from_value(config)?, Arc::new(PresumedHooks))

@@ -246,6 +246,7 @@ fn doctor_passes_a_sound_config_and_names_each_problem() {
         dir.join("auth.json"),
         r#"{ "providers": [{ "builtin": "github", "clientId": "id", "clientSecret": "s" }],
              "adapter": { "type": "sqlite", "path": "auth.db" },
+             "rateLimit": { "store": { "type": "sqlite", "path": "limits.db" } },
              "secondaryStorage": { "type": "redis", "url": "redis://127.0.0.1:6379" } }"#,
     )
     .unwrap();
@@ -266,6 +267,7 @@ fn doctor_passes_a_sound_config_and_names_each_problem() {
     assert_eq!(message("secondaryStorage").0, "ok");
     assert!(message("database").1.contains("does not exist yet"));
     assert!(!dir.join("auth.db").exists(), "doctor creates no database");
+    assert!(!dir.join("limits.db").exists(), "nor the rate limits' file");
 
     // Migrated: the version is reported.
     assert_eq!(libauth(&dir, &["migrate", "--config", "auth.json"]).status.code(), Some(0));
