@@ -356,3 +356,73 @@ fn oidc_sign_in_forwards_the_requested_locale_as_ui_locales() {
         oidc(json!({ "authorization": { "url": "https://sso.example/auth", "params": { "ui_locales": "de" } } }));
     assert_eq!(authorize(&fixed, "/auth/signin/corp", &[("accept-language", "fr")]), ["de"]);
 }
+
+/// A language picked with `?locale` survives the engine's redirects back to
+/// its own pages: a refused password, a CSRF failure (the error page), the
+/// email's verify-request page, the error page's sign-in link.
+#[test]
+fn an_explicit_locale_is_kept_on_redirects_to_the_engines_own_pages() {
+    let auth = engine(Arc::default(), Value::Null);
+    let mut b = Browser::new(&auth);
+    // The sign-in page's credentials form posts with the locale.
+    let page = b.get("/auth/signin?locale=fr");
+    assert!(
+        page.body_str().contains(r#"action="http://localhost:3000/auth/callback/credentials?locale=fr""#),
+        "{}",
+        page.body_str()
+    );
+    let csrf = b.csrf();
+    let res = b.post(
+        "/auth/callback/credentials?locale=fr",
+        &[("csrfToken", &csrf), ("username", "ada"), ("password", "wrong")],
+    );
+    assert_eq!(res.status, 302);
+    let back = location(&res).to_owned();
+    let url = url::Url::parse(&back).unwrap();
+    assert_eq!(url.path(), "/auth/signin");
+    let pairs: Vec<(String, String)> = url.query_pairs().map(|(k, v)| (k.into_owned(), v.into_owned())).collect();
+    assert!(pairs.contains(&("error".into(), "CredentialsSignin".into())), "{back}");
+    assert!(pairs.contains(&("locale".into(), "fr".into())), "{back}");
+    // Followed, the page is in French, with French's message for the error.
+    let fr = Catalogues::new(&I18nConfig::default()).unwrap();
+    let fr = fr.negotiate(Some("fr"), None, None);
+    let html = b.get(back.strip_prefix("http://localhost:3000").unwrap()).body_str().to_owned();
+    assert!(html.starts_with("<!DOCTYPE html>\n<html lang=\"fr\">"), "{html}");
+    assert!(html.contains(&escaped(&fr.text("signin-error-credentials"))));
+
+    // Without ?locale nothing is added (Auth.js's URL, byte for byte).
+    let csrf = b.csrf();
+    let res = b.post("/auth/callback/credentials", &[("csrfToken", &csrf), ("username", "ada"), ("password", "wrong")]);
+    assert_eq!(location(&res), "http://localhost:3000/auth/signin?error=CredentialsSignin&code=credentials");
+    // A tag that is not offered is not carried on; an offered one is
+    // written as the engine writes it.
+    let res = b.post(
+        "/auth/callback/credentials?locale=xx",
+        &[("csrfToken", &csrf), ("username", "ada"), ("password", "wrong")],
+    );
+    assert!(!location(&res).contains("locale"), "{}", location(&res));
+    let res = b.post(
+        "/auth/callback/credentials?locale=PT_br",
+        &[("csrfToken", &csrf), ("username", "ada"), ("password", "wrong")],
+    );
+    assert!(location(&res).ends_with("&locale=pt-BR"), "{}", location(&res));
+
+    // A missing CSRF token sends to the error page... in the same language.
+    let res = b.post("/auth/signout?locale=ja", &[("csrfToken", "forged")]);
+    assert_eq!(res.status, 302);
+    assert!(location(&res).contains("locale=ja"), "{}", location(&res));
+    // The email's verify-request page.
+    let csrf = b.csrf();
+    let res = b.post("/auth/signin/email?locale=de", &[("csrfToken", &csrf), ("email", "ada@example.com")]);
+    assert_eq!(location(&res), "http://localhost:3000/auth/verify-request?provider=email&type=email&locale=de");
+    // A sign-in POST without a provider, and with a provider that signs in
+    // on the page, back to the page.
+    let csrf = b.csrf();
+    let res = b.post("/auth/signin/credentials?locale=ko", &[("csrfToken", &csrf)]);
+    assert_eq!(location(&res), "http://localhost:3000/auth/signin?locale=ko");
+    // The error page's sign-in link, the sign-out page's form.
+    let html = b.get("/auth/error?error=Verification&locale=he").body_str().to_owned();
+    assert!(html.contains(r#"href="http://localhost:3000/auth/signin?locale=he""#), "{html}");
+    let html = b.get("/auth/signout?locale=it").body_str().to_owned();
+    assert!(html.contains(r#"action="http://localhost:3000/auth/signout?locale=it""#), "{html}");
+}

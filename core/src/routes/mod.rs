@@ -140,6 +140,27 @@ impl<'a> Ctx<'a> {
         )
     }
 
+    /// The offered locale this request's `locale` query parameter names
+    /// (its tag as the engine writes it), if any: the language a visitor
+    /// picked explicitly, kept on the way through the engine's own pages.
+    pub fn explicit_locale(&self) -> Option<&'static str> {
+        let query = self.query("locale")?;
+        self.auth.settings.i18n.requested(Some(&query), None, None).map(|m| m.tag())
+    }
+
+    /// `url` (one of the engine's own pages or routes) with this request's
+    /// explicit locale added as `locale=<tag>`; unchanged when the request
+    /// named none. The tag is from the allow-list, never the request's text.
+    pub fn with_locale(&self, url: String) -> String {
+        match self.explicit_locale() {
+            Some(tag) => {
+                let sep = if url.contains('?') { '&' } else { '?' };
+                format!("{url}{sep}locale={tag}")
+            }
+            None => url,
+        }
+    }
+
     pub fn body(&mut self) -> &Map<String, Value> {
         if self.body.is_none() {
             self.body = Some(self.req.body_params());
@@ -254,7 +275,7 @@ pub(crate) fn sign_in_action(
     let provider_id = (!provider_id.is_empty()).then(|| provider_id.to_owned());
     let mut ctx = action_ctx(auth, req, Action::SignIn, provider_id, fields)?;
     let result = match ctx.provider_id {
-        None => Ok(Reply::Redirect(format!("{}/signin", ctx.base_url()))),
+        None => Ok(Reply::Redirect(ctx.with_locale(format!("{}/signin", ctx.base_url())))),
         Some(_) => ctx.provider().and_then(|provider| signin::begin(&mut ctx, provider)),
     };
     action_outcome(&ctx, result)
@@ -487,7 +508,13 @@ fn error_reply(ctx: &mut Ctx, error: AuthError, is_post: bool) -> Reply {
         None => format!("{}/{builtin}", ctx.base_url()),
     };
     let sep = if target.contains('?') { '&' } else { '?' };
-    Reply::Redirect(format!("{target}{sep}{params}"))
+    let location = format!("{target}{sep}{params}");
+    // Back on a built-in page, a language the visitor picked with
+    // `?locale` stays (a host's own page is left to the host).
+    match custom {
+        Some(_) => Reply::Redirect(location),
+        None => Reply::Redirect(ctx.with_locale(location)),
+    }
 }
 
 /// A custom page URL: absolute as given, or a path on our origin.

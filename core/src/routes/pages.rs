@@ -29,8 +29,11 @@ pub fn signin(ctx: &mut Ctx) -> Result<Reply, AuthError> {
     let settings = &ctx.auth.settings;
     let t = ctx.messages();
     let label = |name: &str| t.text_with("signin-with", &[("provider", name)]);
-    let locale_param = match ctx.query("locale") {
-        Some(_) => format!("?locale={}", t.tag()),
+    // A language picked with `?locale` goes on with every form: the
+    // email, the provider's pages (`ui_locales`), and the page a failed
+    // sign-in comes back to (an allow-listed tag).
+    let locale_param = match ctx.explicit_locale() {
+        Some(tag) => format!("?locale={tag}"),
         None => String::new(),
     };
     let providers = ctx
@@ -42,7 +45,7 @@ pub fn signin(ctx: &mut Ctx) -> Result<Reply, AuthError> {
                 id: &p.id,
                 name: &p.name,
                 kind: PageProviderKind::Credentials(&c.fields),
-                action_url: format!("{base}/callback/{}", p.id),
+                action_url: format!("{base}/callback/{}{locale_param}", p.id),
                 button_label: label(&p.name),
                 button_style: None,
                 logo: None,
@@ -51,8 +54,6 @@ pub fn signin(ctx: &mut Ctx) -> Result<Reply, AuthError> {
                 id: &p.id,
                 name: &p.name,
                 kind: PageProviderKind::Email,
-                // A language chosen by query parameter goes on with the
-                // form, so the email is in it too (an allow-listed tag).
                 action_url: format!("{base}/signin/{}{locale_param}", p.id),
                 button_label: label(&p.name),
                 button_style: None,
@@ -62,7 +63,6 @@ pub fn signin(ctx: &mut Ctx) -> Result<Reply, AuthError> {
                 id: &p.id,
                 name: &p.name,
                 kind: PageProviderKind::OAuth,
-                // The language goes on to the provider (`ui_locales`).
                 action_url: format!("{base}/signin/{}{locale_param}", p.id),
                 button_label: label(&p.name),
                 button_style: button_style(&o.style),
@@ -72,7 +72,7 @@ pub fn signin(ctx: &mut Ctx) -> Result<Reply, AuthError> {
                 id: &p.id,
                 name: &p.name,
                 kind: PageProviderKind::Passkey { conditional_ui: w.enable_conditional_ui },
-                action_url: format!("{base}/callback/{}", p.id),
+                action_url: format!("{base}/callback/{}{locale_param}", p.id),
                 button_label: label(&p.name),
                 button_style: None,
                 logo: None,
@@ -112,7 +112,7 @@ pub fn signout(ctx: &mut Ctx) -> Reply {
         question: t.text("signout-question"),
         button: t.text("signout-button"),
         csrf_token: &csrf_token,
-        action_url: format!("{}/signout", ctx.base_url()),
+        action_url: ctx.with_locale(format!("{}/signout", ctx.base_url())),
     };
     Reply::Html { status: 200, html: render(&page) }
 }
@@ -135,7 +135,7 @@ pub fn render_error(ctx: &Ctx, error: &str) -> Reply {
         heading: t.text(category.heading),
         message: category.message.iter().map(|id| t.text(id)).collect(),
         signin_button: t.text("error-signin-button"),
-        signin_url: category.offers_signin.then(|| format!("{}/signin", ctx.base_url())),
+        signin_url: category.offers_signin.then(|| ctx.with_locale(format!("{}/signin", ctx.base_url()))),
         site_url: (!category.offers_signin && category.status != 500).then(|| ctx.origin.clone()),
         site_host: site_host(&ctx.origin),
     };
