@@ -66,8 +66,9 @@ impl Admission {
         match self {
             Admission::Answered(res) => Ok(res),
             Admission::Admitted(permit) => Err(permit),
-            Admission::Refused(_) => Ok(routes::overloaded_response()),
-            Admission::Inline => Ok(routes::server_error_json()),
+            // No request at hand here: English, the default's own text.
+            Admission::Refused(_) => Ok(routes::overloaded_response(&crate::email::english().default_messages())),
+            Admission::Inline => Ok(routes::server_error_json(&crate::email::english().default_messages())),
         }
     }
 
@@ -136,14 +137,14 @@ impl Auth {
                     }));
                     return Admission::Answered(answered.unwrap_or_else(|_| {
                         self.callbacks.log(&AuthError::internal());
-                        routes::server_error_json()
+                        routes::server_error_json(&routes::request_messages(self, req))
                     }));
                 }
                 match self.take_place() {
                     Some(permit) => Admission::Admitted(permit),
                     None => {
                         self.note_overload();
-                        Admission::Answered(routes::overloaded_response())
+                        Admission::Answered(routes::overloaded_response(&routes::request_messages(self, req)))
                     }
                 }
             }

@@ -59,7 +59,9 @@ pub enum PageProviderKind<'a> {
 
 pub struct PageProvider<'a> {
     pub id: &'a str,
-    pub name: &'a str,
+    /// The provider's name, in the page's language when it is a built-in
+    /// provider's default name.
+    pub name: String,
     pub kind: PageProviderKind<'a>,
     /// Where the form posts: `signin/<id>` (oauth, email) or
     /// `callback/<id>` (credentials).

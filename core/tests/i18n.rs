@@ -426,3 +426,96 @@ fn an_explicit_locale_is_kept_on_redirects_to_the_engines_own_pages() {
     let html = b.get("/auth/signout?locale=it").body_str().to_owned();
     assert!(html.contains(r#"action="http://localhost:3000/auth/signout?locale=it""#), "{html}");
 }
+
+/// The `message` of the JSON answers a user may be shown (500, 503, 429)
+/// follows the request's language; the machine-readable `error` does not,
+/// and English stays Auth.js's text.
+#[test]
+fn json_messages_an_api_caller_shows_are_in_the_requests_language() {
+    let catalogues = Catalogues::new(&I18nConfig::default()).unwrap();
+    let text = |tag: &str, id: &str| catalogues.negotiate(Some(tag), None, None).text(id);
+    // 429 for an API caller.
+    let auth = common::auth(json!({ "rateLimit": { "credentials": { "max": 1 } } }), hooks());
+    let mut b = Browser::new(&auth);
+    b.extra_headers = vec![("accept".into(), "application/json".into()), ("accept-language".into(), "ja".into())];
+    let mut last = None;
+    for _ in 0..3 {
+        let csrf = b.csrf();
+        last =
+            Some(b.post("/auth/callback/credentials", &[("csrfToken", &csrf), ("username", "x"), ("password", "y")]));
+    }
+    let res = last.unwrap();
+    assert_eq!(res.status, 429);
+    let body = res.json().unwrap();
+    assert_eq!(body["error"], "RateLimited");
+    assert_eq!(body["message"], text("ja", "api-rate-limited"));
+    assert_ne!(body["message"], text("en", "api-rate-limited"));
+
+    // 503 past `hooks.maxInFlight`, answered before any route.
+    let auth = common::auth(json!({ "hooks": { "maxInFlight": 1 } }), hooks());
+    let held = place(&auth).expect("a place");
+    let busy = |url: &str, headers: &[(&str, &str)]| {
+        let mut req = libauth_core::AuthRequest::post_form(url, &[("username", "ada")]);
+        req.headers.extend(headers.iter().map(|(k, v)| (k.to_string(), v.to_string())));
+        match auth.admit(libauth_core::Work::Request(&req)) {
+            libauth_core::Admission::Answered(res) => res,
+            _ => panic!("past the bound a request is answered"),
+        }
+    };
+    let res = busy("http://localhost:3000/auth/callback/credentials?locale=de", &[]);
+    assert_eq!(res.status, 503);
+    assert_eq!(res.json().unwrap()["message"], text("de", "api-overloaded"));
+    let res = busy("http://localhost:3000/auth/callback/credentials", &[("accept-language", "ko")]);
+    assert_eq!(res.json().unwrap()["message"], text("ko", "api-overloaded"));
+    let res = busy("http://localhost:3000/auth/callback/credentials", &[]);
+    assert_eq!(res.json().unwrap()["message"], "The server is busy. Try again in a moment.");
+    drop(held);
+
+    // 500 for a configuration problem found per request (an untrusted host).
+    let config = Config::from_value(json!({ "secret": SECRET })).unwrap();
+    let untrusted = Auth::with_env(config, Arc::new(HookMap::new()), &std::collections::HashMap::new()).unwrap();
+    let mut b = Browser::new(&untrusted);
+    let res = b.post("/auth/signin?locale=ar", &[]);
+    assert_eq!(res.status, 500);
+    assert_eq!(res.json().unwrap()["message"], text("ar", "api-configuration"));
+    let res = b.post("/auth/signin", &[]);
+    assert_eq!(
+        res.json().unwrap()["message"],
+        "There was a problem with the server configuration. Check the server logs for more information."
+    );
+}
+
+/// A built-in provider's default name is a word and is translated (its
+/// section's label and its button); a configured name is kept, brands too.
+#[test]
+fn default_provider_names_are_translated_and_configured_ones_kept() {
+    let auth = engine(Arc::default(), all_locales());
+    let catalogues = Catalogues::new(&serde_json::from_value(all_locales()).unwrap()).unwrap();
+    for locale in LOCALES {
+        let t = catalogues.negotiate(Some(locale.tag), None, None);
+        let (_, html) = get(&auth, &format!("/auth/signin?locale={}", locale.tag), &[]);
+        // The fixture's credentials and passkey providers have no name;
+        // its email provider is named "Magic link".
+        for (name, label) in
+            [("provider-credentials", "signin-with-credentials"), ("provider-passkey", "signin-with-passkey")]
+        {
+            assert!(html.contains(&format!("aria-label=\"{}\"", escaped(&t.text(name)))), "{} {name}", locale.tag);
+            assert!(html.contains(&format!(">{}</button>", escaped(&t.text(label)))), "{} {label}", locale.tag);
+        }
+        assert!(html.contains("aria-label=\"Magic link\""), "{}", locale.tag);
+        assert!(html.contains(&escaped(&t.text_with("signin-with", &[("provider", "Magic link")]))), "{}", locale.tag);
+        assert!(html.contains("aria-label=\"GitHub\""), "{}", locale.tag);
+    }
+    let (_, ja) = get(&auth, "/auth/signin?locale=ja", &[]);
+    assert!(ja.contains(">パスキーでサインイン</button>"), "{ja}");
+    assert!(!without_script(&ja).contains("Passkey"), "{ja}");
+    // English is unchanged.
+    let (_, en) = get(&auth, "/auth/signin", &[]);
+    assert!(en.contains("aria-label=\"Credentials\"") && en.contains(">Sign in with Credentials</button>"));
+    assert!(en.contains("aria-label=\"Passkey\"") && en.contains(">Sign in with Passkey</button>"));
+    // The API keeps the configured (or default) name.
+    let mut b = Browser::new(&auth);
+    b.extra_headers = vec![("accept-language".into(), "fr".into())];
+    let providers = b.get("/auth/providers").json().unwrap();
+    assert_eq!(providers["passkey"]["name"], "Passkey");
+}

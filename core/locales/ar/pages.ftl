@@ -58,3 +58,19 @@ verify-text = تم إرسال رابط تسجيل الدخول إلى عنوان
 email-subject = تسجيل الدخول إلى { $host }
 email-button = تسجيل الدخول
 email-ignore = إذا لم تطلب هذه الرسالة، فيمكنك تجاهلها بأمان.
+
+## The built-in providers' default names (when `name` is not set), and
+## their sign-in buttons
+
+provider-credentials = بيانات الاعتماد
+provider-email = البريد الإلكتروني
+provider-passkey = مفتاح المرور
+signin-with-credentials = تسجيل الدخول باستخدام بيانات الاعتماد
+signin-with-email = تسجيل الدخول باستخدام البريد الإلكتروني
+signin-with-passkey = تسجيل الدخول باستخدام مفتاح المرور
+
+## The `message` of the JSON answers an API caller may show a user
+
+api-configuration = توجد مشكلة في إعدادات الخادم. راجع سجلات الخادم لمزيد من المعلومات.
+api-overloaded = الخادم مشغول. حاول مرة أخرى بعد قليل.
+api-rate-limited = محاولات كثيرة جدًا. حاول مرة أخرى لاحقًا.

@@ -58,3 +58,19 @@ verify-text = Ein Anmeldelink wurde an Ihre E-Mail-Adresse gesendet.
 email-subject = Bei { $host } anmelden
 email-button = Anmelden
 email-ignore = Wenn Sie diese E-Mail nicht angefordert haben, können Sie sie einfach ignorieren.
+
+## The built-in providers' default names (when `name` is not set), and
+## their sign-in buttons
+
+provider-credentials = Zugangsdaten
+provider-email = E-Mail
+provider-passkey = Passkey
+signin-with-credentials = Mit Zugangsdaten anmelden
+signin-with-email = Mit E-Mail anmelden
+signin-with-passkey = Mit Passkey anmelden
+
+## The `message` of the JSON answers an API caller may show a user
+
+api-configuration = Es gibt ein Problem mit der Serverkonfiguration. Weitere Informationen finden Sie in den Serverprotokollen.
+api-overloaded = Der Server ist ausgelastet. Versuchen Sie es gleich noch einmal.
+api-rate-limited = Zu viele Versuche. Versuchen Sie es später erneut.

@@ -60,3 +60,19 @@ verify-text = A sign in link has been sent to your email address.
 email-subject = Sign in to { $host }
 email-button = Sign in
 email-ignore = If you did not request this email you can safely ignore it.
+
+## The built-in providers' default names (when `name` is not set), and
+## their sign-in buttons
+
+provider-credentials = Credentials
+provider-email = Email
+provider-passkey = Passkey
+signin-with-credentials = Sign in with Credentials
+signin-with-email = Sign in with Email
+signin-with-passkey = Sign in with Passkey
+
+## The `message` of the JSON answers an API caller may show a user
+
+api-configuration = There was a problem with the server configuration. Check the server logs for more information.
+api-overloaded = The server is busy. Try again in a moment.
+api-rate-limited = Too many attempts. Try again later.

@@ -58,3 +58,19 @@ verify-text = Se ha enviado un enlace de inicio de sesión a tu dirección de co
 email-subject = Inicia sesión en { $host }
 email-button = Iniciar sesión
 email-ignore = Si no solicitaste este correo, puedes ignorarlo sin problema.
+
+## The built-in providers' default names (when `name` is not set), and
+## their sign-in buttons
+
+provider-credentials = Credenciales
+provider-email = Correo electrónico
+provider-passkey = Llave de acceso
+signin-with-credentials = Iniciar sesión con credenciales
+signin-with-email = Iniciar sesión con correo electrónico
+signin-with-passkey = Iniciar sesión con una llave de acceso
+
+## The `message` of the JSON answers an API caller may show a user
+
+api-configuration = Hay un problema con la configuración del servidor. Consulta los registros del servidor para obtener más información.
+api-overloaded = El servidor está ocupado. Vuelve a intentarlo en un momento.
+api-rate-limited = Demasiados intentos. Vuelve a intentarlo más tarde.

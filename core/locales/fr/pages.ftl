@@ -58,3 +58,19 @@ verify-text = Un lien de connexion a été envoyé à votre adresse e-mail.
 email-subject = Connexion à { $host }
 email-button = Se connecter
 email-ignore = Si vous n’avez pas demandé cet e-mail, vous pouvez l’ignorer sans risque.
+
+## The built-in providers' default names (when `name` is not set), and
+## their sign-in buttons
+
+provider-credentials = Identifiants
+provider-email = E-mail
+provider-passkey = Clé d’accès
+signin-with-credentials = Se connecter avec ses identifiants
+signin-with-email = Se connecter par e-mail
+signin-with-passkey = Se connecter avec une clé d’accès
+
+## The `message` of the JSON answers an API caller may show a user
+
+api-configuration = La configuration du serveur présente un problème. Consultez les journaux du serveur pour en savoir plus.
+api-overloaded = Le serveur est occupé. Réessayez dans un instant.
+api-rate-limited = Trop de tentatives. Réessayez plus tard.

@@ -58,3 +58,19 @@ verify-text = קישור להתחברות נשלח לכתובת האימייל �
 email-subject = התחברות אל { $host }
 email-button = התחברות
 email-ignore = אם לא ביקשת את האימייל הזה, אפשר פשוט להתעלם ממנו.
+
+## The built-in providers' default names (when `name` is not set), and
+## their sign-in buttons
+
+provider-credentials = פרטי התחברות
+provider-email = אימייל
+provider-passkey = מפתח גישה
+signin-with-credentials = התחברות עם פרטי התחברות
+signin-with-email = התחברות באמצעות אימייל
+signin-with-passkey = התחברות באמצעות מפתח גישה
+
+## The `message` of the JSON answers an API caller may show a user
+
+api-configuration = יש בעיה בהגדרות השרת. אפשר לעיין ביומני השרת לקבלת מידע נוסף.
+api-overloaded = השרת עמוס. יש לנסות שוב בעוד רגע.
+api-rate-limited = יותר מדי ניסיונות. יש לנסות שוב מאוחר יותר.

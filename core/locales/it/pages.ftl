@@ -58,3 +58,19 @@ verify-text = Un link di accesso è stato inviato al tuo indirizzo email.
 email-subject = Accedi a { $host }
 email-button = Accedi
 email-ignore = Se non hai richiesto questa email, puoi ignorarla senza problemi.
+
+## The built-in providers' default names (when `name` is not set), and
+## their sign-in buttons
+
+provider-credentials = Credenziali
+provider-email = Email
+provider-passkey = Passkey
+signin-with-credentials = Accedi con le credenziali
+signin-with-email = Accedi con l’email
+signin-with-passkey = Accedi con una passkey
+
+## The `message` of the JSON answers an API caller may show a user
+
+api-configuration = C’è un problema nella configurazione del server. Controlla i log del server per maggiori informazioni.
+api-overloaded = Il server è occupato. Riprova tra un momento.
+api-rate-limited = Troppi tentativi. Riprova più tardi.

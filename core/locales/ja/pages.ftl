@@ -58,3 +58,19 @@ verify-text = サインイン用のリンクをメールアドレスに送信し
 email-subject = { $host } にサインイン
 email-button = サインイン
 email-ignore = このメールに心当たりがない場合は、無視していただいて問題ありません。
+
+## The built-in providers' default names (when `name` is not set), and
+## their sign-in buttons
+
+provider-credentials = 認証情報
+provider-email = メール
+provider-passkey = パスキー
+signin-with-credentials = 認証情報でサインイン
+signin-with-email = メールでサインイン
+signin-with-passkey = パスキーでサインイン
+
+## The `message` of the JSON answers an API caller may show a user
+
+api-configuration = サーバーの設定に問題があります。詳しくはサーバーのログを確認してください。
+api-overloaded = サーバーが混み合っています。しばらくしてからもう一度お試しください。
+api-rate-limited = 試行回数が多すぎます。後でもう一度お試しください。

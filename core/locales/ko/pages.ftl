@@ -58,3 +58,19 @@ verify-text = 로그인 링크를 이메일 주소로 보냈습니다.
 email-subject = { $host }에 로그인
 email-button = 로그인
 email-ignore = 이 이메일을 요청하지 않았다면 무시하셔도 됩니다.
+
+## The built-in providers' default names (when `name` is not set), and
+## their sign-in buttons
+
+provider-credentials = 자격 증명
+provider-email = 이메일
+provider-passkey = 패스키
+signin-with-credentials = 자격 증명으로 로그인
+signin-with-email = 이메일로 로그인
+signin-with-passkey = 패스키로 로그인
+
+## The `message` of the JSON answers an API caller may show a user
+
+api-configuration = 서버 구성에 문제가 있습니다. 자세한 내용은 서버 로그를 확인하세요.
+api-overloaded = 서버가 사용 중입니다. 잠시 후 다시 시도하세요.
+api-rate-limited = 시도 횟수가 너무 많습니다. 나중에 다시 시도하세요.

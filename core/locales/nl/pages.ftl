@@ -58,3 +58,19 @@ verify-text = Er is een inloglink naar je e-mailadres verzonden.
 email-subject = Inloggen bij { $host }
 email-button = Inloggen
 email-ignore = Als je deze e-mail niet hebt aangevraagd, kun je hem gewoon negeren.
+
+## The built-in providers' default names (when `name` is not set), and
+## their sign-in buttons
+
+provider-credentials = Inloggegevens
+provider-email = E-mail
+provider-passkey = Passkey
+signin-with-credentials = Inloggen met inloggegevens
+signin-with-email = Inloggen met e-mail
+signin-with-passkey = Inloggen met een passkey
+
+## The `message` of the JSON answers an API caller may show a user
+
+api-configuration = Er is een probleem met de serverconfiguratie. Raadpleeg de serverlogboeken voor meer informatie.
+api-overloaded = De server is bezet. Probeer het zo opnieuw.
+api-rate-limited = Te veel pogingen. Probeer het later opnieuw.

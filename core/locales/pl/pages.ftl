@@ -58,3 +58,19 @@ verify-text = Link do logowania został wysłany na Twój adres e-mail.
 email-subject = Zaloguj się do { $host }
 email-button = Zaloguj się
 email-ignore = Jeśli ta wiadomość nie została wysłana na Twoją prośbę, możesz ją bezpiecznie zignorować.
+
+## The built-in providers' default names (when `name` is not set), and
+## their sign-in buttons
+
+provider-credentials = Dane logowania
+provider-email = E-mail
+provider-passkey = Klucz dostępu
+signin-with-credentials = Zaloguj się danymi logowania
+signin-with-email = Zaloguj się przez e-mail
+signin-with-passkey = Zaloguj się kluczem dostępu
+
+## The `message` of the JSON answers an API caller may show a user
+
+api-configuration = Wystąpił problem z konfiguracją serwera. Więcej informacji znajdziesz w logach serwera.
+api-overloaded = Serwer jest zajęty. Spróbuj ponownie za chwilę.
+api-rate-limited = Zbyt wiele prób. Spróbuj ponownie później.

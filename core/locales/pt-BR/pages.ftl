@@ -58,3 +58,19 @@ verify-text = Um link de acesso foi enviado para o seu endereço de e-mail.
 email-subject = Entrar em { $host }
 email-button = Entrar
 email-ignore = Se você não solicitou este e-mail, pode ignorá-lo com segurança.
+
+## The built-in providers' default names (when `name` is not set), and
+## their sign-in buttons
+
+provider-credentials = Credenciais
+provider-email = E-mail
+provider-passkey = Chave de acesso
+signin-with-credentials = Entrar com credenciais
+signin-with-email = Entrar com e-mail
+signin-with-passkey = Entrar com uma chave de acesso
+
+## The `message` of the JSON answers an API caller may show a user
+
+api-configuration = Há um problema na configuração do servidor. Verifique os logs do servidor para mais informações.
+api-overloaded = O servidor está ocupado. Tente novamente em instantes.
+api-rate-limited = Muitas tentativas. Tente novamente mais tarde.

@@ -58,3 +58,19 @@ verify-text = 登录链接已发送到你的邮箱。
 email-subject = 登录 { $host }
 email-button = 登录
 email-ignore = 如果你没有请求此邮件，可以放心忽略。
+
+## The built-in providers' default names (when `name` is not set), and
+## their sign-in buttons
+
+provider-credentials = 凭据
+provider-email = 电子邮箱
+provider-passkey = 通行密钥
+signin-with-credentials = 使用凭据登录
+signin-with-email = 使用电子邮箱登录
+signin-with-passkey = 使用通行密钥登录
+
+## The `message` of the JSON answers an API caller may show a user
+
+api-configuration = 服务器配置有问题。请查看服务器日志以了解详情。
+api-overloaded = 服务器繁忙，请稍后再试。
+api-rate-limited = 尝试次数过多，请稍后再试。

@@ -132,12 +132,7 @@ impl<'a> Ctx<'a> {
 
     /// The locale this request asks for, if it names one that is offered.
     pub fn requested_locale(&self) -> Option<crate::i18n::Messages<'a>> {
-        let auth: &'a Auth = self.auth;
-        auth.settings.i18n.requested(
-            self.query("locale").as_deref(),
-            self.req.cookie(crate::i18n::LOCALE_COOKIE).as_deref(),
-            self.req.header("accept-language"),
-        )
+        requested_locale(self.auth, self.req, Some(&self.url))
     }
 
     /// The offered locale this request's `locale` query parameter names
@@ -220,6 +215,24 @@ impl<'a> Ctx<'a> {
             AuthError::new(ErrorType::InvalidProviderType, format!("no provider with id {id:?} is configured"))
         })
     }
+}
+
+/// The locale `req` asks for (see [`Ctx::messages`]), if it names one
+/// that is offered; `url` is the request's parsed URL when there is one.
+fn requested_locale<'a>(auth: &'a Auth, req: &AuthRequest, url: Option<&Url>) -> Option<crate::i18n::Messages<'a>> {
+    let query = url.and_then(|u| u.query_pairs().find(|(k, _)| k == "locale").map(|(_, v)| v.into_owned()));
+    auth.settings.i18n.requested(
+        query.as_deref(),
+        req.cookie(crate::i18n::LOCALE_COOKIE).as_deref(),
+        req.header("accept-language"),
+    )
+}
+
+/// The messages for a request answered before it reached a route (an
+/// overloaded engine, a refused host): its locale, else the default.
+pub(crate) fn request_messages<'a>(auth: &'a Auth, req: &AuthRequest) -> crate::i18n::Messages<'a> {
+    let url = crate::http::checked_request_url(req);
+    requested_locale(auth, req, url.as_ref()).unwrap_or_else(|| auth.settings.i18n.default_messages())
 }
 
 impl<'a> Ctx<'a> {
@@ -409,7 +422,7 @@ pub(crate) fn handle_target(auth: &Auth, req: &AuthRequest, target: Target) -> A
             if ctx.action != Action::Session {
                 auth.callbacks.log(&error);
             }
-            return overloaded_response();
+            return overloaded_response(&ctx.messages());
         }
         Err(error) => error_reply(&mut ctx, error, is_post),
     };
@@ -530,7 +543,7 @@ pub(crate) fn page_url(origin: &str, page: &str) -> String {
 /// routes show the error page, the API answers 500 JSON.
 fn configuration_error(ctx: &mut Ctx, is_post: bool) -> AuthResponse {
     if is_post || !ctx.action.is_html_page() {
-        return server_error_json();
+        return server_error_json(&ctx.messages());
     }
     let reply = match &ctx.auth.settings.pages.error {
         Some(page) => Reply::Redirect(format!("{}?error=Configuration", page_url(&ctx.origin, page))),
@@ -539,8 +552,10 @@ fn configuration_error(ctx: &mut Ctx, is_post: bool) -> AuthResponse {
     finish(ctx, reply)
 }
 
-pub(crate) fn server_error_json() -> AuthResponse {
-    let body = json!({ "message": "There was a problem with the server configuration. Check the server logs for more information." });
+/// 500 `{ message }`, the message in the request's language (`messages`;
+/// English, Auth.js's text, by default).
+pub(crate) fn server_error_json(messages: &crate::i18n::Messages<'_>) -> AuthResponse {
+    let body = json!({ "message": messages.text("api-configuration") });
     AuthResponse {
         status: 500,
         headers: vec![("content-type".into(), "application/json".into())],
@@ -548,8 +563,9 @@ pub(crate) fn server_error_json() -> AuthResponse {
     }
 }
 
-pub(crate) fn overloaded_response() -> AuthResponse {
-    let body = json!({ "message": "The server is busy. Try again in a moment." });
+/// 503 with `Retry-After`, the message in the request's language.
+pub(crate) fn overloaded_response(messages: &crate::i18n::Messages<'_>) -> AuthResponse {
+    let body = json!({ "message": messages.text("api-overloaded") });
     AuthResponse {
         status: 503,
         headers: vec![
@@ -637,7 +653,7 @@ fn finish(ctx: &Ctx, reply: Reply) -> AuthResponse {
                 || ctx.req.header("content-type").is_some_and(|t| t.contains("application/json"));
             if wants_json {
                 headers.push(("content-type".into(), "application/json".into()));
-                let body = json!({ "error": "RateLimited", "message": "Too many attempts. Try again later.",
+                let body = json!({ "error": "RateLimited", "message": ctx.messages().text("api-rate-limited"),
                                    "retryAfter": limited.retry_after.as_secs().max(1) });
                 (429, body.to_string().into_bytes())
             } else {

@@ -28,7 +28,16 @@ pub fn signin(ctx: &mut Ctx) -> Result<Reply, AuthError> {
     let base = ctx.base_url();
     let settings = &ctx.auth.settings;
     let t = ctx.messages();
-    let label = |name: &str| t.text_with("signin-with", &[("provider", name)]);
+    // A built-in provider's default name is a word, translated with its
+    // button; a configured name (a brand, the deployer's own words) is kept.
+    let name = |p: &crate::providers::Provider| match p.default_name_messages() {
+        Some((name_id, _)) => t.text(name_id),
+        None => p.name.clone(),
+    };
+    let label = |p: &crate::providers::Provider| match p.default_name_messages() {
+        Some((_, label_id)) => t.text(label_id),
+        None => t.text_with("signin-with", &[("provider", &p.name)]),
+    };
     // A language picked with `?locale` goes on with every form: the
     // email, the provider's pages (`ui_locales`), and the page a failed
     // sign-in comes back to (an allow-listed tag).
@@ -43,37 +52,37 @@ pub fn signin(ctx: &mut Ctx) -> Result<Reply, AuthError> {
         .map(|p| match &p.kind {
             ProviderKind::Credentials(c) => PageProvider {
                 id: &p.id,
-                name: &p.name,
+                name: name(p),
                 kind: PageProviderKind::Credentials(&c.fields),
                 action_url: format!("{base}/callback/{}{locale_param}", p.id),
-                button_label: label(&p.name),
+                button_label: label(p),
                 button_style: None,
                 logo: None,
             },
             ProviderKind::Email(_) => PageProvider {
                 id: &p.id,
-                name: &p.name,
+                name: name(p),
                 kind: PageProviderKind::Email,
                 action_url: format!("{base}/signin/{}{locale_param}", p.id),
-                button_label: label(&p.name),
+                button_label: label(p),
                 button_style: None,
                 logo: None,
             },
             ProviderKind::OAuth(o) => PageProvider {
                 id: &p.id,
-                name: &p.name,
+                name: name(p),
                 kind: PageProviderKind::OAuth,
                 action_url: format!("{base}/signin/{}{locale_param}", p.id),
-                button_label: label(&p.name),
+                button_label: label(p),
                 button_style: button_style(&o.style),
                 logo: o.style.logo.as_deref(),
             },
             ProviderKind::WebAuthn(w) => PageProvider {
                 id: &p.id,
-                name: &p.name,
+                name: name(p),
                 kind: PageProviderKind::Passkey { conditional_ui: w.enable_conditional_ui },
                 action_url: format!("{base}/callback/{}{locale_param}", p.id),
-                button_label: label(&p.name),
+                button_label: label(p),
                 button_style: None,
                 logo: None,
             },
