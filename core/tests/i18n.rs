@@ -519,3 +519,87 @@ fn default_provider_names_are_translated_and_configured_ones_kept() {
     let providers = b.get("/auth/providers").json().unwrap();
     assert_eq!(providers["passkey"]["name"], "Passkey");
 }
+
+/// Every step of the resolution, in the default order: `locale` query,
+/// `locale` cookie, the signed-in user's stored locale (here a JWT session
+/// whose `jwt` callback stored the user's `locale`), the request's own
+/// `ui_locales`, `Accept-Language`, the default; and an order of one's own.
+#[test]
+fn each_resolution_step_in_order_the_users_locale_and_ui_locales() {
+    let build = |resolve: Value| {
+        let hooks = hooks().on("callbacks.jwt", |args| {
+            let mut token = args["token"].clone();
+            if args["trigger"] == "signIn" {
+                token["locale"] = json!("ja");
+            }
+            Ok(token)
+        });
+        common::auth(json!({ "i18n": { "resolve": resolve, "defaultLocale": "nl" } }), hooks)
+    };
+    let auth = build(Value::Null);
+    let mut signed_in = Browser::new(&auth);
+    let csrf = signed_in.csrf();
+    let res = signed_in
+        .post("/auth/callback/credentials", &[("csrfToken", &csrf), ("username", "ada"), ("password", "secret")]);
+    assert_eq!(res.status, 302);
+    assert!(signed_in.jar.keys().any(|k| k.contains("session-token")), "signed in");
+    let lang = |b: &mut Browser, path: &str, headers: &[(&str, &str)]| {
+        b.extra_headers = headers.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
+        let html = b.get(path).body_str().to_owned();
+        html.split('"').nth(1).unwrap().to_owned()
+    };
+    let header = ("accept-language", "de");
+    let b = &mut signed_in;
+    assert_eq!(lang(b, "/auth/signin?locale=fr&ui_locales=ko", &[header]), "fr");
+    assert_eq!(lang(b, "/auth/signin?ui_locales=ko", &[header, ("cookie", "locale=es")]), "es");
+    assert_eq!(lang(b, "/auth/signin?ui_locales=ko", &[header]), "ja", "the user's locale before ui_locales");
+    assert_eq!(lang(b, "/auth/signout", &[]), "ja");
+    let mut anonymous = Browser::new(&auth);
+    let b = &mut anonymous;
+    assert_eq!(lang(b, "/auth/signin?ui_locales=tlh%20ko-KR%20fr", &[header]), "ko", "the first offered of the list");
+    assert_eq!(lang(b, "/auth/signin?ui_locales=tlh+fr", &[header]), "fr");
+    assert_eq!(lang(b, "/auth/signin?ui_locales=tlh", &[header]), "de");
+    assert_eq!(lang(b, "/auth/signin?ui_locales=%3Cscript%3E", &[]), "nl");
+    // A chosen order: the header first, the user's locale not read at all.
+    let auth = build(json!(["acceptLanguage", "uiLocales", "query"]));
+    let mut b = Browser::new(&auth);
+    let csrf = b.csrf();
+    b.post("/auth/callback/credentials", &[("csrfToken", &csrf), ("username", "ada"), ("password", "secret")]);
+    assert_eq!(lang(&mut b, "/auth/signin?locale=fr&ui_locales=ko", &[header]), "de");
+    assert_eq!(lang(&mut b, "/auth/signin?locale=fr&ui_locales=ko", &[]), "ko");
+    assert_eq!(lang(&mut b, "/auth/signin?locale=fr", &[("cookie", "locale=es")]), "fr", "no cookie step");
+    assert_eq!(lang(&mut b, "/auth/signin", &[]), "nl", "no user step");
+    // The option is checked, naming the entry.
+    let build = |resolve: Value| {
+        let config = Config::from_value(json!({ "secret": SECRET, "i18n": { "resolve": resolve } }))?;
+        Auth::with_env(config, Arc::new(HookMap::new()), &std::collections::HashMap::new()).map(|_| ())
+    };
+    let err = build(json!(["query", "acceptLanguages"])).unwrap_err();
+    assert_eq!(err.option, "i18n.resolve[1]");
+    assert!(err.message.contains("acceptLanguage") && err.message.contains("uiLocales"), "{}", err.message);
+    assert_eq!(build(json!(["user", "user"])).unwrap_err().option, "i18n.resolve[1]");
+    assert_eq!(build(json!([])).unwrap_err().option, "i18n.resolve");
+    assert!(build(json!("query")).is_err());
+}
+
+/// With the `user` step, a page that would read a database session is
+/// not answered inline past `hooks.maxInFlight` (it may block on I/O); one
+/// without a session cookie still is.
+#[test]
+fn a_page_reading_the_users_locale_is_admitted_like_a_session_read() {
+    let auth = common::auth(
+        json!({ "hooks": { "maxInFlight": 1 }, "adapter": { "type": "memory" }, "session": { "strategy": "database" } }),
+        hooks(),
+    );
+    let plain = libauth_core::AuthRequest::get("http://localhost:3000/auth/signin");
+    assert!(answered_inline(&auth, &plain).is_some());
+    let mut with_session = libauth_core::AuthRequest::get("http://localhost:3000/auth/signin");
+    with_session.headers.push(("cookie".into(), "authjs.session-token=x".into()));
+    assert!(answered_inline(&auth, &with_session).is_none());
+    let without_user = common::auth(
+        json!({ "hooks": { "maxInFlight": 1 }, "adapter": { "type": "memory" }, "session": { "strategy": "database" },
+                "i18n": { "resolve": ["query", "acceptLanguage"] } }),
+        hooks(),
+    );
+    assert!(answered_inline(&without_user, &with_session).is_some());
+}

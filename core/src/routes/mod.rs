@@ -122,17 +122,49 @@ impl<'a> Ctx<'a> {
         self.url.query_pairs().find(|(k, _)| k == name).map(|(_, v)| v.into_owned())
     }
 
-    /// The messages in this request's language: the `locale` query
-    /// parameter, the `locale` cookie, `Accept-Language`, then
-    /// `i18n.defaultLocale` (see [`crate::i18n`]). The engine never sets the
-    /// cookie; the host's own pages may.
+    /// The messages in this request's language: the steps of
+    /// `i18n.resolve`, then `i18n.defaultLocale` (see [`crate::i18n`]). The
+    /// engine never sets the `locale` cookie; the host's own pages may.
     pub fn messages(&self) -> crate::i18n::Messages<'a> {
         self.requested_locale().unwrap_or_else(|| self.auth.settings.i18n.default_messages())
     }
 
-    /// The locale this request asks for, if it names one that is offered.
+    /// The locale this request asks for, if it names one that is offered
+    /// (the steps of `i18n.resolve`, the signed-in user's stored locale
+    /// among them).
     pub fn requested_locale(&self) -> Option<crate::i18n::Messages<'a>> {
-        requested_locale(self.auth, self.req, Some(&self.url))
+        let auth: &'a Auth = self.auth;
+        let query = self.query("locale");
+        let ui_locales = self.query("ui_locales");
+        let cookie = self.req.cookie(crate::i18n::LOCALE_COOKIE);
+        let inputs = crate::i18n::LocaleInputs {
+            query: query.as_deref(),
+            cookie: cookie.as_deref(),
+            ui_locales: ui_locales.as_deref(),
+            accept_language: self.req.header("accept-language"),
+        };
+        auth.settings.i18n.resolve(&inputs, || self.user_locale())
+    }
+
+    /// The signed-in user's stored locale: the user record's `locale` (a
+    /// database session; the adapter's), or the session token's `locale`
+    /// claim (a JWT session; set by the `jwt` callback). No callback runs:
+    /// the page reads the session as the `passkeys` route does. A session
+    /// that cannot be read (none, expired, a database error) gives none.
+    fn user_locale(&self) -> Option<String> {
+        let jar = crate::cookies::ChunkedCookie::read(&self.cookies.session_token, self.req);
+        let raw = jar.value()?;
+        match self.auth.settings.strategy {
+            crate::config::SessionStrategy::Database => {
+                let db = self.auth.stores.data()?;
+                let (session, user) = db.session_and_user(&crate::session::stored_session_token(raw)).ok().flatten()?;
+                (session.expires > crate::time::now_millis() as i64).then_some(user.locale).flatten()
+            }
+            crate::config::SessionStrategy::Jwt => {
+                let token = self.auth.decode_session_token(raw, &self.cookies.session_token.name).ok().flatten()?;
+                token.get("locale").and_then(Value::as_str).map(str::to_owned)
+            }
+        }
     }
 
     /// The offered locale this request's `locale` query parameter names
@@ -217,22 +249,22 @@ impl<'a> Ctx<'a> {
     }
 }
 
-/// The locale `req` asks for (see [`Ctx::messages`]), if it names one
-/// that is offered; `url` is the request's parsed URL when there is one.
-fn requested_locale<'a>(auth: &'a Auth, req: &AuthRequest, url: Option<&Url>) -> Option<crate::i18n::Messages<'a>> {
-    let query = url.and_then(|u| u.query_pairs().find(|(k, _)| k == "locale").map(|(_, v)| v.into_owned()));
-    auth.settings.i18n.requested(
-        query.as_deref(),
-        req.cookie(crate::i18n::LOCALE_COOKIE).as_deref(),
-        req.header("accept-language"),
-    )
-}
-
 /// The messages for a request answered before it reached a route (an
-/// overloaded engine, a refused host): its locale, else the default.
+/// overloaded engine, a refused host): its locale from what the request
+/// itself carries (the signed-in user's is not read: no I/O), else the
+/// default.
 pub(crate) fn request_messages<'a>(auth: &'a Auth, req: &AuthRequest) -> crate::i18n::Messages<'a> {
     let url = crate::http::checked_request_url(req);
-    requested_locale(auth, req, url.as_ref()).unwrap_or_else(|| auth.settings.i18n.default_messages())
+    let param = |name: &str| url.as_ref()?.query_pairs().find(|(k, _)| k == name).map(|(_, v)| v.into_owned());
+    let (query, ui_locales) = (param("locale"), param("ui_locales"));
+    let cookie = req.cookie(crate::i18n::LOCALE_COOKIE);
+    let inputs = crate::i18n::LocaleInputs {
+        query: query.as_deref(),
+        cookie: cookie.as_deref(),
+        ui_locales: ui_locales.as_deref(),
+        accept_language: req.header("accept-language"),
+    };
+    auth.settings.i18n.resolve(&inputs, || None).unwrap_or_else(|| auth.settings.i18n.default_messages())
 }
 
 impl<'a> Ctx<'a> {
