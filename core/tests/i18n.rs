@@ -603,3 +603,54 @@ fn a_page_reading_the_users_locale_is_admitted_like_a_session_read() {
     );
     assert!(answered_inline(&without_user, &with_session).is_some());
 }
+
+/// Google's own `hl` goes with `ui_locales` when the request named a
+/// locale, never over `authorization.params`; providers documenting no
+/// language parameter (TikTok, GitHub) get none.
+#[test]
+fn google_gets_hl_and_providers_without_a_documented_parameter_get_none() {
+    let build = |provider: Value| {
+        let config =
+            Config::from_value(json!({ "secret": SECRET, "trustHost": true, "providers": [provider] })).unwrap();
+        Auth::with_env(config, Arc::new(HookMap::new()), &std::collections::HashMap::new()).unwrap()
+    };
+    let authorize = |auth: &Auth, path: &str, headers: &[(&str, &str)]| {
+        let mut b = Browser::new(auth);
+        b.extra_headers = headers.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
+        let csrf = b.csrf();
+        let res = b.post(path, &[("csrfToken", &csrf)]);
+        assert_eq!(res.status, 302, "{}", res.body_str());
+        let url = url::Url::parse(location(&res)).unwrap();
+        url.query_pairs().map(|(k, v)| (k.into_owned(), v.into_owned())).collect::<Vec<_>>()
+    };
+    let values = |pairs: &[(String, String)], name: &str| {
+        pairs.iter().filter(|(k, _)| k == name).map(|(_, v)| v.clone()).collect::<Vec<_>>()
+    };
+    let endpoints = json!({ "builtin": "google", "clientId": "c", "clientSecret": "s",
+        "authorization": "https://accounts.google.com/o/oauth2/v2/auth", "token": "https://oauth2.googleapis.com/token",
+        "jwksUri": "https://www.googleapis.com/oauth2/v3/certs" });
+    let google = build(endpoints.clone());
+    let q = authorize(&google, "/auth/signin/google?locale=ja", &[]);
+    assert_eq!(values(&q, "hl"), ["ja"]);
+    assert_eq!(values(&q, "ui_locales"), ["ja"]);
+    let q = authorize(&google, "/auth/signin/google", &[("accept-language", "pt-PT")]);
+    assert_eq!(values(&q, "hl"), ["pt-BR"]);
+    let q = authorize(&google, "/auth/signin/google", &[]);
+    assert!(values(&q, "hl").is_empty() && values(&q, "ui_locales").is_empty(), "{q:?}");
+    // The configuration's own `hl` stands.
+    let mut fixed = endpoints;
+    fixed["authorization"] =
+        json!({ "url": "https://accounts.google.com/o/oauth2/v2/auth", "params": { "hl": "de", "scope": "openid" } });
+    let q = authorize(&build(fixed), "/auth/signin/google?locale=ja", &[]);
+    assert_eq!(values(&q, "hl"), ["de"]);
+    assert_eq!(values(&q, "ui_locales"), ["ja"]);
+
+    // TikTok's Login Kit documents no language parameter; GitHub neither.
+    let tiktok = build(json!({ "builtin": "tiktok", "clientId": "k", "clientSecret": "s" }));
+    let q = authorize(&tiktok, "/auth/signin/tiktok?locale=ja", &[]);
+    assert!(q.iter().any(|(k, _)| k == "client_key"), "{q:?}");
+    assert!(q.iter().all(|(k, v)| v != "ja" && !["lang", "hl", "ui_locales"].contains(&k.as_str())), "{q:?}");
+    let github = build(json!({ "builtin": "github", "clientId": "c", "clientSecret": "s" }));
+    let q = authorize(&github, "/auth/signin/github?locale=ja", &[]);
+    assert!(q.iter().all(|(_, v)| v != "ja"), "{q:?}");
+}
