@@ -120,7 +120,12 @@ pub const LOCALES: &[BuiltInLocale] = &[
 /// The placeables a message may use, with a sample value each: an override
 /// is formatted with them at startup, so a misspelt `{ $hots }` is refused
 /// then rather than shown to users.
-const ARGUMENTS: &[(&str, &str)] = &[("provider", "GitHub"), ("host", "example.com")];
+const ARGUMENTS: &[(&str, &str)] = &[
+    ("provider", "GitHub"),
+    ("host", "example.com"),
+    ("url", "http://localhost:3000/auth/signin"),
+    ("error", "UnknownError"),
+];
 
 /// The cookie a host's own pages may set to remember a visitor's choice.
 pub const LOCALE_COOKIE: &str = "locale";
@@ -632,7 +637,7 @@ mod tests {
             ..Default::default()
         })
         .unwrap();
-        let args = [("provider", "\u{1}P"), ("host", "\u{1}H")];
+        let args = [("provider", "\u{1}P"), ("host", "\u{1}H"), ("url", "\u{1}U"), ("error", "\u{1}E")];
         let english = all.negotiate(Some("en"), None, None);
         for locale in LOCALES {
             let messages = all.negotiate(Some(locale.tag), None, None);
@@ -640,7 +645,7 @@ mod tests {
             for id in message_ids(ENGLISH) {
                 let text = messages.text_with(&id, &args);
                 let reference = english.text_with(&id, &args);
-                for marker in ["\u{1}P", "\u{1}H"] {
+                for marker in ["\u{1}P", "\u{1}H", "\u{1}U", "\u{1}E"] {
                     assert_eq!(
                         text.matches(marker).count(),
                         reference.matches(marker).count(),

@@ -57,13 +57,28 @@ fn escaped(text: &str) -> String {
     text.replace('&', "&#38;").replace('<', "&#60;").replace('>', "&#62;").replace('"', "&#34;").replace('\'', "&#39;")
 }
 
-/// The page without its inline script (the browser module, whose
-/// messages are not in the catalogues yet).
+/// The page without its inline script (the browser module: its English
+/// messages are the defaults the page's own, in `data-webauthn-messages`,
+/// replace).
 fn without_script(html: &str) -> String {
     match (html.find("<script"), html.find("</script>")) {
         (Some(start), Some(end)) => format!("{}{}", &html[..start], &html[end..]),
         _ => html.to_owned(),
     }
+}
+
+/// The passkey form's `data-webauthn-messages`: the attribute's span in
+/// `html`, and its JSON object.
+fn passkey_messages_of(html: &str) -> Option<(std::ops::Range<usize>, serde_json::Map<String, Value>)> {
+    let start = html.find("data-webauthn-messages=\"")? + "data-webauthn-messages=\"".len();
+    let end = start + html[start..].find('"')?;
+    let raw = html[start..end]
+        .replace("&#34;", "\"")
+        .replace("&#39;", "'")
+        .replace("&#60;", "<")
+        .replace("&#62;", ">")
+        .replace("&#38;", "&");
+    Some((start..end, serde_json::from_str::<Value>(&raw).ok()?.as_object()?.clone()))
 }
 
 fn english_ids() -> Vec<String> {
@@ -95,8 +110,8 @@ fn every_page_renders_in_every_locale() {
                 "{} {page}",
                 locale.tag
             );
-            assert!(!html.contains("{ $") && !html.contains("{$"), "{} {page}: a placeable leaked", locale.tag);
             let visible = without_script(&html);
+            assert!(!visible.contains("{ $") && !visible.contains("{$"), "{} {page}: a placeable leaked", locale.tag);
             for id in &ids {
                 assert!(!visible.contains(&format!(">{id}<")), "{} {page}: raw id {id}", locale.tag);
             }
@@ -136,6 +151,15 @@ fn pseudo_locale_pages_have_no_plain_english() {
     for (page, _) in PAGES {
         let sep = if page.contains('?') { '&' } else { '?' };
         let (_, html) = get(&auth, &format!("{page}{sep}locale={PSEUDO_LOCALE}"), &[]);
+        // The passkey module's messages are text the user sees; their
+        // keys (error codes) are not.
+        let html = match passkey_messages_of(&html) {
+            Some((span, messages)) => {
+                let texts: Vec<String> = messages.values().map(|v| escaped(v.as_str().unwrap())).collect();
+                format!("{}{}{}", &html[..span.start], texts.join(" | "), &html[span.end..])
+            }
+            None => html,
+        };
         let visible = without_script(&html);
         for fragment in &fragments {
             assert!(!visible.contains(&escaped(fragment)), "{page}: {fragment:?} is in English in en-XA:\n{visible}");
@@ -653,4 +677,63 @@ fn google_gets_hl_and_providers_without_a_documented_parameter_get_none() {
     let github = build(json!({ "builtin": "github", "clientId": "c", "clientSecret": "s" }));
     let q = authorize(&github, "/auth/signin/github?locale=ja", &[]);
     assert!(q.iter().all(|(_, v)| v != "ja"), "{q:?}");
+}
+
+/// The passkey module's messages come with the page, in its language (the
+/// form's `data-webauthn-messages`), every key of the module's; in the
+/// pseudo-locale none is English. The page's script, and so the hash its
+/// CSP allows, is the same in every language.
+#[test]
+fn the_passkey_modules_messages_come_with_the_page_in_its_language() {
+    let auth = engine(Arc::default(), all_locales());
+    let catalogues = Catalogues::new(&serde_json::from_value(all_locales()).unwrap()).unwrap();
+    let keys = [
+        ("NotAllowedError", "passkey-error-cancelled"),
+        ("InvalidStateError", "passkey-error-already-registered"),
+        ("NotSupportedError", "passkey-error-unsupported"),
+        ("SecurityError", "passkey-error-insecure"),
+        ("WebAuthnVerificationError", "passkey-error-unverified"),
+        ("AccountNotLinked", "passkey-error-account-exists"),
+        ("ipAddress", "passkey-error-ip-address"),
+        ("useLocalhost", "passkey-error-use-localhost"),
+        ("failed", "passkey-error-failed"),
+    ];
+    // The module's own English defaults, keyed alike.
+    let module = libauth_core::pages::WEBAUTHN_MODULE;
+    for (key, _) in &keys {
+        assert!(module.contains(&format!("  {key}:")), "the module has no message {key}");
+    }
+    let messages_of = |html: &str| passkey_messages_of(html).expect("the passkey form carries its messages").1;
+    let mut csp = None;
+    let english = catalogues.negotiate(Some("en"), None, None);
+    for locale in LOCALES {
+        let mut b = Browser::new(&auth);
+        let res = b.get(&format!("/auth/signin?locale={}", locale.tag));
+        let policy = res.header("content-security-policy").unwrap().to_owned();
+        assert_eq!(csp.get_or_insert_with(|| policy.clone()), &policy, "{}: the same script hash", locale.tag);
+        let got = messages_of(res.body_str());
+        assert_eq!(got.len(), keys.len(), "{}", locale.tag);
+        let t = catalogues.negotiate(Some(locale.tag), None, None);
+        for (key, id) in &keys {
+            let expected = t.text_with(id, &[("url", "{url}"), ("error", "{error}")]);
+            assert_eq!(got[*key], expected, "{} {key}", locale.tag);
+            if *key == "useLocalhost" {
+                assert!(expected.contains("{url}"), "{} {key}: {expected}", locale.tag);
+            }
+            if *key == "failed" {
+                assert!(expected.contains("{error}"), "{} {key}: {expected}", locale.tag);
+            }
+            if locale.tag != "en" {
+                let en = english.text_with(id, &[("url", "{url}"), ("error", "{error}")]);
+                assert_ne!(expected, en, "{} {key} is English", locale.tag);
+            }
+        }
+    }
+    // English is the module's own text.
+    let (_, en) = get(&auth, "/auth/signin", &[]);
+    let en = messages_of(&en);
+    assert_eq!(en["NotAllowedError"], "The passkey request was cancelled or timed out.");
+    assert_eq!(en["useLocalhost"], "Passkeys need a name, not an IP address: open {url} instead.");
+    assert!(module.contains(r#"useLocalhost: "Passkeys need a name, not an IP address: open {url} instead.""#));
+    assert!(module.contains(r#"NotAllowedError: "The passkey request was cancelled or timed out.""#));
 }

@@ -74,3 +74,17 @@ signin-with-passkey = تسجيل الدخول باستخدام مفتاح الم
 api-configuration = توجد مشكلة في إعدادات الخادم. راجع سجلات الخادم لمزيد من المعلومات.
 api-overloaded = الخادم مشغول. حاول مرة أخرى بعد قليل.
 api-rate-limited = محاولات كثيرة جدًا. حاول مرة أخرى لاحقًا.
+
+## The passkey form's messages after a failed ceremony (the sign-in page
+## hands them to the browser module). Placeables: $url (where passkeys
+## would work), $error (the error's code).
+
+passkey-error-cancelled = أُلغي طلب مفتاح المرور أو انتهت مهلته.
+passkey-error-already-registered = مفتاح المرور هذا مسجّل بالفعل.
+passkey-error-unsupported = لا يمكن لهذا المتصفح أو الجهاز استخدام مفاتيح المرور.
+passkey-error-insecure = مفاتيح المرور غير متاحة على هذا العنوان.
+passkey-error-unverified = تعذّر التحقق من مفتاح المرور.
+passkey-error-account-exists = لهذا البريد الإلكتروني حساب بالفعل: سجّل الدخول باستخدام مفتاح المرور الخاص به (اترك البريد الإلكتروني فارغًا، أو اختر مفتاح المرور من اقتراحات حقل البريد الإلكتروني).
+passkey-error-ip-address = تحتاج مفاتيح المرور إلى اسم نطاق هذا الموقع، لا إلى عنوان IP.
+passkey-error-use-localhost = تحتاج مفاتيح المرور إلى اسم، لا إلى عنوان IP: افتح { $url } بدلًا من ذلك.
+passkey-error-failed = تعذّر تسجيل الدخول باستخدام مفتاح المرور ({ $error }).

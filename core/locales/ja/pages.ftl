@@ -74,3 +74,17 @@ signin-with-passkey = パスキーでサインイン
 api-configuration = サーバーの設定に問題があります。詳しくはサーバーのログを確認してください。
 api-overloaded = サーバーが混み合っています。しばらくしてからもう一度お試しください。
 api-rate-limited = 試行回数が多すぎます。後でもう一度お試しください。
+
+## The passkey form's messages after a failed ceremony (the sign-in page
+## hands them to the browser module). Placeables: $url (where passkeys
+## would work), $error (the error's code).
+
+passkey-error-cancelled = パスキーのリクエストがキャンセルされたか、タイムアウトしました。
+passkey-error-already-registered = このパスキーはすでに登録されています。
+passkey-error-unsupported = このブラウザーまたはデバイスではパスキーを使用できません。
+passkey-error-insecure = このアドレスではパスキーを使用できません。
+passkey-error-unverified = パスキーを確認できませんでした。
+passkey-error-account-exists = このメールアドレスにはすでにアカウントがあります。そのパスキーでサインインしてください（メールアドレスを空のままにするか、メール欄の候補からパスキーを選択してください）。
+passkey-error-ip-address = パスキーには IP アドレスではなく、このサイトのドメイン名が必要です。
+passkey-error-use-localhost = パスキーには IP アドレスではなく名前が必要です。代わりに { $url } を開いてください。
+passkey-error-failed = パスキーでのサインインに失敗しました（{ $error }）。

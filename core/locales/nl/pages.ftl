@@ -74,3 +74,17 @@ signin-with-passkey = Inloggen met een passkey
 api-configuration = Er is een probleem met de serverconfiguratie. Raadpleeg de serverlogboeken voor meer informatie.
 api-overloaded = De server is bezet. Probeer het zo opnieuw.
 api-rate-limited = Te veel pogingen. Probeer het later opnieuw.
+
+## The passkey form's messages after a failed ceremony (the sign-in page
+## hands them to the browser module). Placeables: $url (where passkeys
+## would work), $error (the error's code).
+
+passkey-error-cancelled = Het passkeyverzoek is geannuleerd of verlopen.
+passkey-error-already-registered = Deze passkey is al geregistreerd.
+passkey-error-unsupported = Deze browser of dit apparaat kan geen passkeys gebruiken.
+passkey-error-insecure = Passkeys zijn niet beschikbaar op dit adres.
+passkey-error-unverified = De passkey kon niet worden geverifieerd.
+passkey-error-account-exists = Er bestaat al een account met dit e-mailadres: log in met de passkey ervan (laat het e-mailadres leeg of kies de passkey in de suggesties van het e-mailveld).
+passkey-error-ip-address = Passkeys hebben de domeinnaam van deze site nodig, geen IP-adres.
+passkey-error-use-localhost = Passkeys hebben een naam nodig, geen IP-adres: open in plaats daarvan { $url }.
+passkey-error-failed = Inloggen met passkey mislukt ({ $error }).

@@ -74,3 +74,17 @@ signin-with-passkey = Zaloguj się kluczem dostępu
 api-configuration = Wystąpił problem z konfiguracją serwera. Więcej informacji znajdziesz w logach serwera.
 api-overloaded = Serwer jest zajęty. Spróbuj ponownie za chwilę.
 api-rate-limited = Zbyt wiele prób. Spróbuj ponownie później.
+
+## The passkey form's messages after a failed ceremony (the sign-in page
+## hands them to the browser module). Placeables: $url (where passkeys
+## would work), $error (the error's code).
+
+passkey-error-cancelled = Żądanie klucza dostępu zostało anulowane lub wygasło.
+passkey-error-already-registered = Ten klucz dostępu jest już zarejestrowany.
+passkey-error-unsupported = Ta przeglądarka lub to urządzenie nie obsługuje kluczy dostępu.
+passkey-error-insecure = Klucze dostępu nie są dostępne pod tym adresem.
+passkey-error-unverified = Nie udało się zweryfikować klucza dostępu.
+passkey-error-account-exists = Ten adres e-mail ma już konto: zaloguj się jego kluczem dostępu (zostaw pole e-mail puste lub wybierz klucz dostępu z podpowiedzi pola e-mail).
+passkey-error-ip-address = Klucze dostępu wymagają nazwy domeny tej witryny, a nie adresu IP.
+passkey-error-use-localhost = Klucze dostępu wymagają nazwy, a nie adresu IP: otwórz zamiast tego { $url }.
+passkey-error-failed = Logowanie kluczem dostępu nie powiodło się ({ $error }).

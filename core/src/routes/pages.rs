@@ -101,6 +101,7 @@ pub fn signin(ctx: &mut Ctx) -> Result<Reply, AuthError> {
         providers,
         base_path: &settings.base_path,
         passkey_script: has_passkey.then(crate::pages::passkey_page_script),
+        passkey_messages: if has_passkey { crate::pages::passkey_messages(&t) } else { String::new() },
     };
     let html = render(&page);
     if has_passkey {
