@@ -241,6 +241,7 @@ mod suite {
             email: email.map(str::to_owned),
             email_verified: None,
             image: Some("https://example.com/ada.png".to_owned()),
+            locale: None,
         }
     }
 

@@ -49,6 +49,11 @@ pub struct NewUser {
     pub email_verified: Option<i64>,
     #[serde(default)]
     pub image: Option<String>,
+    /// The user's language, when the provider's profile (as the `profile`
+    /// callback maps it) has a `locale`: kept by the memory adapter and
+    /// passed to a host adapter's `createUser`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub locale: Option<String>,
 }
 
 impl NewUser {
@@ -60,7 +65,7 @@ impl NewUser {
             email: self.email.clone(),
             email_verified: self.email_verified,
             image: self.image.clone(),
-            locale: None,
+            locale: self.locale.clone(),
         }
     }
 }
