@@ -68,9 +68,12 @@ ensure_pip_package() { # module requirement
   python3 -c "import $1" || { echo "$2 installed but '$1' does not import" >&2; exit 1; }
 }
 
-# Debian's Chromium for the headless browser tests (playwright-core drives it).
+# Debian's Chromium for the headless browser tests (playwright-core drives it),
+# and a font for Chinese, Japanese and Korean (the localised pages are
+# screenshotted and measured: without one, CJK text is drawn as boxes).
 ensure_chromium() {
-  [ -x /usr/bin/chromium ] || apt_install chromium
+  [ -x /usr/bin/chromium ] || apt_install chromium || return 1
+  fc-list :lang=ja 2>/dev/null | grep -q . || apt_install fonts-noto-cjk
 }
 
 # The C toolchain and libraries of the C ABI's tests and example: a C and

@@ -186,6 +186,9 @@ npm_install examples/express
 npm_install examples/solid-start              # SolidStart 2 + Node 24 for its build
 (cd examples/solid-start && npm run build --silent >"$LOG_DIR/solid-start-build.log" 2>&1) ||
   { echo "SolidStart build failed (see $LOG_DIR/solid-start-build.log)"; rm -rf examples/solid-start/.output; record "solid-start-build" 1 0 1; }
+# The sign-in page's screenshots (bindings/node/test/i18n-browser.test.mjs)
+# go with the logs.
+export LIBAUTH_TEST_OUTPUT="$LOG_DIR/i18n-screenshots"
 # One `node --test` per file, so each file's count is known (node's TAP
 # output does not say which file a passing test came from).
 if [ "$addon_built" = 1 ]; then

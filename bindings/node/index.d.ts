@@ -649,6 +649,8 @@ export interface I18nOptions {
   locales?: string[];
   /** Per-locale message overrides: `{ fr: { "signin-heading": "Bienvenue" } }`. */
   messages?: Record<string, Record<string, string>>;
+  /** The steps that choose a request's locale, in order; all five, in this order, by default. */
+  resolve?: Array<"query" | "cookie" | "user" | "uiLocales" | "acceptLanguage">;
 }
 
 export interface PagesOptions {

@@ -89,7 +89,13 @@ export declare function renamePasskey(id: string, name: string, options?: Passke
 /** Delete one of the signed-in user's passkeys; `PasskeyError` `"LastSignInMethod"` (409) for the last way to sign in. */
 export declare function deletePasskey(id: string, options?: PasskeyOptions): Promise<void>;
 
-/** Wire up every `form[data-webauthn-provider]` of the page (the built-in sign-in page calls it). */
+/**
+ * Wire up every `form[data-webauthn-provider]` of the page (the built-in sign-in page calls it).
+ * A form's `data-webauthn-messages` (a JSON object) gives the messages shown after a failed
+ * ceremony in the page's language, by error code (`NotAllowedError`, `InvalidStateError`,
+ * `NotSupportedError`, `SecurityError`, `WebAuthnVerificationError`, `AccountNotLinked`) and
+ * `ipAddress`, `useLocalhost` (`{url}`), `failed` (`{error}`); English for any it lacks.
+ */
 export declare function initSignInPage(root?: ParentNode): void;
 
 /**
@@ -97,10 +103,13 @@ export declare function initSignInPage(root?: ParentNode): void;
  * address cannot be a WebAuthn relying party, so a loopback address becomes
  * `localhost`; `null` when `here` is already a name.
  */
-export declare function passkeyAddressHint(here: {
-  protocol: string;
-  hostname: string;
-  port: string;
-  pathname: string;
-  search: string;
-}): string | null;
+export declare function passkeyAddressHint(
+  here: {
+    protocol: string;
+    hostname: string;
+    port: string;
+    pathname: string;
+    search: string;
+  },
+  messages?: Record<string, string>,
+): string | null;

@@ -385,6 +385,13 @@ export async function deletePasskey(id, options = {}) {
   await postPasskeys(base(options.basePath), { action: "delete", id });
 }
 
+/**
+ * The messages shown after a failed ceremony, by error code, in English;
+ * `ipAddress`, `useLocalhost` (`{url}`: where passkeys would work) and
+ * `failed` (`{error}`: the code) for the rest. The built-in sign-in page
+ * hands the module its own language's in the form's
+ * `data-webauthn-messages` (JSON); a key it lacks stays English.
+ */
 const MESSAGES = /** @type {Record<string, string>} */ ({
   NotAllowedError: "The passkey request was cancelled or timed out.",
   InvalidStateError: "This passkey is already registered.",
@@ -393,7 +400,39 @@ const MESSAGES = /** @type {Record<string, string>} */ ({
   WebAuthnVerificationError: "The passkey could not be verified.",
   AccountNotLinked:
     "This email already has an account: sign in with its passkey (leave the email empty, or pick the passkey in the email field's suggestions).",
+  ipAddress: "Passkeys need this site's domain name, not an IP address.",
+  useLocalhost: "Passkeys need a name, not an IP address: open {url} instead.",
+  failed: "Passkey sign-in failed ({error}).",
 });
+
+/**
+ * `text` with `{name}` replaced by `value` (as text: no pattern syntax).
+ * @param {string} text @param {string} name @param {string} value
+ */
+const fill = (text, name, value) => text.split(`{${name}}`).join(value);
+
+/**
+ * The messages a page handed over (a JSON object of strings), over the
+ * English ones; anything else is ignored.
+ * @param {string | undefined} json
+ * @returns {Record<string, string>}
+ */
+function pageMessages(json) {
+  /** @type {Record<string, string>} */
+  const messages = { ...MESSAGES };
+  if (!json) return messages;
+  try {
+    const given = JSON.parse(json);
+    if (given && typeof given === "object") {
+      for (const key of Object.keys(MESSAGES)) {
+        if (typeof given[key] === "string" && given[key]) messages[key] = given[key];
+      }
+    }
+  } catch {
+    // Not JSON: the English messages stand.
+  }
+  return messages;
+}
 
 /**
  * Where passkeys would work instead of `here`: an IP address cannot be a
@@ -403,25 +442,31 @@ const MESSAGES = /** @type {Record<string, string>} */ ({
  * `http:` origin that is not localhost, a relying party id that does not
  * match).
  * @param {{ protocol: string, hostname: string, port: string, pathname: string, search: string }} here
+ * @param {Record<string, string>} [messages] the texts (`ipAddress`, `useLocalhost` with `{url}`); English by default
  * @returns {string | null}
  */
-export function passkeyAddressHint(here) {
+export function passkeyAddressHint(here, messages = MESSAGES) {
   const host = here.hostname.replace(/^\[|\]$/g, "");
   const isIp = /^\d{1,3}(\.\d{1,3}){3}$/.test(host) || host.includes(":");
   if (!isIp) return null;
   const loopback = /^127\./.test(host) || host === "::1";
-  if (!loopback) return "Passkeys need this site's domain name, not an IP address.";
+  if (!loopback) return messages.ipAddress ?? MESSAGES.ipAddress;
   const port = here.port ? `:${here.port}` : "";
-  return `Passkeys need a name, not an IP address: open ${here.protocol}//localhost${port}${here.pathname}${here.search} instead.`;
+  const url = `${here.protocol}//localhost${port}${here.pathname}${here.search}`;
+  return fill(messages.useLocalhost ?? MESSAGES.useLocalhost, "url", url);
 }
 
-/** @param {string | undefined} error */
-function messageFor(error) {
+/**
+ * @param {string | undefined} error
+ * @param {Record<string, string>} messages
+ */
+function messageFor(error, messages) {
   if (error === "SecurityError" && typeof location !== "undefined") {
-    const hint = passkeyAddressHint(location);
+    const hint = passkeyAddressHint(location, messages);
     if (hint) return hint;
   }
-  return MESSAGES[error ?? ""] ?? `Passkey sign-in failed (${error}).`;
+  const known = Object.hasOwn(MESSAGES, error ?? "") && !["ipAddress", "useLocalhost", "failed"].includes(error ?? "");
+  return known ? messages[error ?? ""] : fill(messages.failed, "error", String(error));
 }
 
 /**
@@ -441,13 +486,14 @@ export function initSignInPage(root = document) {
     const basePath = form.dataset.basePath || DEFAULT_BASE_PATH;
     const callbackUrl = form.dataset.callbackUrl || undefined;
     const errorBox = form.querySelector("[data-webauthn-error]") ?? root.querySelector("[data-webauthn-error]");
+    const messages = pageMessages(form.dataset.webauthnMessages);
     const button = /** @type {HTMLButtonElement | null} */ (
       form.querySelector('button[type="submit"], button:not([type])')
     );
     /** @param {SignInResult} result */
     const show = (result) => {
       if (!errorBox) return;
-      const text = result.ok ? "" : messageFor(result.error);
+      const text = result.ok ? "" : messageFor(result.error, messages);
       errorBox.textContent = text;
       if (errorBox instanceof HTMLElement) errorBox.hidden = !text;
     };

@@ -66,8 +66,9 @@ impl Admission {
         match self {
             Admission::Answered(res) => Ok(res),
             Admission::Admitted(permit) => Err(permit),
-            Admission::Refused(_) => Ok(routes::overloaded_response()),
-            Admission::Inline => Ok(routes::server_error_json()),
+            // No request at hand here: English, the default's own text.
+            Admission::Refused(_) => Ok(routes::overloaded_response(&crate::email::english().default_messages())),
+            Admission::Inline => Ok(routes::server_error_json(&crate::email::english().default_messages())),
         }
     }
 
@@ -136,14 +137,14 @@ impl Auth {
                     }));
                     return Admission::Answered(answered.unwrap_or_else(|_| {
                         self.callbacks.log(&AuthError::internal());
-                        routes::server_error_json()
+                        routes::server_error_json(&routes::request_messages(self, req))
                     }));
                 }
                 match self.take_place() {
                     Some(permit) => Admission::Admitted(permit),
                     None => {
                         self.note_overload();
-                        Admission::Answered(routes::overloaded_response())
+                        Admission::Answered(routes::overloaded_response(&routes::request_messages(self, req)))
                     }
                 }
             }
@@ -169,13 +170,23 @@ impl Auth {
                 routes::Action::SignIn
                 | routes::Action::SignOut
                 | routes::Action::Error
-                | routes::Action::VerifyRequest => self.pages_hookless,
+                | routes::Action::VerifyRequest => self.pages_hookless && !self.page_reads_session(req),
                 routes::Action::WebAuthnScript => true,
                 routes::Action::Callback | routes::Action::WebAuthnOptions | routes::Action::Passkeys => false,
             },
             routes::Target::Route { .. } => false,
         };
         (inline, target)
+    }
+
+    /// Whether a built-in page would read the session to find the user's
+    /// stored locale (`i18n.resolve` has `user`) in a way that may block on
+    /// I/O or call host code: the session is not hookless and the request
+    /// carries a session cookie.
+    fn page_reads_session(&self, req: &AuthRequest) -> bool {
+        self.settings.i18n.uses_user_locale()
+            && !self.session_hookless
+            && crate::cookies::ChunkedCookie::read(&self.cookies_for_url(&req.url).session_token, req).value().is_some()
     }
 
     /// One of `hooks.maxInFlight` places, or `None` when all are taken.

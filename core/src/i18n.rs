@@ -7,11 +7,13 @@
 //! (`i18n: { defaultLocale, locales, messages }`) picks the default, narrows
 //! the locales offered, and overrides single messages.
 //!
-//! A request's locale comes from, in order: the `locale` query parameter,
-//! the `locale` cookie, `Accept-Language`, then `i18n.defaultLocale`. Every
-//! one of them is attacker-controlled: only tags on the allow-list are ever
-//! used (nothing from the request reaches a page except through a catalogue
-//! entry), and `Accept-Language` is parsed within fixed bounds.
+//! A request's locale comes from, in the order of `i18n.resolve` (by
+//! default this one): the `locale` query parameter, the `locale` cookie,
+//! the signed-in user's stored locale, the `ui_locales` query parameter,
+//! `Accept-Language`; then `i18n.defaultLocale`. Every one of them is
+//! matched against the allow-list only (nothing from the request reaches a
+//! page except through a catalogue entry), and `ui_locales` and
+//! `Accept-Language` are parsed within fixed bounds.
 
 use std::borrow::Cow;
 use std::collections::BTreeMap;
@@ -34,6 +36,49 @@ pub struct I18nConfig {
     /// Per-locale message overrides: `{ "fr": { "signin-heading": "Bienvenue" } }`.
     #[serde(default)]
     pub messages: BTreeMap<String, BTreeMap<String, String>>,
+    /// The resolution steps, in order (names from [`STEPS`]); all of them,
+    /// in that order, when absent. The default locale always comes last.
+    pub resolve: Option<Vec<String>>,
+}
+
+/// One step of a request's locale resolution.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Step {
+    /// The `locale` query parameter.
+    Query,
+    /// The `locale` cookie.
+    Cookie,
+    /// The signed-in user's stored `locale`.
+    User,
+    /// The request's own OpenID Connect `ui_locales` query parameter (a
+    /// space-separated list, in order of preference).
+    UiLocales,
+    /// `Accept-Language`, by q-value.
+    AcceptLanguage,
+}
+
+/// The steps by their configuration names, in the default order.
+pub const STEPS: &[(&str, Step)] = &[
+    ("query", Step::Query),
+    ("cookie", Step::Cookie),
+    ("user", Step::User),
+    ("uiLocales", Step::UiLocales),
+    ("acceptLanguage", Step::AcceptLanguage),
+];
+
+/// The longest `ui_locales` read (bytes), and the tags of it considered.
+pub const MAX_UI_LOCALES_BYTES: usize = 1024;
+pub const MAX_UI_LOCALES_TAGS: usize = 16;
+
+/// A request's inputs to the resolution (all attacker-controlled but the
+/// user's stored locale, which [`Catalogues::resolve`] asks for only when
+/// the steps before it named nothing offered).
+#[derive(Debug, Default, Clone, Copy)]
+pub struct LocaleInputs<'a> {
+    pub query: Option<&'a str>,
+    pub cookie: Option<&'a str>,
+    pub ui_locales: Option<&'a str>,
+    pub accept_language: Option<&'a str>,
 }
 
 /// A locale the engine has a catalogue for.
@@ -75,7 +120,12 @@ pub const LOCALES: &[BuiltInLocale] = &[
 /// The placeables a message may use, with a sample value each: an override
 /// is formatted with them at startup, so a misspelt `{ $hots }` is refused
 /// then rather than shown to users.
-const ARGUMENTS: &[(&str, &str)] = &[("provider", "GitHub"), ("host", "example.com")];
+const ARGUMENTS: &[(&str, &str)] = &[
+    ("provider", "GitHub"),
+    ("host", "example.com"),
+    ("url", "http://localhost:3000/auth/signin"),
+    ("error", "UnknownError"),
+];
 
 /// The cookie a host's own pages may set to remember a visitor's choice.
 pub const LOCALE_COOKIE: &str = "locale";
@@ -117,6 +167,8 @@ pub struct Catalogues {
     locales: Vec<Loaded>,
     /// Index into `locales`.
     default: usize,
+    /// `i18n.resolve`.
+    steps: Vec<Step>,
 }
 
 impl std::fmt::Debug for Catalogues {
@@ -124,6 +176,7 @@ impl std::fmt::Debug for Catalogues {
         f.debug_struct("Catalogues")
             .field("locales", &self.locales.iter().map(|l| l.info.tag).collect::<Vec<_>>())
             .field("default", &self.locales[self.default].info.tag)
+            .field("steps", &self.steps)
             .finish()
     }
 }
@@ -189,6 +242,32 @@ impl Catalogues {
                 return Err(ConfigError::new(option, "overrides a locale that `i18n.locales` does not offer"));
             }
         }
+        let steps = match &config.resolve {
+            None => STEPS.iter().map(|(_, step)| *step).collect(),
+            Some(list) => {
+                if list.is_empty() {
+                    return Err(ConfigError::new("i18n.resolve", "must list at least one step"));
+                }
+                let names = STEPS.iter().map(|(name, _)| *name).collect::<Vec<_>>().join(", ");
+                let mut steps = Vec::new();
+                for (i, name) in list.iter().enumerate() {
+                    let step = STEPS.iter().find(|(n, _)| n == name).map(|(_, s)| *s).ok_or_else(|| {
+                        ConfigError::new(
+                            format!("i18n.resolve[{i}]"),
+                            format!("{name:?} is not a resolution step; the steps are: {names}"),
+                        )
+                    })?;
+                    if steps.contains(&step) {
+                        return Err(ConfigError::new(
+                            format!("i18n.resolve[{i}]"),
+                            format!("{name:?} is listed twice"),
+                        ));
+                    }
+                    steps.push(step);
+                }
+                steps
+            }
+        };
         let english_ids = message_ids(ENGLISH);
         let mut locales = Vec::with_capacity(offered.len());
         for info in offered {
@@ -200,7 +279,7 @@ impl Catalogues {
             locales.push(Loaded { info, bundle: build_bundle(info, overrides, &english_ids)? });
         }
         let default = locales.iter().position(|l| l.info.tag == default_tag).unwrap_or(0);
-        Ok(Catalogues { locales, default })
+        Ok(Catalogues { locales, default, steps })
     }
 
     /// The messages of the request's locale: the first of `query`, `cookie`
@@ -217,11 +296,30 @@ impl Catalogues {
         cookie: Option<&str>,
         accept_language: Option<&str>,
     ) -> Option<Messages<'_>> {
-        let index =
-            query.and_then(|tag| self.find(tag)).or_else(|| cookie.and_then(|tag| self.find(tag))).or_else(|| {
-                accept_language.and_then(|header| parse_accept_language(header).iter().find_map(|r| self.find(&r.tag)))
-            })?;
+        self.resolve(&LocaleInputs { query, cookie, ui_locales: None, accept_language }, || None)
+    }
+
+    /// The locale the request's inputs name, following `i18n.resolve`:
+    /// the first step that names an offered locale wins; `None` when none
+    /// does (the default applies). `user` gives the signed-in user's stored
+    /// locale; it is called only when the steps before it found nothing.
+    pub fn resolve(&self, inputs: &LocaleInputs<'_>, user: impl FnOnce() -> Option<String>) -> Option<Messages<'_>> {
+        let mut user = Some(user);
+        let index = self.steps.iter().find_map(|step| match step {
+            Step::Query => inputs.query.and_then(|tag| self.find(tag)),
+            Step::Cookie => inputs.cookie.and_then(|tag| self.find(tag)),
+            Step::User => user.take().and_then(|f| f()).and_then(|tag| self.find(&tag)),
+            Step::UiLocales => inputs.ui_locales.and_then(|list| parse_ui_locales(list).find_map(|tag| self.find(tag))),
+            Step::AcceptLanguage => inputs
+                .accept_language
+                .and_then(|header| parse_accept_language(header).iter().find_map(|r| self.find(&r.tag))),
+        })?;
         Some(Messages { locale: &self.locales[index] })
+    }
+
+    /// Whether resolution may ask for the signed-in user's locale.
+    pub fn uses_user_locale(&self) -> bool {
+        self.steps.contains(&Step::User)
     }
 
     /// The default locale's messages.
@@ -426,6 +524,17 @@ pub fn parse_accept_language(header: &str) -> Vec<LanguageRange> {
     ranges
 }
 
+/// The tags of an OpenID Connect `ui_locales` value, in order: separated
+/// by spaces, the first [`MAX_UI_LOCALES_BYTES`] bytes and
+/// [`MAX_UI_LOCALES_TAGS`] tags only.
+pub fn parse_ui_locales(value: &str) -> impl Iterator<Item = &str> {
+    let mut end = value.len().min(MAX_UI_LOCALES_BYTES);
+    while !value.is_char_boundary(end) {
+        end -= 1;
+    }
+    value[..end].split_ascii_whitespace().take(MAX_UI_LOCALES_TAGS)
+}
+
 /// RFC 9110's qvalue: `0`, `0.ddd`, `1`, `1.000`; thousandths.
 fn parse_qvalue(q: &str) -> Option<u16> {
     let (int, frac) = q.split_once('.').unwrap_or((q, ""));
@@ -528,7 +637,7 @@ mod tests {
             ..Default::default()
         })
         .unwrap();
-        let args = [("provider", "\u{1}P"), ("host", "\u{1}H")];
+        let args = [("provider", "\u{1}P"), ("host", "\u{1}H"), ("url", "\u{1}U"), ("error", "\u{1}E")];
         let english = all.negotiate(Some("en"), None, None);
         for locale in LOCALES {
             let messages = all.negotiate(Some(locale.tag), None, None);
@@ -536,7 +645,7 @@ mod tests {
             for id in message_ids(ENGLISH) {
                 let text = messages.text_with(&id, &args);
                 let reference = english.text_with(&id, &args);
-                for marker in ["\u{1}P", "\u{1}H"] {
+                for marker in ["\u{1}P", "\u{1}H", "\u{1}U", "\u{1}E"] {
                     assert_eq!(
                         text.matches(marker).count(),
                         reference.matches(marker).count(),
@@ -570,6 +679,71 @@ mod tests {
         assert_eq!(c.negotiate(Some("PT_br"), None, None).tag(), "pt-BR");
         assert_eq!(c.negotiate(None, None, Some("en-XA")).tag(), "en");
         assert_eq!(c.negotiate(None, None, None).tag(), "de");
+    }
+
+    #[test]
+    fn resolution_follows_the_configured_steps() {
+        let c = Catalogues::new(&I18nConfig::default()).unwrap();
+        let inputs = LocaleInputs {
+            query: Some("fr"),
+            cookie: Some("ja"),
+            ui_locales: Some("xx ko es"),
+            accept_language: Some("de"),
+        };
+        let tag = |c: &Catalogues, inputs: &LocaleInputs, user: Option<&str>| {
+            c.resolve(inputs, || user.map(str::to_owned)).map(|m| m.tag())
+        };
+        assert_eq!(tag(&c, &inputs, Some("it")), Some("fr"));
+        let inputs = LocaleInputs { query: None, ..inputs };
+        assert_eq!(tag(&c, &inputs, Some("it")), Some("ja"));
+        let inputs = LocaleInputs { cookie: None, ..inputs };
+        assert_eq!(tag(&c, &inputs, Some("it")), Some("it"));
+        assert_eq!(tag(&c, &inputs, Some("tlh")), Some("ko"));
+        let inputs = LocaleInputs { ui_locales: Some("tlh"), ..inputs };
+        assert_eq!(tag(&c, &inputs, None), Some("de"));
+        let inputs = LocaleInputs { accept_language: None, ..inputs };
+        assert_eq!(tag(&c, &inputs, None), None);
+        // The user is asked for only when the steps before it found nothing.
+        let asked = std::cell::Cell::new(false);
+        let found = c.resolve(&LocaleInputs { query: Some("fr"), ..Default::default() }, || {
+            asked.set(true);
+            None
+        });
+        assert_eq!(found.map(|m| m.tag()), Some("fr"));
+        assert!(!asked.get());
+        // Another order, and steps left out.
+        let c = Catalogues::new(&I18nConfig {
+            resolve: Some(vec!["acceptLanguage".into(), "query".into()]),
+            ..Default::default()
+        })
+        .unwrap();
+        let inputs =
+            LocaleInputs { query: Some("fr"), cookie: Some("ja"), ui_locales: Some("ko"), accept_language: Some("de") };
+        assert_eq!(tag(&c, &inputs, Some("it")), Some("de"));
+        let inputs = LocaleInputs { accept_language: None, ..inputs };
+        assert_eq!(tag(&c, &inputs, Some("it")), Some("fr"));
+        let inputs = LocaleInputs { query: None, ..inputs };
+        assert_eq!(tag(&c, &inputs, Some("it")), None);
+        assert!(!c.uses_user_locale());
+        // Checked, naming the option.
+        for (resolve, option) in [
+            (vec![], "i18n.resolve"),
+            (vec!["query", "header"], "i18n.resolve[1]"),
+            (vec!["cookie", "query", "cookie"], "i18n.resolve[2]"),
+        ] {
+            let config =
+                I18nConfig { resolve: Some(resolve.iter().map(|s| s.to_string()).collect()), ..Default::default() };
+            assert_eq!(Catalogues::new(&config).unwrap_err().option, option);
+        }
+    }
+
+    #[test]
+    fn ui_locales_are_bounded() {
+        assert_eq!(parse_ui_locales("  fr-CA  ja ko ").collect::<Vec<_>>(), ["fr-CA", "ja", "ko"]);
+        assert_eq!(parse_ui_locales("fr\tja").collect::<Vec<_>>(), ["fr", "ja"]);
+        assert_eq!(parse_ui_locales(&"x ".repeat(10_000)).count(), MAX_UI_LOCALES_TAGS);
+        let long = format!("{} fr", "x".repeat(MAX_UI_LOCALES_BYTES));
+        assert_eq!(parse_ui_locales(&long).count(), 1);
     }
 
     #[test]

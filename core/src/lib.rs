@@ -170,7 +170,7 @@ impl Auth {
             Ok(res) => res,
             Err(_) => {
                 self.callbacks.log(&AuthError::internal());
-                routes::server_error_json()
+                routes::server_error_json(&routes::request_messages(self, req))
             }
         }
     }

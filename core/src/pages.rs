@@ -59,7 +59,9 @@ pub enum PageProviderKind<'a> {
 
 pub struct PageProvider<'a> {
     pub id: &'a str,
-    pub name: &'a str,
+    /// The provider's name, in the page's language when it is a built-in
+    /// provider's default name.
+    pub name: String,
     pub kind: PageProviderKind<'a>,
     /// Where the form posts: `signin/<id>` (oauth, email) or
     /// `callback/<id>` (credentials).
@@ -86,6 +88,37 @@ pub struct SigninPage<'a> {
     pub base_path: &'a str,
     /// The browser module, inlined when a passkey provider is shown.
     pub passkey_script: Option<&'static str>,
+    /// The module's messages in the page's language, as JSON (the passkey
+    /// form's `data-webauthn-messages`; see [`passkey_messages`]).
+    pub passkey_messages: String,
+}
+
+/// The browser module's message keys (its `MESSAGES`), with their message
+/// ids. `{url}` and `{error}` stand for the placeables the module fills in.
+const PASSKEY_MESSAGES: &[(&str, &str)] = &[
+    ("NotAllowedError", "passkey-error-cancelled"),
+    ("InvalidStateError", "passkey-error-already-registered"),
+    ("NotSupportedError", "passkey-error-unsupported"),
+    ("SecurityError", "passkey-error-insecure"),
+    ("WebAuthnVerificationError", "passkey-error-unverified"),
+    ("AccountNotLinked", "passkey-error-account-exists"),
+    ("ipAddress", "passkey-error-ip-address"),
+    ("useLocalhost", "passkey-error-use-localhost"),
+    ("failed", "passkey-error-failed"),
+];
+
+/// The passkey module's messages in `messages`' language, as the JSON
+/// object the sign-in page hands it: `{ "NotAllowedError": "…", … }`, with
+/// the literal `{url}` and `{error}` where the module puts the address and
+/// the error's code. A data attribute, not script: the page's script (and
+/// the hash its CSP allows) stays the same in every language.
+pub fn passkey_messages(messages: &Messages<'_>) -> String {
+    let args = [("url", "{url}"), ("error", "{error}")];
+    let map: serde_json::Map<String, serde_json::Value> = PASSKEY_MESSAGES
+        .iter()
+        .map(|(key, id)| ((*key).to_owned(), serde_json::Value::String(messages.text_with(id, &args))))
+        .collect();
+    serde_json::Value::Object(map).to_string()
 }
 
 /// libauth's browser module for passkeys (also served at

@@ -241,6 +241,7 @@ mod suite {
             email: email.map(str::to_owned),
             email_verified: None,
             image: Some("https://example.com/ada.png".to_owned()),
+            locale: None,
         }
     }
 
@@ -1445,6 +1446,7 @@ fn json_names_and_dates_follow_authjs() {
         email: Some("a@b.c".into()),
         email_verified: Some(1_445_412_480_123),
         image: None,
+        locale: None,
     };
     assert_eq!(
         serde_json::to_value(&user).unwrap(),
@@ -1521,4 +1523,57 @@ fn adapters_are_send_and_sync() {
     assert_send_sync::<libauth_core::store::PostgresAdapter>();
     assert_send_sync::<libauth_core::store::HostAdapter>();
     let _: &dyn Host = &NoHooks;
+}
+
+/// A host adapter that keeps the user's language returns it as `locale`;
+/// the built-in pages of a database session follow it (step `user` of
+/// `i18n.resolve`, after the `locale` cookie, before `ui_locales`).
+#[test]
+fn host_adapter_user_locale_picks_the_pages_language() {
+    let store = Arc::new(MemoryAdapter::new());
+    let s = store.clone();
+    let hooks = Arc::new(memory_hooks(store.clone()).on("adapter.getSessionAndUser", move |args| {
+        Ok(match s.get_session_and_user(string_arg(&args)?).map_err(host_error)? {
+            Some((session, user)) => {
+                let mut user = serde_json::to_value(user).unwrap();
+                user["locale"] = json!("he");
+                json!({ "session": session, "user": user })
+            }
+            None => Value::Null,
+        })
+    }));
+    let user = store.create_user(&NewUser { email: Some("ada@example.com".into()), ..Default::default() }).unwrap();
+    let raw = "a-session-token-of-forty-or-more-characters-000000";
+    store
+        .create_session(&AdapterSession {
+            session_token: libauth_core::session::stored_session_token(raw),
+            user_id: user.id.clone(),
+            expires: libauth_core::time::now_millis() as i64 + 3_600_000,
+        })
+        .unwrap();
+    let build = |resolve: Value| {
+        let config = libauth_core::Config::from_value(json!({
+            "secret": common::SECRET, "trustHost": true, "adapter": { "type": "host" },
+            "session": { "strategy": "database" }, "i18n": { "resolve": resolve },
+        }))
+        .unwrap();
+        libauth_core::Auth::with_env(config, hooks.clone(), &std::collections::HashMap::new()).unwrap()
+    };
+    let lang = |auth: &libauth_core::Auth, path: &str, cookie: &str| {
+        let mut req = libauth_core::AuthRequest::get(format!("http://localhost:3000{path}"));
+        req.headers.push(("cookie".into(), cookie.into()));
+        req.headers.push(("accept-language".into(), "de".into()));
+        let html = String::from_utf8(auth.handle(&req).body).unwrap();
+        html.split('"').nth(1).unwrap().to_owned()
+    };
+    let session = format!("authjs.session-token={raw}");
+    let auth = build(Value::Null);
+    assert_eq!(lang(&auth, "/auth/signin", &session), "he");
+    assert_eq!(lang(&auth, "/auth/signin?ui_locales=ja", &session), "he", "user before ui_locales");
+    assert_eq!(lang(&auth, "/auth/signin", &format!("{session}; locale=fr")), "fr", "the cookie before the user");
+    assert_eq!(lang(&auth, "/auth/signin", "authjs.session-token=unknown"), "de", "no session: the header");
+    // Without the step, the user's locale is not read.
+    let auth = build(json!(["query", "cookie", "uiLocales", "acceptLanguage"]));
+    assert_eq!(lang(&auth, "/auth/signin", &session), "de");
+    assert_eq!(lang(&auth, "/auth/signin?ui_locales=ja", &session), "ja");
 }

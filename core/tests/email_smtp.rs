@@ -534,3 +534,50 @@ fn a_bad_ca_file_is_a_config_error() {
         assert!(matches!(&err, EmailError::Config { option, .. } if option == "caFile"), "{err:?}");
     }
 }
+
+// ---- The email in the language of the request that asked for it ----
+
+/// Through the engine and a real SMTP server, the sign-in email for a
+/// request in French (`?locale=fr`) and one in Japanese (`Accept-Language`)
+/// arrives in that language: subject (RFC 2047-encoded, decoded by the
+/// sink as a mail client would), text part and HTML part.
+#[test]
+fn the_email_arrives_in_the_language_of_the_request() {
+    let mut sink = Sink::start(&[]);
+    let db = common::temp_db_path();
+    let log: CallLog = Arc::new(Mutex::new(Vec::new()));
+    let auth = email_engine(&sink, &db, 86_400, &log);
+    let catalogues = libauth_core::i18n::Catalogues::new(&Default::default()).unwrap();
+    for (tag, path, headers) in [
+        ("fr", "/auth/signin/email?locale=fr", vec![("accept-language", "ja")]),
+        ("ja", "/auth/signin/email", vec![("accept-language", "ja-JP, en;q=0.5")]),
+    ] {
+        let t = catalogues.negotiate(Some(tag), None, None);
+        let mut b = Browser::new(&auth);
+        b.extra_headers = headers.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
+        let csrf = b.csrf();
+        let res = b.post(path, &[("csrfToken", &csrf), ("email", "ada@example.com")]);
+        assert_eq!(res.status, 302, "{tag}");
+        let m = sink.next_message();
+        let subject = t.text_with("email-subject", &[("host", "localhost:3000")]);
+        assert_eq!(m["subject"], subject.as_str(), "{tag}");
+        assert_ne!(m["subject"], "Sign in to localhost:3000", "{tag}");
+        let text = m["text"].as_str().unwrap();
+        assert_eq!(text.lines().next(), Some(subject.as_str()), "{tag}: {text}");
+        let html = m["html"].as_str().unwrap();
+        assert!(html.contains(&format!("<html lang=\"{tag}\">")), "{tag}: {html}");
+        let heading =
+            t.text_with("email-subject", &[("host", "\u{1}")]).replace('\u{1}', "<strong>localhost:3000</strong>");
+        assert!(html.contains(&heading), "{tag}: {heading} in {html}");
+        assert!(html.contains(&format!(">{}</a>", t.text("email-button"))), "{tag}: {html}");
+        assert!(html.contains(&t.text("email-ignore")), "{tag}: {html}");
+        assert!(!html.contains("Sign in") && !html.contains("safely ignore"), "{tag}: English left in {html}");
+        // The link still works as it is.
+        assert!(text.contains(&href(html)), "{tag}");
+    }
+    // A request naming no language gets Auth.js's English.
+    let mut b = Browser::new(&auth);
+    let csrf = b.csrf();
+    b.post("/auth/signin/email", &[("csrfToken", &csrf), ("email", "ada@example.com")]);
+    assert_eq!(sink.next_message()["subject"], "Sign in to localhost:3000");
+}

@@ -561,3 +561,43 @@ fn an_address_is_proven_only_when_github_lists_it_verified() {
         assert_eq!(identity.subject, "github:583231");
     }
 }
+
+/// A `locale` the `profile` callback maps (as an OpenID Connect provider's
+/// `locale` claim would be) is stored on the new user, and the built-in
+/// pages of a database session follow it (`i18n.resolve`'s `user` step); a
+/// value that is not tag-shaped is not stored.
+#[test]
+fn a_mapped_profile_locale_is_stored_on_the_user_and_picks_the_pages_language() {
+    for (mapped, expected) in [(json!("ja-JP"), "ja"), (json!("<b>fr</b>"), "en"), (json!(7), "en")] {
+        let sim = start_sim(octocat(json!("octocat@github.com")), json!([]));
+        let stored = Arc::new(Mutex::new(Vec::<Value>::new()));
+        let seen = stored.clone();
+        let hooks = HookMap::new().on("providers.github.profile", move |args| {
+            let p = &args["profile"];
+            Ok(json!({ "id": p["id"], "name": p["login"], "email": p["email"], "image": p["avatar_url"],
+                       "locale": mapped.clone() }))
+        });
+        let hooks = hooks.on("events.createUser", move |args| {
+            seen.lock().unwrap().push(args["user"].clone());
+            Ok(Value::Null)
+        });
+        let config = libauth_core::Config::from_value(json!({
+            "secret": SECRET, "trustHost": true, "providers": [sim.provider()],
+            "adapter": { "type": "memory" }, "session": { "strategy": "database" },
+        }))
+        .unwrap();
+        let auth = Auth::with_env(config, Arc::new(hooks), &HashMap::new()).unwrap();
+        let mut b = Browser::new(&auth);
+        assert_eq!(sign_in(&mut b), "http://localhost:3000/after");
+        let user = stored.lock().unwrap()[0].clone();
+        match expected {
+            "ja" => assert_eq!(user["locale"], "ja-JP"),
+            _ => assert!(user.get("locale").is_none(), "{user}"),
+        }
+        let html = b.get("/auth/signin").body_str().to_owned();
+        assert!(html.starts_with(&format!("<!DOCTYPE html>\n<html lang=\"{expected}\">")), "{expected}: {html}");
+        // Signed out, the page is the default's again.
+        let anonymous = Browser::new(&auth).get("/auth/signin").body_str().to_owned();
+        assert!(anonymous.starts_with("<!DOCTYPE html>\n<html lang=\"en\">"));
+    }
+}

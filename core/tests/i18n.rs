@@ -57,13 +57,28 @@ fn escaped(text: &str) -> String {
     text.replace('&', "&#38;").replace('<', "&#60;").replace('>', "&#62;").replace('"', "&#34;").replace('\'', "&#39;")
 }
 
-/// The page without its inline script (the browser module, whose
-/// messages are not in the catalogues yet).
+/// The page without its inline script (the browser module: its English
+/// messages are the defaults the page's own, in `data-webauthn-messages`,
+/// replace).
 fn without_script(html: &str) -> String {
     match (html.find("<script"), html.find("</script>")) {
         (Some(start), Some(end)) => format!("{}{}", &html[..start], &html[end..]),
         _ => html.to_owned(),
     }
+}
+
+/// The passkey form's `data-webauthn-messages`: the attribute's span in
+/// `html`, and its JSON object.
+fn passkey_messages_of(html: &str) -> Option<(std::ops::Range<usize>, serde_json::Map<String, Value>)> {
+    let start = html.find("data-webauthn-messages=\"")? + "data-webauthn-messages=\"".len();
+    let end = start + html[start..].find('"')?;
+    let raw = html[start..end]
+        .replace("&#34;", "\"")
+        .replace("&#39;", "'")
+        .replace("&#60;", "<")
+        .replace("&#62;", ">")
+        .replace("&#38;", "&");
+    Some((start..end, serde_json::from_str::<Value>(&raw).ok()?.as_object()?.clone()))
 }
 
 fn english_ids() -> Vec<String> {
@@ -95,8 +110,8 @@ fn every_page_renders_in_every_locale() {
                 "{} {page}",
                 locale.tag
             );
-            assert!(!html.contains("{ $") && !html.contains("{$"), "{} {page}: a placeable leaked", locale.tag);
             let visible = without_script(&html);
+            assert!(!visible.contains("{ $") && !visible.contains("{$"), "{} {page}: a placeable leaked", locale.tag);
             for id in &ids {
                 assert!(!visible.contains(&format!(">{id}<")), "{} {page}: raw id {id}", locale.tag);
             }
@@ -136,6 +151,15 @@ fn pseudo_locale_pages_have_no_plain_english() {
     for (page, _) in PAGES {
         let sep = if page.contains('?') { '&' } else { '?' };
         let (_, html) = get(&auth, &format!("{page}{sep}locale={PSEUDO_LOCALE}"), &[]);
+        // The passkey module's messages are text the user sees; their
+        // keys (error codes) are not.
+        let html = match passkey_messages_of(&html) {
+            Some((span, messages)) => {
+                let texts: Vec<String> = messages.values().map(|v| escaped(v.as_str().unwrap())).collect();
+                format!("{}{}{}", &html[..span.start], texts.join(" | "), &html[span.end..])
+            }
+            None => html,
+        };
         let visible = without_script(&html);
         for fragment in &fragments {
             assert!(!visible.contains(&escaped(fragment)), "{page}: {fragment:?} is in English in en-XA:\n{visible}");
@@ -355,4 +379,361 @@ fn oidc_sign_in_forwards_the_requested_locale_as_ui_locales() {
     let fixed =
         oidc(json!({ "authorization": { "url": "https://sso.example/auth", "params": { "ui_locales": "de" } } }));
     assert_eq!(authorize(&fixed, "/auth/signin/corp", &[("accept-language", "fr")]), ["de"]);
+}
+
+/// A language picked with `?locale` survives the engine's redirects back to
+/// its own pages: a refused password, a CSRF failure (the error page), the
+/// email's verify-request page, the error page's sign-in link.
+#[test]
+fn an_explicit_locale_is_kept_on_redirects_to_the_engines_own_pages() {
+    let auth = engine(Arc::default(), Value::Null);
+    let mut b = Browser::new(&auth);
+    // The sign-in page's credentials form posts with the locale.
+    let page = b.get("/auth/signin?locale=fr");
+    assert!(
+        page.body_str().contains(r#"action="http://localhost:3000/auth/callback/credentials?locale=fr""#),
+        "{}",
+        page.body_str()
+    );
+    let csrf = b.csrf();
+    let res = b.post(
+        "/auth/callback/credentials?locale=fr",
+        &[("csrfToken", &csrf), ("username", "ada"), ("password", "wrong")],
+    );
+    assert_eq!(res.status, 302);
+    let back = location(&res).to_owned();
+    let url = url::Url::parse(&back).unwrap();
+    assert_eq!(url.path(), "/auth/signin");
+    let pairs: Vec<(String, String)> = url.query_pairs().map(|(k, v)| (k.into_owned(), v.into_owned())).collect();
+    assert!(pairs.contains(&("error".into(), "CredentialsSignin".into())), "{back}");
+    assert!(pairs.contains(&("locale".into(), "fr".into())), "{back}");
+    // Followed, the page is in French, with French's message for the error.
+    let fr = Catalogues::new(&I18nConfig::default()).unwrap();
+    let fr = fr.negotiate(Some("fr"), None, None);
+    let html = b.get(back.strip_prefix("http://localhost:3000").unwrap()).body_str().to_owned();
+    assert!(html.starts_with("<!DOCTYPE html>\n<html lang=\"fr\">"), "{html}");
+    assert!(html.contains(&escaped(&fr.text("signin-error-credentials"))));
+
+    // Without ?locale nothing is added (Auth.js's URL, byte for byte).
+    let csrf = b.csrf();
+    let res = b.post("/auth/callback/credentials", &[("csrfToken", &csrf), ("username", "ada"), ("password", "wrong")]);
+    assert_eq!(location(&res), "http://localhost:3000/auth/signin?error=CredentialsSignin&code=credentials");
+    // A tag that is not offered is not carried on; an offered one is
+    // written as the engine writes it.
+    let res = b.post(
+        "/auth/callback/credentials?locale=xx",
+        &[("csrfToken", &csrf), ("username", "ada"), ("password", "wrong")],
+    );
+    assert!(!location(&res).contains("locale"), "{}", location(&res));
+    let res = b.post(
+        "/auth/callback/credentials?locale=PT_br",
+        &[("csrfToken", &csrf), ("username", "ada"), ("password", "wrong")],
+    );
+    assert!(location(&res).ends_with("&locale=pt-BR"), "{}", location(&res));
+
+    // A missing CSRF token sends to the error page... in the same language.
+    let res = b.post("/auth/signout?locale=ja", &[("csrfToken", "forged")]);
+    assert_eq!(res.status, 302);
+    assert!(location(&res).contains("locale=ja"), "{}", location(&res));
+    // The email's verify-request page.
+    let csrf = b.csrf();
+    let res = b.post("/auth/signin/email?locale=de", &[("csrfToken", &csrf), ("email", "ada@example.com")]);
+    assert_eq!(location(&res), "http://localhost:3000/auth/verify-request?provider=email&type=email&locale=de");
+    // A sign-in POST without a provider, and with a provider that signs in
+    // on the page, back to the page.
+    let csrf = b.csrf();
+    let res = b.post("/auth/signin/credentials?locale=ko", &[("csrfToken", &csrf)]);
+    assert_eq!(location(&res), "http://localhost:3000/auth/signin?locale=ko");
+    // The error page's sign-in link, the sign-out page's form.
+    let html = b.get("/auth/error?error=Verification&locale=he").body_str().to_owned();
+    assert!(html.contains(r#"href="http://localhost:3000/auth/signin?locale=he""#), "{html}");
+    let html = b.get("/auth/signout?locale=it").body_str().to_owned();
+    assert!(html.contains(r#"action="http://localhost:3000/auth/signout?locale=it""#), "{html}");
+}
+
+/// The `message` of the JSON answers a user may be shown (500, 503, 429)
+/// follows the request's language; the machine-readable `error` does not,
+/// and English stays Auth.js's text.
+#[test]
+fn json_messages_an_api_caller_shows_are_in_the_requests_language() {
+    let catalogues = Catalogues::new(&I18nConfig::default()).unwrap();
+    let text = |tag: &str, id: &str| catalogues.negotiate(Some(tag), None, None).text(id);
+    // 429 for an API caller.
+    let auth = common::auth(json!({ "rateLimit": { "credentials": { "max": 1 } } }), hooks());
+    let mut b = Browser::new(&auth);
+    b.extra_headers = vec![("accept".into(), "application/json".into()), ("accept-language".into(), "ja".into())];
+    let mut last = None;
+    for _ in 0..3 {
+        let csrf = b.csrf();
+        last =
+            Some(b.post("/auth/callback/credentials", &[("csrfToken", &csrf), ("username", "x"), ("password", "y")]));
+    }
+    let res = last.unwrap();
+    assert_eq!(res.status, 429);
+    let body = res.json().unwrap();
+    assert_eq!(body["error"], "RateLimited");
+    assert_eq!(body["message"], text("ja", "api-rate-limited"));
+    assert_ne!(body["message"], text("en", "api-rate-limited"));
+
+    // 503 past `hooks.maxInFlight`, answered before any route.
+    let auth = common::auth(json!({ "hooks": { "maxInFlight": 1 } }), hooks());
+    let held = place(&auth).expect("a place");
+    let busy = |url: &str, headers: &[(&str, &str)]| {
+        let mut req = libauth_core::AuthRequest::post_form(url, &[("username", "ada")]);
+        req.headers.extend(headers.iter().map(|(k, v)| (k.to_string(), v.to_string())));
+        match auth.admit(libauth_core::Work::Request(&req)) {
+            libauth_core::Admission::Answered(res) => res,
+            _ => panic!("past the bound a request is answered"),
+        }
+    };
+    let res = busy("http://localhost:3000/auth/callback/credentials?locale=de", &[]);
+    assert_eq!(res.status, 503);
+    assert_eq!(res.json().unwrap()["message"], text("de", "api-overloaded"));
+    let res = busy("http://localhost:3000/auth/callback/credentials", &[("accept-language", "ko")]);
+    assert_eq!(res.json().unwrap()["message"], text("ko", "api-overloaded"));
+    let res = busy("http://localhost:3000/auth/callback/credentials", &[]);
+    assert_eq!(res.json().unwrap()["message"], "The server is busy. Try again in a moment.");
+    drop(held);
+
+    // 500 for a configuration problem found per request (an untrusted host).
+    let config = Config::from_value(json!({ "secret": SECRET })).unwrap();
+    let untrusted = Auth::with_env(config, Arc::new(HookMap::new()), &std::collections::HashMap::new()).unwrap();
+    let mut b = Browser::new(&untrusted);
+    let res = b.post("/auth/signin?locale=ar", &[]);
+    assert_eq!(res.status, 500);
+    assert_eq!(res.json().unwrap()["message"], text("ar", "api-configuration"));
+    let res = b.post("/auth/signin", &[]);
+    assert_eq!(
+        res.json().unwrap()["message"],
+        "There was a problem with the server configuration. Check the server logs for more information."
+    );
+}
+
+/// A built-in provider's default name is a word and is translated (its
+/// section's label and its button); a configured name is kept, brands too.
+#[test]
+fn default_provider_names_are_translated_and_configured_ones_kept() {
+    let auth = engine(Arc::default(), all_locales());
+    let catalogues = Catalogues::new(&serde_json::from_value(all_locales()).unwrap()).unwrap();
+    for locale in LOCALES {
+        let t = catalogues.negotiate(Some(locale.tag), None, None);
+        let (_, html) = get(&auth, &format!("/auth/signin?locale={}", locale.tag), &[]);
+        // The fixture's credentials and passkey providers have no name;
+        // its email provider is named "Magic link".
+        for (name, label) in
+            [("provider-credentials", "signin-with-credentials"), ("provider-passkey", "signin-with-passkey")]
+        {
+            assert!(html.contains(&format!("aria-label=\"{}\"", escaped(&t.text(name)))), "{} {name}", locale.tag);
+            assert!(html.contains(&format!(">{}</button>", escaped(&t.text(label)))), "{} {label}", locale.tag);
+        }
+        assert!(html.contains("aria-label=\"Magic link\""), "{}", locale.tag);
+        assert!(html.contains(&escaped(&t.text_with("signin-with", &[("provider", "Magic link")]))), "{}", locale.tag);
+        assert!(html.contains("aria-label=\"GitHub\""), "{}", locale.tag);
+    }
+    let (_, ja) = get(&auth, "/auth/signin?locale=ja", &[]);
+    assert!(ja.contains(">パスキーでサインイン</button>"), "{ja}");
+    assert!(!without_script(&ja).contains("Passkey"), "{ja}");
+    // English is unchanged.
+    let (_, en) = get(&auth, "/auth/signin", &[]);
+    assert!(en.contains("aria-label=\"Credentials\"") && en.contains(">Sign in with Credentials</button>"));
+    assert!(en.contains("aria-label=\"Passkey\"") && en.contains(">Sign in with Passkey</button>"));
+    // The API keeps the configured (or default) name.
+    let mut b = Browser::new(&auth);
+    b.extra_headers = vec![("accept-language".into(), "fr".into())];
+    let providers = b.get("/auth/providers").json().unwrap();
+    assert_eq!(providers["passkey"]["name"], "Passkey");
+}
+
+/// Every step of the resolution, in the default order: `locale` query,
+/// `locale` cookie, the signed-in user's stored locale (here a JWT session
+/// whose `jwt` callback stored the user's `locale`), the request's own
+/// `ui_locales`, `Accept-Language`, the default; and an order of one's own.
+#[test]
+fn each_resolution_step_in_order_the_users_locale_and_ui_locales() {
+    let build = |resolve: Value| {
+        let hooks = hooks().on("callbacks.jwt", |args| {
+            let mut token = args["token"].clone();
+            if args["trigger"] == "signIn" {
+                token["locale"] = json!("ja");
+            }
+            Ok(token)
+        });
+        common::auth(json!({ "i18n": { "resolve": resolve, "defaultLocale": "nl" } }), hooks)
+    };
+    let auth = build(Value::Null);
+    let mut signed_in = Browser::new(&auth);
+    let csrf = signed_in.csrf();
+    let res = signed_in
+        .post("/auth/callback/credentials", &[("csrfToken", &csrf), ("username", "ada"), ("password", "secret")]);
+    assert_eq!(res.status, 302);
+    assert!(signed_in.jar.keys().any(|k| k.contains("session-token")), "signed in");
+    let lang = |b: &mut Browser, path: &str, headers: &[(&str, &str)]| {
+        b.extra_headers = headers.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
+        let html = b.get(path).body_str().to_owned();
+        html.split('"').nth(1).unwrap().to_owned()
+    };
+    let header = ("accept-language", "de");
+    let b = &mut signed_in;
+    assert_eq!(lang(b, "/auth/signin?locale=fr&ui_locales=ko", &[header]), "fr");
+    assert_eq!(lang(b, "/auth/signin?ui_locales=ko", &[header, ("cookie", "locale=es")]), "es");
+    assert_eq!(lang(b, "/auth/signin?ui_locales=ko", &[header]), "ja", "the user's locale before ui_locales");
+    assert_eq!(lang(b, "/auth/signout", &[]), "ja");
+    let mut anonymous = Browser::new(&auth);
+    let b = &mut anonymous;
+    assert_eq!(lang(b, "/auth/signin?ui_locales=tlh%20ko-KR%20fr", &[header]), "ko", "the first offered of the list");
+    assert_eq!(lang(b, "/auth/signin?ui_locales=tlh+fr", &[header]), "fr");
+    assert_eq!(lang(b, "/auth/signin?ui_locales=tlh", &[header]), "de");
+    assert_eq!(lang(b, "/auth/signin?ui_locales=%3Cscript%3E", &[]), "nl");
+    // A chosen order: the header first, the user's locale not read at all.
+    let auth = build(json!(["acceptLanguage", "uiLocales", "query"]));
+    let mut b = Browser::new(&auth);
+    let csrf = b.csrf();
+    b.post("/auth/callback/credentials", &[("csrfToken", &csrf), ("username", "ada"), ("password", "secret")]);
+    assert_eq!(lang(&mut b, "/auth/signin?locale=fr&ui_locales=ko", &[header]), "de");
+    assert_eq!(lang(&mut b, "/auth/signin?locale=fr&ui_locales=ko", &[]), "ko");
+    assert_eq!(lang(&mut b, "/auth/signin?locale=fr", &[("cookie", "locale=es")]), "fr", "no cookie step");
+    assert_eq!(lang(&mut b, "/auth/signin", &[]), "nl", "no user step");
+    // The option is checked, naming the entry.
+    let build = |resolve: Value| {
+        let config = Config::from_value(json!({ "secret": SECRET, "i18n": { "resolve": resolve } }))?;
+        Auth::with_env(config, Arc::new(HookMap::new()), &std::collections::HashMap::new()).map(|_| ())
+    };
+    let err = build(json!(["query", "acceptLanguages"])).unwrap_err();
+    assert_eq!(err.option, "i18n.resolve[1]");
+    assert!(err.message.contains("acceptLanguage") && err.message.contains("uiLocales"), "{}", err.message);
+    assert_eq!(build(json!(["user", "user"])).unwrap_err().option, "i18n.resolve[1]");
+    assert_eq!(build(json!([])).unwrap_err().option, "i18n.resolve");
+    assert!(build(json!("query")).is_err());
+}
+
+/// With the `user` step, a page that would read a database session is
+/// not answered inline past `hooks.maxInFlight` (it may block on I/O); one
+/// without a session cookie still is.
+#[test]
+fn a_page_reading_the_users_locale_is_admitted_like_a_session_read() {
+    let auth = common::auth(
+        json!({ "hooks": { "maxInFlight": 1 }, "adapter": { "type": "memory" }, "session": { "strategy": "database" } }),
+        hooks(),
+    );
+    let plain = libauth_core::AuthRequest::get("http://localhost:3000/auth/signin");
+    assert!(answered_inline(&auth, &plain).is_some());
+    let mut with_session = libauth_core::AuthRequest::get("http://localhost:3000/auth/signin");
+    with_session.headers.push(("cookie".into(), "authjs.session-token=x".into()));
+    assert!(answered_inline(&auth, &with_session).is_none());
+    let without_user = common::auth(
+        json!({ "hooks": { "maxInFlight": 1 }, "adapter": { "type": "memory" }, "session": { "strategy": "database" },
+                "i18n": { "resolve": ["query", "acceptLanguage"] } }),
+        hooks(),
+    );
+    assert!(answered_inline(&without_user, &with_session).is_some());
+}
+
+/// Google's own `hl` goes with `ui_locales` when the request named a
+/// locale, never over `authorization.params`; providers documenting no
+/// language parameter (TikTok, GitHub) get none.
+#[test]
+fn google_gets_hl_and_providers_without_a_documented_parameter_get_none() {
+    let build = |provider: Value| {
+        let config =
+            Config::from_value(json!({ "secret": SECRET, "trustHost": true, "providers": [provider] })).unwrap();
+        Auth::with_env(config, Arc::new(HookMap::new()), &std::collections::HashMap::new()).unwrap()
+    };
+    let authorize = |auth: &Auth, path: &str, headers: &[(&str, &str)]| {
+        let mut b = Browser::new(auth);
+        b.extra_headers = headers.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
+        let csrf = b.csrf();
+        let res = b.post(path, &[("csrfToken", &csrf)]);
+        assert_eq!(res.status, 302, "{}", res.body_str());
+        let url = url::Url::parse(location(&res)).unwrap();
+        url.query_pairs().map(|(k, v)| (k.into_owned(), v.into_owned())).collect::<Vec<_>>()
+    };
+    let values = |pairs: &[(String, String)], name: &str| {
+        pairs.iter().filter(|(k, _)| k == name).map(|(_, v)| v.clone()).collect::<Vec<_>>()
+    };
+    let endpoints = json!({ "builtin": "google", "clientId": "c", "clientSecret": "s",
+        "authorization": "https://accounts.google.com/o/oauth2/v2/auth", "token": "https://oauth2.googleapis.com/token",
+        "jwksUri": "https://www.googleapis.com/oauth2/v3/certs" });
+    let google = build(endpoints.clone());
+    let q = authorize(&google, "/auth/signin/google?locale=ja", &[]);
+    assert_eq!(values(&q, "hl"), ["ja"]);
+    assert_eq!(values(&q, "ui_locales"), ["ja"]);
+    let q = authorize(&google, "/auth/signin/google", &[("accept-language", "pt-PT")]);
+    assert_eq!(values(&q, "hl"), ["pt-BR"]);
+    let q = authorize(&google, "/auth/signin/google", &[]);
+    assert!(values(&q, "hl").is_empty() && values(&q, "ui_locales").is_empty(), "{q:?}");
+    // The configuration's own `hl` stands.
+    let mut fixed = endpoints;
+    fixed["authorization"] =
+        json!({ "url": "https://accounts.google.com/o/oauth2/v2/auth", "params": { "hl": "de", "scope": "openid" } });
+    let q = authorize(&build(fixed), "/auth/signin/google?locale=ja", &[]);
+    assert_eq!(values(&q, "hl"), ["de"]);
+    assert_eq!(values(&q, "ui_locales"), ["ja"]);
+
+    // TikTok's Login Kit documents no language parameter; GitHub neither.
+    let tiktok = build(json!({ "builtin": "tiktok", "clientId": "k", "clientSecret": "s" }));
+    let q = authorize(&tiktok, "/auth/signin/tiktok?locale=ja", &[]);
+    assert!(q.iter().any(|(k, _)| k == "client_key"), "{q:?}");
+    assert!(q.iter().all(|(k, v)| v != "ja" && !["lang", "hl", "ui_locales"].contains(&k.as_str())), "{q:?}");
+    let github = build(json!({ "builtin": "github", "clientId": "c", "clientSecret": "s" }));
+    let q = authorize(&github, "/auth/signin/github?locale=ja", &[]);
+    assert!(q.iter().all(|(_, v)| v != "ja"), "{q:?}");
+}
+
+/// The passkey module's messages come with the page, in its language (the
+/// form's `data-webauthn-messages`), every key of the module's; in the
+/// pseudo-locale none is English. The page's script, and so the hash its
+/// CSP allows, is the same in every language.
+#[test]
+fn the_passkey_modules_messages_come_with_the_page_in_its_language() {
+    let auth = engine(Arc::default(), all_locales());
+    let catalogues = Catalogues::new(&serde_json::from_value(all_locales()).unwrap()).unwrap();
+    let keys = [
+        ("NotAllowedError", "passkey-error-cancelled"),
+        ("InvalidStateError", "passkey-error-already-registered"),
+        ("NotSupportedError", "passkey-error-unsupported"),
+        ("SecurityError", "passkey-error-insecure"),
+        ("WebAuthnVerificationError", "passkey-error-unverified"),
+        ("AccountNotLinked", "passkey-error-account-exists"),
+        ("ipAddress", "passkey-error-ip-address"),
+        ("useLocalhost", "passkey-error-use-localhost"),
+        ("failed", "passkey-error-failed"),
+    ];
+    // The module's own English defaults, keyed alike.
+    let module = libauth_core::pages::WEBAUTHN_MODULE;
+    for (key, _) in &keys {
+        assert!(module.contains(&format!("  {key}:")), "the module has no message {key}");
+    }
+    let messages_of = |html: &str| passkey_messages_of(html).expect("the passkey form carries its messages").1;
+    let mut csp = None;
+    let english = catalogues.negotiate(Some("en"), None, None);
+    for locale in LOCALES {
+        let mut b = Browser::new(&auth);
+        let res = b.get(&format!("/auth/signin?locale={}", locale.tag));
+        let policy = res.header("content-security-policy").unwrap().to_owned();
+        assert_eq!(csp.get_or_insert_with(|| policy.clone()), &policy, "{}: the same script hash", locale.tag);
+        let got = messages_of(res.body_str());
+        assert_eq!(got.len(), keys.len(), "{}", locale.tag);
+        let t = catalogues.negotiate(Some(locale.tag), None, None);
+        for (key, id) in &keys {
+            let expected = t.text_with(id, &[("url", "{url}"), ("error", "{error}")]);
+            assert_eq!(got[*key], expected, "{} {key}", locale.tag);
+            if *key == "useLocalhost" {
+                assert!(expected.contains("{url}"), "{} {key}: {expected}", locale.tag);
+            }
+            if *key == "failed" {
+                assert!(expected.contains("{error}"), "{} {key}: {expected}", locale.tag);
+            }
+            if locale.tag != "en" {
+                let en = english.text_with(id, &[("url", "{url}"), ("error", "{error}")]);
+                assert_ne!(expected, en, "{} {key} is English", locale.tag);
+            }
+        }
+    }
+    // English is the module's own text.
+    let (_, en) = get(&auth, "/auth/signin", &[]);
+    let en = messages_of(&en);
+    assert_eq!(en["NotAllowedError"], "The passkey request was cancelled or timed out.");
+    assert_eq!(en["useLocalhost"], "Passkeys need a name, not an IP address: open {url} instead.");
+    assert!(module.contains(r#"useLocalhost: "Passkeys need a name, not an IP address: open {url} instead.""#));
+    assert!(module.contains(r#"NotAllowedError: "The passkey request was cancelled or timed out.""#));
 }

@@ -275,6 +275,9 @@ fn import_user(target: &Target, row: &Map<String, Value>, outcomes: &mut Outcome
         email: email.clone(),
         email_verified: date_of(row, &["emailVerified", "email_verified"]),
         image: text_of(row, &["image"]),
+        // Auth.js keeps no locale, and libauth's SQL schemas have no column
+        // for one.
+        locale: None,
     };
     let look = |adapter: &dyn Adapter| {
         Ok(match adapter.get_user(&id)? {

@@ -58,3 +58,33 @@ verify-text = Ein Anmeldelink wurde an Ihre E-Mail-Adresse gesendet.
 email-subject = Bei { $host } anmelden
 email-button = Anmelden
 email-ignore = Wenn Sie diese E-Mail nicht angefordert haben, können Sie sie einfach ignorieren.
+
+## The built-in providers' default names (when `name` is not set), and
+## their sign-in buttons
+
+provider-credentials = Zugangsdaten
+provider-email = E-Mail
+provider-passkey = Passkey
+signin-with-credentials = Mit Zugangsdaten anmelden
+signin-with-email = Mit E-Mail anmelden
+signin-with-passkey = Mit Passkey anmelden
+
+## The `message` of the JSON answers an API caller may show a user
+
+api-configuration = Es gibt ein Problem mit der Serverkonfiguration. Weitere Informationen finden Sie in den Serverprotokollen.
+api-overloaded = Der Server ist ausgelastet. Versuchen Sie es gleich noch einmal.
+api-rate-limited = Zu viele Versuche. Versuchen Sie es später erneut.
+
+## The passkey form's messages after a failed ceremony (the sign-in page
+## hands them to the browser module). Placeables: $url (where passkeys
+## would work), $error (the error's code).
+
+passkey-error-cancelled = Die Passkey-Anfrage wurde abgebrochen oder ist abgelaufen.
+passkey-error-already-registered = Dieser Passkey ist bereits registriert.
+passkey-error-unsupported = Dieser Browser oder dieses Gerät kann keine Passkeys verwenden.
+passkey-error-insecure = Passkeys sind unter dieser Adresse nicht verfügbar.
+passkey-error-unverified = Der Passkey konnte nicht überprüft werden.
+passkey-error-account-exists = Für diese E-Mail-Adresse gibt es bereits ein Konto: Melden Sie sich mit dessen Passkey an (lassen Sie die E-Mail leer oder wählen Sie den Passkey in den Vorschlägen des E-Mail-Felds).
+passkey-error-ip-address = Passkeys benötigen den Domainnamen dieser Website, keine IP-Adresse.
+passkey-error-use-localhost = Passkeys benötigen einen Namen, keine IP-Adresse: Öffnen Sie stattdessen { $url }.
+passkey-error-failed = Die Anmeldung mit Passkey ist fehlgeschlagen ({ $error }).

@@ -60,3 +60,33 @@ verify-text = A sign in link has been sent to your email address.
 email-subject = Sign in to { $host }
 email-button = Sign in
 email-ignore = If you did not request this email you can safely ignore it.
+
+## The built-in providers' default names (when `name` is not set), and
+## their sign-in buttons
+
+provider-credentials = Credentials
+provider-email = Email
+provider-passkey = Passkey
+signin-with-credentials = Sign in with Credentials
+signin-with-email = Sign in with Email
+signin-with-passkey = Sign in with Passkey
+
+## The `message` of the JSON answers an API caller may show a user
+
+api-configuration = There was a problem with the server configuration. Check the server logs for more information.
+api-overloaded = The server is busy. Try again in a moment.
+api-rate-limited = Too many attempts. Try again later.
+
+## The passkey form's messages after a failed ceremony (the sign-in page
+## hands them to the browser module). Placeables: $url (where passkeys
+## would work), $error (the error's code).
+
+passkey-error-cancelled = The passkey request was cancelled or timed out.
+passkey-error-already-registered = This passkey is already registered.
+passkey-error-unsupported = This browser or device cannot use passkeys.
+passkey-error-insecure = Passkeys are not available on this address.
+passkey-error-unverified = The passkey could not be verified.
+passkey-error-account-exists = This email already has an account: sign in with its passkey (leave the email empty, or pick the passkey in the email field's suggestions).
+passkey-error-ip-address = Passkeys need this site's domain name, not an IP address.
+passkey-error-use-localhost = Passkeys need a name, not an IP address: open { $url } instead.
+passkey-error-failed = Passkey sign-in failed ({ $error }).

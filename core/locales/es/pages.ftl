@@ -58,3 +58,33 @@ verify-text = Se ha enviado un enlace de inicio de sesión a tu dirección de co
 email-subject = Inicia sesión en { $host }
 email-button = Iniciar sesión
 email-ignore = Si no solicitaste este correo, puedes ignorarlo sin problema.
+
+## The built-in providers' default names (when `name` is not set), and
+## their sign-in buttons
+
+provider-credentials = Credenciales
+provider-email = Correo electrónico
+provider-passkey = Llave de acceso
+signin-with-credentials = Iniciar sesión con credenciales
+signin-with-email = Iniciar sesión con correo electrónico
+signin-with-passkey = Iniciar sesión con una llave de acceso
+
+## The `message` of the JSON answers an API caller may show a user
+
+api-configuration = Hay un problema con la configuración del servidor. Consulta los registros del servidor para obtener más información.
+api-overloaded = El servidor está ocupado. Vuelve a intentarlo en un momento.
+api-rate-limited = Demasiados intentos. Vuelve a intentarlo más tarde.
+
+## The passkey form's messages after a failed ceremony (the sign-in page
+## hands them to the browser module). Placeables: $url (where passkeys
+## would work), $error (the error's code).
+
+passkey-error-cancelled = La solicitud de llave de acceso se canceló o se agotó el tiempo.
+passkey-error-already-registered = Esta llave de acceso ya está registrada.
+passkey-error-unsupported = Este navegador o dispositivo no puede usar llaves de acceso.
+passkey-error-insecure = Las llaves de acceso no están disponibles en esta dirección.
+passkey-error-unverified = No se pudo verificar la llave de acceso.
+passkey-error-account-exists = Este correo electrónico ya tiene una cuenta: inicia sesión con su llave de acceso (deja el correo vacío o elige la llave de acceso en las sugerencias del campo de correo).
+passkey-error-ip-address = Las llaves de acceso necesitan el nombre de dominio de este sitio, no una dirección IP.
+passkey-error-use-localhost = Las llaves de acceso necesitan un nombre, no una dirección IP: abre { $url } en su lugar.
+passkey-error-failed = Error al iniciar sesión con la llave de acceso ({ $error }).

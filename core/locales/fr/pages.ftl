@@ -58,3 +58,33 @@ verify-text = Un lien de connexion a été envoyé à votre adresse e-mail.
 email-subject = Connexion à { $host }
 email-button = Se connecter
 email-ignore = Si vous n’avez pas demandé cet e-mail, vous pouvez l’ignorer sans risque.
+
+## The built-in providers' default names (when `name` is not set), and
+## their sign-in buttons
+
+provider-credentials = Identifiants
+provider-email = E-mail
+provider-passkey = Clé d’accès
+signin-with-credentials = Se connecter avec ses identifiants
+signin-with-email = Se connecter par e-mail
+signin-with-passkey = Se connecter avec une clé d’accès
+
+## The `message` of the JSON answers an API caller may show a user
+
+api-configuration = La configuration du serveur présente un problème. Consultez les journaux du serveur pour en savoir plus.
+api-overloaded = Le serveur est occupé. Réessayez dans un instant.
+api-rate-limited = Trop de tentatives. Réessayez plus tard.
+
+## The passkey form's messages after a failed ceremony (the sign-in page
+## hands them to the browser module). Placeables: $url (where passkeys
+## would work), $error (the error's code).
+
+passkey-error-cancelled = La demande de clé d’accès a été annulée ou a expiré.
+passkey-error-already-registered = Cette clé d’accès est déjà enregistrée.
+passkey-error-unsupported = Ce navigateur ou cet appareil ne peut pas utiliser de clés d’accès.
+passkey-error-insecure = Les clés d’accès ne sont pas disponibles à cette adresse.
+passkey-error-unverified = La clé d’accès n’a pas pu être vérifiée.
+passkey-error-account-exists = Cette adresse e-mail a déjà un compte : connectez-vous avec sa clé d’accès (laissez l’e-mail vide, ou choisissez la clé d’accès dans les suggestions du champ e-mail).
+passkey-error-ip-address = Les clés d’accès exigent le nom de domaine de ce site, pas une adresse IP.
+passkey-error-use-localhost = Les clés d’accès exigent un nom, pas une adresse IP : ouvrez plutôt { $url }.
+passkey-error-failed = La connexion par clé d’accès a échoué ({ $error }).

@@ -58,3 +58,33 @@ verify-text = קישור להתחברות נשלח לכתובת האימייל �
 email-subject = התחברות אל { $host }
 email-button = התחברות
 email-ignore = אם לא ביקשת את האימייל הזה, אפשר פשוט להתעלם ממנו.
+
+## The built-in providers' default names (when `name` is not set), and
+## their sign-in buttons
+
+provider-credentials = פרטי התחברות
+provider-email = אימייל
+provider-passkey = מפתח גישה
+signin-with-credentials = התחברות עם פרטי התחברות
+signin-with-email = התחברות באמצעות אימייל
+signin-with-passkey = התחברות באמצעות מפתח גישה
+
+## The `message` of the JSON answers an API caller may show a user
+
+api-configuration = יש בעיה בהגדרות השרת. אפשר לעיין ביומני השרת לקבלת מידע נוסף.
+api-overloaded = השרת עמוס. יש לנסות שוב בעוד רגע.
+api-rate-limited = יותר מדי ניסיונות. יש לנסות שוב מאוחר יותר.
+
+## The passkey form's messages after a failed ceremony (the sign-in page
+## hands them to the browser module). Placeables: $url (where passkeys
+## would work), $error (the error's code).
+
+passkey-error-cancelled = בקשת מפתח הגישה בוטלה או שפג תוקפה.
+passkey-error-already-registered = מפתח הגישה הזה כבר רשום.
+passkey-error-unsupported = הדפדפן או המכשיר הזה לא יכולים להשתמש במפתחות גישה.
+passkey-error-insecure = מפתחות גישה אינם זמינים בכתובת הזו.
+passkey-error-unverified = לא ניתן היה לאמת את מפתח הגישה.
+passkey-error-account-exists = לכתובת האימייל הזו כבר יש חשבון: יש להתחבר עם מפתח הגישה שלו (להשאיר את שדה האימייל ריק, או לבחור את מפתח הגישה מההצעות של שדה האימייל).
+passkey-error-ip-address = מפתחות גישה דורשים את שם הדומיין של האתר, לא כתובת IP.
+passkey-error-use-localhost = מפתחות גישה דורשים שם, לא כתובת IP: יש לפתוח במקום זאת את { $url }.
+passkey-error-failed = ההתחברות עם מפתח הגישה נכשלה ({ $error }).

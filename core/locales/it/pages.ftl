@@ -58,3 +58,33 @@ verify-text = Un link di accesso è stato inviato al tuo indirizzo email.
 email-subject = Accedi a { $host }
 email-button = Accedi
 email-ignore = Se non hai richiesto questa email, puoi ignorarla senza problemi.
+
+## The built-in providers' default names (when `name` is not set), and
+## their sign-in buttons
+
+provider-credentials = Credenziali
+provider-email = Email
+provider-passkey = Passkey
+signin-with-credentials = Accedi con le credenziali
+signin-with-email = Accedi con l’email
+signin-with-passkey = Accedi con una passkey
+
+## The `message` of the JSON answers an API caller may show a user
+
+api-configuration = C’è un problema nella configurazione del server. Controlla i log del server per maggiori informazioni.
+api-overloaded = Il server è occupato. Riprova tra un momento.
+api-rate-limited = Troppi tentativi. Riprova più tardi.
+
+## The passkey form's messages after a failed ceremony (the sign-in page
+## hands them to the browser module). Placeables: $url (where passkeys
+## would work), $error (the error's code).
+
+passkey-error-cancelled = La richiesta della passkey è stata annullata o è scaduta.
+passkey-error-already-registered = Questa passkey è già registrata.
+passkey-error-unsupported = Questo browser o dispositivo non può usare le passkey.
+passkey-error-insecure = Le passkey non sono disponibili a questo indirizzo.
+passkey-error-unverified = Impossibile verificare la passkey.
+passkey-error-account-exists = Questa email ha già un account: accedi con la sua passkey (lascia vuoto il campo email o scegli la passkey tra i suggerimenti del campo email).
+passkey-error-ip-address = Le passkey richiedono il nome di dominio di questo sito, non un indirizzo IP.
+passkey-error-use-localhost = Le passkey richiedono un nome, non un indirizzo IP: apri invece { $url }.
+passkey-error-failed = Accesso con passkey non riuscito ({ $error }).

@@ -58,3 +58,33 @@ verify-text = サインイン用のリンクをメールアドレスに送信し
 email-subject = { $host } にサインイン
 email-button = サインイン
 email-ignore = このメールに心当たりがない場合は、無視していただいて問題ありません。
+
+## The built-in providers' default names (when `name` is not set), and
+## their sign-in buttons
+
+provider-credentials = 認証情報
+provider-email = メール
+provider-passkey = パスキー
+signin-with-credentials = 認証情報でサインイン
+signin-with-email = メールでサインイン
+signin-with-passkey = パスキーでサインイン
+
+## The `message` of the JSON answers an API caller may show a user
+
+api-configuration = サーバーの設定に問題があります。詳しくはサーバーのログを確認してください。
+api-overloaded = サーバーが混み合っています。しばらくしてからもう一度お試しください。
+api-rate-limited = 試行回数が多すぎます。後でもう一度お試しください。
+
+## The passkey form's messages after a failed ceremony (the sign-in page
+## hands them to the browser module). Placeables: $url (where passkeys
+## would work), $error (the error's code).
+
+passkey-error-cancelled = パスキーのリクエストがキャンセルされたか、タイムアウトしました。
+passkey-error-already-registered = このパスキーはすでに登録されています。
+passkey-error-unsupported = このブラウザーまたはデバイスではパスキーを使用できません。
+passkey-error-insecure = このアドレスではパスキーを使用できません。
+passkey-error-unverified = パスキーを確認できませんでした。
+passkey-error-account-exists = このメールアドレスにはすでにアカウントがあります。そのパスキーでサインインしてください（メールアドレスを空のままにするか、メール欄の候補からパスキーを選択してください）。
+passkey-error-ip-address = パスキーには IP アドレスではなく、このサイトのドメイン名が必要です。
+passkey-error-use-localhost = パスキーには IP アドレスではなく名前が必要です。代わりに { $url } を開いてください。
+passkey-error-failed = パスキーでのサインインに失敗しました（{ $error }）。

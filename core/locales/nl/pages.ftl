@@ -58,3 +58,33 @@ verify-text = Er is een inloglink naar je e-mailadres verzonden.
 email-subject = Inloggen bij { $host }
 email-button = Inloggen
 email-ignore = Als je deze e-mail niet hebt aangevraagd, kun je hem gewoon negeren.
+
+## The built-in providers' default names (when `name` is not set), and
+## their sign-in buttons
+
+provider-credentials = Inloggegevens
+provider-email = E-mail
+provider-passkey = Passkey
+signin-with-credentials = Inloggen met inloggegevens
+signin-with-email = Inloggen met e-mail
+signin-with-passkey = Inloggen met een passkey
+
+## The `message` of the JSON answers an API caller may show a user
+
+api-configuration = Er is een probleem met de serverconfiguratie. Raadpleeg de serverlogboeken voor meer informatie.
+api-overloaded = De server is bezet. Probeer het zo opnieuw.
+api-rate-limited = Te veel pogingen. Probeer het later opnieuw.
+
+## The passkey form's messages after a failed ceremony (the sign-in page
+## hands them to the browser module). Placeables: $url (where passkeys
+## would work), $error (the error's code).
+
+passkey-error-cancelled = Het passkeyverzoek is geannuleerd of verlopen.
+passkey-error-already-registered = Deze passkey is al geregistreerd.
+passkey-error-unsupported = Deze browser of dit apparaat kan geen passkeys gebruiken.
+passkey-error-insecure = Passkeys zijn niet beschikbaar op dit adres.
+passkey-error-unverified = De passkey kon niet worden geverifieerd.
+passkey-error-account-exists = Er bestaat al een account met dit e-mailadres: log in met de passkey ervan (laat het e-mailadres leeg of kies de passkey in de suggesties van het e-mailveld).
+passkey-error-ip-address = Passkeys hebben de domeinnaam van deze site nodig, geen IP-adres.
+passkey-error-use-localhost = Passkeys hebben een naam nodig, geen IP-adres: open in plaats daarvan { $url }.
+passkey-error-failed = Inloggen met passkey mislukt ({ $error }).

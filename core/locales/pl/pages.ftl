@@ -58,3 +58,33 @@ verify-text = Link do logowania został wysłany na Twój adres e-mail.
 email-subject = Zaloguj się do { $host }
 email-button = Zaloguj się
 email-ignore = Jeśli ta wiadomość nie została wysłana na Twoją prośbę, możesz ją bezpiecznie zignorować.
+
+## The built-in providers' default names (when `name` is not set), and
+## their sign-in buttons
+
+provider-credentials = Dane logowania
+provider-email = E-mail
+provider-passkey = Klucz dostępu
+signin-with-credentials = Zaloguj się danymi logowania
+signin-with-email = Zaloguj się przez e-mail
+signin-with-passkey = Zaloguj się kluczem dostępu
+
+## The `message` of the JSON answers an API caller may show a user
+
+api-configuration = Wystąpił problem z konfiguracją serwera. Więcej informacji znajdziesz w logach serwera.
+api-overloaded = Serwer jest zajęty. Spróbuj ponownie za chwilę.
+api-rate-limited = Zbyt wiele prób. Spróbuj ponownie później.
+
+## The passkey form's messages after a failed ceremony (the sign-in page
+## hands them to the browser module). Placeables: $url (where passkeys
+## would work), $error (the error's code).
+
+passkey-error-cancelled = Żądanie klucza dostępu zostało anulowane lub wygasło.
+passkey-error-already-registered = Ten klucz dostępu jest już zarejestrowany.
+passkey-error-unsupported = Ta przeglądarka lub to urządzenie nie obsługuje kluczy dostępu.
+passkey-error-insecure = Klucze dostępu nie są dostępne pod tym adresem.
+passkey-error-unverified = Nie udało się zweryfikować klucza dostępu.
+passkey-error-account-exists = Ten adres e-mail ma już konto: zaloguj się jego kluczem dostępu (zostaw pole e-mail puste lub wybierz klucz dostępu z podpowiedzi pola e-mail).
+passkey-error-ip-address = Klucze dostępu wymagają nazwy domeny tej witryny, a nie adresu IP.
+passkey-error-use-localhost = Klucze dostępu wymagają nazwy, a nie adresu IP: otwórz zamiast tego { $url }.
+passkey-error-failed = Logowanie kluczem dostępu nie powiodło się ({ $error }).

@@ -58,3 +58,33 @@ verify-text = Um link de acesso foi enviado para o seu endereço de e-mail.
 email-subject = Entrar em { $host }
 email-button = Entrar
 email-ignore = Se você não solicitou este e-mail, pode ignorá-lo com segurança.
+
+## The built-in providers' default names (when `name` is not set), and
+## their sign-in buttons
+
+provider-credentials = Credenciais
+provider-email = E-mail
+provider-passkey = Chave de acesso
+signin-with-credentials = Entrar com credenciais
+signin-with-email = Entrar com e-mail
+signin-with-passkey = Entrar com uma chave de acesso
+
+## The `message` of the JSON answers an API caller may show a user
+
+api-configuration = Há um problema na configuração do servidor. Verifique os logs do servidor para mais informações.
+api-overloaded = O servidor está ocupado. Tente novamente em instantes.
+api-rate-limited = Muitas tentativas. Tente novamente mais tarde.
+
+## The passkey form's messages after a failed ceremony (the sign-in page
+## hands them to the browser module). Placeables: $url (where passkeys
+## would work), $error (the error's code).
+
+passkey-error-cancelled = A solicitação da chave de acesso foi cancelada ou expirou.
+passkey-error-already-registered = Esta chave de acesso já está registrada.
+passkey-error-unsupported = Este navegador ou dispositivo não pode usar chaves de acesso.
+passkey-error-insecure = As chaves de acesso não estão disponíveis neste endereço.
+passkey-error-unverified = Não foi possível verificar a chave de acesso.
+passkey-error-account-exists = Este e-mail já tem uma conta: entre com a chave de acesso dela (deixe o e-mail vazio ou escolha a chave de acesso nas sugestões do campo de e-mail).
+passkey-error-ip-address = As chaves de acesso precisam do nome de domínio deste site, não de um endereço IP.
+passkey-error-use-localhost = As chaves de acesso precisam de um nome, não de um endereço IP: abra { $url }.
+passkey-error-failed = Falha ao entrar com a chave de acesso ({ $error }).

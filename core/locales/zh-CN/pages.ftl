@@ -58,3 +58,33 @@ verify-text = 登录链接已发送到你的邮箱。
 email-subject = 登录 { $host }
 email-button = 登录
 email-ignore = 如果你没有请求此邮件，可以放心忽略。
+
+## The built-in providers' default names (when `name` is not set), and
+## their sign-in buttons
+
+provider-credentials = 凭据
+provider-email = 电子邮箱
+provider-passkey = 通行密钥
+signin-with-credentials = 使用凭据登录
+signin-with-email = 使用电子邮箱登录
+signin-with-passkey = 使用通行密钥登录
+
+## The `message` of the JSON answers an API caller may show a user
+
+api-configuration = 服务器配置有问题。请查看服务器日志以了解详情。
+api-overloaded = 服务器繁忙，请稍后再试。
+api-rate-limited = 尝试次数过多，请稍后再试。
+
+## The passkey form's messages after a failed ceremony (the sign-in page
+## hands them to the browser module). Placeables: $url (where passkeys
+## would work), $error (the error's code).
+
+passkey-error-cancelled = 通行密钥请求已取消或超时。
+passkey-error-already-registered = 此通行密钥已注册。
+passkey-error-unsupported = 此浏览器或设备无法使用通行密钥。
+passkey-error-insecure = 此地址无法使用通行密钥。
+passkey-error-unverified = 无法验证通行密钥。
+passkey-error-account-exists = 此电子邮箱已有账号：请使用其通行密钥登录（将电子邮箱留空，或在电子邮箱字段的建议中选择通行密钥）。
+passkey-error-ip-address = 通行密钥需要本网站的域名，而不是 IP 地址。
+passkey-error-use-localhost = 通行密钥需要名称，而不是 IP 地址：请改为打开 { $url }。
+passkey-error-failed = 通行密钥登录失败（{ $error }）。

@@ -53,7 +53,7 @@ pub fn verification_email(url: &str, site_host: &str) -> VerificationEmail {
 }
 
 /// The built-in English catalogue, for callers without an engine.
-fn english() -> &'static crate::i18n::Catalogues {
+pub(crate) fn english() -> &'static crate::i18n::Catalogues {
     static ENGLISH: std::sync::OnceLock<crate::i18n::Catalogues> = std::sync::OnceLock::new();
     ENGLISH.get_or_init(|| {
         crate::i18n::Catalogues::new(&crate::i18n::I18nConfig {

@@ -89,8 +89,9 @@ pub struct AuthorizationChecks<'a> {
     pub state: Option<&'a str>,
     pub code_challenge: Option<&'a str>,
     pub nonce: Option<&'a str>,
-    /// OpenID Connect's `ui_locales`: the language the user's request asked
-    /// for (an allow-listed tag), unless the provider's params set one.
+    /// OpenID Connect's `ui_locales` (and the provider's own parameter, such
+    /// as Google's `hl`): the language the user's request asked for (an
+    /// allow-listed tag), unless the provider's params set one.
     pub ui_locales: Option<&'a str>,
 }
 
@@ -125,8 +126,14 @@ pub fn authorization_url(
             q.append_pair("nonce", nonce);
         }
         if let Some(tag) = checks.ui_locales {
-            if provider.oidc && !provider.authorization.params.iter().any(|(k, _)| k == "ui_locales") {
+            let configured = |name: &str| provider.authorization.params.iter().any(|(k, _)| k == name);
+            if provider.oidc && !configured("ui_locales") {
                 q.append_pair("ui_locales", tag);
+            }
+            // The provider's own parameter, where it documents one: never
+            // over the configuration's.
+            if let Some(name) = behaviour.locale_param().filter(|name| !configured(name)) {
+                q.append_pair(name, tag);
             }
         }
     }

@@ -42,6 +42,12 @@ impl ProviderBehaviour for Google {
         Ok(defaults)
     }
 
+    /// Google documents `hl` on its authorization endpoint: a BCP 47 tag
+    /// for the language of its sign-in, account chooser and consent screens.
+    fn locale_param(&self) -> Option<&'static str> {
+        Some("hl")
+    }
+
     /// Google documents `iss` as `https://accounts.google.com` or
     /// `accounts.google.com`: the issuer without its scheme is the same one.
     fn accepted_issuers(&self, issuer: &str, _claims: &Map<String, Value>) -> Result<Vec<String>, String> {

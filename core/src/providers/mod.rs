@@ -73,6 +73,19 @@ pub struct Provider {
 }
 
 impl Provider {
+    /// For a built-in provider still under its default name (a word, not a
+    /// brand: `Credentials`, `Email`, `Passkey`), the message ids of that
+    /// name and of its sign-in button, so the page shows them in the
+    /// user's language. `None` for a name the configuration chose.
+    pub fn default_name_messages(&self) -> Option<(&'static str, &'static str)> {
+        match (&self.kind, self.name.as_str()) {
+            (ProviderKind::Credentials(_), "Credentials") => Some(("provider-credentials", "signin-with-credentials")),
+            (ProviderKind::Email(_), "Email") => Some(("provider-email", "signin-with-email")),
+            (ProviderKind::WebAuthn(_), "Passkey") => Some(("provider-passkey", "signin-with-passkey")),
+            _ => None,
+        }
+    }
+
     pub fn provider_type(&self) -> ProviderType {
         match &self.kind {
             ProviderKind::Credentials(_) => ProviderType::Credentials,

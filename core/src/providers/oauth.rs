@@ -313,6 +313,13 @@ pub trait ProviderBehaviour: Send + Sync {
         Ok(self.defaults())
     }
 
+    /// The provider's own authorization parameter for the language of its
+    /// pages, where it documents one (Google's `hl`), sent besides
+    /// OpenID Connect's `ui_locales`.
+    fn locale_param(&self) -> Option<&'static str> {
+        None
+    }
+
     /// The provider refuses authorization requests without PKCE, so the
     /// config may not turn it off.
     fn requires_pkce(&self) -> bool {

@@ -122,7 +122,11 @@ pub fn send_link(ctx: &mut Ctx, provider: &Provider, p: &EmailProvider) -> Resul
         #[cfg(not(feature = "smtp"))]
         let _ = (host, messages);
     }
-    Ok(Reply::Redirect(format!("{}/verify-request?provider={}&type=email", ctx.base_url(), provider.id)))
+    Ok(Reply::Redirect(ctx.with_locale(format!(
+        "{}/verify-request?provider={}&type=email",
+        ctx.base_url(),
+        provider.id
+    ))))
 }
 
 pub fn callback(ctx: &mut Ctx, provider: &Provider, _p: &EmailProvider) -> Result<Reply, AuthError> {

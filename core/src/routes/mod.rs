@@ -122,22 +122,70 @@ impl<'a> Ctx<'a> {
         self.url.query_pairs().find(|(k, _)| k == name).map(|(_, v)| v.into_owned())
     }
 
-    /// The messages in this request's language: the `locale` query
-    /// parameter, the `locale` cookie, `Accept-Language`, then
-    /// `i18n.defaultLocale` (see [`crate::i18n`]). The engine never sets the
-    /// cookie; the host's own pages may.
+    /// The messages in this request's language: the steps of
+    /// `i18n.resolve`, then `i18n.defaultLocale` (see [`crate::i18n`]). The
+    /// engine never sets the `locale` cookie; the host's own pages may.
     pub fn messages(&self) -> crate::i18n::Messages<'a> {
         self.requested_locale().unwrap_or_else(|| self.auth.settings.i18n.default_messages())
     }
 
-    /// The locale this request asks for, if it names one that is offered.
+    /// The locale this request asks for, if it names one that is offered
+    /// (the steps of `i18n.resolve`, the signed-in user's stored locale
+    /// among them).
     pub fn requested_locale(&self) -> Option<crate::i18n::Messages<'a>> {
         let auth: &'a Auth = self.auth;
-        auth.settings.i18n.requested(
-            self.query("locale").as_deref(),
-            self.req.cookie(crate::i18n::LOCALE_COOKIE).as_deref(),
-            self.req.header("accept-language"),
-        )
+        let query = self.query("locale");
+        let ui_locales = self.query("ui_locales");
+        let cookie = self.req.cookie(crate::i18n::LOCALE_COOKIE);
+        let inputs = crate::i18n::LocaleInputs {
+            query: query.as_deref(),
+            cookie: cookie.as_deref(),
+            ui_locales: ui_locales.as_deref(),
+            accept_language: self.req.header("accept-language"),
+        };
+        auth.settings.i18n.resolve(&inputs, || self.user_locale())
+    }
+
+    /// The signed-in user's stored locale: the user record's `locale` (a
+    /// database session; the adapter's), or the session token's `locale`
+    /// claim (a JWT session; set by the `jwt` callback). No callback runs:
+    /// the page reads the session as the `passkeys` route does. A session
+    /// that cannot be read (none, expired, a database error) gives none.
+    fn user_locale(&self) -> Option<String> {
+        let jar = crate::cookies::ChunkedCookie::read(&self.cookies.session_token, self.req);
+        let raw = jar.value()?;
+        match self.auth.settings.strategy {
+            crate::config::SessionStrategy::Database => {
+                let db = self.auth.stores.data()?;
+                let (session, user) = db.session_and_user(&crate::session::stored_session_token(raw)).ok().flatten()?;
+                (session.expires > crate::time::now_millis() as i64).then_some(user.locale).flatten()
+            }
+            crate::config::SessionStrategy::Jwt => {
+                let token = self.auth.decode_session_token(raw, &self.cookies.session_token.name).ok().flatten()?;
+                token.get("locale").and_then(Value::as_str).map(str::to_owned)
+            }
+        }
+    }
+
+    /// The offered locale this request's `locale` query parameter names
+    /// (its tag as the engine writes it), if any: the language a visitor
+    /// picked explicitly, kept on the way through the engine's own pages.
+    pub fn explicit_locale(&self) -> Option<&'static str> {
+        let query = self.query("locale")?;
+        self.auth.settings.i18n.requested(Some(&query), None, None).map(|m| m.tag())
+    }
+
+    /// `url` (one of the engine's own pages or routes) with this request's
+    /// explicit locale added as `locale=<tag>`; unchanged when the request
+    /// named none. The tag is from the allow-list, never the request's text.
+    pub fn with_locale(&self, url: String) -> String {
+        match self.explicit_locale() {
+            Some(tag) => {
+                let sep = if url.contains('?') { '&' } else { '?' };
+                format!("{url}{sep}locale={tag}")
+            }
+            None => url,
+        }
     }
 
     pub fn body(&mut self) -> &Map<String, Value> {
@@ -201,6 +249,24 @@ impl<'a> Ctx<'a> {
     }
 }
 
+/// The messages for a request answered before it reached a route (an
+/// overloaded engine, a refused host): its locale from what the request
+/// itself carries (the signed-in user's is not read: no I/O), else the
+/// default.
+pub(crate) fn request_messages<'a>(auth: &'a Auth, req: &AuthRequest) -> crate::i18n::Messages<'a> {
+    let url = crate::http::checked_request_url(req);
+    let param = |name: &str| url.as_ref()?.query_pairs().find(|(k, _)| k == name).map(|(_, v)| v.into_owned());
+    let (query, ui_locales) = (param("locale"), param("ui_locales"));
+    let cookie = req.cookie(crate::i18n::LOCALE_COOKIE);
+    let inputs = crate::i18n::LocaleInputs {
+        query: query.as_deref(),
+        cookie: cookie.as_deref(),
+        ui_locales: ui_locales.as_deref(),
+        accept_language: req.header("accept-language"),
+    };
+    auth.settings.i18n.resolve(&inputs, || None).unwrap_or_else(|| auth.settings.i18n.default_messages())
+}
+
 impl<'a> Ctx<'a> {
     fn new(
         auth: &'a Auth,
@@ -254,7 +320,7 @@ pub(crate) fn sign_in_action(
     let provider_id = (!provider_id.is_empty()).then(|| provider_id.to_owned());
     let mut ctx = action_ctx(auth, req, Action::SignIn, provider_id, fields)?;
     let result = match ctx.provider_id {
-        None => Ok(Reply::Redirect(format!("{}/signin", ctx.base_url()))),
+        None => Ok(Reply::Redirect(ctx.with_locale(format!("{}/signin", ctx.base_url())))),
         Some(_) => ctx.provider().and_then(|provider| signin::begin(&mut ctx, provider)),
     };
     action_outcome(&ctx, result)
@@ -388,7 +454,7 @@ pub(crate) fn handle_target(auth: &Auth, req: &AuthRequest, target: Target) -> A
             if ctx.action != Action::Session {
                 auth.callbacks.log(&error);
             }
-            return overloaded_response();
+            return overloaded_response(&ctx.messages());
         }
         Err(error) => error_reply(&mut ctx, error, is_post),
     };
@@ -487,7 +553,13 @@ fn error_reply(ctx: &mut Ctx, error: AuthError, is_post: bool) -> Reply {
         None => format!("{}/{builtin}", ctx.base_url()),
     };
     let sep = if target.contains('?') { '&' } else { '?' };
-    Reply::Redirect(format!("{target}{sep}{params}"))
+    let location = format!("{target}{sep}{params}");
+    // Back on a built-in page, a language the visitor picked with
+    // `?locale` stays (a host's own page is left to the host).
+    match custom {
+        Some(_) => Reply::Redirect(location),
+        None => Reply::Redirect(ctx.with_locale(location)),
+    }
 }
 
 /// A custom page URL: absolute as given, or a path on our origin.
@@ -503,7 +575,7 @@ pub(crate) fn page_url(origin: &str, page: &str) -> String {
 /// routes show the error page, the API answers 500 JSON.
 fn configuration_error(ctx: &mut Ctx, is_post: bool) -> AuthResponse {
     if is_post || !ctx.action.is_html_page() {
-        return server_error_json();
+        return server_error_json(&ctx.messages());
     }
     let reply = match &ctx.auth.settings.pages.error {
         Some(page) => Reply::Redirect(format!("{}?error=Configuration", page_url(&ctx.origin, page))),
@@ -512,8 +584,10 @@ fn configuration_error(ctx: &mut Ctx, is_post: bool) -> AuthResponse {
     finish(ctx, reply)
 }
 
-pub(crate) fn server_error_json() -> AuthResponse {
-    let body = json!({ "message": "There was a problem with the server configuration. Check the server logs for more information." });
+/// 500 `{ message }`, the message in the request's language (`messages`;
+/// English, Auth.js's text, by default).
+pub(crate) fn server_error_json(messages: &crate::i18n::Messages<'_>) -> AuthResponse {
+    let body = json!({ "message": messages.text("api-configuration") });
     AuthResponse {
         status: 500,
         headers: vec![("content-type".into(), "application/json".into())],
@@ -521,8 +595,9 @@ pub(crate) fn server_error_json() -> AuthResponse {
     }
 }
 
-pub(crate) fn overloaded_response() -> AuthResponse {
-    let body = json!({ "message": "The server is busy. Try again in a moment." });
+/// 503 with `Retry-After`, the message in the request's language.
+pub(crate) fn overloaded_response(messages: &crate::i18n::Messages<'_>) -> AuthResponse {
+    let body = json!({ "message": messages.text("api-overloaded") });
     AuthResponse {
         status: 503,
         headers: vec![
@@ -610,7 +685,7 @@ fn finish(ctx: &Ctx, reply: Reply) -> AuthResponse {
                 || ctx.req.header("content-type").is_some_and(|t| t.contains("application/json"));
             if wants_json {
                 headers.push(("content-type".into(), "application/json".into()));
-                let body = json!({ "error": "RateLimited", "message": "Too many attempts. Try again later.",
+                let body = json!({ "error": "RateLimited", "message": ctx.messages().text("api-rate-limited"),
                                    "retryAfter": limited.retry_after.as_secs().max(1) });
                 (429, body.to_string().into_bytes())
             } else {

@@ -28,9 +28,21 @@ pub fn signin(ctx: &mut Ctx) -> Result<Reply, AuthError> {
     let base = ctx.base_url();
     let settings = &ctx.auth.settings;
     let t = ctx.messages();
-    let label = |name: &str| t.text_with("signin-with", &[("provider", name)]);
-    let locale_param = match ctx.query("locale") {
-        Some(_) => format!("?locale={}", t.tag()),
+    // A built-in provider's default name is a word, translated with its
+    // button; a configured name (a brand, the deployer's own words) is kept.
+    let name = |p: &crate::providers::Provider| match p.default_name_messages() {
+        Some((name_id, _)) => t.text(name_id),
+        None => p.name.clone(),
+    };
+    let label = |p: &crate::providers::Provider| match p.default_name_messages() {
+        Some((_, label_id)) => t.text(label_id),
+        None => t.text_with("signin-with", &[("provider", &p.name)]),
+    };
+    // A language picked with `?locale` goes on with every form: the
+    // email, the provider's pages (`ui_locales`), and the page a failed
+    // sign-in comes back to (an allow-listed tag).
+    let locale_param = match ctx.explicit_locale() {
+        Some(tag) => format!("?locale={tag}"),
         None => String::new(),
     };
     let providers = ctx
@@ -40,40 +52,37 @@ pub fn signin(ctx: &mut Ctx) -> Result<Reply, AuthError> {
         .map(|p| match &p.kind {
             ProviderKind::Credentials(c) => PageProvider {
                 id: &p.id,
-                name: &p.name,
+                name: name(p),
                 kind: PageProviderKind::Credentials(&c.fields),
-                action_url: format!("{base}/callback/{}", p.id),
-                button_label: label(&p.name),
+                action_url: format!("{base}/callback/{}{locale_param}", p.id),
+                button_label: label(p),
                 button_style: None,
                 logo: None,
             },
             ProviderKind::Email(_) => PageProvider {
                 id: &p.id,
-                name: &p.name,
+                name: name(p),
                 kind: PageProviderKind::Email,
-                // A language chosen by query parameter goes on with the
-                // form, so the email is in it too (an allow-listed tag).
                 action_url: format!("{base}/signin/{}{locale_param}", p.id),
-                button_label: label(&p.name),
+                button_label: label(p),
                 button_style: None,
                 logo: None,
             },
             ProviderKind::OAuth(o) => PageProvider {
                 id: &p.id,
-                name: &p.name,
+                name: name(p),
                 kind: PageProviderKind::OAuth,
-                // The language goes on to the provider (`ui_locales`).
                 action_url: format!("{base}/signin/{}{locale_param}", p.id),
-                button_label: label(&p.name),
+                button_label: label(p),
                 button_style: button_style(&o.style),
                 logo: o.style.logo.as_deref(),
             },
             ProviderKind::WebAuthn(w) => PageProvider {
                 id: &p.id,
-                name: &p.name,
+                name: name(p),
                 kind: PageProviderKind::Passkey { conditional_ui: w.enable_conditional_ui },
-                action_url: format!("{base}/callback/{}", p.id),
-                button_label: label(&p.name),
+                action_url: format!("{base}/callback/{}{locale_param}", p.id),
+                button_label: label(p),
                 button_style: None,
                 logo: None,
             },
@@ -92,6 +101,7 @@ pub fn signin(ctx: &mut Ctx) -> Result<Reply, AuthError> {
         providers,
         base_path: &settings.base_path,
         passkey_script: has_passkey.then(crate::pages::passkey_page_script),
+        passkey_messages: if has_passkey { crate::pages::passkey_messages(&t) } else { String::new() },
     };
     let html = render(&page);
     if has_passkey {
@@ -112,7 +122,7 @@ pub fn signout(ctx: &mut Ctx) -> Reply {
         question: t.text("signout-question"),
         button: t.text("signout-button"),
         csrf_token: &csrf_token,
-        action_url: format!("{}/signout", ctx.base_url()),
+        action_url: ctx.with_locale(format!("{}/signout", ctx.base_url())),
     };
     Reply::Html { status: 200, html: render(&page) }
 }
@@ -135,7 +145,7 @@ pub fn render_error(ctx: &Ctx, error: &str) -> Reply {
         heading: t.text(category.heading),
         message: category.message.iter().map(|id| t.text(id)).collect(),
         signin_button: t.text("error-signin-button"),
-        signin_url: category.offers_signin.then(|| format!("{}/signin", ctx.base_url())),
+        signin_url: category.offers_signin.then(|| ctx.with_locale(format!("{}/signin", ctx.base_url()))),
         site_url: (!category.offers_signin && category.status != 500).then(|| ctx.origin.clone()),
         site_host: site_host(&ctx.origin),
     };

@@ -81,6 +81,17 @@ pub(super) fn user_json(user: &AdapterUser) -> Map<String, Value> {
     }
 }
 
+/// The `locale` of a provider's user as the `profile` callback maps it
+/// (an OpenID Connect `locale` claim, e.g. `fr-CA`), stored on a new user
+/// for the pages' `user` resolution step: a tag-shaped string of at most 35
+/// bytes, else none. It is only ever matched against the offered locales.
+fn profile_locale(user: &Map<String, Value>) -> Option<String> {
+    let tag = user.get("locale")?.as_str()?.trim();
+    let tag_shaped =
+        !tag.is_empty() && tag.len() <= 35 && tag.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_');
+    tag_shaped.then(|| tag.to_owned())
+}
+
 fn str_field(map: &Map<String, Value>, key: &str) -> Option<String> {
     map.get(key).and_then(Value::as_str).map(str::to_owned)
 }
@@ -182,6 +193,7 @@ pub fn login_or_register(
         email: signed_in.email.as_ref().map(|e| e.to_lowercase()),
         email_verified,
         image: signed_in.image.clone(),
+        locale: profile_locale(&signed_in.raw),
     };
     let account_json = || serde_json::to_value(account).unwrap_or(Value::Null);
     let profile_json = || profile.cloned().map(Value::Object).unwrap_or(Value::Null);

@@ -7,7 +7,7 @@ use crate::providers::{Provider, ProviderKind};
 
 pub fn start(ctx: &mut Ctx) -> Result<Reply, AuthError> {
     ctx.require_csrf()?;
-    let signin_page = format!("{}/signin", ctx.base_url());
+    let signin_page = ctx.with_locale(format!("{}/signin", ctx.base_url()));
     if ctx.provider_id.is_none() {
         return Ok(Reply::Redirect(signin_page));
     }

@@ -27,6 +27,11 @@ pub struct AdapterUser {
     pub email_verified: Option<i64>,
     #[serde(default)]
     pub image: Option<String>,
+    /// The user's language (a BCP 47 tag), when the adapter keeps one: a
+    /// host adapter returns it as `locale`; the built-in adapters keep
+    /// none. The built-in pages use it (see `i18n.resolve`, step `user`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub locale: Option<String>,
 }
 
 /// A user to create. Without an `id` the adapter generates one (a UUID);
@@ -44,6 +49,11 @@ pub struct NewUser {
     pub email_verified: Option<i64>,
     #[serde(default)]
     pub image: Option<String>,
+    /// The user's language, when the provider's profile (as the `profile`
+    /// callback maps it) has a `locale`: kept by the memory adapter and
+    /// passed to a host adapter's `createUser`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub locale: Option<String>,
 }
 
 impl NewUser {
@@ -55,6 +65,7 @@ impl NewUser {
             email: self.email.clone(),
             email_verified: self.email_verified,
             image: self.image.clone(),
+            locale: self.locale.clone(),
         }
     }
 }
@@ -85,6 +96,7 @@ impl UserUpdate {
             email: self.email.clone().unwrap_or_else(|| user.email.clone()),
             email_verified: self.email_verified.unwrap_or(user.email_verified),
             image: self.image.clone().unwrap_or_else(|| user.image.clone()),
+            locale: user.locale.clone(),
         }
     }
 }

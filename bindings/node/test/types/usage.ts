@@ -74,7 +74,12 @@ const adapter: Adapter = {
 export const config: AuthConfig = {
   secret: process.env.AUTH_SECRET,
   trustHost: true,
-  i18n: { defaultLocale: "fr", locales: ["fr", "en"], messages: { fr: { "signin-heading": "Bienvenue" } } },
+  i18n: {
+    defaultLocale: "fr",
+    locales: ["fr", "en"],
+    messages: { fr: { "signin-heading": "Bienvenue" } },
+    resolve: ["user", "query", "acceptLanguage"],
+  },
   providers: [
     Credentials({
       credentials: { username: { label: "Username" }, password: { label: "Password", type: "password" } },

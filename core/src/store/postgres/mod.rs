@@ -373,6 +373,7 @@ fn user_from_row(row: &Row, first: usize) -> Result<AdapterUser, postgres::Error
         email: row.try_get(first + 2)?,
         email_verified: row.try_get::<_, Option<OffsetDateTime>>(first + 3)?.map(to_unix_ms),
         image: row.try_get(first + 4)?,
+        locale: None,
     })
 }
 

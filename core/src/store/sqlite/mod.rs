@@ -480,6 +480,7 @@ fn user_from_row(row: &Row<'_>) -> rusqlite::Result<AdapterUser> {
         email: row.get(2)?,
         email_verified: row.get(3)?,
         image: row.get(4)?,
+        locale: None,
     })
 }
 
