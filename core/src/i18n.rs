@@ -5,7 +5,9 @@
 //! (`core/locales/<tag>/pages.ftl`); English is the reference, and every
 //! other catalogue has exactly its messages. The configuration
 //! (`i18n: { defaultLocale, locales, messages }`) picks the default, narrows
-//! the locales offered, and overrides single messages.
+//! the locales offered, overrides single messages, and adds locales of the
+//! application's own: `messages` for a tag the engine has no catalogue for
+//! is a whole catalogue, every message given.
 //!
 //! A request's locale comes from, in the order of `i18n.resolve` (by
 //! default this one): the `locale` query parameter, the `locale` cookie,
@@ -33,7 +35,9 @@ pub struct I18nConfig {
     pub default_locale: Option<String>,
     /// The locales offered (tags from [`LOCALES`]); all of them when absent.
     pub locales: Option<Vec<String>>,
-    /// Per-locale message overrides: `{ "fr": { "signin-heading": "Bienvenue" } }`.
+    /// Per-locale message overrides: `{ "fr": { "signin-heading": "Bienvenue" } }`;
+    /// for a tag with no built-in catalogue (`sv`), every message: a locale
+    /// of the application's own.
     #[serde(default)]
     pub messages: BTreeMap<String, BTreeMap<String, String>>,
     /// The resolution steps, in order (names from [`STEPS`]); all of them,
@@ -139,6 +143,26 @@ pub const MAX_ACCEPT_LANGUAGE_RANGES: usize = 16;
 /// The longest tag matched (BCP 47's longest useful tags are shorter).
 const MAX_TAG_BYTES: usize = 35;
 
+/// Languages written right to left (CLDR's character order for each), for
+/// a locale the application adds: its pages get `dir="rtl"` by its language.
+const RTL_LANGUAGES: &[&str] = &["ar", "he", "fa", "ur", "ps", "sd", "yi", "dv", "ug", "ckb", "syr", "arc", "nqo"];
+
+/// A locale the application adds through `i18n.messages`: its tag as the
+/// configuration writes it (well-formed, not a built-in one).
+fn extra_tag(tag: &str) -> Option<String> {
+    if tag.is_empty() || tag.len() > MAX_TAG_BYTES || !tag.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-') {
+        return None;
+    }
+    let id: LanguageIdentifier = tag.parse().ok()?;
+    Some(id.to_string())
+}
+
+/// Whether a tag's language is written right to left.
+fn is_rtl(tag: &str) -> bool {
+    let language = tag.split('-').next().unwrap_or_default();
+    RTL_LANGUAGES.iter().any(|l| l.eq_ignore_ascii_case(language))
+}
+
 /// The message ids of a Fluent source, in order.
 pub fn message_ids(source: &str) -> Vec<String> {
     match FluentResource::try_new(source.to_owned()) {
@@ -157,8 +181,25 @@ pub fn catalogue_source(tag: &str) -> Option<&'static str> {
     LOCALES.iter().find(|l| l.tag == tag).map(|l| l.source.unwrap_or(ENGLISH))
 }
 
+/// A locale `i18n` offers: built in, or the application's own (an index
+/// into its `messages`).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Offered {
+    BuiltIn(&'static BuiltInLocale),
+    Extra(usize),
+}
+
+impl PartialEq for BuiltInLocale {
+    fn eq(&self, other: &Self) -> bool {
+        self.tag == other.tag
+    }
+}
+impl Eq for BuiltInLocale {}
+
 struct Loaded {
-    info: &'static BuiltInLocale,
+    /// The tag as pages write it.
+    tag: Box<str>,
+    rtl: bool,
     bundle: FluentBundle<FluentResource>,
 }
 
@@ -174,8 +215,8 @@ pub struct Catalogues {
 impl std::fmt::Debug for Catalogues {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Catalogues")
-            .field("locales", &self.locales.iter().map(|l| l.info.tag).collect::<Vec<_>>())
-            .field("default", &self.locales[self.default].info.tag)
+            .field("locales", &self.locales.iter().map(|l| &*l.tag).collect::<Vec<_>>())
+            .field("default", &self.locales[self.default].tag)
             .field("steps", &self.steps)
             .finish()
     }
@@ -194,51 +235,72 @@ fn known_tags() -> String {
 
 impl Catalogues {
     pub fn new(config: &I18nConfig) -> Result<Catalogues, ConfigError> {
-        let offered: Vec<&'static BuiltInLocale> = match &config.locales {
-            None => LOCALES.iter().filter(|l| l.tag != PSEUDO_LOCALE).collect(),
+        // The application's own locales: `messages` for a tag the engine
+        // has no catalogue for. Each is a whole catalogue (checked below).
+        let mut extras: Vec<(String, &BTreeMap<String, String>)> = Vec::new();
+        for (tag, messages) in &config.messages {
+            if built_in(tag).is_some() {
+                continue;
+            }
+            let normalised = extra_tag(tag).ok_or_else(|| {
+                ConfigError::new(
+                    format!("i18n.messages.{tag}"),
+                    format!(
+                        "neither a built-in locale ({}) nor a well-formed language tag for a locale of your own",
+                        known_tags()
+                    ),
+                )
+            })?;
+            extras.push((normalised, messages));
+        }
+        let known = |tag: &str| -> Option<Offered> {
+            built_in(tag).map(Offered::BuiltIn).or_else(|| {
+                let normalised = extra_tag(tag)?;
+                extras.iter().position(|(t, _)| t.eq_ignore_ascii_case(&normalised)).map(Offered::Extra)
+            })
+        };
+        let unknown =
+            |tag: &str| format!("{tag:?} is not a built-in locale ({}) nor one given in `i18n.messages`", known_tags());
+        let offered: Vec<Offered> = match &config.locales {
+            None => LOCALES
+                .iter()
+                .filter(|l| l.tag != PSEUDO_LOCALE)
+                .map(Offered::BuiltIn)
+                .chain((0..extras.len()).map(Offered::Extra))
+                .collect(),
             Some(list) => {
                 if list.is_empty() {
                     return Err(ConfigError::new("i18n.locales", "must list at least one locale"));
                 }
                 let mut offered = Vec::new();
                 for (i, tag) in list.iter().enumerate() {
-                    let locale = built_in(tag).ok_or_else(|| {
-                        ConfigError::new(
-                            format!("i18n.locales[{i}]"),
-                            format!("{tag:?} is not a built-in locale; known locales are: {}", known_tags()),
-                        )
-                    })?;
-                    if !offered.iter().any(|l: &&BuiltInLocale| l.tag == locale.tag) {
+                    let locale =
+                        known(tag).ok_or_else(|| ConfigError::new(format!("i18n.locales[{i}]"), unknown(tag)))?;
+                    if !offered.contains(&locale) {
                         offered.push(locale);
                     }
                 }
                 offered
             }
         };
+        let tag_of = |o: &Offered| match o {
+            Offered::BuiltIn(l) => l.tag.to_owned(),
+            Offered::Extra(i) => extras[*i].0.clone(),
+        };
         let default_tag = match &config.default_locale {
-            None => offered.iter().find(|l| l.tag == "en").unwrap_or(&offered[0]).tag,
+            None => offered.iter().map(tag_of).find(|t| t == "en").unwrap_or_else(|| tag_of(&offered[0])),
             Some(tag) => {
-                let locale = built_in(tag).ok_or_else(|| {
-                    ConfigError::new(
-                        "i18n.defaultLocale",
-                        format!("{tag:?} is not a built-in locale; known locales are: {}", known_tags()),
-                    )
-                })?;
-                if !offered.iter().any(|l| l.tag == locale.tag) {
+                let locale = known(tag).ok_or_else(|| ConfigError::new("i18n.defaultLocale", unknown(tag)))?;
+                if !offered.contains(&locale) {
                     return Err(ConfigError::new("i18n.defaultLocale", format!("{tag:?} is not in `i18n.locales`")));
                 }
-                locale.tag
+                tag_of(&locale)
             }
         };
         for tag in config.messages.keys() {
             let option = format!("i18n.messages.{tag}");
-            let Some(locale) = built_in(tag) else {
-                return Err(ConfigError::new(
-                    option,
-                    format!("not a built-in locale; known locales are: {}", known_tags()),
-                ));
-            };
-            if !offered.iter().any(|l| l.tag == locale.tag) {
+            let locale = known(tag).ok_or_else(|| ConfigError::new(option.clone(), unknown(tag)))?;
+            if !offered.contains(&locale) {
                 return Err(ConfigError::new(option, "overrides a locale that `i18n.locales` does not offer"));
             }
         }
@@ -270,15 +332,46 @@ impl Catalogues {
         };
         let english_ids = message_ids(ENGLISH);
         let mut locales = Vec::with_capacity(offered.len());
-        for info in offered {
-            let overrides = config
-                .messages
-                .iter()
-                .find(|(tag, _)| built_in(tag).is_some_and(|l| l.tag == info.tag))
-                .map(|(tag, messages)| (tag.as_str(), messages));
-            locales.push(Loaded { info, bundle: build_bundle(info, overrides, &english_ids)? });
+        for locale in &offered {
+            let loaded = match locale {
+                Offered::BuiltIn(info) => {
+                    let overrides = config
+                        .messages
+                        .iter()
+                        .find(|(tag, _)| built_in(tag).is_some_and(|l| l.tag == info.tag))
+                        .map(|(tag, messages)| (tag.as_str(), messages));
+                    Loaded {
+                        tag: info.tag.into(),
+                        rtl: info.rtl,
+                        bundle: build_bundle(info.tag, info.rtl, info.source, overrides, &english_ids)?,
+                    }
+                }
+                Offered::Extra(i) => {
+                    let (tag, messages) = &extras[*i];
+                    let config_tag = config.messages.keys().find(|k| extra_tag(k).as_deref() == Some(tag.as_str()));
+                    let config_tag = config_tag.map_or(tag.as_str(), String::as_str);
+                    // A locale of the application's own has no English to
+                    // fall back on: every message must be given.
+                    if let Some(missing) = english_ids.iter().find(|id| !messages.contains_key(*id)) {
+                        return Err(ConfigError::new(
+                            format!("i18n.messages.{config_tag}.{missing}"),
+                            format!(
+                                "missing: a locale of your own gives every message ({} of them; the ids are in core/locales/en/pages.ftl)",
+                                english_ids.len()
+                            ),
+                        ));
+                    }
+                    let rtl = is_rtl(tag);
+                    Loaded {
+                        tag: tag.as_str().into(),
+                        rtl,
+                        bundle: build_bundle(tag, rtl, None, Some((config_tag, messages)), &english_ids)?,
+                    }
+                }
+            };
+            locales.push(loaded);
         }
-        let default = locales.iter().position(|l| l.info.tag == default_tag).unwrap_or(0);
+        let default = locales.iter().position(|l| *l.tag == *default_tag).unwrap_or(0);
         Ok(Catalogues { locales, default, steps })
     }
 
@@ -339,7 +432,7 @@ impl Catalogues {
             return None;
         }
         let requested = requested.replace('_', "-");
-        if let Some(i) = self.locales.iter().position(|l| l.info.tag.eq_ignore_ascii_case(&requested)) {
+        if let Some(i) = self.locales.iter().position(|l| l.tag.eq_ignore_ascii_case(&requested)) {
             return Some(i);
         }
         let mut subtags = requested.split('-');
@@ -350,27 +443,31 @@ impl Catalogues {
             return None;
         }
         self.locales.iter().position(|l| {
-            l.info.tag != PSEUDO_LOCALE
-                && l.info.tag.split('-').next().is_some_and(|p| p.eq_ignore_ascii_case(language))
+            &*l.tag != PSEUDO_LOCALE && l.tag.split('-').next().is_some_and(|p| p.eq_ignore_ascii_case(language))
         })
     }
 }
 
+/// A locale's bundle: its catalogue (`source`; English for the
+/// pseudo-locale and for a locale of the application's own, whose
+/// `overrides` then replace every message), then the overrides.
 fn build_bundle(
-    info: &'static BuiltInLocale,
+    tag: &str,
+    rtl: bool,
+    source: Option<&'static str>,
     overrides: Option<(&str, &BTreeMap<String, String>)>,
     english_ids: &[String],
 ) -> Result<FluentBundle<FluentResource>, ConfigError> {
-    let langid: LanguageIdentifier = info.tag.parse().expect("built-in tags are well-formed");
+    let langid: LanguageIdentifier = tag.parse().expect("tags are checked well-formed");
     let mut bundle = FluentBundle::new_concurrent(vec![langid]);
     // Unicode isolation marks around placeables keep a left-to-right host
     // or provider name from reordering a right-to-left sentence; elsewhere
     // they are left out, so English output stays byte-identical to Auth.js's.
-    bundle.set_use_isolating(info.rtl);
-    if info.tag == PSEUDO_LOCALE {
+    bundle.set_use_isolating(rtl);
+    if tag == PSEUDO_LOCALE {
         bundle.set_transform(Some(pseudo_localise));
     }
-    let source = info.source.unwrap_or(ENGLISH);
+    let source = source.unwrap_or(ENGLISH);
     let resource = FluentResource::try_new(source.to_owned()).expect("built-in catalogues parse (tested)");
     bundle.add_resource(resource).expect("built-in catalogues have no duplicate ids (tested)");
     let Some((config_tag, messages)) = overrides else {
@@ -438,15 +535,15 @@ pub struct Messages<'a> {
     locale: &'a Loaded,
 }
 
-impl Messages<'_> {
+impl<'a> Messages<'a> {
     /// The BCP 47 tag, for `<html lang>`.
-    pub fn tag(&self) -> &'static str {
-        self.locale.info.tag
+    pub fn tag(&self) -> &'a str {
+        &self.locale.tag
     }
 
     /// Written right to left.
     pub fn rtl(&self) -> bool {
-        self.locale.info.rtl
+        self.locale.rtl
     }
 
     /// The text of message `id`, without placeables.
@@ -691,16 +788,16 @@ mod tests {
             accept_language: Some("de"),
         };
         let tag = |c: &Catalogues, inputs: &LocaleInputs, user: Option<&str>| {
-            c.resolve(inputs, || user.map(str::to_owned)).map(|m| m.tag())
+            c.resolve(inputs, || user.map(str::to_owned)).map(|m| m.tag().to_owned())
         };
-        assert_eq!(tag(&c, &inputs, Some("it")), Some("fr"));
+        assert_eq!(tag(&c, &inputs, Some("it")).as_deref(), Some("fr"));
         let inputs = LocaleInputs { query: None, ..inputs };
-        assert_eq!(tag(&c, &inputs, Some("it")), Some("ja"));
+        assert_eq!(tag(&c, &inputs, Some("it")).as_deref(), Some("ja"));
         let inputs = LocaleInputs { cookie: None, ..inputs };
-        assert_eq!(tag(&c, &inputs, Some("it")), Some("it"));
-        assert_eq!(tag(&c, &inputs, Some("tlh")), Some("ko"));
+        assert_eq!(tag(&c, &inputs, Some("it")).as_deref(), Some("it"));
+        assert_eq!(tag(&c, &inputs, Some("tlh")).as_deref(), Some("ko"));
         let inputs = LocaleInputs { ui_locales: Some("tlh"), ..inputs };
-        assert_eq!(tag(&c, &inputs, None), Some("de"));
+        assert_eq!(tag(&c, &inputs, None).as_deref(), Some("de"));
         let inputs = LocaleInputs { accept_language: None, ..inputs };
         assert_eq!(tag(&c, &inputs, None), None);
         // The user is asked for only when the steps before it found nothing.
@@ -719,9 +816,9 @@ mod tests {
         .unwrap();
         let inputs =
             LocaleInputs { query: Some("fr"), cookie: Some("ja"), ui_locales: Some("ko"), accept_language: Some("de") };
-        assert_eq!(tag(&c, &inputs, Some("it")), Some("de"));
+        assert_eq!(tag(&c, &inputs, Some("it")).as_deref(), Some("de"));
         let inputs = LocaleInputs { accept_language: None, ..inputs };
-        assert_eq!(tag(&c, &inputs, Some("it")), Some("fr"));
+        assert_eq!(tag(&c, &inputs, Some("it")).as_deref().as_deref(), Some("fr"));
         let inputs = LocaleInputs { query: None, ..inputs };
         assert_eq!(tag(&c, &inputs, Some("it")), None);
         assert!(!c.uses_user_locale());
@@ -765,7 +862,7 @@ mod tests {
         let c = Catalogues::new(&config("fr", "signin-heading", "Bienvenue")).unwrap();
         assert_eq!(c.negotiate(Some("fr"), None, None).text("signin-heading"), "Bienvenue");
         for (tag, id, text, option) in [
-            ("xx", "signin-heading", "x", "i18n.messages.xx"),
+            ("x!", "signin-heading", "x", "i18n.messages.x!"),
             ("fr", "nope", "x", "i18n.messages.fr.nope"),
             ("fr", "signin-with", "Avec { $fournisseur }", "i18n.messages.fr.signin-with"),
             ("fr", "signin-heading", "a\nother = b", "i18n.messages.fr.signin-heading"),
@@ -775,6 +872,82 @@ mod tests {
             let err = Catalogues::new(&config(tag, id, text)).unwrap_err();
             assert_eq!(err.option, option, "{text:?}");
         }
+    }
+
+    /// Every English message, as a configuration gives one: `prefix` + the
+    /// English text (placeables kept).
+    fn whole_catalogue(prefix: &str) -> BTreeMap<String, String> {
+        ENGLISH
+            .lines()
+            .filter(|l| !l.starts_with('#') && l.contains(" = "))
+            .map(|l| {
+                let (id, text) = l.split_once(" = ").unwrap();
+                (id.to_owned(), format!("{prefix}{text}"))
+            })
+            .collect()
+    }
+
+    #[test]
+    fn an_application_adds_a_locale_of_its_own_with_every_message() {
+        let sv = whole_catalogue("SV ");
+        assert_eq!(sv.len(), message_ids(ENGLISH).len());
+        let fa = whole_catalogue("FA ");
+        let config = I18nConfig {
+            messages: BTreeMap::from([("sv".to_owned(), sv.clone()), ("fa".to_owned(), fa)]),
+            ..Default::default()
+        };
+        let c = Catalogues::new(&config).unwrap();
+        // Offered beside the built-in ones, matched like them.
+        let m = c.negotiate(None, None, Some("sv-SE, en;q=0.5"));
+        assert_eq!(m.tag(), "sv");
+        assert!(!m.rtl());
+        assert_eq!(m.text_with("signin-with", &[("provider", "GitHub")]), "SV Sign in with GitHub");
+        assert_eq!(c.negotiate(Some("fr"), None, None).tag(), "fr", "built-in ones stay");
+        // Persian is written right to left: its pages get dir="rtl".
+        let m = c.negotiate(Some("fa"), None, None);
+        assert!(m.rtl());
+        // It can be the default, and `locales` can narrow to it.
+        let c = Catalogues::new(&I18nConfig {
+            default_locale: Some("sv".into()),
+            locales: Some(vec!["sv".into(), "en".into()]),
+            ..config.clone()
+        })
+        .unwrap_err();
+        assert_eq!(c.option, "i18n.messages.fa", "fa is given but not offered");
+        let c = Catalogues::new(&I18nConfig {
+            default_locale: Some("sv".into()),
+            locales: Some(vec!["sv".into(), "en".into()]),
+            messages: BTreeMap::from([("sv".to_owned(), sv.clone())]),
+            ..Default::default()
+        })
+        .unwrap();
+        assert_eq!(c.negotiate(None, None, Some("de")).tag(), "sv");
+
+        // A missing message is named; so is an unknown one, and a bad tag.
+        let mut partial = sv.clone();
+        partial.remove("signin-heading");
+        let err = Catalogues::new(&I18nConfig {
+            messages: BTreeMap::from([("sv".to_owned(), partial)]),
+            ..Default::default()
+        })
+        .unwrap_err();
+        assert_eq!(err.option, "i18n.messages.sv.signin-heading");
+        let mut extra = sv.clone();
+        extra.insert("signin-titel".into(), "x".into());
+        let err =
+            Catalogues::new(&I18nConfig { messages: BTreeMap::from([("sv".to_owned(), extra)]), ..Default::default() })
+                .unwrap_err();
+        assert_eq!(err.option, "i18n.messages.sv.signin-titel");
+        for bad in ["<script>", "s v", "", "x".repeat(40).as_str()] {
+            let err = Catalogues::new(&I18nConfig {
+                messages: BTreeMap::from([(bad.to_owned(), sv.clone())]),
+                ..Default::default()
+            })
+            .unwrap_err();
+            assert_eq!(err.option, format!("i18n.messages.{bad}"));
+        }
+        let err = Catalogues::new(&I18nConfig { default_locale: Some("sv".into()), ..Default::default() }).unwrap_err();
+        assert_eq!(err.option, "i18n.defaultLocale");
     }
 
     #[test]

@@ -13,7 +13,7 @@ const CSS: &str = include_str!("../templates/pages.css");
 pub struct Layout<'a> {
     pub title: String,
     /// The locale's tag, for `<html lang>`.
-    pub lang: &'static str,
+    pub lang: &'a str,
     /// Right to left: `<html dir="rtl">`.
     pub rtl: bool,
     pub css: &'static str,
@@ -27,7 +27,7 @@ pub struct Layout<'a> {
 
 impl<'a> Layout<'a> {
     /// The layout of a page titled with message `title_id`.
-    pub fn new(title_id: &str, theme: &'a Theme, messages: &Messages<'_>) -> Layout<'a> {
+    pub fn new(title_id: &str, theme: &'a Theme, messages: &Messages<'a>) -> Layout<'a> {
         Layout {
             title: messages.text(title_id),
             lang: messages.tag(),

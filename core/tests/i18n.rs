@@ -737,3 +737,40 @@ fn the_passkey_modules_messages_come_with_the_page_in_its_language() {
     assert!(module.contains(r#"useLocalhost: "Passkeys need a name, not an IP address: open {url} instead.""#));
     assert!(module.contains(r#"NotAllowedError: "The passkey request was cancelled or timed out.""#));
 }
+
+/// An application's own locale: every page renders in it (with `lang`, and
+/// `dir="rtl"` for a right-to-left language), the email is in it, and a
+/// partial catalogue is refused naming the missing message.
+#[test]
+fn an_applications_own_locale_renders_every_page() {
+    let whole = |prefix: &str| -> serde_json::Map<String, Value> {
+        let en = i18n::catalogue_source("en").unwrap();
+        en.lines()
+            .filter(|l| !l.starts_with('#') && l.contains(" = "))
+            .map(|l| {
+                let (id, text) = l.split_once(" = ").unwrap();
+                (id.to_owned(), json!(format!("{prefix}{text}")))
+            })
+            .collect()
+    };
+    let mailed = Arc::new(Mutex::new(Vec::new()));
+    let auth = engine(mailed.clone(), json!({ "messages": { "sv": whole("Svenska: "), "fa": whole("فارسی: ") } }));
+    for (path, status) in PAGES {
+        let sep = if path.contains('?') { '&' } else { '?' };
+        let (got, html) = get(&auth, &format!("{path}{sep}locale=sv"), &[]);
+        assert_eq!(got, *status, "{path}");
+        assert!(html.contains(r#"<html lang="sv""#), "{path}");
+        assert!(html.contains("Svenska: "), "{path}");
+        let (_, html) = get(&auth, path, &[("accept-language", "fa-IR,fa;q=0.9")]);
+        assert!(html.contains(r#"lang="fa" dir="rtl""#), "{path}: {}", &html[..200.min(html.len())]);
+    }
+    let err = Config::from_value(json!({
+        "secret": SECRET, "trustHost": true, "providers": [],
+        "i18n": { "messages": { "sv": { "signin-heading": "Logga in" } } },
+    }))
+    .and_then(|c| Auth::with_env(c, Arc::new(HookMap::new()), &std::collections::HashMap::new()))
+    .err()
+    .expect("a partial catalogue is refused");
+    assert!(err.option.starts_with("i18n.messages.sv."), "{}", err.option);
+    assert!(err.message.contains("missing"), "{}", err.message);
+}

@@ -170,7 +170,7 @@ impl<'a> Ctx<'a> {
     /// The offered locale this request's `locale` query parameter names
     /// (its tag as the engine writes it), if any: the language a visitor
     /// picked explicitly, kept on the way through the engine's own pages.
-    pub fn explicit_locale(&self) -> Option<&'static str> {
+    pub fn explicit_locale(&self) -> Option<&'a str> {
         let query = self.query("locale")?;
         self.auth.settings.i18n.requested(Some(&query), None, None).map(|m| m.tag())
     }
