@@ -818,7 +818,7 @@ mod tests {
             LocaleInputs { query: Some("fr"), cookie: Some("ja"), ui_locales: Some("ko"), accept_language: Some("de") };
         assert_eq!(tag(&c, &inputs, Some("it")).as_deref(), Some("de"));
         let inputs = LocaleInputs { accept_language: None, ..inputs };
-        assert_eq!(tag(&c, &inputs, Some("it")).as_deref().as_deref(), Some("fr"));
+        assert_eq!(tag(&c, &inputs, Some("it")).as_deref(), Some("fr"));
         let inputs = LocaleInputs { query: None, ..inputs };
         assert_eq!(tag(&c, &inputs, Some("it")), None);
         assert!(!c.uses_user_locale());
