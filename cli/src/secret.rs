@@ -2,10 +2,10 @@
 //!
 //! The engine reads `AUTH_SECRET` and, for rotation, `AUTH_SECRET_1` to
 //! `AUTH_SECRET_3`, in the order `_3, _2, _1, AUTH_SECRET`: the first signs
-//! and encrypts, every one still reads. `--rotate` therefore writes the new
-//! secret as `AUTH_SECRET_1` and keeps the one in use as `AUTH_SECRET`, so
-//! sessions and links issued before the rotation keep working until they
-//! expire.
+//! and encrypts, every one still reads. `--rotate` therefore puts the new
+//! secret first and keeps the ones in use after it (the one that signed
+//! until now second), up to the four names there are, so sessions and
+//! links issued before the rotation keep working until they expire.
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -35,6 +35,9 @@ pub struct SecretArgs {
     #[arg(long)]
     json: bool,
 }
+
+/// The secrets the engine reads: `AUTH_SECRET` and `AUTH_SECRET_1` to `_3`.
+const MAX_SECRETS: usize = 4;
 
 /// 32 random bytes from the operating system, base64url without padding
 /// (43 characters).
@@ -69,11 +72,20 @@ pub fn run(args: &SecretArgs, out: &mut dyn Write) -> Outcome {
                 args.env_file.display()
             )))
         }
-        (None, false, _) => (file.with_secrets(&secret, None), "created AUTH_SECRET"),
-        (Some(current), true, _) => {
-            (file.with_secrets(&secret, Some(&current)), "rotated: AUTH_SECRET_1 is new, AUTH_SECRET the previous one")
+        (None, false, _) => (file.with_secret_list(&[secret.clone()]), "created AUTH_SECRET".to_owned()),
+        (Some(_), true, _) => {
+            let mut secrets = vec![secret.clone()];
+            secrets.extend(file.secrets_in_order());
+            let dropped = secrets.len().saturating_sub(MAX_SECRETS);
+            secrets.truncate(MAX_SECRETS);
+            let what = if dropped == 0 {
+                "rotated: the new secret signs, the previous ones still read".to_owned()
+            } else {
+                format!("rotated: the new secret signs, the previous ones still read; the oldest {dropped} dropped (four at most)")
+            };
+            (file.with_secret_list(&secrets), what)
         }
-        (Some(_), false, true) => (file.with_secrets(&secret, None), "replaced AUTH_SECRET"),
+        (Some(_), false, true) => (file.with_secret_list(&[secret.clone()]), "replaced AUTH_SECRET".to_owned()),
         (Some(_), false, false) => {
             return Err(Failure::Failed(format!(
                 "{} already has AUTH_SECRET; --rotate keeps it for existing sessions, --force replaces it (signing everyone out)",
@@ -141,23 +153,30 @@ impl<'a> EnvFile<'a> {
 
     /// The secret the engine signs with: the highest-numbered one set.
     fn secret_in_use(&self) -> Option<String> {
-        self.lines
-            .iter()
-            .filter_map(|l| secret_assignment(l))
-            .filter(|(_, v)| !v.is_empty())
-            .max_by_key(|(i, _)| *i)
-            .map(|(_, v)| v)
+        self.secrets_in_order().into_iter().next()
     }
 
-    /// The file with every secret line replaced: `first` alone as
-    /// `AUTH_SECRET`, or with `previous`, `first` as `AUTH_SECRET_1` and
-    /// `previous` as `AUTH_SECRET`. Other lines stay as they were.
-    fn with_secrets(&self, first: &str, previous: Option<&str>) -> String {
+    /// The secrets set, in the engine's order (`_3, _2, _1, AUTH_SECRET`:
+    /// the first signs).
+    fn secrets_in_order(&self) -> Vec<String> {
+        let mut set: Vec<(u8, String)> =
+            self.lines.iter().filter_map(|l| secret_assignment(l)).filter(|(_, v)| !v.is_empty()).collect();
+        set.sort_by_key(|(i, _)| std::cmp::Reverse(*i));
+        set.dedup_by_key(|(i, _)| *i);
+        set.into_iter().map(|(_, v)| v).collect()
+    }
+
+    /// The file with every secret line replaced by `secrets` (the first
+    /// signs; at most four), named so the engine reads them in this order:
+    /// the last is `AUTH_SECRET`, the one before it `AUTH_SECRET_1`, and so
+    /// on. Other lines stay as they were.
+    fn with_secret_list(&self, secrets: &[String]) -> String {
         let mut text: String =
             self.lines.iter().filter(|l| secret_assignment(l).is_none()).flat_map(|l| [*l, "\n"]).collect();
-        match previous {
-            None => text.push_str(&format!("AUTH_SECRET={first}\n")),
-            Some(previous) => text.push_str(&format!("AUTH_SECRET={previous}\nAUTH_SECRET_1={first}\n")),
+        for (i, secret) in secrets.iter().enumerate().rev() {
+            let index = secrets.len() - 1 - i;
+            let name = if index == 0 { "AUTH_SECRET".to_owned() } else { format!("AUTH_SECRET_{index}") };
+            text.push_str(&format!("{name}={secret}\n"));
         }
         text
     }
@@ -185,8 +204,14 @@ mod tests {
     }
 
     #[test]
-    fn rotation_keeps_other_lines_and_the_previous_secret_second() {
+    fn rotation_keeps_other_lines_and_the_previous_secrets_after_the_new_one() {
         let f = EnvFile::parse("DB=x\nAUTH_SECRET=old\nAUTH_SECRET_1=current\nPORT=1\n");
-        assert_eq!(f.with_secrets("new", Some("current")), "DB=x\nPORT=1\nAUTH_SECRET=current\nAUTH_SECRET_1=new\n");
+        assert_eq!(f.secrets_in_order(), ["current", "old"]);
+        let list = ["new".to_owned(), "current".to_owned(), "old".to_owned()];
+        assert_eq!(
+            f.with_secret_list(&list),
+            "DB=x\nPORT=1\nAUTH_SECRET=old\nAUTH_SECRET_1=current\nAUTH_SECRET_2=new\n"
+        );
+        assert_eq!(f.with_secret_list(&["only".to_owned()]), "DB=x\nPORT=1\nAUTH_SECRET=only\n");
     }
 }

@@ -124,7 +124,32 @@ fn secret_writes_a_new_one_refuses_to_overwrite_and_rotates_keeping_the_old_seco
     }
     let env = Vars(vec![("AUTH_SECRET".into(), first.clone()), ("AUTH_SECRET_1".into(), newer.clone())]);
     let settings = libauth_core::Settings::resolve(&libauth_core::Config::default(), &env).unwrap();
-    assert_eq!(settings.secrets, [newer.clone(), first]);
+    assert_eq!(settings.secrets, [newer.clone(), first.clone()]);
+
+    // Rotating again keeps both, up to the four names the engine reads;
+    // past them the oldest goes.
+    assert_eq!(libauth(&dir, &["secret", "--rotate"]).status.code(), Some(0));
+    let read = || {
+        let text = std::fs::read_to_string(dir.join(".env")).unwrap();
+        let vars: Vec<(String, String)> = text
+            .lines()
+            .filter_map(|l| l.split_once('='))
+            .filter(|(k, _)| k.starts_with("AUTH_SECRET"))
+            .map(|(k, v)| (k.to_owned(), v.to_owned()))
+            .collect();
+        libauth_core::Settings::resolve(&libauth_core::Config::default(), &Vars(vars)).unwrap().secrets
+    };
+    let three = read();
+    assert_eq!(three.len(), 3);
+    assert_eq!(three[1..], [newer.clone(), first.clone()]);
+    assert_eq!(libauth(&dir, &["secret", "--rotate"]).status.code(), Some(0));
+    assert_eq!(read().len(), 4);
+    let out = libauth(&dir, &["secret", "--rotate"]);
+    assert!(stdout(&out).contains("oldest 1 dropped"), "{}", stdout(&out));
+    let four = read();
+    assert_eq!(four.len(), 4);
+    assert!(!four.contains(&first), "the oldest went");
+    assert_eq!(four[3], newer);
 
     // --force replaces; --print writes nothing.
     assert_eq!(libauth(&dir, &["secret", "--force"]).status.code(), Some(0));
