@@ -72,7 +72,7 @@ pub fn run(args: &SecretArgs, out: &mut dyn Write) -> Outcome {
                 args.env_file.display()
             )))
         }
-        (None, false, _) => (file.with_secret_list(&[secret.clone()]), "created AUTH_SECRET".to_owned()),
+        (None, false, _) => (file.with_secret_list(std::slice::from_ref(&secret)), "created AUTH_SECRET".to_owned()),
         (Some(_), true, _) => {
             let mut secrets = vec![secret.clone()];
             secrets.extend(file.secrets_in_order());
@@ -85,7 +85,7 @@ pub fn run(args: &SecretArgs, out: &mut dyn Write) -> Outcome {
             };
             (file.with_secret_list(&secrets), what)
         }
-        (Some(_), false, true) => (file.with_secret_list(&[secret.clone()]), "replaced AUTH_SECRET".to_owned()),
+        (Some(_), false, true) => (file.with_secret_list(std::slice::from_ref(&secret)), "replaced AUTH_SECRET".to_owned()),
         (Some(_), false, false) => {
             return Err(Failure::Failed(format!(
                 "{} already has AUTH_SECRET; --rotate keeps it for existing sessions, --force replaces it (signing everyone out)",
