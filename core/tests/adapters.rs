@@ -29,7 +29,7 @@ use serde_json::{json, Value};
 const NOW: i64 = 1_763_800_000_123; // 2025-11-22, with milliseconds
 const DAY: i64 = 86_400_000;
 /// The schema version of the built-in SQL adapters (how many migrations).
-const SCHEMA_VERSION: usize = 3;
+const SCHEMA_VERSION: usize = 4;
 
 /// An adapter under test, and whatever must be cleaned up after it.
 struct Fixture {
@@ -352,6 +352,81 @@ mod suite {
             Err(AdapterError::Other { .. }) if !f.typed_errors => {}
             other => panic!("expected NotFound, got {other:?}"),
         }
+    }
+
+    /// The user's language (`locale`) is stored at creation, by each way of
+    /// creating a user, and comes back from every read: by id, by email, by
+    /// account, with a session. An update that names it changes or clears
+    /// it; one that does not leaves it.
+    pub fn user_locale_round_trips(f: &Fixture) {
+        let a = &f.adapter;
+        let email = unique_email();
+        let created = a.create_user(&NewUser { locale: Some("fr".to_owned()), ..new_user(Some(&email)) }).unwrap();
+        assert_eq!(created.locale.as_deref(), Some("fr"));
+        assert_eq!(a.get_user(&created.id).unwrap(), Some(created.clone()));
+        assert_eq!(a.get_user_by_email(&email).unwrap(), Some(created.clone()));
+        let pid = libauth_core::random::hex(6);
+        a.link_account(&oauth_account(&created.id, &pid)).unwrap();
+        assert_eq!(a.get_user_by_account("github", &pid).unwrap(), Some(created.clone()));
+        let token = libauth_core::random::hex(16);
+        let stored = a.create_session(&session(&token, &created.id, NOW + DAY)).unwrap();
+        assert_eq!(a.get_session_and_user(&token).unwrap(), Some((stored, created.clone())));
+
+        // An update that does not name the locale keeps it.
+        let renamed = a
+            .update_user(&UserUpdate {
+                id: created.id.clone(),
+                name: Some(Some("Ada King".to_owned())),
+                ..Default::default()
+            })
+            .unwrap();
+        assert_eq!(renamed.locale.as_deref(), Some("fr"), "absent keeps");
+        assert_eq!(a.get_user(&created.id).unwrap(), Some(renamed.clone()));
+        // One that names it changes it, everywhere it is read.
+        let changed = a
+            .update_user(&UserUpdate {
+                id: created.id.clone(),
+                locale: Some(Some("pt-BR".to_owned())),
+                ..Default::default()
+            })
+            .unwrap();
+        assert_eq!(
+            changed,
+            AdapterUser { locale: Some("pt-BR".to_owned()), ..renamed.clone() },
+            "only the locale changes"
+        );
+        assert_eq!(a.get_user(&created.id).unwrap(), Some(changed.clone()));
+        assert_eq!(a.get_user_by_email(&email).unwrap(), Some(changed.clone()));
+        assert_eq!(a.get_user_by_account("github", &pid).unwrap(), Some(changed.clone()));
+        assert_eq!(a.get_session_and_user(&token).unwrap().map(|(_, u)| u), Some(changed.clone()));
+        // `null` clears it.
+        let cleared =
+            a.update_user(&UserUpdate { id: created.id.clone(), locale: Some(None), ..Default::default() }).unwrap();
+        assert_eq!(cleared, AdapterUser { locale: None, ..changed });
+        assert_eq!(a.get_session_and_user(&token).unwrap().map(|(_, u)| u), Some(cleared));
+
+        // A user created with an account (a first OAuth sign-in) keeps it too.
+        let pid = libauth_core::random::hex(6);
+        let linked = a
+            .create_user_and_link_account(
+                &NewUser { locale: Some("ja".to_owned()), ..new_user(Some(&unique_email())) },
+                &oauth_account("", &pid),
+            )
+            .unwrap();
+        assert_eq!(linked.locale.as_deref(), Some("ja"));
+        assert_eq!(a.get_user_by_account("github", &pid).unwrap(), Some(linked));
+        let pid = libauth_core::random::hex(6);
+        let ensured = a
+            .ensure_user_with_account(
+                &NewUser { locale: Some("ar".to_owned()), ..new_user(Some(&unique_email())) },
+                &oauth_account("", &pid),
+            )
+            .unwrap();
+        assert!(ensured.created);
+        assert_eq!(a.get_user_by_account("github", &pid).unwrap().and_then(|u| u.locale).as_deref(), Some("ar"));
+        // And a user created without one has none.
+        let plain = a.create_user(&new_user(Some(&unique_email()))).unwrap();
+        assert_eq!(a.get_user(&plain.id).unwrap().map(|u| u.locale), Some(None));
     }
 
     pub fn unique_email_per_user(f: &Fixture) {
@@ -989,7 +1064,8 @@ macro_rules! conformance {
     ($adapter:ident) => {
         mod $adapter {
             conformance!(@tests $adapter,
-                users_round_trip, user_with_given_id, update_user, unique_email_per_user, accounts, sessions,
+                users_round_trip, user_with_given_id, update_user, user_locale_round_trips, unique_email_per_user,
+                accounts, sessions,
                 expired_sessions_are_returned, deleting_a_user_deletes_accounts_and_sessions, verification_tokens,
                 expired_verification_tokens_are_returned_and_consumed, verification_token_race_has_one_winner,
                 create_user_and_link_account, create_user_and_link_account_is_atomic, authenticators_round_trip,
@@ -1246,6 +1322,7 @@ const SCHEMA_V1_SQLITE: &str = "
 fn check_upgraded(adapter: &dyn Adapter) {
     let user = adapter.get_user_by_email("old@example.com").unwrap().expect("the old user is kept");
     assert_eq!((user.id.as_str(), user.email_verified), ("old-user", Some(NOW)));
+    assert_eq!(user.locale, None, "users stored before version 4 have no locale");
     assert_eq!(adapter.get_user_by_account("github", "gh-1").unwrap().map(|u| u.id), Some(user.id.clone()));
     let (session, _) = adapter.get_session_and_user("old-session").unwrap().expect("the old session is kept");
     assert_eq!(session.expires, NOW + DAY);
@@ -1361,6 +1438,97 @@ fn postgres_upgrades_a_version_1_schema_in_place() {
     let versions: Vec<i32> = rows.iter().map(|r| r.get(0)).collect();
     assert_eq!(versions, (1..=SCHEMA_VERSION as i32).collect::<Vec<_>>(), "each migration recorded once");
     check_upgraded(&PostgresAdapter::new(&options).unwrap());
+}
+
+/// What a version 3 database (users without a `locale` column) must hold
+/// once at version 4: its user and session, the user with no locale, which
+/// can then be given one.
+fn check_locale_added(adapter: &dyn Adapter) {
+    let user = adapter.get_user_by_email("old@example.com").unwrap().expect("the old user is kept");
+    assert_eq!((user.id.as_str(), user.name.as_deref(), user.locale.as_deref()), ("old-user", Some("Ada"), None));
+    let (session, read) = adapter.get_session_and_user("old-session").unwrap().expect("the old session is kept");
+    assert_eq!((session.expires, read), (NOW + DAY, user.clone()));
+    let update = UserUpdate { id: user.id.clone(), locale: Some(Some("fr".to_owned())), ..Default::default() };
+    assert_eq!(adapter.update_user(&update).unwrap().locale.as_deref(), Some("fr"));
+    assert_eq!(adapter.get_session_and_user("old-session").unwrap().and_then(|(_, u)| u.locale).as_deref(), Some("fr"));
+}
+
+/// A database at version 3 (made by migrating a new one to 3) migrates to
+/// 4 on open and keeps its users; taken back to 3 it keeps them too (the
+/// column goes, with the locales in it).
+#[test]
+fn sqlite_adds_the_locale_column_to_a_version_3_database() {
+    use libauth_core::store::{sqlite, SqliteAdapter};
+    let file = temp_db_path();
+    assert_eq!(sqlite::migrate_file(&file.0, Some(3)).unwrap().to, 3);
+    let conn = rusqlite::Connection::open(&file.0).unwrap();
+    conn.execute_batch(
+        "INSERT INTO users (id, name, email, email_verified, image)
+            VALUES ('old-user', 'Ada', 'old@example.com', 1763800000123, NULL);
+         INSERT INTO sessions (session_token, user_id, expires) VALUES ('old-session', 'old-user', 1763886400123);",
+    )
+    .unwrap();
+    let adapter = SqliteAdapter::open(&file.0).unwrap();
+    assert_eq!(adapter.schema_version().unwrap(), SCHEMA_VERSION);
+    check_locale_added(&adapter);
+    drop(adapter);
+
+    let down = sqlite::migrate_file(&file.0, Some(3)).unwrap();
+    assert_eq!((down.from, down.to), (4, 3));
+    let columns: Vec<String> = conn
+        .prepare("SELECT name FROM pragma_table_info('users')")
+        .unwrap()
+        .query_map([], |r| r.get(0))
+        .unwrap()
+        .map(Result::unwrap)
+        .collect();
+    assert_eq!(columns, ["id", "name", "email", "email_verified", "image"]);
+    let kept: String = conn.query_row("SELECT email FROM users WHERE id = 'old-user'", [], |r| r.get(0)).unwrap();
+    assert_eq!(kept, "old@example.com");
+    let adapter = SqliteAdapter::open(&file.0).unwrap();
+    assert_eq!(adapter.get_user("old-user").unwrap().map(|u| u.locale), Some(None), "up again: no locale");
+}
+
+/// The same on PostgreSQL: a schema at version 3 with a user and a
+/// session, migrated by the adapter's first call.
+#[test]
+#[cfg(feature = "integration")]
+fn postgres_adds_the_locale_column_to_a_version_3_schema() {
+    use libauth_core::store::{postgres, PostgresAdapter, PostgresOptions};
+    let schema = temp_schema();
+    let options = PostgresOptions { schema: schema.0.clone(), ..PostgresOptions::new(postgres_url()) };
+    assert_eq!(postgres::migrate(&options, Some(3)).unwrap().to, 3);
+    let mut client = ::postgres::Client::connect(&postgres_url(), ::postgres::NoTls).unwrap();
+    let s = format!("\"{}\"", schema.0);
+    client
+        .batch_execute(&format!(
+            "INSERT INTO {s}.users (id, name, email, email_verified, image)
+                VALUES ('old-user', 'Ada', 'old@example.com', timestamptz 'epoch' + 1763800000123 * interval '1 millisecond', NULL);
+             INSERT INTO {s}.sessions (session_token, user_id, expires)
+                VALUES ('old-session', 'old-user', timestamptz 'epoch' + 1763886400123 * interval '1 millisecond');"
+        ))
+        .unwrap();
+    let adapter = PostgresAdapter::new(&options).unwrap();
+    check_locale_added(&adapter);
+    assert_eq!(adapter.schema_version().unwrap(), SCHEMA_VERSION);
+    drop(adapter);
+
+    let down = postgres::migrate(&options, Some(3)).unwrap();
+    assert_eq!((down.from, down.to), (4, 3));
+    let columns: Vec<String> = client
+        .query(
+            "SELECT column_name::text FROM information_schema.columns
+             WHERE table_schema = $1 AND table_name = 'users' ORDER BY ordinal_position",
+            &[&schema.0],
+        )
+        .unwrap()
+        .iter()
+        .map(|r| r.get(0))
+        .collect();
+    assert_eq!(columns, ["id", "name", "email", "email_verified", "image"]);
+    let kept: String =
+        client.query_one(&format!("SELECT email FROM {s}.users WHERE id = 'old-user'"), &[]).unwrap().get(0);
+    assert_eq!(kept, "old@example.com");
 }
 
 /// A database that is down when the application starts is not a config
@@ -1490,11 +1658,17 @@ fn user_update_tells_absent_from_null() {
             .unwrap();
     assert_eq!(update.name, Some(None), "null clears");
     assert_eq!(update.image, None, "absent keeps");
+    assert_eq!(update.locale, None, "absent keeps");
     assert_eq!(update.email_verified, Some(Some(1000)));
     assert_eq!(
         serde_json::to_value(&update).unwrap(),
         json!({ "id": "u", "name": null, "emailVerified": "1970-01-01T00:00:01.000Z" })
     );
+    let update: UserUpdate = serde_json::from_value(json!({ "id": "u", "locale": "fr" })).unwrap();
+    assert_eq!(update.locale, Some(Some("fr".to_owned())));
+    let update: UserUpdate = serde_json::from_value(json!({ "id": "u", "locale": null })).unwrap();
+    assert_eq!(update.locale, Some(None));
+    assert_eq!(serde_json::to_value(&update).unwrap(), json!({ "id": "u", "locale": null }));
 }
 
 #[test]

@@ -606,6 +606,53 @@ fn each_resolution_step_in_order_the_users_locale_and_ui_locales() {
     assert!(build(json!("query")).is_err());
 }
 
+/// The `user` step with the SQLite adapter and database sessions: the
+/// adapter stores the user's `locale` (schema version 4), so a signed-in
+/// user whose locale is `fr` gets the sign-in page in French with nothing
+/// else naming a language (no query, cookie, `ui_locales` or
+/// `Accept-Language`); a change of the stored locale is followed.
+#[test]
+fn the_user_step_reads_the_locale_the_sqlite_adapter_stores() {
+    use libauth_core::store::{from_config, AdapterSession, NewUser, UserUpdate};
+    let file = temp_db_path();
+    let adapter_config = json!({ "type": "sqlite", "path": file.0 });
+    let auth = common::auth(json!({ "adapter": adapter_config, "session": { "strategy": "database" } }), hooks());
+    let db = from_config(&adapter_config, Arc::new(libauth_core::NoHooks)).unwrap();
+    let user = db
+        .create_user(&NewUser {
+            email: Some("ada@example.com".into()),
+            locale: Some("fr".into()),
+            ..Default::default()
+        })
+        .unwrap();
+    let raw = "a-session-token-of-forty-or-more-characters-000000";
+    db.create_session(&AdapterSession {
+        session_token: libauth_core::session::stored_session_token(raw),
+        user_id: user.id.clone(),
+        expires: libauth_core::time::now_millis() as i64 + 3_600_000,
+    })
+    .unwrap();
+    let signin = |cookie: Option<&str>| {
+        let mut req = libauth_core::AuthRequest::get("http://localhost:3000/auth/signin");
+        if let Some(cookie) = cookie {
+            req.headers.push(("cookie".into(), cookie.into()));
+        }
+        let res = auth.handle(&req);
+        assert_eq!(res.status, 200);
+        String::from_utf8(res.body).unwrap()
+    };
+    let session = format!("authjs.session-token={raw}");
+    let french = Catalogues::new(&serde_json::from_value(json!({})).unwrap()).unwrap();
+    let french = french.negotiate(Some("fr"), None, None);
+    let html = signin(Some(&session));
+    assert!(html.starts_with("<!DOCTYPE html>\n<html lang=\"fr\">"), "{html}");
+    assert!(html.contains(&escaped(&french.text("signin-heading"))), "the French texts: {html}");
+    assert!(signin(None).starts_with("<!DOCTYPE html>\n<html lang=\"en\">"), "signed out: the default");
+    let update = UserUpdate { id: user.id, locale: Some(Some("ja".into())), ..Default::default() };
+    db.update_user(&update).unwrap();
+    assert!(signin(Some(&session)).starts_with("<!DOCTYPE html>\n<html lang=\"ja\">"), "the stored locale is read");
+}
+
 /// With the `user` step, a page that would read a database session is
 /// not answered inline past `hooks.maxInFlight` (it may block on I/O); one
 /// without a session cookie still is.

@@ -17,7 +17,7 @@ use libauth_core::store::{
 };
 use proptest::prelude::*;
 
-const LATEST: u32 = 3;
+const LATEST: u32 = 4;
 
 fn tables(path: &std::path::Path) -> Vec<String> {
     let conn = rusqlite::Connection::open(path).unwrap();
@@ -36,7 +36,7 @@ fn sqlite_migrates_down_step_by_step_and_up_again() {
     assert!(tables(&file.0).contains(&"leases".to_owned()));
 
     let down = sqlite::migrate_file(&file.0, Some(2)).unwrap();
-    assert_eq!((down.from, down.to), (3, 2));
+    assert_eq!((down.from, down.to), (LATEST, 2));
     assert!(!tables(&file.0).iter().any(|t| t == "leases" || t == "rate_limits"), "{:?}", tables(&file.0));
     assert!(tables(&file.0).contains(&"authenticators".to_owned()));
     assert_eq!(sqlite::migrate_file(&file.0, Some(0)).unwrap().to, 0);
@@ -104,7 +104,8 @@ fn postgres_migrates_down_and_up_and_refuses_a_newer_database() {
     let (current, steps) = postgres::plan(&options, Some(1)).unwrap();
     assert_eq!(current, LATEST);
     let sql: Vec<String> = steps.iter().map(|s| postgres::step_sql(s, &schema.0)).collect();
-    assert!(sql[0].contains(&format!("DROP TABLE \"{}\".leases", schema.0)), "{sql:?}");
+    assert!(sql[0].contains(&format!("ALTER TABLE \"{}\".users DROP COLUMN locale", schema.0)), "{sql:?}");
+    assert!(sql[1].contains(&format!("DROP TABLE \"{}\".leases", schema.0)), "{sql:?}");
     assert_eq!(postgres::migrate(&options, Some(1)).unwrap().to, 1);
     let mut client = ::postgres::Client::connect(&postgres_url(), ::postgres::NoTls).unwrap();
     let count = |client: &mut ::postgres::Client, table: &str| -> i64 {

@@ -275,8 +275,8 @@ fn import_user(target: &Target, row: &Map<String, Value>, outcomes: &mut Outcome
         email: email.clone(),
         email_verified: date_of(row, &["emailVerified", "email_verified"]),
         image: text_of(row, &["image"]),
-        // Auth.js keeps no locale, and libauth's SQL schemas have no column
-        // for one.
+        // Auth.js's schema keeps no locale (libauth's has one from schema
+        // version 4): the imported user has none.
         locale: None,
     };
     let look = |adapter: &dyn Adapter| {

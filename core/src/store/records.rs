@@ -28,8 +28,9 @@ pub struct AdapterUser {
     #[serde(default)]
     pub image: Option<String>,
     /// The user's language (a BCP 47 tag), when the adapter keeps one: a
-    /// host adapter returns it as `locale`; the built-in adapters keep
-    /// none. The built-in pages use it (see `i18n.resolve`, step `user`).
+    /// host adapter returns it as `locale`; the memory adapter keeps it, and
+    /// the SQLite and PostgreSQL adapters from schema version 4 (a `locale`
+    /// column). The built-in pages use it (see `i18n.resolve`, step `user`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub locale: Option<String>,
 }
@@ -50,8 +51,9 @@ pub struct NewUser {
     #[serde(default)]
     pub image: Option<String>,
     /// The user's language, when the provider's profile (as the `profile`
-    /// callback maps it) has a `locale`: kept by the memory adapter and
-    /// passed to a host adapter's `createUser`.
+    /// callback maps it) has a `locale`: kept by the built-in adapters
+    /// (SQLite and PostgreSQL from schema version 4) and passed to a host
+    /// adapter's `createUser`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub locale: Option<String>,
 }
@@ -85,6 +87,9 @@ pub struct UserUpdate {
     pub email_verified: Option<Option<i64>>,
     #[serde(default, skip_serializing_if = "Option::is_none", with = "patch")]
     pub image: Option<Option<String>>,
+    /// The user's language (see [`AdapterUser::locale`]).
+    #[serde(default, skip_serializing_if = "Option::is_none", with = "patch")]
+    pub locale: Option<Option<String>>,
 }
 
 impl UserUpdate {
@@ -96,7 +101,7 @@ impl UserUpdate {
             email: self.email.clone().unwrap_or_else(|| user.email.clone()),
             email_verified: self.email_verified.unwrap_or(user.email_verified),
             image: self.image.clone().unwrap_or_else(|| user.image.clone()),
-            locale: user.locale.clone(),
+            locale: self.locale.clone().unwrap_or_else(|| user.locale.clone()),
         }
     }
 }

@@ -187,6 +187,16 @@ pub const MIGRATIONS: &[Migration] = &[
         );",
         down: "DROP TABLE {schema}.leases; DROP TABLE {schema}.rate_limits;",
     },
+    // The user's language (a BCP 47 tag: a provider's `locale` claim, or
+    // what the user chose), for the pages' `user` resolution step. Users
+    // already stored get none; adding a nullable column without a default
+    // rewrites no rows.
+    Migration {
+        version: 4,
+        name: "users' locale",
+        up: "ALTER TABLE {schema}.users ADD COLUMN locale text;",
+        down: "ALTER TABLE {schema}.users DROP COLUMN locale;",
+    },
 ];
 
 /// Parse the URL and apply our timeout (the URL's `connect_timeout` wins),
@@ -373,8 +383,17 @@ fn user_from_row(row: &Row, first: usize) -> Result<AdapterUser, postgres::Error
         email: row.try_get(first + 2)?,
         email_verified: row.try_get::<_, Option<OffsetDateTime>>(first + 3)?.map(to_unix_ms),
         image: row.try_get(first + 4)?,
-        locale: None,
+        locale: row.try_get(first + 5)?,
     })
+}
+
+/// The parameters of the user inserts, in `user_columns`' order, with the
+/// verification date as a timestamp.
+fn user_params<'a>(
+    user: &'a AdapterUser,
+    verified: &'a Option<OffsetDateTime>,
+) -> [&'a (dyn postgres::types::ToSql + Sync); 6] {
+    [&user.id, &user.name, &user.email, verified, &user.image, &user.locale]
 }
 
 fn session_from_row(row: &Row) -> Result<AdapterSession, postgres::Error> {
@@ -459,11 +478,10 @@ struct Statements {
 impl Statements {
     fn new(schema: &str) -> Statements {
         let s = quote_ident(schema);
-        let user_columns = "id, name, email, email_verified, image";
+        let user_columns = "id, name, email, email_verified, image, locale";
         let authenticator_columns = "credential_id, user_id, provider_account_id, credential_public_key, counter,
             credential_device_type, credential_backed_up, transports, name, created_at, last_used_at";
-        let insert_user =
-            format!("INSERT INTO {s}.users (id, name, email, email_verified, image) VALUES ($1, $2, $3, $4, $5)");
+        let insert_user = format!("INSERT INTO {s}.users ({user_columns}) VALUES ($1, $2, $3, $4, $5, $6)");
         let insert_account = format!(
             "INSERT INTO {s}.accounts (provider, provider_account_id, type, access_token, refresh_token,
                 expires_at, token_type, scope, id_token, session_state, extra, user_id)
@@ -477,7 +495,7 @@ impl Statements {
             user_by_id: format!("SELECT {user_columns} FROM {s}.users WHERE id = $1"),
             user_by_email: format!("SELECT {user_columns} FROM {s}.users WHERE email = $1"),
             user_by_account: format!(
-                "SELECT u.id, u.name, u.email, u.email_verified, u.image
+                "SELECT u.id, u.name, u.email, u.email_verified, u.image, u.locale
                  FROM {s}.accounts a JOIN {s}.users u ON u.id = a.user_id
                  WHERE a.provider = $1 AND a.provider_account_id = $2"
             ),
@@ -488,7 +506,8 @@ impl Statements {
                     name = CASE WHEN $2::boolean THEN $3::text ELSE name END,
                     email = CASE WHEN $4::boolean THEN $5::text ELSE email END,
                     email_verified = CASE WHEN $6::boolean THEN $7::timestamptz ELSE email_verified END,
-                    image = CASE WHEN $8::boolean THEN $9::text ELSE image END
+                    image = CASE WHEN $8::boolean THEN $9::text ELSE image END,
+                    locale = CASE WHEN $10::boolean THEN $11::text ELSE locale END
                  WHERE id = $1 RETURNING {user_columns}"
             ),
             delete_user: format!("DELETE FROM {s}.users WHERE id = $1"),
@@ -511,7 +530,8 @@ impl Statements {
             ),
             insert_session: format!("INSERT INTO {s}.sessions (session_token, user_id, expires) VALUES ($1, $2, $3)"),
             session_and_user: format!(
-                "SELECT s.session_token, s.user_id, s.expires, u.id, u.name, u.email, u.email_verified, u.image
+                "SELECT s.session_token, s.user_id, s.expires, u.id, u.name, u.email, u.email_verified, u.image,
+                    u.locale
                  FROM {s}.sessions s JOIN {s}.users u ON u.id = s.user_id
                  WHERE s.session_token = $1"
             ),
@@ -815,9 +835,7 @@ impl PostgresAdapter {
         let op = "createUser";
         let stored = user.with_id(user.id.clone().unwrap_or_else(new_user_id));
         let verified = stored.email_verified.map(|ms| to_timestamp(op, ms)).transpose()?;
-        client
-            .execute(&self.sql.insert_user, &[&stored.id, &stored.name, &stored.email, &verified, &stored.image])
-            .map_err(|e| map_error(op, e))?;
+        client.execute(&self.sql.insert_user, &user_params(&stored, &verified)).map_err(|e| map_error(op, e))?;
         Ok(stored)
     }
 
@@ -892,6 +910,8 @@ impl UserStore for PostgresAdapter {
                 &verified,
                 &update.image.is_some(),
                 &update.image.clone().flatten(),
+                &update.locale.is_some(),
+                &update.locale.clone().flatten(),
             ],
         )?;
         updated.ok_or(AdapterError::NotFound { operation: op, what: "user" })
@@ -920,7 +940,7 @@ impl UserStore for PostgresAdapter {
         } else {
             (&self.sql.insert_user_unless_email, constraint::USER_EMAIL)
         };
-        let conflict = match conn.execute(sql, &[&stored.id, &stored.name, &stored.email, &verified, &stored.image]) {
+        let conflict = match conn.execute(sql, &user_params(&stored, &verified)) {
             Ok(1) => return Ok(Ensured { user: stored, created: true }),
             Ok(_) => AdapterError::constraint(op, key_constraint),
             Err(e) => match map_error(op, e) {
@@ -1072,10 +1092,7 @@ impl AccountStore for PostgresAdapter {
         let user_inserted = {
             let mut tx = conn.transaction().map_err(|e| map_error(op, e))?;
             let user_inserted = tx
-                .execute(
-                    &self.sql.insert_user_unless_any,
-                    &[&stored.id, &stored.name, &stored.email, &verified, &stored.image],
-                )
+                .execute(&self.sql.insert_user_unless_any, &user_params(&stored, &verified))
                 .map_err(|e| map_error(op, e))?
                 == 1;
             if user_inserted {

@@ -133,9 +133,19 @@ pub const MIGRATIONS: &[Migration] = &[
         );",
         down: "DROP TABLE leases; DROP TABLE rate_limits;",
     },
+    // The user's language (a BCP 47 tag: a provider's `locale` claim, or
+    // what the user chose), for the pages' `user` resolution step. Users
+    // already stored get none. `DROP COLUMN` needs SQLite 3.35 (the
+    // bundled one is newer).
+    Migration {
+        version: 4,
+        name: "users' locale",
+        up: "ALTER TABLE users ADD COLUMN locale TEXT;",
+        down: "ALTER TABLE users DROP COLUMN locale;",
+    },
 ];
 
-const USER_COLUMNS: &str = "id, name, email, email_verified, image";
+const USER_COLUMNS: &str = "id, name, email, email_verified, image, locale";
 const SESSION_COLUMNS: &str = "session_token, user_id, expires";
 const AUTHENTICATOR_COLUMNS: &str = "credential_id, user_id, provider_account_id, credential_public_key, counter,
     credential_device_type, credential_backed_up, transports, name, created_at, last_used_at";
@@ -480,7 +490,7 @@ fn user_from_row(row: &Row<'_>) -> rusqlite::Result<AdapterUser> {
         email: row.get(2)?,
         email_verified: row.get(3)?,
         image: row.get(4)?,
-        locale: None,
+        locale: row.get(5)?,
     })
 }
 
@@ -521,12 +531,15 @@ fn query_authenticator(
         .map_err(map_error(op, None))
 }
 
+/// The parameters of both user inserts, in [`USER_COLUMNS`]' order.
+fn user_params(user: &AdapterUser) -> [&dyn rusqlite::ToSql; 6] {
+    [&user.id, &user.name, &user.email, &user.email_verified, &user.image, &user.locale]
+}
+
 fn insert_user(conn: &Connection, user: &NewUser) -> Result<AdapterUser, AdapterError> {
     let stored = user.with_id(user.id.clone().unwrap_or_else(new_user_id));
-    conn.prepare_cached("INSERT INTO users (id, name, email, email_verified, image) VALUES (?1, ?2, ?3, ?4, ?5)")
-        .and_then(|mut stmt| {
-            stmt.execute(params![stored.id, stored.name, stored.email, stored.email_verified, stored.image])
-        })
+    conn.prepare_cached(&format!("INSERT INTO users ({USER_COLUMNS}) VALUES (?1, ?2, ?3, ?4, ?5, ?6)"))
+        .and_then(|mut stmt| stmt.execute(user_params(&stored)))
         .map_err(map_error("createUser", None))?;
     Ok(stored)
 }
@@ -541,12 +554,10 @@ fn insert_user_unless_conflict(
     let stored = user.with_id(user.id.clone().unwrap_or_else(new_user_id));
     let inserted = conn
         .prepare_cached(&format!(
-            "INSERT INTO users (id, name, email, email_verified, image) VALUES (?1, ?2, ?3, ?4, ?5)
+            "INSERT INTO users ({USER_COLUMNS}) VALUES (?1, ?2, ?3, ?4, ?5, ?6)
              ON CONFLICT {target} DO NOTHING"
         ))
-        .and_then(|mut stmt| {
-            stmt.execute(params![stored.id, stored.name, stored.email, stored.email_verified, stored.image])
-        })
+        .and_then(|mut stmt| stmt.execute(user_params(&stored)))
         .map_err(map_error("createUser", None))?;
     Ok((inserted == 1).then_some(stored))
 }
@@ -570,7 +581,7 @@ fn user_by_account(
     provider_account_id: &str,
 ) -> Result<Option<AdapterUser>, AdapterError> {
     conn.prepare_cached(
-        "SELECT u.id, u.name, u.email, u.email_verified, u.image
+        "SELECT u.id, u.name, u.email, u.email_verified, u.image, u.locale
          FROM accounts a JOIN users u ON u.id = a.user_id
          WHERE a.provider = ?1 AND a.provider_account_id = ?2",
     )
@@ -657,7 +668,8 @@ impl UserStore for SqliteAdapter {
                     name = CASE WHEN ?2 THEN ?3 ELSE name END,
                     email = CASE WHEN ?4 THEN ?5 ELSE email END,
                     email_verified = CASE WHEN ?6 THEN ?7 ELSE email_verified END,
-                    image = CASE WHEN ?8 THEN ?9 ELSE image END
+                    image = CASE WHEN ?8 THEN ?9 ELSE image END,
+                    locale = CASE WHEN ?10 THEN ?11 ELSE locale END
                  WHERE id = ?1 RETURNING {USER_COLUMNS}"
             ))
             .and_then(|mut stmt| {
@@ -672,6 +684,8 @@ impl UserStore for SqliteAdapter {
                         update.email_verified.flatten(),
                         update.image.is_some(),
                         update.image.clone().flatten(),
+                        update.locale.is_some(),
+                        update.locale.clone().flatten(),
                     ],
                     user_from_row,
                 )
