@@ -1,6 +1,15 @@
 from typing import Any, Callable, Dict, List, Optional, Tuple, Union, final
 
-__all__ = ["NativeAuth", "NativeJob", "create_auth", "compile_config", "error_types", "max_body_bytes", "run_cli", "EngineError"]
+__all__ = [
+    "NativeAuth",
+    "NativeJob",
+    "create_auth",
+    "compile_config",
+    "error_types",
+    "max_body_bytes",
+    "run_cli",
+    "EngineError",
+]
 
 class EngineError(Exception): ...
 
