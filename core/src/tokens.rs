@@ -34,6 +34,24 @@ use crate::{oauth, providers, session, time, Auth};
 /// How long the lease of a refresh lasts at most.
 pub const LEASE: Duration = Duration::from_secs(30);
 
+/// A refresh lease this process took, released however the refresh ends:
+/// after the refresh, and also when the leader finds the tokens already
+/// fresh (another engine refreshed them between its first look and the
+/// lease) or fails to read the account. A lease left held would make every
+/// other process wait out [`LEASE`] for a refresh nobody is doing.
+struct HeldLease<'a> {
+    auth: &'a Auth,
+    key: String,
+}
+
+impl Drop for HeldLease<'_> {
+    fn drop(&mut self) {
+        if let Err(e) = self.auth.stores.leases.release_lease(&self.key) {
+            self.auth.callbacks.log(&AuthError::new(ErrorType::AdapterError, e.to_string()));
+        }
+    }
+}
+
 /// A usable access token, as `get_access_token` answers it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -239,13 +257,13 @@ impl Auth {
         let Some(account) = self.get_account(user_id, provider_id)? else { return Ok(None) };
         let spending = format!("{key}\0{}", account.refresh_token.as_deref().unwrap_or_default());
         let lease_key = format!("lease:refresh:{}", session::stored_session_token(&spending));
-        let leader = match self.stores.leases.take_lease(&lease_key, LEASE) {
-            Ok(taken) => taken,
+        let (leader, held) = match self.stores.leases.take_lease(&lease_key, LEASE) {
+            Ok(taken) => (taken, taken.then(|| HeldLease { auth: self, key: lease_key })),
             // No store to coordinate through: refresh here (one process's
             // calls are still one refresh).
             Err(e) => {
                 self.callbacks.log(&AuthError::new(ErrorType::AdapterError, e.to_string()));
-                true
+                (true, None)
             }
         };
         let deadline = std::time::Instant::now() + self.refresh_wait;
@@ -262,9 +280,7 @@ impl Auth {
                 // rotate refresh tokens hands the same one to the next
                 // refresh, which must be able to lead (it finds the tokens
                 // fresh first if they still are).
-                if let Err(e) = self.stores.leases.release_lease(&lease_key) {
-                    self.callbacks.log(&AuthError::new(ErrorType::AdapterError, e.to_string()));
-                }
+                drop(held);
                 return match outcome {
                     Ok(account) => Ok(AccessToken::of(&account)),
                     Err(e) if e.error_type == ErrorType::RefreshTokenRevoked => {
