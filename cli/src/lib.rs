@@ -68,6 +68,13 @@ where
     run_with(args, &mut stdout.lock(), &mut stderr.lock()) as i32
 }
 
+/// [`run`] for a host language's entry point (`npx libauth`, the Python
+/// console script): `args` without the program name. A panic is exit
+/// status 1, never an unwind into the host.
+pub fn run_host(args: Vec<String>) -> i32 {
+    std::panic::catch_unwind(|| run(std::iter::once("libauth".to_owned()).chain(args))).unwrap_or(Exit::Problems as i32)
+}
+
 /// [`run`], writing to `out` and `err`.
 pub fn run_with<I, S>(args: I, out: &mut dyn Write, err: &mut dyn Write) -> Exit
 where

@@ -427,7 +427,7 @@ pub fn max_body_bytes() -> u32 {
 /// `bin/libauth.js` runs it.
 #[napi(catch_unwind)]
 pub fn run_cli(args: Vec<String>) -> i32 {
-    libauth_cli::run(std::iter::once("libauth".to_owned()).chain(args))
+    libauth_cli::run_host(args)
 }
 
 /// Worker threads started so far (0 until the first job: the pool is lazy).

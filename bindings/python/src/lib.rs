@@ -381,9 +381,7 @@ fn error_types() -> Vec<&'static str> {
 /// command may wait on a database.
 #[pyfunction]
 fn run_cli(py: Python<'_>, args: Vec<String>) -> i32 {
-    py.detach(move || {
-        std::panic::catch_unwind(|| libauth_cli::run(std::iter::once("libauth".to_owned()).chain(args))).unwrap_or(1)
-    })
+    py.detach(move || libauth_cli::run_host(args))
 }
 
 /// Largest request body the engine reads.
