@@ -189,6 +189,11 @@ typedef enum auth_result {
     AUTH_EXPERIMENTAL_FEATURE_NOT_ENABLED = 133,
     // Deleting this passkey would leave the user no way to sign in.
     AUTH_LAST_SIGN_IN_METHOD = 134,
+    // A new password was refused (too short or long, or by the host's
+    // `checkPassword`); the message says why.
+    AUTH_PASSWORD_REFUSED = 135,
+    // A form's email address is not a valid single address.
+    AUTH_INVALID_EMAIL = 136,
 } auth_result;
 
 // One engine for one configuration. Opaque; thread-safe: any number of
@@ -442,6 +447,32 @@ enum auth_result auth_passkeys(const struct auth_engine *auth,
                                size_t call_len,
                                struct auth_buffer **result_out,
                                struct auth_error **error_out);
+
+// A step of the password provider from host code (a form of the app's
+// own): `action` (UTF-8) is `signUp`, `requestPasswordReset`,
+// `resetPassword`, `changePassword`, `changeEmail` or `deleteAccount`;
+// `request_json` the host's request (the shape of `auth_handle`'s; its
+// cookies name the signed-in user); `fields_json` a JSON object of the
+// form's fields (`email`, `password`, `name`; `token`; `currentPassword`,
+// `newPassword`, `newEmail`). No CSRF token: the host's own form protection
+// applies (a request whose `Origin` or `Sec-Fetch-Site` names another site
+// fails with `AUTH_MISSING_CSRF`). On success writes `{"url": "...",
+// "cookies": ["Set-Cookie value", ...]}` to `*result_out`: where the
+// built-in flow goes next, and the cookies to set. Fails with
+// `AUTH_PASSWORD_REFUSED` (the message says why), `AUTH_INVALID_EMAIL`,
+// `AUTH_CREDENTIALS_SIGNIN` (a wrong current password), `AUTH_VERIFICATION`
+// (a bad reset token), `AUTH_RATE_LIMITED`, `AUTH_UNKNOWN_ACTION`,
+// `AUTH_INVALID_JSON`, `AUTH_ADAPTER_ERROR` or `AUTH_OVERLOADED`. Hashes a
+// password and may send mail: admitted as `auth_handle` is.
+enum auth_result auth_password_action(const struct auth_engine *auth,
+                                      const char *action,
+                                      size_t action_len,
+                                      const char *request_json,
+                                      size_t request_len,
+                                      const char *fields_json,
+                                      size_t fields_len,
+                                      struct auth_buffer **result_out,
+                                      struct auth_error **error_out);
 
 // Release an engine. NULL is ignored. No call on it may be running or
 // follow.

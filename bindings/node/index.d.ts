@@ -500,8 +500,61 @@ export interface PasskeyConfig extends PasskeyOptions {
   [option: string]: unknown;
 }
 
+/** What the password provider's `sendEmail` receives. */
+export interface PasswordEmailParams {
+  /** Which message: a new account's link, a reset link, a notice to an address that has an account, a new address's link, a notice to the old address. */
+  kind: "verify-email" | "reset-password" | "account-exists" | "confirm-new-email" | "email-changing";
+  to: string;
+  /** The link to send (absent for `email-changing`). */
+  url?: string | null;
+  expires?: Date | null;
+  /** For `email-changing`: the address the account is changing to. */
+  newEmail?: string | null;
+  /** The language of the request that caused the mail (a BCP 47 tag). */
+  locale: string;
+  provider: { id: string; name: string; type: "password"; from?: string | null };
+  request: Request;
+}
+
+/** Email + password accounts kept by the engine. */
+export interface PasswordOptions {
+  /** Default `"password"`. */
+  id?: string;
+  /** Default `"Password"`. */
+  name?: string;
+  /** An unverified account cannot sign in (default true). */
+  requireEmailVerification?: boolean;
+  /** Characters after NFKC normalisation (default 8 and 256). */
+  minLength?: number;
+  maxLength?: number;
+  /** Argon2id costs (default OWASP's: 19456 KiB, 2 iterations, 1 lane). */
+  argon2?: { memoryKib?: number; iterations?: number; parallelism?: number };
+  /** Hashing jobs at once (default: the cores) and waiting (default 64); past them, 503 with Retry-After. */
+  maxConcurrent?: number;
+  maxQueued?: number;
+  /** Link lifetimes in seconds (default 24 h and 1 h). */
+  verificationMaxAge?: number;
+  resetMaxAge?: number;
+  /** The sender, e.g. `"Example <no-reply@example.com>"`. */
+  from?: string;
+  /** SMTP delivery by the engine (when there is no `sendEmail`). */
+  server?: SmtpServerOptions;
+  sendEmail?: (params: PasswordEmailParams) => Awaitable<void>;
+  /** Refuse a new password: return a message to show, or null to accept it. */
+  checkPassword?: (params: { password: string; email?: string | null; request: Request }) => Awaitable<string | null | undefined>;
+}
+
+export interface PasswordConfig extends PasswordOptions {
+  type: "password";
+  [option: string]: unknown;
+}
+
+/** Email + password accounts (id `password`); pages under `{basePath}/password/`. Needs an adapter. */
+export declare function Password(options?: PasswordOptions): PasswordConfig;
+
 export type Provider =
   | CredentialsConfig<any>
+  | PasswordConfig
   | OAuthConfig<any>
   | TikTokConfig
   | GitHubConfig
@@ -740,10 +793,20 @@ export interface EventsOptions {
     profile: User | AdapterUser;
   }) => Awaitable<void>;
   session?: (message: { session: Session; token: JWT }) => Awaitable<void>;
+  /** A password account's address was proven by its link. */
+  emailVerified?: (message: { user: AdapterUser }) => Awaitable<void>;
+  /** A password was set through a reset link (every session of the user ended). */
+  passwordReset?: (message: { user: AdapterUser }) => Awaitable<void>;
+  /** A signed-in user changed their password. */
+  passwordChanged?: (message: { user: AdapterUser }) => Awaitable<void>;
+  /** A user's address changed, proven at the new one. */
+  emailChanged?: (message: { user: AdapterUser; previousEmail: string | null }) => Awaitable<void>;
+  /** A user deleted their own account. */
+  accountDeleted?: (message: { user: AdapterUser }) => Awaitable<void>;
   /** A request a rate limit refused; `key` is `ip:<address or /64>` or `id:<hash>` (never the username or email). */
   refreshTokenRevoked?: (message: { userId: string; provider: string; providerAccountId: string }) => Awaitable<void>;
   rateLimited?: (message: {
-    route: "credentials" | "email" | "callback";
+    route: "credentials" | "email" | "callback" | "passkey" | "signUp" | "passwordReset" | "passwordToken";
     key: string;
     limit: number;
     window: number;
@@ -881,6 +944,37 @@ export declare function signIn(
   config: Omit<ReactiveAuthConfig, "raw">,
 ): Promise<ActionResult>;
 
+/** The fields of a password-account step called from server code. */
+export interface PasswordActionFields {
+  signUp: { email: string; password: string; name?: string; callbackUrl?: string };
+  requestPasswordReset: { email: string };
+  resetPassword: { token: string; email: string; password: string };
+  changePassword: { currentPassword: string; newPassword: string };
+  changeEmail: { currentPassword: string; newEmail: string };
+  deleteAccount: { currentPassword: string };
+}
+
+type PasswordActionCall<K extends keyof PasswordActionFields> = (
+  fields: PasswordActionFields[K] | FormData | URLSearchParams,
+  request: ServerRequest | IncomingMessage | Request | RequestEvent,
+  config: Omit<ReactiveAuthConfig, "raw">,
+) => Promise<ActionResult>;
+
+/**
+ * The password provider's steps from server code (a form of your own), with
+ * the fields its built-in forms post; each resolves to `{ url, cookies }` as
+ * `signIn` does, or rejects with `PasswordRefused`, `InvalidEmail`,
+ * `CredentialsSignin` (a wrong current password), `Verification` (a bad
+ * reset token) or `RateLimited`. The account steps act for the request's
+ * signed-in user. No CSRF token: the host's own form protection applies.
+ */
+export declare const signUp: PasswordActionCall<"signUp">;
+export declare const requestPasswordReset: PasswordActionCall<"requestPasswordReset">;
+export declare const resetPassword: PasswordActionCall<"resetPassword">;
+export declare const changePassword: PasswordActionCall<"changePassword">;
+export declare const changeEmail: PasswordActionCall<"changeEmail">;
+export declare const deleteAccount: PasswordActionCall<"deleteAccount">;
+
 /**
  * End the session of `request` (its database row too); resolves to the
  * cookies that clear it and where to go: as the sign-out route, the
@@ -1007,7 +1101,9 @@ export type ErrorType =
   | "RefreshTokenRevoked"
   | "WebAuthnVerificationError"
   | "ExperimentalFeatureNotEnabled"
-  | "LastSignInMethod";
+  | "LastSignInMethod"
+  | "PasswordRefused"
+  | "InvalidEmail";
 
 /** Base class of libauth's errors. */
 export declare class AuthError extends Error {
@@ -1054,6 +1150,12 @@ export interface RateLimitOptions {
   callback?: false | RateLimitRule;
   /** Passkey options and verification (per email and per IP). */
   passkey?: false | RateLimitRule;
+  /** Password sign-ups, per IP (default 10 an hour). */
+  signUp?: false | RateLimitRule;
+  /** Reset and verification links mailed on request, per address and per IP (default 3 and 20 an hour). */
+  passwordReset?: false | RateLimitRule;
+  /** Uses of the password provider's links, per IP (default 30 per 10 minutes). */
+  passwordToken?: false | RateLimitRule;
   /** Where counts live: in memory (the default, one process) or shared by many server processes. See docs/scale-out.md. */
   store?: RateLimitStore;
 }

@@ -172,7 +172,10 @@ impl Auth {
                 | routes::Action::Error
                 | routes::Action::VerifyRequest => self.pages_hookless && !self.page_reads_session(req),
                 routes::Action::WebAuthnScript => true,
-                routes::Action::Callback | routes::Action::WebAuthnOptions | routes::Action::Passkeys => false,
+                routes::Action::Callback
+                | routes::Action::WebAuthnOptions
+                | routes::Action::Passkeys
+                | routes::Action::Password => false,
             },
             routes::Target::Route { .. } => false,
         };

@@ -71,6 +71,10 @@ fn keywords_of(kind: &HookKind) -> &'static [&'static str] {
         HookKind::Event(Event::Session) => &["session", "token"],
         HookKind::Event(Event::RateLimited) => &["route", "key", "limit", "window", "retryAfter"],
         HookKind::Event(Event::RefreshTokenRevoked) => &["userId", "provider", "providerAccountId"],
+        HookKind::Event(
+            Event::EmailVerified | Event::PasswordReset | Event::PasswordChanged | Event::AccountDeleted,
+        ) => &["user"],
+        HookKind::Event(Event::EmailChanged) => &["user", "previousEmail"],
         HookKind::Provider { method: ProviderMethod::Authorize, .. } => &["credentials", "request"],
         HookKind::Provider { method: ProviderMethod::GetUserInfo, .. } => &["options", "request"],
         _ => &[],
@@ -132,6 +136,19 @@ impl HookCall {
                 requests: vec!["0.request".into()],
                 ..call(vec![Value::Object(fields)])
             },
+            // sendEmail({ kind, to, url?, expires?: Date, locale, provider, request }),
+            // checkPassword({ password, email, request }): one object each.
+            HookKind::Provider { method: ProviderMethod::SendEmail, .. } => {
+                let dates = if fields.get("expires").is_some_and(Value::is_string) {
+                    vec!["0.expires".into()]
+                } else {
+                    Vec::new()
+                };
+                HookCall { dates, requests: vec!["0.request".into()], ..call(vec![Value::Object(fields)]) }
+            }
+            HookKind::Provider { method: ProviderMethod::CheckPassword, .. } => {
+                HookCall { requests: vec!["0.request".into()], ..call(vec![Value::Object(fields)]) }
+            }
             // error(error: AuthError), warn(code, message), debug(message, metadata)
             HookKind::Logger(LogLevel::Error) => {
                 HookCall { errors: vec!["0".into()], ..call(vec![Value::Object(fields)]) }

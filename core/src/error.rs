@@ -53,10 +53,15 @@ pub enum ErrorType {
     /// libauth's own: deleting this passkey would leave the user no way to
     /// sign in.
     LastSignInMethod,
+    /// libauth's own: a new password the policy or the host's
+    /// `checkPassword` refused; the message says why and may be shown.
+    PasswordRefused,
+    /// libauth's own: a form's email address is not a valid single address.
+    InvalidEmail,
 }
 
 impl ErrorType {
-    pub const ALL: [ErrorType; 34] = [
+    pub const ALL: [ErrorType; 36] = [
         Self::AccessDenied,
         Self::AccountNotLinked,
         Self::AdapterError,
@@ -91,6 +96,8 @@ impl ErrorType {
         Self::WebAuthnVerificationError,
         Self::ExperimentalFeatureNotEnabled,
         Self::LastSignInMethod,
+        Self::PasswordRefused,
+        Self::InvalidEmail,
     ];
 
     pub fn as_str(self) -> &'static str {
@@ -129,6 +136,8 @@ impl ErrorType {
             Self::WebAuthnVerificationError => "WebAuthnVerificationError",
             Self::ExperimentalFeatureNotEnabled => "ExperimentalFeatureNotEnabled",
             Self::LastSignInMethod => "LastSignInMethod",
+            Self::PasswordRefused => "PasswordRefused",
+            Self::InvalidEmail => "InvalidEmail",
         }
     }
 
@@ -151,6 +160,8 @@ impl ErrorType {
                 | Self::AccountNotLinked
                 | Self::RateLimited
                 | Self::WebAuthnVerificationError
+                | Self::PasswordRefused
+                | Self::InvalidEmail
         )
     }
 

@@ -31,6 +31,11 @@ impl Hook {
     pub const EVENT_SESSION: Hook = Hook::fixed("events.session");
     pub const EVENT_RATE_LIMITED: Hook = Hook::fixed("events.rateLimited");
     pub const EVENT_REFRESH_TOKEN_REVOKED: Hook = Hook::fixed("events.refreshTokenRevoked");
+    pub const EVENT_EMAIL_VERIFIED: Hook = Hook::fixed("events.emailVerified");
+    pub const EVENT_PASSWORD_RESET: Hook = Hook::fixed("events.passwordReset");
+    pub const EVENT_PASSWORD_CHANGED: Hook = Hook::fixed("events.passwordChanged");
+    pub const EVENT_EMAIL_CHANGED: Hook = Hook::fixed("events.emailChanged");
+    pub const EVENT_ACCOUNT_DELETED: Hook = Hook::fixed("events.accountDeleted");
 
     pub const JWT_ENCODE: Hook = Hook::fixed("jwt.encode");
     pub const JWT_DECODE: Hook = Hook::fixed("jwt.decode");
@@ -41,7 +46,7 @@ impl Hook {
     pub const LOGGER_DEBUG: Hook = Hook::fixed("logger.debug");
 
     /// Every hook whose name does not depend on a provider or an adapter method.
-    pub const FIXED: [Hook; 18] = [
+    pub const FIXED: [Hook; 23] = [
         Hook::SIGN_IN,
         Hook::REDIRECT,
         Hook::JWT,
@@ -54,6 +59,11 @@ impl Hook {
         Hook::EVENT_SESSION,
         Hook::EVENT_RATE_LIMITED,
         Hook::EVENT_REFRESH_TOKEN_REVOKED,
+        Hook::EVENT_EMAIL_VERIFIED,
+        Hook::EVENT_PASSWORD_RESET,
+        Hook::EVENT_PASSWORD_CHANGED,
+        Hook::EVENT_EMAIL_CHANGED,
+        Hook::EVENT_ACCOUNT_DELETED,
         Hook::JWT_ENCODE,
         Hook::JWT_DECODE,
         Hook::GENERATE_SESSION_TOKEN,
@@ -134,6 +144,16 @@ pub enum Event {
     RateLimited,
     /// The provider refused a stored refresh token: `{ userId, provider, providerAccountId }`.
     RefreshTokenRevoked,
+    /// A password account's address was proven by its link: `{ user }`.
+    EmailVerified,
+    /// A password was set through a reset link: `{ user }`.
+    PasswordReset,
+    /// A signed-in user changed their password: `{ user }`.
+    PasswordChanged,
+    /// A user's address changed, proven at the new one: `{ user, previousEmail }`.
+    EmailChanged,
+    /// A user deleted their own account: `{ user }`.
+    AccountDeleted,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -146,6 +166,10 @@ pub enum ProviderMethod {
     Profile,
     /// Passkey providers: who is signing in (`{ user, exists }` or null).
     GetUserInfo,
+    /// Password providers: mail a link or a notice (`{ kind, to, url?, … }`).
+    SendEmail,
+    /// Password providers: refuse a new password (a message) or accept it (null).
+    CheckPassword,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -172,6 +196,11 @@ impl HookKind {
             ("events", "session") => HookKind::Event(Event::Session),
             ("events", "rateLimited") => HookKind::Event(Event::RateLimited),
             ("events", "refreshTokenRevoked") => HookKind::Event(Event::RefreshTokenRevoked),
+            ("events", "emailVerified") => HookKind::Event(Event::EmailVerified),
+            ("events", "passwordReset") => HookKind::Event(Event::PasswordReset),
+            ("events", "passwordChanged") => HookKind::Event(Event::PasswordChanged),
+            ("events", "emailChanged") => HookKind::Event(Event::EmailChanged),
+            ("events", "accountDeleted") => HookKind::Event(Event::AccountDeleted),
             ("logger", "error") => HookKind::Logger(LogLevel::Error),
             ("logger", "warn") => HookKind::Logger(LogLevel::Warn),
             ("logger", "debug") => HookKind::Logger(LogLevel::Debug),
@@ -190,6 +219,8 @@ impl HookKind {
                     "sendVerificationRequest" => ProviderMethod::SendVerificationRequest,
                     "profile" => ProviderMethod::Profile,
                     "getUserInfo" => ProviderMethod::GetUserInfo,
+                    "sendEmail" => ProviderMethod::SendEmail,
+                    "checkPassword" => ProviderMethod::CheckPassword,
                     _ => return None,
                 };
                 (!id.is_empty()).then_some(())?;
@@ -226,13 +257,13 @@ impl HookKind {
 pub(crate) fn known_hooks_hint(name: &str) -> &'static str {
     match name.split('.').next().unwrap_or_default() {
         "callbacks" => "the callbacks are signIn, redirect, jwt and session",
-        "events" => "the events are signIn, signOut, createUser, updateUser, linkAccount, session, rateLimited and refreshTokenRevoked",
+        "events" => "the events are signIn, signOut, createUser, updateUser, linkAccount, session, rateLimited, refreshTokenRevoked, emailVerified, passwordReset, passwordChanged, emailChanged and accountDeleted",
         "logger" => "the logger's levels are error, warn and debug",
         "jwt" => "the jwt functions are encode and decode",
         "session" => "the session function is generateSessionToken",
         "adapter" => "not an adapter method libauth calls",
         "providers" => {
-            "provider functions are authorize (credentials), sendVerificationRequest (email) and profile (oauth/oidc)"
+            "provider functions are authorize (credentials), sendVerificationRequest (email), profile (oauth/oidc), getUserInfo (webauthn), sendEmail and checkPassword (password)"
         }
         _ => "not a hook libauth calls",
     }

@@ -129,6 +129,9 @@ const ARGUMENTS: &[(&str, &str)] = &[
     ("host", "example.com"),
     ("url", "http://localhost:3000/auth/signin"),
     ("error", "UnknownError"),
+    ("email", "ada@example.com"),
+    ("min", "8"),
+    ("max", "256"),
 ];
 
 /// The cookie a host's own pages may set to remember a visitor's choice.

@@ -91,7 +91,7 @@ pub use error::{AuthError, ConfigError, ErrorType, HostError};
 pub use host::{Hook, HookMap, Host, NoHooks};
 pub use http::{ActionOutcome, AuthRequest, AuthResponse};
 pub use identity::Identity;
-pub use routes::Action;
+pub use routes::{Action, PasswordAction};
 pub use session::Session;
 pub use store::{Adapter, AdapterError, Purged, Stores};
 
@@ -197,6 +197,26 @@ impl Auth {
     ) -> Result<ActionOutcome, AuthError> {
         std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
             routes::sign_in_action(self, provider_id, fields, request)
+        }))
+        .unwrap_or_else(|_| Err(AuthError::internal()))
+    }
+
+    /// A password-account step from host code (`password` provider): the
+    /// fields the built-in form posts (see [`PasswordAction`]), the host's
+    /// own request (its cookies name the signed-in user for the account
+    /// steps). No CSRF token, as [`Auth::sign_in`]. Returns the cookies to
+    /// set and where the built-in flow would go next; a refusal is its
+    /// typed error: `PasswordRefused`, `InvalidEmail`, `CredentialsSignin`
+    /// (a wrong current password), `Verification` (a bad reset token),
+    /// `RateLimited`.
+    pub fn password_action(
+        &self,
+        action: PasswordAction,
+        fields: serde_json::Map<String, serde_json::Value>,
+        request: &AuthRequest,
+    ) -> Result<ActionOutcome, AuthError> {
+        std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            routes::password_action(self, action, fields, request)
         }))
         .unwrap_or_else(|_| Err(AuthError::internal()))
     }

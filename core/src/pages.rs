@@ -55,6 +55,15 @@ pub enum PageProviderKind<'a> {
     Passkey {
         conditional_ui: bool,
     },
+    /// The password provider: email and password, with links to its
+    /// forgotten-password and sign-up pages.
+    Password {
+        password_label: String,
+        forgot_url: String,
+        forgot_label: String,
+        signup_url: String,
+        signup_label: String,
+    },
 }
 
 pub struct PageProvider<'a> {
@@ -91,6 +100,44 @@ pub struct SigninPage<'a> {
     /// The module's messages in the page's language, as JSON (the passkey
     /// form's `data-webauthn-messages`; see [`passkey_messages`]).
     pub passkey_messages: String,
+}
+
+/// One input of a password page's form.
+pub struct FormField<'a> {
+    pub name: &'a str,
+    pub label: String,
+    pub input_type: &'a str,
+    pub value: String,
+    pub autocomplete: &'a str,
+    pub required: bool,
+    /// For new passwords: the policy's shortest.
+    pub minlength: Option<usize>,
+}
+
+/// One form of a password page.
+pub struct PageForm<'a> {
+    /// Unique on the page (input ids).
+    pub id: &'a str,
+    pub heading: Option<String>,
+    pub text: Option<String>,
+    pub action: String,
+    pub hidden: Vec<(&'a str, String)>,
+    pub fields: Vec<FormField<'a>>,
+    pub button: String,
+}
+
+/// The password provider's pages (sign-up, forgotten password, reset,
+/// account): forms, a notice or an error, links.
+#[derive(Template)]
+#[template(path = "password.html")]
+pub struct PasswordPage<'a> {
+    pub layout: Layout<'a>,
+    pub heading: String,
+    pub notice: Option<String>,
+    pub error: Option<String>,
+    pub csrf_token: &'a str,
+    pub forms: Vec<PageForm<'a>>,
+    pub links: Vec<(String, String)>,
 }
 
 /// The browser module's message keys (its `MESSAGES`), with their message

@@ -108,7 +108,7 @@ impl Auth {
     fn has_other_sign_in(&self, db: &DataStores, user_id: &str) -> Result<bool, AuthError> {
         for provider in self.providers.iter() {
             match &provider.kind {
-                providers::ProviderKind::OAuth(_) => {
+                providers::ProviderKind::OAuth(_) | providers::ProviderKind::Password(_) => {
                     // A host adapter may not read accounts: then this
                     // account cannot be counted on.
                     if let Ok(Some(_)) = db.accounts.get_account(user_id, &provider.id) {

@@ -44,6 +44,7 @@ impl Auth {
             )?),
         };
         check_email_adapter(&providers, stores.data())?;
+        check_password_adapter(&providers, stores.data())?;
         let plain_cookies = CookieSet::new(false, &settings.cookies);
         let secure_cookies = CookieSet::new(true, &settings.cookies);
         // Derive the session keys now, for both cookie names a request may
@@ -146,6 +147,10 @@ fn check_hook_names(
                         | (providers::ProviderKind::Email(_), ProviderMethod::SendVerificationRequest)
                         | (providers::ProviderKind::OAuth(_), ProviderMethod::Profile)
                         | (providers::ProviderKind::WebAuthn(_), ProviderMethod::GetUserInfo)
+                        | (
+                            providers::ProviderKind::Password(_),
+                            ProviderMethod::SendEmail | ProviderMethod::CheckPassword
+                        )
                 );
                 if !fits {
                     return Err(ConfigError::new(
@@ -164,6 +169,35 @@ fn check_hook_names(
         }
     }
     Ok(())
+}
+
+/// The password provider keeps users, their password (on an account) and
+/// its links' tokens through the adapter.
+fn check_password_adapter(providers: &Providers, stores: Option<&store::DataStores>) -> Result<(), ConfigError> {
+    let Some((provider, _)) = providers.password() else { return Ok(()) };
+    const NEEDED: [&str; 6] = [
+        "createUser",
+        "getUserByEmail",
+        "linkAccount",
+        "getAccount",
+        "createVerificationToken",
+        "useVerificationToken",
+    ];
+    match stores {
+        None => Err(ConfigError::new(
+            "adapter",
+            format!("the password provider {:?} keeps its accounts through an adapter; configure one", provider.id),
+        )
+        .with_kind(ErrorType::MissingAdapter)),
+        Some(a) => match NEEDED.iter().find(|m| !a.supports(m)) {
+            Some(missing) => Err(ConfigError::new(
+                "adapter",
+                format!("the password provider needs the adapter method {missing} (and {})", NEEDED.join(", ")),
+            )
+            .with_kind(ErrorType::MissingAdapterMethods)),
+            None => Ok(()),
+        },
+    }
 }
 
 /// The email provider stores its tokens through the adapter.

@@ -71,6 +71,11 @@ pub enum auth_result {
     AUTH_EXPERIMENTAL_FEATURE_NOT_ENABLED = 133,
     /// Deleting this passkey would leave the user no way to sign in.
     AUTH_LAST_SIGN_IN_METHOD = 134,
+    /// A new password was refused (too short or long, or by the host's
+    /// `checkPassword`); the message says why.
+    AUTH_PASSWORD_REFUSED = 135,
+    /// A form's email address is not a valid single address.
+    AUTH_INVALID_EMAIL = 136,
 }
 
 use auth_result::*;
@@ -113,6 +118,8 @@ impl auth_result {
             ErrorType::WebAuthnVerificationError => AUTH_WEB_AUTHN_VERIFICATION_ERROR,
             ErrorType::ExperimentalFeatureNotEnabled => AUTH_EXPERIMENTAL_FEATURE_NOT_ENABLED,
             ErrorType::LastSignInMethod => AUTH_LAST_SIGN_IN_METHOD,
+            ErrorType::PasswordRefused => AUTH_PASSWORD_REFUSED,
+            ErrorType::InvalidEmail => AUTH_INVALID_EMAIL,
         }
     }
 
@@ -161,6 +168,8 @@ impl auth_result {
             AUTH_WEB_AUTHN_VERIFICATION_ERROR => c"WebAuthnVerificationError",
             AUTH_EXPERIMENTAL_FEATURE_NOT_ENABLED => c"ExperimentalFeatureNotEnabled",
             AUTH_LAST_SIGN_IN_METHOD => c"LastSignInMethod",
+            AUTH_PASSWORD_REFUSED => c"PasswordRefused",
+            AUTH_INVALID_EMAIL => c"InvalidEmail",
         }
     }
 

@@ -455,6 +455,65 @@ pub unsafe extern "C" fn auth_passkeys(
     })
 }
 
+/// A step of the password provider from host code (a form of the app's
+/// own): `action` (UTF-8) is `signUp`, `requestPasswordReset`,
+/// `resetPassword`, `changePassword`, `changeEmail` or `deleteAccount`;
+/// `request_json` the host's request (the shape of `auth_handle`'s; its
+/// cookies name the signed-in user); `fields_json` a JSON object of the
+/// form's fields (`email`, `password`, `name`; `token`; `currentPassword`,
+/// `newPassword`, `newEmail`). No CSRF token: the host's own form protection
+/// applies (a request whose `Origin` or `Sec-Fetch-Site` names another site
+/// fails with `AUTH_MISSING_CSRF`). On success writes `{"url": "...",
+/// "cookies": ["Set-Cookie value", ...]}` to `*result_out`: where the
+/// built-in flow goes next, and the cookies to set. Fails with
+/// `AUTH_PASSWORD_REFUSED` (the message says why), `AUTH_INVALID_EMAIL`,
+/// `AUTH_CREDENTIALS_SIGNIN` (a wrong current password), `AUTH_VERIFICATION`
+/// (a bad reset token), `AUTH_RATE_LIMITED`, `AUTH_UNKNOWN_ACTION`,
+/// `AUTH_INVALID_JSON`, `AUTH_ADAPTER_ERROR` or `AUTH_OVERLOADED`. Hashes a
+/// password and may send mail: admitted as `auth_handle` is.
+#[no_mangle]
+#[allow(clippy::too_many_arguments)]
+pub unsafe extern "C" fn auth_password_action(
+    auth: *const auth_engine,
+    action: *const c_char,
+    action_len: usize,
+    request_json: *const c_char,
+    request_len: usize,
+    fields_json: *const c_char,
+    fields_len: usize,
+    result_out: *mut *mut auth_buffer,
+    error_out: *mut *mut auth_error,
+) -> auth_result {
+    firewall("auth_password_action", error_out, || {
+        // SAFETY: the header's contract for `auth`.
+        let auth = unsafe { engine(auth) }?;
+        // SAFETY: the header's contract for `action`, `request_json` and `fields_json`.
+        let action = unsafe { text(action, action_len, "action") }?;
+        // SAFETY: as above.
+        let json = unsafe { text(request_json, request_len, "request_json") }?;
+        // SAFETY: as above.
+        let fields = unsafe { text(fields_json, fields_len, "fields_json") }?;
+        if result_out.is_null() {
+            return Err(null_output("result_out"));
+        }
+        let action = libauth_core::PasswordAction::parse(action)
+            .ok_or_else(|| Failure::new(auth_result::AUTH_UNKNOWN_ACTION, format!("no password action {action:?}")))?;
+        let req = parse_request(json)?;
+        let fields = match serde_json::from_str::<serde_json::Value>(fields) {
+            Ok(serde_json::Value::Object(fields)) => fields,
+            Ok(_) => return Err(Failure::new(auth_result::AUTH_INVALID_JSON, "fields_json: must be an object")),
+            Err(e) => return Err(Failure::new(auth_result::AUTH_INVALID_JSON, format!("fields_json: {e}"))),
+        };
+        let _permit = auth.admit(Work::HostCall).permit()?;
+        let outcome = auth.password_action(action, fields, &req)?;
+        let bytes = serde_json::to_vec(&serde_json::json!({ "url": outcome.redirect, "cookies": outcome.set_cookies }))
+            .map_err(|e| Failure::new(auth_result::AUTH_INTERNAL_ERROR, e.to_string()))?;
+        // SAFETY: not NULL; the contract makes it writable.
+        unsafe { *result_out = auth_buffer::boxed(bytes) };
+        Ok(())
+    })
+}
+
 /// Release an engine. NULL is ignored. No call on it may be running or
 /// follow.
 #[no_mangle]

@@ -154,6 +154,10 @@ static int32_t hook(void *user_data, const char *name, const char *args_json, si
     } else if (strcmp(name, "events.signIn") == 0) {
         const char *id = cJSON_GetStringValue(cJSON_GetObjectItem(cJSON_GetObjectItem(args, "user"), "id"));
         snprintf(h->signed_in_user, sizeof h->signed_in_user, "%s", id ? id : "");
+    } else if (strcmp(name, "providers.password.sendEmail") == 0) {
+        snprintf(h->last_email_url, sizeof h->last_email_url, "%s:%s",
+                 cJSON_GetStringValue(cJSON_GetObjectItem(args, "kind")) ?: "",
+                 cJSON_GetStringValue(cJSON_GetObjectItem(args, "url")) ?: "");
     } else if (strcmp(name, "providers.email.sendVerificationRequest") == 0) {
         snprintf(h->last_email_url, sizeof h->last_email_url, "%s",
                  cJSON_GetStringValue(cJSON_GetObjectItem(args, "url")) ?: "");
@@ -779,6 +783,57 @@ static void test_passkeys(void) {
     auth_free(auth);
 }
 
+/* auth_password_action: the password provider's steps from C, with the
+ * mail through the C hook; a refused password is AUTH_PASSWORD_REFUSED
+ * (type PasswordRefused, the reason in the message), a bad address
+ * AUTH_INVALID_EMAIL, an unknown action AUTH_UNKNOWN_ACTION. (The routes
+ * and pages: core/tests/password_accounts.rs and the browser tests.) */
+static void test_password_actions(void) {
+    host_state h = {0};
+    auth_error *err = NULL;
+    char *c = config_with(",\"adapter\":{\"type\":\"memory\"},\"session\":{\"strategy\":\"database\"},"
+                          "\"providers\":[{\"type\":\"password\",\"argon2\":{\"memoryKib\":64,\"iterations\":1}}],"
+                          "\"hooks\":{\"implemented\":[\"providers.password.sendEmail\"]}");
+    auth_engine *auth = engine(c, &h, &err);
+    free(c);
+    CHECK(auth != NULL, "password engine: %s", err ? auth_error_message(err) : "-");
+    auth_error_free(err);
+    if (!auth) return;
+    char *req = request_json("POST", ORIGIN "/account/signup", NULL, NULL);
+    const char *short_pw = "{\"email\":\"ada@example.com\",\"password\":\"short\"}";
+    auth_buffer *out = NULL;
+    err = NULL;
+    auth_result code = auth_password_action(auth, "signUp", 6, req, strlen(req), short_pw, strlen(short_pw), &out, &err);
+    CHECK(code == AUTH_PASSWORD_REFUSED, "a short password: code %d", code);
+    CHECK(err && strcmp(auth_error_type(err), "PasswordRefused") == 0 && strstr(auth_error_message(err), "at least 8"),
+          "type and reason: %s", err ? auth_error_message(err) : "-");
+    CHECK(out == NULL, "nothing written");
+    auth_error_free(err);
+    const char *bad_email = "{\"email\":\"ada\",\"password\":\"long enough\"}";
+    code = auth_password_action(auth, "signUp", 6, req, strlen(req), bad_email, strlen(bad_email), &out, NULL);
+    CHECK(code == AUTH_INVALID_EMAIL, "not an address: code %d", code);
+    const char *good = "{\"email\":\"ada@example.com\",\"password\":\"long enough\"}";
+    code = auth_password_action(auth, "signUp", 6, req, strlen(req), good, strlen(good), &out, NULL);
+    CHECK(code == AUTH_OK, "sign-up: code %d", code);
+    cJSON *result = out ? cJSON_ParseWithLength((const char *)out->data, out->len) : NULL;
+    const char *url = cJSON_GetStringValue(cJSON_GetObjectItem(result, "url"));
+    CHECK(url && strstr(url, "/auth/verify-request"), "where next: %s", url ? url : "-");
+    CHECK(strncmp(h.last_email_url, "verify-email:" ORIGIN "/auth/password/verify?token=", 50) == 0,
+          "the link went through the hook: %s", h.last_email_url);
+    cJSON_Delete(result);
+    auth_buffer_free(out);
+    CHECK(auth_password_action(auth, "signIn", 6, req, strlen(req), good, strlen(good), &out, NULL) ==
+              AUTH_UNKNOWN_ACTION,
+          "not a password action");
+    CHECK(auth_password_action(auth, "signUp", 6, req, strlen(req), "[1]", 3, &out, NULL) == AUTH_INVALID_JSON,
+          "fields must be an object");
+    CHECK(auth_password_action(auth, "signUp", 6, req, strlen(req), good, strlen(good), NULL, NULL) ==
+              AUTH_NULL_ARGUMENT,
+          "NULL result_out");
+    free(req);
+    auth_free(auth);
+}
+
 static void test_deadline_and_admission(void) {
     /* hooks.timeouts: a signIn hook slower than its deadline fails the sign-in. */
     host_state h = {0};
@@ -1076,6 +1131,7 @@ int main(void) {
     test_round_trip();
     test_session_by_cookie();
     test_passkeys();
+    test_password_actions();
     test_deadline_and_admission();
     test_email_and_adapter();
     test_access_tokens();

@@ -25,6 +25,34 @@ async function signIn(provider, fields, request, config) {
 }
 
 /**
+ * A step of the password provider from server code (a form of your own),
+ * with the fields the built-in form posts. Resolves to `{ url, cookies }`
+ * as `signIn` does; rejects with `PasswordRefused`, `InvalidEmail`,
+ * `CredentialsSignin` (a wrong current password), `Verification` (a bad
+ * reset token) or `RateLimited`. No CSRF token: the host's own form
+ * protection applies.
+ */
+function passwordAction(action) {
+  return async (fields, request, config) => {
+    const { auth, url, headers, peer } = target(request, config, action);
+    return auth.passwordAction(action, JSON.stringify(plainFields(fields)), "POST", url, headers, peer);
+  };
+}
+
+/** `{ email, password, name?, callbackUrl? }`: create an account and mail its verification link. */
+const signUp = passwordAction("signUp");
+/** `{ email }`: mail a reset link (the same answer for any address). */
+const requestPasswordReset = passwordAction("requestPasswordReset");
+/** `{ token, email, password }`: a reset link's new password; ends every session, signs in. */
+const resetPassword = passwordAction("resetPassword");
+/** `{ currentPassword, newPassword }`: the request's signed-in user; ends their other sessions. */
+const changePassword = passwordAction("changePassword");
+/** `{ currentPassword, newEmail }`: mail a confirmation link to the new address, tell the old one. */
+const changeEmail = passwordAction("changeEmail");
+/** `{ currentPassword }`: delete the request's signed-in user, and sign out. */
+const deleteAccount = passwordAction("deleteAccount");
+
+/**
  * End the session of `request` (the database row too) and resolve to
  * `{ url, cookies }`: cookies that clear it, and where to go.
  * @returns {Promise<{ url: string, cookies: string[] }>}
@@ -170,6 +198,12 @@ function plainFields(fields) {
 module.exports = {
   signIn,
   signOut,
+  signUp,
+  requestPasswordReset,
+  resetPassword,
+  changePassword,
+  changeEmail,
+  deleteAccount,
   getAccount,
   refreshAccount,
   getAccessToken,

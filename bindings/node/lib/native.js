@@ -133,6 +133,18 @@ class Instance {
     return promise;
   }
 
+  /** A password-account step from host code; as `signIn`. */
+  passwordAction(action, fieldsJson, method, url, headers, remoteAddress) {
+    const id = this.callId();
+    const promise = this.defer(id);
+    try {
+      this.native.passwordAction(id, action, fieldsJson, method, url, headers, remoteAddress ?? null);
+    } catch (e) {
+      this.settle(id, String(e?.message ?? e));
+    }
+    return promise;
+  }
+
   /** @returns {Promise<{url: string, cookies: string[]}>} */
   signOut(method, url, headers, remoteAddress) {
     const id = this.callId();

@@ -130,8 +130,23 @@ function Passkey(options = {}) {
   return { type: "webauthn", id: "passkey", name: "Passkey", ...options };
 }
 
+/**
+ * Email + password accounts kept by the engine (id `password`): sign-up,
+ * verification, forgotten password, change of password or address,
+ * deletion, with built-in pages under `{basePath}/password/`. Needs an
+ * adapter. Mail goes through `server` (SMTP, with `from`) or
+ * `sendEmail({ kind, to, url, expires, locale, newEmail })`;
+ * `checkPassword({ password, email })` may refuse a new password by
+ * returning a message. Auth.js's client signs in with
+ * `signIn("password", { email, password })`.
+ */
+function Password(options = {}) {
+  return { type: "password", id: "password", name: "Password", ...options };
+}
+
 module.exports = {
   Credentials,
+  Password,
   TikTok,
   GitHub,
   Google,

@@ -256,6 +256,42 @@ impl NativeAuth {
         self.run_admitted(id, move |auth| action_outcome(auth.sign_in(&provider, fields, &req)));
     }
 
+    /// A password-account step from host code on a worker thread
+    /// (`action`: `signUp`, `requestPasswordReset`, `resetPassword`,
+    /// `changePassword`, `changeEmail`, `deleteAccount`); as `sign_in`.
+    #[allow(clippy::too_many_arguments)]
+    #[napi(catch_unwind)]
+    pub fn password_action(
+        &self,
+        id: u32,
+        action: String,
+        fields_json: String,
+        method: String,
+        url: String,
+        headers: Vec<String>,
+        remote_address: Option<String>,
+    ) {
+        let req = AuthRequest { method, url, headers: pair_up(headers), body: None, remote_address };
+        let Some(action) = libauth_core::PasswordAction::parse(&action) else {
+            let e = libauth_core::AuthError::new(
+                libauth_core::ErrorType::UnknownAction,
+                format!("no password action {action:?}"),
+            );
+            return self.finish_now(id, Outcome::Failed(error_json(&e)));
+        };
+        let fields = match serde_json::from_str::<serde_json::Value>(&fields_json) {
+            Ok(serde_json::Value::Object(fields)) => fields,
+            _ => {
+                let e = libauth_core::AuthError::new(
+                    libauth_core::ErrorType::CallbackRouteError,
+                    "the fields must be an object, FormData or URLSearchParams",
+                );
+                return self.finish_now(id, Outcome::Failed(error_json(&e)));
+            }
+        };
+        self.run_admitted(id, move |auth| action_outcome(auth.password_action(action, fields, &req)));
+    }
+
     /// Sign out from host code on a worker thread; as `sign_in`.
     #[napi(catch_unwind)]
     pub fn sign_out(&self, id: u32, method: String, url: String, headers: Vec<String>, remote_address: Option<String>) {

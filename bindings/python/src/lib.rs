@@ -323,6 +323,45 @@ impl NativeAuth {
         }
     }
 
+    /// A password-account step from host code (`action`: `signUp`,
+    /// `requestPasswordReset`, `resetPassword`, `changePassword`,
+    /// `changeEmail`, `deleteAccount`); as `sign_in`.
+    #[pyo3(signature = (action, fields_json, method, url, headers, remote_address=None))]
+    #[allow(clippy::too_many_arguments)]
+    fn password_action(
+        &self,
+        py: Python<'_>,
+        action: &str,
+        fields_json: &str,
+        method: String,
+        url: String,
+        headers: Vec<(String, String)>,
+        remote_address: Option<String>,
+    ) -> PyResult<(String, Vec<String>)> {
+        let Some(action) = libauth_core::PasswordAction::parse(action) else {
+            return Err(engine_error(&AuthError::new(
+                ErrorType::UnknownAction,
+                format!("no password action {action:?}"),
+            )));
+        };
+        let fields = match serde_json::from_str::<serde_json::Value>(fields_json) {
+            Ok(serde_json::Value::Object(fields)) => fields,
+            _ => {
+                return Err(engine_error(&AuthError::new(
+                    ErrorType::CallbackRouteError,
+                    "password_action: the fields must be a dict",
+                )))
+            }
+        };
+        let req = AuthRequest { method, url, headers, body: None, remote_address };
+        let auth = &self.auth;
+        match py.detach(|| catch_unwind(AssertUnwindSafe(|| auth.password_action(action, fields, &req)))) {
+            Ok(Ok(out)) => Ok((out.redirect, out.set_cookies)),
+            Ok(Err(e)) => Err(engine_error(&e)),
+            Err(_) => Err(internal()),
+        }
+    }
+
     /// Sign out from host code; as `sign_in`.
     fn sign_out(
         &self,

@@ -65,9 +65,11 @@ email-ignore = إذا لم تطلب هذه الرسالة، فيمكنك تجا�
 provider-credentials = بيانات الاعتماد
 provider-email = البريد الإلكتروني
 provider-passkey = مفتاح المرور
+provider-password = كلمة المرور
 signin-with-credentials = تسجيل الدخول باستخدام بيانات الاعتماد
 signin-with-email = تسجيل الدخول باستخدام البريد الإلكتروني
 signin-with-passkey = تسجيل الدخول باستخدام مفتاح المرور
+signin-with-password = تسجيل الدخول
 
 ## The `message` of the JSON answers an API caller may show a user
 
@@ -88,3 +90,62 @@ passkey-error-account-exists = لهذا البريد الإلكتروني حسا
 passkey-error-ip-address = تحتاج مفاتيح المرور إلى اسم نطاق هذا الموقع، لا إلى عنوان IP.
 passkey-error-use-localhost = تحتاج مفاتيح المرور إلى اسم، لا إلى عنوان IP: افتح { $url } بدلًا من ذلك.
 passkey-error-failed = تعذّر تسجيل الدخول باستخدام مفتاح المرور ({ $error }).
+
+## The password provider's pages (sign-up, forgotten password, reset,
+## account). Placeables: $min and $max (lengths), $email (an address).
+
+password-label = كلمة المرور
+password-new-label = كلمة المرور الجديدة
+password-current-label = كلمة المرور الحالية
+password-name-label = الاسم (اختياري)
+password-forgot-link = هل نسيت كلمة المرور؟
+password-signup-link = إنشاء حساب
+password-signin-link = لديك حساب بالفعل؟ سجّل الدخول
+password-set-link = تعيين كلمة مرور
+password-signup-heading = إنشاء حساب
+password-signup-button = إنشاء الحساب
+password-forgot-heading = إعادة تعيين كلمة المرور
+password-forgot-text = أدخل عنوان بريدك الإلكتروني: إذا كان مرتبطًا بحساب، فسنرسل إليه رابطًا لاختيار كلمة مرور جديدة.
+password-forgot-button = إرسال الرابط
+password-reset-heading = اختيار كلمة مرور جديدة
+password-reset-button = حفظ كلمة المرور
+password-account-heading = حسابك
+password-change-heading = تغيير كلمة المرور
+password-change-button = تغيير كلمة المرور
+password-email-heading = تغيير عنوان بريدك الإلكتروني
+password-email-current = عنوانك هو { $email }.
+password-email-new-label = عنوان البريد الإلكتروني الجديد
+password-email-button = إرسال رابط التأكيد
+password-delete-heading = حذف حسابك
+password-delete-text = سيؤدي هذا إلى حذف حسابك وكل ما هو محفوظ معه. ولا يمكن التراجع عن ذلك.
+password-delete-button = حذف حسابي
+password-changed = تم تغيير كلمة المرور، وتم تسجيل الخروج من جلساتك الأخرى.
+password-email-sent = إذا كان العنوان الجديد يستطيع استلامه، فقد تم إرسال رابط تأكيد إليه.
+password-email-changed = تم تغيير عنوان بريدك الإلكتروني.
+password-check-email = إذا كان هذا العنوان يستطيع استلام الرسائل، فقد تم إرسال رابط إليه. افتحه للمتابعة.
+password-error-wrong = كلمة المرور غير صحيحة.
+password-error-none = لا توجد كلمة مرور لهذا الحساب بعد: عيّن كلمة مرور باستخدام الرابط المُرسل إلى عنوانك.
+password-error-too-short = يجب ألا يقل عدد أحرف كلمة المرور عن { $min }.
+password-error-too-long = يجب ألا يزيد عدد أحرف كلمة المرور على { $max }.
+password-error-email = أدخل عنوان بريد إلكتروني صالحًا.
+password-error-same-email = هذا هو عنوان بريدك الإلكتروني بالفعل.
+password-error-unverified = أكّد عنوان بريدك الإلكتروني أولًا: تم إرسال رابط جديد إليه.
+
+## The password provider's emails. Placeables: $host (the site), $email
+## (the new address).
+
+password-mail-verify-subject = أكّد عنوان بريدك الإلكتروني على { $host }
+password-mail-verify-button = تأكيد العنوان
+password-mail-verify-note = إذا لم تُنشئ حسابًا، فتجاهل هذه الرسالة: لن يحدث شيء.
+password-mail-reset-subject = اختر كلمة مرور جديدة على { $host }
+password-mail-reset-button = اختيار كلمة مرور جديدة
+password-mail-reset-note = إذا لم تطلب ذلك، فتجاهل هذه الرسالة: ستبقى كلمة المرور كما هي.
+password-mail-exists-subject = يوجد حساب بالفعل لهذا العنوان على { $host }
+password-mail-exists-text = حاول شخص ما إنشاء حساب باستخدام عنوان بريدك الإلكتروني. لديك حساب بالفعل: سجّل الدخول، أو اختر كلمة مرور جديدة عبر الرابط أدناه.
+password-mail-exists-note = إذا لم تكن أنت من فعل ذلك، فتجاهل هذه الرسالة: لم يتغير شيء.
+password-mail-confirm-subject = أكّد عنوان بريدك الإلكتروني الجديد على { $host }
+password-mail-confirm-button = تأكيد العنوان الجديد
+password-mail-confirm-note = إذا لم تطلب ذلك، فتجاهل هذه الرسالة: لن يتغير شيء.
+password-mail-changing-subject = سيتم تغيير عنوان بريدك الإلكتروني على { $host }
+password-mail-changing-text = طلب شخص مسجّل الدخول إلى حسابك تغيير عنوان البريد الإلكتروني للحساب إلى { $email }.
+password-mail-changing-note = إذا لم تكن أنت من فعل ذلك، فاختر كلمة مرور جديدة الآن: لن يتم التغيير إلا بعد تأكيد العنوان الجديد.

@@ -65,9 +65,11 @@ email-ignore = Wenn Sie diese E-Mail nicht angefordert haben, können Sie sie ei
 provider-credentials = Zugangsdaten
 provider-email = E-Mail
 provider-passkey = Passkey
+provider-password = Passwort
 signin-with-credentials = Mit Zugangsdaten anmelden
 signin-with-email = Mit E-Mail anmelden
 signin-with-passkey = Mit Passkey anmelden
+signin-with-password = Anmelden
 
 ## The `message` of the JSON answers an API caller may show a user
 
@@ -88,3 +90,62 @@ passkey-error-account-exists = Für diese E-Mail-Adresse gibt es bereits ein Kon
 passkey-error-ip-address = Passkeys benötigen den Domainnamen dieser Website, keine IP-Adresse.
 passkey-error-use-localhost = Passkeys benötigen einen Namen, keine IP-Adresse: Öffnen Sie stattdessen { $url }.
 passkey-error-failed = Die Anmeldung mit Passkey ist fehlgeschlagen ({ $error }).
+
+## The password provider's pages (sign-up, forgotten password, reset,
+## account). Placeables: $min and $max (lengths), $email (an address).
+
+password-label = Passwort
+password-new-label = Neues Passwort
+password-current-label = Aktuelles Passwort
+password-name-label = Name (optional)
+password-forgot-link = Passwort vergessen?
+password-signup-link = Konto erstellen
+password-signin-link = Sie haben bereits ein Konto? Anmelden
+password-set-link = Passwort festlegen
+password-signup-heading = Konto erstellen
+password-signup-button = Konto erstellen
+password-forgot-heading = Passwort zurücksetzen
+password-forgot-text = Geben Sie Ihre E-Mail-Adresse ein: Wenn es dazu ein Konto gibt, senden wir Ihnen einen Link, mit dem Sie ein neues Passwort wählen können.
+password-forgot-button = Link senden
+password-reset-heading = Neues Passwort wählen
+password-reset-button = Passwort speichern
+password-account-heading = Ihr Konto
+password-change-heading = Passwort ändern
+password-change-button = Passwort ändern
+password-email-heading = E-Mail-Adresse ändern
+password-email-current = Ihre Adresse lautet { $email }.
+password-email-new-label = Neue E-Mail-Adresse
+password-email-button = Bestätigungslink senden
+password-delete-heading = Konto löschen
+password-delete-text = Dadurch werden Ihr Konto und alle damit gespeicherten Daten gelöscht. Dies kann nicht rückgängig gemacht werden.
+password-delete-button = Mein Konto löschen
+password-changed = Ihr Passwort wurde geändert. Ihre anderen Sitzungen wurden abgemeldet.
+password-email-sent = Falls die neue Adresse E-Mails empfangen kann, wurde ein Bestätigungslink dorthin gesendet.
+password-email-changed = Ihre E-Mail-Adresse wurde geändert.
+password-check-email = Falls die Adresse E-Mails empfangen kann, wurde ein Link dorthin gesendet. Öffnen Sie ihn, um fortzufahren.
+password-error-wrong = Das Passwort ist nicht korrekt.
+password-error-none = Für dieses Konto gibt es noch kein Passwort: Legen Sie eines über den Link fest, der an Ihre Adresse gesendet wurde.
+password-error-too-short = Das Passwort muss mindestens { $min } Zeichen lang sein.
+password-error-too-long = Das Passwort darf höchstens { $max } Zeichen lang sein.
+password-error-email = Geben Sie eine gültige E-Mail-Adresse ein.
+password-error-same-email = Das ist bereits Ihre E-Mail-Adresse.
+password-error-unverified = Bestätigen Sie zuerst Ihre E-Mail-Adresse: Ein neuer Link wurde dorthin gesendet.
+
+## The password provider's emails. Placeables: $host (the site), $email
+## (the new address).
+
+password-mail-verify-subject = Bestätigen Sie Ihre E-Mail-Adresse für { $host }
+password-mail-verify-button = Adresse bestätigen
+password-mail-verify-note = Wenn Sie kein Konto erstellt haben, ignorieren Sie diese E-Mail einfach: Es passiert nichts.
+password-mail-reset-subject = Neues Passwort für { $host } wählen
+password-mail-reset-button = Neues Passwort wählen
+password-mail-reset-note = Wenn Sie dies nicht angefordert haben, ignorieren Sie diese E-Mail einfach: Ihr Passwort bleibt unverändert.
+password-mail-exists-subject = Für diese Adresse gibt es bereits ein Konto bei { $host }
+password-mail-exists-text = Jemand hat versucht, mit Ihrer E-Mail-Adresse ein Konto zu erstellen. Sie haben bereits eines: Melden Sie sich an oder wählen Sie über den Link unten ein neues Passwort.
+password-mail-exists-note = Wenn Sie das nicht waren, ignorieren Sie diese E-Mail einfach: Es wurde nichts geändert.
+password-mail-confirm-subject = Bestätigen Sie Ihre neue E-Mail-Adresse für { $host }
+password-mail-confirm-button = Neue Adresse bestätigen
+password-mail-confirm-note = Wenn Sie dies nicht angefordert haben, ignorieren Sie diese E-Mail einfach: Es ändert sich nichts.
+password-mail-changing-subject = Ihre E-Mail-Adresse bei { $host } wird geändert
+password-mail-changing-text = Jemand, der in Ihrem Konto angemeldet ist, hat beantragt, dessen E-Mail-Adresse in { $email } zu ändern.
+password-mail-changing-note = Wenn Sie das nicht waren, wählen Sie jetzt ein neues Passwort: Die Änderung wird erst wirksam, wenn die neue Adresse bestätigt wurde.

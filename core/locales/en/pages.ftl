@@ -67,9 +67,11 @@ email-ignore = If you did not request this email you can safely ignore it.
 provider-credentials = Credentials
 provider-email = Email
 provider-passkey = Passkey
+provider-password = Password
 signin-with-credentials = Sign in with Credentials
 signin-with-email = Sign in with Email
 signin-with-passkey = Sign in with Passkey
+signin-with-password = Sign in
 
 ## The `message` of the JSON answers an API caller may show a user
 
@@ -90,3 +92,62 @@ passkey-error-account-exists = This email already has an account: sign in with i
 passkey-error-ip-address = Passkeys need this site's domain name, not an IP address.
 passkey-error-use-localhost = Passkeys need a name, not an IP address: open { $url } instead.
 passkey-error-failed = Passkey sign-in failed ({ $error }).
+
+## The password provider's pages (sign-up, forgotten password, reset,
+## account). Placeables: $min and $max (lengths), $email (an address).
+
+password-label = Password
+password-new-label = New password
+password-current-label = Current password
+password-name-label = Name (optional)
+password-forgot-link = Forgot your password?
+password-signup-link = Create an account
+password-signin-link = Already have an account? Sign in
+password-set-link = Set a password
+password-signup-heading = Create an account
+password-signup-button = Create account
+password-forgot-heading = Reset your password
+password-forgot-text = Enter your email address: if it has an account, we will send it a link to choose a new password.
+password-forgot-button = Send the link
+password-reset-heading = Choose a new password
+password-reset-button = Save the password
+password-account-heading = Your account
+password-change-heading = Change your password
+password-change-button = Change the password
+password-email-heading = Change your email address
+password-email-current = Your address is { $email }.
+password-email-new-label = New email address
+password-email-button = Send a confirmation link
+password-delete-heading = Delete your account
+password-delete-text = This deletes your account and everything kept with it. It cannot be undone.
+password-delete-button = Delete my account
+password-changed = Your password was changed. Your other sessions were signed out.
+password-email-sent = If the new address can receive it, a confirmation link was sent there.
+password-email-changed = Your email address was changed.
+password-check-email = If the address can receive mail, a link has been sent to it. Open it to go on.
+password-error-wrong = The password is not correct.
+password-error-none = This account has no password yet: set one with a link sent to your address.
+password-error-too-short = The password must be at least { $min } characters long.
+password-error-too-long = The password must be at most { $max } characters long.
+password-error-email = Enter a valid email address.
+password-error-same-email = This is already your email address.
+password-error-unverified = Confirm your email address first: a new link has been sent to it.
+
+## The password provider's emails. Placeables: $host (the site), $email
+## (the new address).
+
+password-mail-verify-subject = Confirm your email address for { $host }
+password-mail-verify-button = Confirm the address
+password-mail-verify-note = If you did not create an account, ignore this email: nothing happens.
+password-mail-reset-subject = Choose a new password for { $host }
+password-mail-reset-button = Choose a new password
+password-mail-reset-note = If you did not ask for this, ignore this email: your password stays as it is.
+password-mail-exists-subject = An account already exists for this address on { $host }
+password-mail-exists-text = Someone tried to create an account with your email address. You have one already: sign in, or choose a new password with the link below.
+password-mail-exists-note = If it was not you, ignore this email: nothing changed.
+password-mail-confirm-subject = Confirm your new email address for { $host }
+password-mail-confirm-button = Confirm the new address
+password-mail-confirm-note = If you did not ask for this, ignore this email: nothing changes.
+password-mail-changing-subject = Your email address on { $host } is changing
+password-mail-changing-text = Someone signed in to your account asked to change its email address to { $email }.
+password-mail-changing-note = If it was not you, choose a new password now: the change only happens once the new address is confirmed.

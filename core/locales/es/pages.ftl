@@ -65,9 +65,11 @@ email-ignore = Si no solicitaste este correo, puedes ignorarlo sin problema.
 provider-credentials = Credenciales
 provider-email = Correo electrónico
 provider-passkey = Llave de acceso
+provider-password = Contraseña
 signin-with-credentials = Iniciar sesión con credenciales
 signin-with-email = Iniciar sesión con correo electrónico
 signin-with-passkey = Iniciar sesión con una llave de acceso
+signin-with-password = Iniciar sesión
 
 ## The `message` of the JSON answers an API caller may show a user
 
@@ -88,3 +90,62 @@ passkey-error-account-exists = Este correo electrónico ya tiene una cuenta: ini
 passkey-error-ip-address = Las llaves de acceso necesitan el nombre de dominio de este sitio, no una dirección IP.
 passkey-error-use-localhost = Las llaves de acceso necesitan un nombre, no una dirección IP: abre { $url } en su lugar.
 passkey-error-failed = Error al iniciar sesión con la llave de acceso ({ $error }).
+
+## The password provider's pages (sign-up, forgotten password, reset,
+## account). Placeables: $min and $max (lengths), $email (an address).
+
+password-label = Contraseña
+password-new-label = Nueva contraseña
+password-current-label = Contraseña actual
+password-name-label = Nombre (opcional)
+password-forgot-link = ¿Olvidaste tu contraseña?
+password-signup-link = Crear una cuenta
+password-signin-link = ¿Ya tienes una cuenta? Inicia sesión
+password-set-link = Establecer una contraseña
+password-signup-heading = Crear una cuenta
+password-signup-button = Crear cuenta
+password-forgot-heading = Restablecer tu contraseña
+password-forgot-text = Introduce tu dirección de correo electrónico: si está asociada a una cuenta, te enviaremos un enlace para elegir una nueva contraseña.
+password-forgot-button = Enviar el enlace
+password-reset-heading = Elige una nueva contraseña
+password-reset-button = Guardar la contraseña
+password-account-heading = Tu cuenta
+password-change-heading = Cambiar tu contraseña
+password-change-button = Cambiar la contraseña
+password-email-heading = Cambiar tu dirección de correo electrónico
+password-email-current = Tu dirección es { $email }.
+password-email-new-label = Nueva dirección de correo electrónico
+password-email-button = Enviar un enlace de confirmación
+password-delete-heading = Eliminar tu cuenta
+password-delete-text = Esto elimina tu cuenta y todo lo que se guarda con ella. No se puede deshacer.
+password-delete-button = Eliminar mi cuenta
+password-changed = Se cambió tu contraseña. Se cerraron tus otras sesiones.
+password-email-sent = Si la nueva dirección puede recibirlo, se le ha enviado un enlace de confirmación.
+password-email-changed = Se cambió tu dirección de correo electrónico.
+password-check-email = Si la dirección puede recibir correo, se le ha enviado un enlace. Ábrelo para continuar.
+password-error-wrong = La contraseña no es correcta.
+password-error-none = Esta cuenta aún no tiene contraseña: establece una con el enlace que se ha enviado a tu dirección.
+password-error-too-short = La contraseña debe tener al menos { $min } caracteres.
+password-error-too-long = La contraseña debe tener como máximo { $max } caracteres.
+password-error-email = Introduce una dirección de correo electrónico válida.
+password-error-same-email = Esta ya es tu dirección de correo electrónico.
+password-error-unverified = Primero confirma tu dirección de correo electrónico: se le ha enviado un nuevo enlace.
+
+## The password provider's emails. Placeables: $host (the site), $email
+## (the new address).
+
+password-mail-verify-subject = Confirma tu dirección de correo electrónico para { $host }
+password-mail-verify-button = Confirmar la dirección
+password-mail-verify-note = Si no creaste ninguna cuenta, ignora este correo: no pasará nada.
+password-mail-reset-subject = Elige una nueva contraseña para { $host }
+password-mail-reset-button = Elegir una nueva contraseña
+password-mail-reset-note = Si no lo solicitaste, ignora este correo: tu contraseña seguirá igual.
+password-mail-exists-subject = Ya existe una cuenta con esta dirección en { $host }
+password-mail-exists-text = Alguien intentó crear una cuenta con tu dirección de correo electrónico. Ya tienes una: inicia sesión o elige una nueva contraseña con el enlace de abajo.
+password-mail-exists-note = Si no fuiste tú, ignora este correo: no se cambió nada.
+password-mail-confirm-subject = Confirma tu nueva dirección de correo electrónico para { $host }
+password-mail-confirm-button = Confirmar la nueva dirección
+password-mail-confirm-note = Si no lo solicitaste, ignora este correo: no cambiará nada.
+password-mail-changing-subject = Tu dirección de correo electrónico en { $host } va a cambiar
+password-mail-changing-text = Alguien que inició sesión en tu cuenta pidió cambiar su dirección de correo electrónico a { $email }.
+password-mail-changing-note = Si no fuiste tú, elige una nueva contraseña ahora: el cambio solo se aplica cuando se confirma la nueva dirección.

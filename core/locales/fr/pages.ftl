@@ -65,9 +65,11 @@ email-ignore = Si vous n’avez pas demandé cet e-mail, vous pouvez l’ignorer
 provider-credentials = Identifiants
 provider-email = E-mail
 provider-passkey = Clé d’accès
+provider-password = Mot de passe
 signin-with-credentials = Se connecter avec ses identifiants
 signin-with-email = Se connecter par e-mail
 signin-with-passkey = Se connecter avec une clé d’accès
+signin-with-password = Se connecter
 
 ## The `message` of the JSON answers an API caller may show a user
 
@@ -88,3 +90,62 @@ passkey-error-account-exists = Cette adresse e-mail a déjà un compte : connect
 passkey-error-ip-address = Les clés d’accès exigent le nom de domaine de ce site, pas une adresse IP.
 passkey-error-use-localhost = Les clés d’accès exigent un nom, pas une adresse IP : ouvrez plutôt { $url }.
 passkey-error-failed = La connexion par clé d’accès a échoué ({ $error }).
+
+## The password provider's pages (sign-up, forgotten password, reset,
+## account). Placeables: $min and $max (lengths), $email (an address).
+
+password-label = Mot de passe
+password-new-label = Nouveau mot de passe
+password-current-label = Mot de passe actuel
+password-name-label = Nom (facultatif)
+password-forgot-link = Mot de passe oublié ?
+password-signup-link = Créer un compte
+password-signin-link = Vous avez déjà un compte ? Connectez-vous
+password-set-link = Définir un mot de passe
+password-signup-heading = Créer un compte
+password-signup-button = Créer le compte
+password-forgot-heading = Réinitialiser votre mot de passe
+password-forgot-text = Saisissez votre adresse e-mail : si un compte y est associé, nous y enverrons un lien pour choisir un nouveau mot de passe.
+password-forgot-button = Envoyer le lien
+password-reset-heading = Choisir un nouveau mot de passe
+password-reset-button = Enregistrer le mot de passe
+password-account-heading = Votre compte
+password-change-heading = Modifier votre mot de passe
+password-change-button = Modifier le mot de passe
+password-email-heading = Modifier votre adresse e-mail
+password-email-current = Votre adresse est { $email }.
+password-email-new-label = Nouvelle adresse e-mail
+password-email-button = Envoyer un lien de confirmation
+password-delete-heading = Supprimer votre compte
+password-delete-text = Cette action supprime votre compte et tout ce qui y est conservé. Elle est irréversible.
+password-delete-button = Supprimer mon compte
+password-changed = Votre mot de passe a été modifié. Vos autres sessions ont été déconnectées.
+password-email-sent = Si la nouvelle adresse peut le recevoir, un lien de confirmation y a été envoyé.
+password-email-changed = Votre adresse e-mail a été modifiée.
+password-check-email = Si l’adresse peut recevoir des e-mails, un lien y a été envoyé. Ouvrez-le pour continuer.
+password-error-wrong = Le mot de passe est incorrect.
+password-error-none = Ce compte n’a pas encore de mot de passe : définissez-en un avec le lien envoyé à votre adresse.
+password-error-too-short = Le mot de passe doit comporter au moins { $min } caractères.
+password-error-too-long = Le mot de passe doit comporter au plus { $max } caractères.
+password-error-email = Saisissez une adresse e-mail valide.
+password-error-same-email = C’est déjà votre adresse e-mail.
+password-error-unverified = Confirmez d’abord votre adresse e-mail : un nouveau lien y a été envoyé.
+
+## The password provider's emails. Placeables: $host (the site), $email
+## (the new address).
+
+password-mail-verify-subject = Confirmez votre adresse e-mail pour { $host }
+password-mail-verify-button = Confirmer l’adresse
+password-mail-verify-note = Si vous n’avez pas créé de compte, ignorez cet e-mail : il ne se passera rien.
+password-mail-reset-subject = Choisissez un nouveau mot de passe pour { $host }
+password-mail-reset-button = Choisir un nouveau mot de passe
+password-mail-reset-note = Si vous n’avez rien demandé, ignorez cet e-mail : votre mot de passe reste inchangé.
+password-mail-exists-subject = Un compte existe déjà pour cette adresse sur { $host }
+password-mail-exists-text = Quelqu’un a essayé de créer un compte avec votre adresse e-mail. Vous en avez déjà un : connectez-vous, ou choisissez un nouveau mot de passe avec le lien ci-dessous.
+password-mail-exists-note = Si ce n’était pas vous, ignorez cet e-mail : rien n’a été modifié.
+password-mail-confirm-subject = Confirmez votre nouvelle adresse e-mail pour { $host }
+password-mail-confirm-button = Confirmer la nouvelle adresse
+password-mail-confirm-note = Si vous n’avez rien demandé, ignorez cet e-mail : rien ne changera.
+password-mail-changing-subject = Votre adresse e-mail sur { $host } va changer
+password-mail-changing-text = Une personne connectée à votre compte a demandé à remplacer son adresse e-mail par { $email }.
+password-mail-changing-note = Si ce n’était pas vous, choisissez dès maintenant un nouveau mot de passe : le changement n’a lieu qu’une fois la nouvelle adresse confirmée.

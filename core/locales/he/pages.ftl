@@ -65,9 +65,11 @@ email-ignore = אם לא ביקשת את האימייל הזה, אפשר פשו�
 provider-credentials = פרטי התחברות
 provider-email = אימייל
 provider-passkey = מפתח גישה
+provider-password = סיסמה
 signin-with-credentials = התחברות עם פרטי התחברות
 signin-with-email = התחברות באמצעות אימייל
 signin-with-passkey = התחברות באמצעות מפתח גישה
+signin-with-password = התחברות
 
 ## The `message` of the JSON answers an API caller may show a user
 
@@ -88,3 +90,62 @@ passkey-error-account-exists = לכתובת האימייל הזו כבר יש ח
 passkey-error-ip-address = מפתחות גישה דורשים את שם הדומיין של האתר, לא כתובת IP.
 passkey-error-use-localhost = מפתחות גישה דורשים שם, לא כתובת IP: יש לפתוח במקום זאת את { $url }.
 passkey-error-failed = ההתחברות עם מפתח הגישה נכשלה ({ $error }).
+
+## The password provider's pages (sign-up, forgotten password, reset,
+## account). Placeables: $min and $max (lengths), $email (an address).
+
+password-label = סיסמה
+password-new-label = סיסמה חדשה
+password-current-label = הסיסמה הנוכחית
+password-name-label = שם (לא חובה)
+password-forgot-link = שכחת את הסיסמה?
+password-signup-link = יצירת חשבון
+password-signin-link = כבר יש לך חשבון? התחברות
+password-set-link = הגדרת סיסמה
+password-signup-heading = יצירת חשבון
+password-signup-button = יצירת חשבון
+password-forgot-heading = איפוס הסיסמה
+password-forgot-text = יש להזין את כתובת האימייל: אם יש חשבון עם הכתובת הזו, נשלח אליה קישור לבחירת סיסמה חדשה.
+password-forgot-button = שליחת הקישור
+password-reset-heading = בחירת סיסמה חדשה
+password-reset-button = שמירת הסיסמה
+password-account-heading = החשבון שלך
+password-change-heading = שינוי הסיסמה
+password-change-button = שינוי הסיסמה
+password-email-heading = שינוי כתובת האימייל
+password-email-current = הכתובת שלך היא { $email }.
+password-email-new-label = כתובת אימייל חדשה
+password-email-button = שליחת קישור לאישור
+password-delete-heading = מחיקת החשבון
+password-delete-text = הפעולה הזו מוחקת את החשבון שלך ואת כל מה שנשמר בו. אי אפשר לבטל אותה.
+password-delete-button = מחיקת החשבון שלי
+password-changed = הסיסמה שלך שונתה. בוצעה התנתקות מכל שאר ההתחברויות שלך.
+password-email-sent = אם הכתובת החדשה יכולה לקבל אותו, נשלח אליה קישור לאישור.
+password-email-changed = כתובת האימייל שלך שונתה.
+password-check-email = אם הכתובת יכולה לקבל דואר, נשלח אליה קישור. יש לפתוח אותו כדי להמשיך.
+password-error-wrong = הסיסמה שגויה.
+password-error-none = לחשבון הזה עדיין אין סיסמה: אפשר להגדיר סיסמה דרך הקישור שנשלח לכתובת שלך.
+password-error-too-short = הסיסמה צריכה להכיל לפחות { $min } תווים.
+password-error-too-long = הסיסמה יכולה להכיל לכל היותר { $max } תווים.
+password-error-email = יש להזין כתובת אימייל תקינה.
+password-error-same-email = זו כבר כתובת האימייל שלך.
+password-error-unverified = יש לאשר קודם את כתובת האימייל: נשלח אליה קישור חדש.
+
+## The password provider's emails. Placeables: $host (the site), $email
+## (the new address).
+
+password-mail-verify-subject = אישור כתובת האימייל שלך עבור { $host }
+password-mail-verify-button = אישור הכתובת
+password-mail-verify-note = אם לא יצרת חשבון, אפשר להתעלם מהאימייל הזה: שום דבר לא יקרה.
+password-mail-reset-subject = בחירת סיסמה חדשה עבור { $host }
+password-mail-reset-button = בחירת סיסמה חדשה
+password-mail-reset-note = אם לא ביקשת זאת, אפשר להתעלם מהאימייל הזה: הסיסמה שלך תישאר כפי שהיא.
+password-mail-exists-subject = כבר קיים חשבון עם הכתובת הזו באתר { $host }
+password-mail-exists-text = מישהו ניסה ליצור חשבון עם כתובת האימייל שלך. כבר יש לך חשבון: אפשר להתחבר, או לבחור סיסמה חדשה דרך הקישור שלמטה.
+password-mail-exists-note = אם הפעולה לא בוצעה על ידך, אפשר להתעלם מהאימייל הזה: שום דבר לא השתנה.
+password-mail-confirm-subject = אישור כתובת האימייל החדשה שלך עבור { $host }
+password-mail-confirm-button = אישור הכתובת החדשה
+password-mail-confirm-note = אם לא ביקשת זאת, אפשר להתעלם מהאימייל הזה: שום דבר לא ישתנה.
+password-mail-changing-subject = כתובת האימייל שלך באתר { $host } עומדת להשתנות
+password-mail-changing-text = מישהו שמחובר לחשבון שלך ביקש לשנות את כתובת האימייל של החשבון לכתובת { $email }.
+password-mail-changing-note = אם הבקשה לא נשלחה על ידך, יש לבחור סיסמה חדשה עכשיו: השינוי יתבצע רק אחרי שהכתובת החדשה תאושר.

@@ -65,9 +65,11 @@ email-ignore = Se non hai richiesto questa email, puoi ignorarla senza problemi.
 provider-credentials = Credenziali
 provider-email = Email
 provider-passkey = Passkey
+provider-password = Password
 signin-with-credentials = Accedi con le credenziali
 signin-with-email = Accedi con l’email
 signin-with-passkey = Accedi con una passkey
+signin-with-password = Accedi
 
 ## The `message` of the JSON answers an API caller may show a user
 
@@ -88,3 +90,62 @@ passkey-error-account-exists = Questa email ha già un account: accedi con la su
 passkey-error-ip-address = Le passkey richiedono il nome di dominio di questo sito, non un indirizzo IP.
 passkey-error-use-localhost = Le passkey richiedono un nome, non un indirizzo IP: apri invece { $url }.
 passkey-error-failed = Accesso con passkey non riuscito ({ $error }).
+
+## The password provider's pages (sign-up, forgotten password, reset,
+## account). Placeables: $min and $max (lengths), $email (an address).
+
+password-label = Password
+password-new-label = Nuova password
+password-current-label = Password attuale
+password-name-label = Nome (facoltativo)
+password-forgot-link = Hai dimenticato la password?
+password-signup-link = Crea un account
+password-signin-link = Hai già un account? Accedi
+password-set-link = Imposta una password
+password-signup-heading = Crea un account
+password-signup-button = Crea account
+password-forgot-heading = Reimposta la password
+password-forgot-text = Inserisci il tuo indirizzo email: se è associato a un account, ti invieremo un link per scegliere una nuova password.
+password-forgot-button = Invia il link
+password-reset-heading = Scegli una nuova password
+password-reset-button = Salva la password
+password-account-heading = Il tuo account
+password-change-heading = Cambia la password
+password-change-button = Cambia la password
+password-email-heading = Cambia il tuo indirizzo email
+password-email-current = Il tuo indirizzo è { $email }.
+password-email-new-label = Nuovo indirizzo email
+password-email-button = Invia un link di conferma
+password-delete-heading = Elimina il tuo account
+password-delete-text = Questa operazione elimina il tuo account e tutto ciò che vi è conservato. Non può essere annullata.
+password-delete-button = Elimina il mio account
+password-changed = La tua password è stata cambiata. Le altre sessioni sono state disconnesse.
+password-email-sent = Se il nuovo indirizzo può riceverlo, gli è stato inviato un link di conferma.
+password-email-changed = Il tuo indirizzo email è stato cambiato.
+password-check-email = Se l’indirizzo può ricevere email, gli è stato inviato un link. Aprilo per continuare.
+password-error-wrong = La password non è corretta.
+password-error-none = Questo account non ha ancora una password: impostane una con il link inviato al tuo indirizzo.
+password-error-too-short = La password deve contenere almeno { $min } caratteri.
+password-error-too-long = La password può contenere al massimo { $max } caratteri.
+password-error-email = Inserisci un indirizzo email valido.
+password-error-same-email = Questo è già il tuo indirizzo email.
+password-error-unverified = Conferma prima il tuo indirizzo email: ti è stato inviato un nuovo link.
+
+## The password provider's emails. Placeables: $host (the site), $email
+## (the new address).
+
+password-mail-verify-subject = Conferma il tuo indirizzo email per { $host }
+password-mail-verify-button = Conferma l’indirizzo
+password-mail-verify-note = Se non hai creato un account, ignora questa email: non succederà nulla.
+password-mail-reset-subject = Scegli una nuova password per { $host }
+password-mail-reset-button = Scegli una nuova password
+password-mail-reset-note = Se non l’hai richiesto, ignora questa email: la tua password resta invariata.
+password-mail-exists-subject = Esiste già un account per questo indirizzo su { $host }
+password-mail-exists-text = Qualcuno ha provato a creare un account con il tuo indirizzo email. Ne hai già uno: accedi oppure scegli una nuova password con il link qui sotto.
+password-mail-exists-note = Se non sei stato tu, ignora questa email: non è cambiato nulla.
+password-mail-confirm-subject = Conferma il tuo nuovo indirizzo email per { $host }
+password-mail-confirm-button = Conferma il nuovo indirizzo
+password-mail-confirm-note = Se non l’hai richiesto, ignora questa email: non cambierà nulla.
+password-mail-changing-subject = Il tuo indirizzo email su { $host } sta per cambiare
+password-mail-changing-text = Qualcuno che ha effettuato l’accesso al tuo account ha chiesto di cambiarne l’indirizzo email in { $email }.
+password-mail-changing-note = Se non sei stato tu, scegli subito una nuova password: la modifica avviene solo dopo la conferma del nuovo indirizzo.

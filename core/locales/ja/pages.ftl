@@ -65,9 +65,11 @@ email-ignore = このメールに心当たりがない場合は、無視して�
 provider-credentials = 認証情報
 provider-email = メール
 provider-passkey = パスキー
+provider-password = パスワード
 signin-with-credentials = 認証情報でサインイン
 signin-with-email = メールでサインイン
 signin-with-passkey = パスキーでサインイン
+signin-with-password = サインイン
 
 ## The `message` of the JSON answers an API caller may show a user
 
@@ -88,3 +90,62 @@ passkey-error-account-exists = このメールアドレスにはすでにアカ�
 passkey-error-ip-address = パスキーには IP アドレスではなく、このサイトのドメイン名が必要です。
 passkey-error-use-localhost = パスキーには IP アドレスではなく名前が必要です。代わりに { $url } を開いてください。
 passkey-error-failed = パスキーでのサインインに失敗しました（{ $error }）。
+
+## The password provider's pages (sign-up, forgotten password, reset,
+## account). Placeables: $min and $max (lengths), $email (an address).
+
+password-label = パスワード
+password-new-label = 新しいパスワード
+password-current-label = 現在のパスワード
+password-name-label = 名前（任意）
+password-forgot-link = パスワードをお忘れですか？
+password-signup-link = アカウントを作成
+password-signin-link = すでにアカウントをお持ちの方はサインイン
+password-set-link = パスワードを設定
+password-signup-heading = アカウントの作成
+password-signup-button = アカウントを作成
+password-forgot-heading = パスワードのリセット
+password-forgot-text = メールアドレスを入力してください。そのメールアドレスのアカウントがある場合は、新しいパスワードを設定するためのリンクをお送りします。
+password-forgot-button = リンクを送信
+password-reset-heading = 新しいパスワードの設定
+password-reset-button = パスワードを保存
+password-account-heading = アカウント
+password-change-heading = パスワードの変更
+password-change-button = パスワードを変更
+password-email-heading = メールアドレスの変更
+password-email-current = 現在のメールアドレスは { $email } です。
+password-email-new-label = 新しいメールアドレス
+password-email-button = 確認用リンクを送信
+password-delete-heading = アカウントの削除
+password-delete-text = アカウントと、アカウントに保存されているすべてのデータが削除されます。この操作は元に戻せません。
+password-delete-button = アカウントを削除
+password-changed = パスワードを変更しました。ほかのセッションはサインアウトされました。
+password-email-sent = 新しいメールアドレスで受信できる場合は、確認用リンクを送信しました。
+password-email-changed = メールアドレスを変更しました。
+password-check-email = このメールアドレスで受信できる場合は、リンクを送信しました。リンクを開いて続行してください。
+password-error-wrong = パスワードが正しくありません。
+password-error-none = このアカウントにはまだパスワードがありません。メールアドレスに送信されたリンクからパスワードを設定してください。
+password-error-too-short = パスワードは { $min } 文字以上で入力してください。
+password-error-too-long = パスワードは { $max } 文字以下で入力してください。
+password-error-email = 有効なメールアドレスを入力してください。
+password-error-same-email = これはすでに現在のメールアドレスです。
+password-error-unverified = 先にメールアドレスを確認してください。新しいリンクを送信しました。
+
+## The password provider's emails. Placeables: $host (the site), $email
+## (the new address).
+
+password-mail-verify-subject = { $host } のメールアドレスの確認
+password-mail-verify-button = メールアドレスを確認
+password-mail-verify-note = アカウントを作成した覚えがない場合は、このメールを無視してください。何も起こりません。
+password-mail-reset-subject = { $host } の新しいパスワードの設定
+password-mail-reset-button = 新しいパスワードを設定
+password-mail-reset-note = 心当たりがない場合は、このメールを無視してください。パスワードは変更されません。
+password-mail-exists-subject = このメールアドレスのアカウントは { $host } にすでに存在します
+password-mail-exists-text = どなたかがこのメールアドレスでアカウントを作成しようとしました。このメールアドレスのアカウントはすでに存在します。サインインするか、下のリンクから新しいパスワードを設定してください。
+password-mail-exists-note = 心当たりがない場合は、このメールを無視してください。何も変更されていません。
+password-mail-confirm-subject = { $host } の新しいメールアドレスの確認
+password-mail-confirm-button = 新しいメールアドレスを確認
+password-mail-confirm-note = 心当たりがない場合は、このメールを無視してください。何も変更されません。
+password-mail-changing-subject = { $host } のメールアドレスが変更されようとしています
+password-mail-changing-text = アカウントにサインインしている方から、メールアドレスを { $email } に変更するリクエストがありました。
+password-mail-changing-note = 心当たりがない場合は、今すぐ新しいパスワードを設定してください。変更は新しいメールアドレスが確認されるまで反映されません。

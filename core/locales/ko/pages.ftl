@@ -65,9 +65,11 @@ email-ignore = 이 이메일을 요청하지 않았다면 무시하셔도 됩니
 provider-credentials = 자격 증명
 provider-email = 이메일
 provider-passkey = 패스키
+provider-password = 비밀번호
 signin-with-credentials = 자격 증명으로 로그인
 signin-with-email = 이메일로 로그인
 signin-with-passkey = 패스키로 로그인
+signin-with-password = 로그인
 
 ## The `message` of the JSON answers an API caller may show a user
 
@@ -88,3 +90,62 @@ passkey-error-account-exists = 이 이메일에는 이미 계정이 있습니다
 passkey-error-ip-address = 패스키를 사용하려면 IP 주소가 아닌 이 사이트의 도메인 이름이 필요합니다.
 passkey-error-use-localhost = 패스키를 사용하려면 IP 주소가 아닌 이름이 필요합니다. 대신 { $url }을(를) 여세요.
 passkey-error-failed = 패스키 로그인에 실패했습니다({ $error }).
+
+## The password provider's pages (sign-up, forgotten password, reset,
+## account). Placeables: $min and $max (lengths), $email (an address).
+
+password-label = 비밀번호
+password-new-label = 새 비밀번호
+password-current-label = 현재 비밀번호
+password-name-label = 이름(선택 사항)
+password-forgot-link = 비밀번호를 잊으셨나요?
+password-signup-link = 계정 만들기
+password-signin-link = 이미 계정이 있나요? 로그인
+password-set-link = 비밀번호 설정
+password-signup-heading = 계정 만들기
+password-signup-button = 계정 만들기
+password-forgot-heading = 비밀번호 재설정
+password-forgot-text = 이메일 주소를 입력하세요. 해당 주소로 된 계정이 있으면 새 비밀번호를 설정할 수 있는 링크를 보내 드립니다.
+password-forgot-button = 링크 보내기
+password-reset-heading = 새 비밀번호 설정
+password-reset-button = 비밀번호 저장
+password-account-heading = 내 계정
+password-change-heading = 비밀번호 변경
+password-change-button = 비밀번호 변경
+password-email-heading = 이메일 주소 변경
+password-email-current = 현재 주소는 { $email }입니다.
+password-email-new-label = 새 이메일 주소
+password-email-button = 확인 링크 보내기
+password-delete-heading = 계정 삭제
+password-delete-text = 계정과 계정에 저장된 모든 정보가 삭제됩니다. 이 작업은 되돌릴 수 없습니다.
+password-delete-button = 내 계정 삭제
+password-changed = 비밀번호가 변경되었습니다. 다른 세션은 모두 로그아웃되었습니다.
+password-email-sent = 새 주소로 메일을 받을 수 있다면 그 주소로 확인 링크를 보냈습니다.
+password-email-changed = 이메일 주소가 변경되었습니다.
+password-check-email = 해당 주소로 메일을 받을 수 있다면 그 주소로 링크를 보냈습니다. 링크를 열어 계속 진행하세요.
+password-error-wrong = 비밀번호가 올바르지 않습니다.
+password-error-none = 이 계정에는 아직 비밀번호가 없습니다. 이메일 주소로 보낸 링크에서 비밀번호를 설정하세요.
+password-error-too-short = 비밀번호는 { $min }자 이상이어야 합니다.
+password-error-too-long = 비밀번호는 { $max }자 이하여야 합니다.
+password-error-email = 올바른 이메일 주소를 입력하세요.
+password-error-same-email = 현재 사용 중인 이메일 주소와 같습니다.
+password-error-unverified = 먼저 이메일 주소를 확인하세요. 새 링크를 보냈습니다.
+
+## The password provider's emails. Placeables: $host (the site), $email
+## (the new address).
+
+password-mail-verify-subject = { $host } 이메일 주소 확인
+password-mail-verify-button = 주소 확인
+password-mail-verify-note = 계정을 만든 적이 없다면 이 이메일을 무시하세요. 아무 일도 일어나지 않습니다.
+password-mail-reset-subject = { $host } 새 비밀번호 설정
+password-mail-reset-button = 새 비밀번호 설정
+password-mail-reset-note = 요청한 적이 없다면 이 이메일을 무시하세요. 비밀번호는 그대로 유지됩니다.
+password-mail-exists-subject = { $host }에 이 주소로 된 계정이 이미 있습니다
+password-mail-exists-text = 누군가 이 이메일 주소로 계정을 만들려고 했습니다. 이미 계정이 있으므로 로그인하거나 아래 링크에서 새 비밀번호를 설정하세요.
+password-mail-exists-note = 본인이 아니라면 이 이메일을 무시하세요. 변경된 내용은 없습니다.
+password-mail-confirm-subject = { $host } 새 이메일 주소 확인
+password-mail-confirm-button = 새 주소 확인
+password-mail-confirm-note = 요청한 적이 없다면 이 이메일을 무시하세요. 아무것도 변경되지 않습니다.
+password-mail-changing-subject = { $host }의 이메일 주소가 변경됩니다
+password-mail-changing-text = 계정에 로그인한 누군가가 계정의 이메일 주소를 { $email }(으)로 변경해 달라고 요청했습니다.
+password-mail-changing-note = 본인이 아니라면 지금 바로 새 비밀번호를 설정하세요. 새 주소가 확인되어야만 변경이 적용됩니다.

@@ -65,9 +65,11 @@ email-ignore = Als je deze e-mail niet hebt aangevraagd, kun je hem gewoon neger
 provider-credentials = Inloggegevens
 provider-email = E-mail
 provider-passkey = Passkey
+provider-password = Wachtwoord
 signin-with-credentials = Inloggen met inloggegevens
 signin-with-email = Inloggen met e-mail
 signin-with-passkey = Inloggen met een passkey
+signin-with-password = Inloggen
 
 ## The `message` of the JSON answers an API caller may show a user
 
@@ -88,3 +90,62 @@ passkey-error-account-exists = Er bestaat al een account met dit e-mailadres: lo
 passkey-error-ip-address = Passkeys hebben de domeinnaam van deze site nodig, geen IP-adres.
 passkey-error-use-localhost = Passkeys hebben een naam nodig, geen IP-adres: open in plaats daarvan { $url }.
 passkey-error-failed = Inloggen met passkey mislukt ({ $error }).
+
+## The password provider's pages (sign-up, forgotten password, reset,
+## account). Placeables: $min and $max (lengths), $email (an address).
+
+password-label = Wachtwoord
+password-new-label = Nieuw wachtwoord
+password-current-label = Huidig wachtwoord
+password-name-label = Naam (optioneel)
+password-forgot-link = Wachtwoord vergeten?
+password-signup-link = Account aanmaken
+password-signin-link = Heb je al een account? Log in
+password-set-link = Wachtwoord instellen
+password-signup-heading = Account aanmaken
+password-signup-button = Account aanmaken
+password-forgot-heading = Wachtwoord opnieuw instellen
+password-forgot-text = Vul je e-mailadres in: als er een account bij hoort, sturen we er een link naartoe om een nieuw wachtwoord te kiezen.
+password-forgot-button = Link versturen
+password-reset-heading = Kies een nieuw wachtwoord
+password-reset-button = Wachtwoord opslaan
+password-account-heading = Je account
+password-change-heading = Wachtwoord wijzigen
+password-change-button = Wachtwoord wijzigen
+password-email-heading = E-mailadres wijzigen
+password-email-current = Je adres is { $email }.
+password-email-new-label = Nieuw e-mailadres
+password-email-button = Bevestigingslink versturen
+password-delete-heading = Account verwijderen
+password-delete-text = Hiermee worden je account en alles wat erbij is opgeslagen verwijderd. Dit kan niet ongedaan worden gemaakt.
+password-delete-button = Mijn account verwijderen
+password-changed = Je wachtwoord is gewijzigd. Je bent uitgelogd in je andere sessies.
+password-email-sent = Als het nieuwe adres e-mail kan ontvangen, is er een bevestigingslink naartoe verzonden.
+password-email-changed = Je e-mailadres is gewijzigd.
+password-check-email = Als het adres e-mail kan ontvangen, is er een link naartoe verzonden. Open die om verder te gaan.
+password-error-wrong = Het wachtwoord is niet juist.
+password-error-none = Dit account heeft nog geen wachtwoord: stel er een in via de link die naar je adres is verzonden.
+password-error-too-short = Het wachtwoord moet minstens { $min } tekens lang zijn.
+password-error-too-long = Het wachtwoord mag hoogstens { $max } tekens lang zijn.
+password-error-email = Vul een geldig e-mailadres in.
+password-error-same-email = Dit is al je e-mailadres.
+password-error-unverified = Bevestig eerst je e-mailadres: er is een nieuwe link naartoe verzonden.
+
+## The password provider's emails. Placeables: $host (the site), $email
+## (the new address).
+
+password-mail-verify-subject = Bevestig je e-mailadres voor { $host }
+password-mail-verify-button = Adres bevestigen
+password-mail-verify-note = Heb je geen account aangemaakt? Negeer deze e-mail dan: er gebeurt niets.
+password-mail-reset-subject = Kies een nieuw wachtwoord voor { $host }
+password-mail-reset-button = Nieuw wachtwoord kiezen
+password-mail-reset-note = Heb je hier niet om gevraagd? Negeer deze e-mail dan: je wachtwoord blijft ongewijzigd.
+password-mail-exists-subject = Er bestaat al een account voor dit adres bij { $host }
+password-mail-exists-text = Iemand heeft geprobeerd een account aan te maken met je e-mailadres. Je hebt er al een: log in, of kies een nieuw wachtwoord via de link hieronder.
+password-mail-exists-note = Was jij dit niet? Negeer deze e-mail dan: er is niets gewijzigd.
+password-mail-confirm-subject = Bevestig je nieuwe e-mailadres voor { $host }
+password-mail-confirm-button = Nieuw adres bevestigen
+password-mail-confirm-note = Heb je hier niet om gevraagd? Negeer deze e-mail dan: er verandert niets.
+password-mail-changing-subject = Je e-mailadres bij { $host } wordt gewijzigd
+password-mail-changing-text = Iemand die in je account is ingelogd, heeft gevraagd het e-mailadres ervan te wijzigen in { $email }.
+password-mail-changing-note = Was jij dit niet? Kies dan nu een nieuw wachtwoord: de wijziging gaat pas in zodra het nieuwe adres is bevestigd.

@@ -65,9 +65,11 @@ email-ignore = Jeśli ta wiadomość nie została wysłana na Twoją prośbę, m
 provider-credentials = Dane logowania
 provider-email = E-mail
 provider-passkey = Klucz dostępu
+provider-password = Hasło
 signin-with-credentials = Zaloguj się danymi logowania
 signin-with-email = Zaloguj się przez e-mail
 signin-with-passkey = Zaloguj się kluczem dostępu
+signin-with-password = Zaloguj się
 
 ## The `message` of the JSON answers an API caller may show a user
 
@@ -88,3 +90,62 @@ passkey-error-account-exists = Ten adres e-mail ma już konto: zaloguj się jego
 passkey-error-ip-address = Klucze dostępu wymagają nazwy domeny tej witryny, a nie adresu IP.
 passkey-error-use-localhost = Klucze dostępu wymagają nazwy, a nie adresu IP: otwórz zamiast tego { $url }.
 passkey-error-failed = Logowanie kluczem dostępu nie powiodło się ({ $error }).
+
+## The password provider's pages (sign-up, forgotten password, reset,
+## account). Placeables: $min and $max (lengths), $email (an address).
+
+password-label = Hasło
+password-new-label = Nowe hasło
+password-current-label = Obecne hasło
+password-name-label = Imię i nazwisko (opcjonalnie)
+password-forgot-link = Nie pamiętasz hasła?
+password-signup-link = Utwórz konto
+password-signin-link = Masz już konto? Zaloguj się
+password-set-link = Ustaw hasło
+password-signup-heading = Utwórz konto
+password-signup-button = Utwórz konto
+password-forgot-heading = Zresetuj hasło
+password-forgot-text = Wpisz swój adres e-mail: jeśli jest z nim powiązane konto, wyślemy na niego link do ustawienia nowego hasła.
+password-forgot-button = Wyślij link
+password-reset-heading = Wybierz nowe hasło
+password-reset-button = Zapisz hasło
+password-account-heading = Twoje konto
+password-change-heading = Zmień hasło
+password-change-button = Zmień hasło
+password-email-heading = Zmień adres e-mail
+password-email-current = Twój adres to { $email }.
+password-email-new-label = Nowy adres e-mail
+password-email-button = Wyślij link potwierdzający
+password-delete-heading = Usuń konto
+password-delete-text = Spowoduje to usunięcie Twojego konta i wszystkiego, co jest z nim przechowywane. Tej operacji nie można cofnąć.
+password-delete-button = Usuń moje konto
+password-changed = Hasło zostało zmienione. Twoje pozostałe sesje zostały wylogowane.
+password-email-sent = Jeśli nowy adres może odbierać wiadomości, wysłano na niego link potwierdzający.
+password-email-changed = Twój adres e-mail został zmieniony.
+password-check-email = Jeśli ten adres może odbierać wiadomości, wysłano na niego link. Otwórz go, aby kontynuować.
+password-error-wrong = Hasło jest nieprawidłowe.
+password-error-none = To konto nie ma jeszcze hasła: ustaw je za pomocą linku wysłanego na Twój adres.
+password-error-too-short = Hasło jest za krótkie (minimalna liczba znaków: { $min }).
+password-error-too-long = Hasło jest za długie (maksymalna liczba znaków: { $max }).
+password-error-email = Wpisz prawidłowy adres e-mail.
+password-error-same-email = To jest już Twój adres e-mail.
+password-error-unverified = Najpierw potwierdź swój adres e-mail: wysłano na niego nowy link.
+
+## The password provider's emails. Placeables: $host (the site), $email
+## (the new address).
+
+password-mail-verify-subject = Potwierdź swój adres e-mail w serwisie { $host }
+password-mail-verify-button = Potwierdź adres
+password-mail-verify-note = Jeśli konto nie zostało utworzone przez Ciebie, zignoruj tę wiadomość: nic się nie stanie.
+password-mail-reset-subject = Wybierz nowe hasło w serwisie { $host }
+password-mail-reset-button = Wybierz nowe hasło
+password-mail-reset-note = Jeśli ta prośba nie pochodzi od Ciebie, zignoruj tę wiadomość: Twoje hasło pozostanie bez zmian.
+password-mail-exists-subject = Konto z tym adresem już istnieje w serwisie { $host }
+password-mail-exists-text = Ktoś próbował utworzyć konto z Twoim adresem e-mail. Masz już konto: zaloguj się lub wybierz nowe hasło za pomocą poniższego linku.
+password-mail-exists-note = Jeśli to nie Ty, zignoruj tę wiadomość: nic nie zostało zmienione.
+password-mail-confirm-subject = Potwierdź swój nowy adres e-mail w serwisie { $host }
+password-mail-confirm-button = Potwierdź nowy adres
+password-mail-confirm-note = Jeśli ta prośba nie pochodzi od Ciebie, zignoruj tę wiadomość: nic się nie zmieni.
+password-mail-changing-subject = Twój adres e-mail w serwisie { $host } zostanie zmieniony
+password-mail-changing-text = Ktoś zalogowany na Twoje konto poprosił o zmianę przypisanego do niego adresu e-mail na { $email }.
+password-mail-changing-note = Jeśli to nie Ty, od razu wybierz nowe hasło: zmiana nastąpi dopiero po potwierdzeniu nowego adresu.

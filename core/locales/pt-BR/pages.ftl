@@ -65,9 +65,11 @@ email-ignore = Se você não solicitou este e-mail, pode ignorá-lo com seguran�
 provider-credentials = Credenciais
 provider-email = E-mail
 provider-passkey = Chave de acesso
+provider-password = Senha
 signin-with-credentials = Entrar com credenciais
 signin-with-email = Entrar com e-mail
 signin-with-passkey = Entrar com uma chave de acesso
+signin-with-password = Entrar
 
 ## The `message` of the JSON answers an API caller may show a user
 
@@ -88,3 +90,62 @@ passkey-error-account-exists = Este e-mail já tem uma conta: entre com a chave 
 passkey-error-ip-address = As chaves de acesso precisam do nome de domínio deste site, não de um endereço IP.
 passkey-error-use-localhost = As chaves de acesso precisam de um nome, não de um endereço IP: abra { $url }.
 passkey-error-failed = Falha ao entrar com a chave de acesso ({ $error }).
+
+## The password provider's pages (sign-up, forgotten password, reset,
+## account). Placeables: $min and $max (lengths), $email (an address).
+
+password-label = Senha
+password-new-label = Nova senha
+password-current-label = Senha atual
+password-name-label = Nome (opcional)
+password-forgot-link = Esqueceu sua senha?
+password-signup-link = Criar uma conta
+password-signin-link = Já tem uma conta? Entrar
+password-set-link = Definir uma senha
+password-signup-heading = Criar uma conta
+password-signup-button = Criar conta
+password-forgot-heading = Redefinir sua senha
+password-forgot-text = Digite seu endereço de e-mail: se houver uma conta com ele, enviaremos um link para você escolher uma nova senha.
+password-forgot-button = Enviar o link
+password-reset-heading = Escolha uma nova senha
+password-reset-button = Salvar a senha
+password-account-heading = Sua conta
+password-change-heading = Alterar sua senha
+password-change-button = Alterar a senha
+password-email-heading = Alterar seu endereço de e-mail
+password-email-current = Seu endereço é { $email }.
+password-email-new-label = Novo endereço de e-mail
+password-email-button = Enviar um link de confirmação
+password-delete-heading = Excluir sua conta
+password-delete-text = Isso exclui sua conta e tudo o que está guardado com ela. Não é possível desfazer.
+password-delete-button = Excluir minha conta
+password-changed = Sua senha foi alterada. Suas outras sessões foram encerradas.
+password-email-sent = Se o novo endereço puder recebê-lo, um link de confirmação foi enviado para ele.
+password-email-changed = Seu endereço de e-mail foi alterado.
+password-check-email = Se o endereço puder receber e-mails, um link foi enviado para ele. Abra-o para continuar.
+password-error-wrong = A senha não está correta.
+password-error-none = Esta conta ainda não tem senha: defina uma com o link enviado para o seu endereço.
+password-error-too-short = A senha deve ter pelo menos { $min } caracteres.
+password-error-too-long = A senha deve ter no máximo { $max } caracteres.
+password-error-email = Digite um endereço de e-mail válido.
+password-error-same-email = Este já é o seu endereço de e-mail.
+password-error-unverified = Primeiro confirme seu endereço de e-mail: um novo link foi enviado para ele.
+
+## The password provider's emails. Placeables: $host (the site), $email
+## (the new address).
+
+password-mail-verify-subject = Confirme seu endereço de e-mail para { $host }
+password-mail-verify-button = Confirmar o endereço
+password-mail-verify-note = Se você não criou uma conta, ignore este e-mail: nada acontecerá.
+password-mail-reset-subject = Escolha uma nova senha para { $host }
+password-mail-reset-button = Escolher uma nova senha
+password-mail-reset-note = Se você não solicitou isso, ignore este e-mail: sua senha continua a mesma.
+password-mail-exists-subject = Já existe uma conta para este endereço em { $host }
+password-mail-exists-text = Alguém tentou criar uma conta com o seu endereço de e-mail. Você já tem uma: entre ou escolha uma nova senha com o link abaixo.
+password-mail-exists-note = Se não foi você, ignore este e-mail: nada foi alterado.
+password-mail-confirm-subject = Confirme seu novo endereço de e-mail para { $host }
+password-mail-confirm-button = Confirmar o novo endereço
+password-mail-confirm-note = Se você não solicitou isso, ignore este e-mail: nada será alterado.
+password-mail-changing-subject = Seu endereço de e-mail em { $host } está sendo alterado
+password-mail-changing-text = Alguém conectado à sua conta pediu para alterar o endereço de e-mail dela para { $email }.
+password-mail-changing-note = Se não foi você, escolha uma nova senha agora: a alteração só acontece depois que o novo endereço for confirmado.

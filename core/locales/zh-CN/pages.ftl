@@ -65,9 +65,11 @@ email-ignore = 如果你没有请求此邮件，可以放心忽略。
 provider-credentials = 凭据
 provider-email = 电子邮箱
 provider-passkey = 通行密钥
+provider-password = 密码
 signin-with-credentials = 使用凭据登录
 signin-with-email = 使用电子邮箱登录
 signin-with-passkey = 使用通行密钥登录
+signin-with-password = 登录
 
 ## The `message` of the JSON answers an API caller may show a user
 
@@ -88,3 +90,62 @@ passkey-error-account-exists = 此电子邮箱已有账号：请使用其通行�
 passkey-error-ip-address = 通行密钥需要本网站的域名，而不是 IP 地址。
 passkey-error-use-localhost = 通行密钥需要名称，而不是 IP 地址：请改为打开 { $url }。
 passkey-error-failed = 通行密钥登录失败（{ $error }）。
+
+## The password provider's pages (sign-up, forgotten password, reset,
+## account). Placeables: $min and $max (lengths), $email (an address).
+
+password-label = 密码
+password-new-label = 新密码
+password-current-label = 当前密码
+password-name-label = 姓名（可选）
+password-forgot-link = 忘记密码？
+password-signup-link = 创建账号
+password-signin-link = 已有账号？登录
+password-set-link = 设置密码
+password-signup-heading = 创建账号
+password-signup-button = 创建账号
+password-forgot-heading = 重置密码
+password-forgot-text = 请输入你的邮箱地址：如果该地址已注册账号，我们会向其发送一个用于设置新密码的链接。
+password-forgot-button = 发送链接
+password-reset-heading = 设置新密码
+password-reset-button = 保存密码
+password-account-heading = 你的账号
+password-change-heading = 修改密码
+password-change-button = 修改密码
+password-email-heading = 更改邮箱地址
+password-email-current = 你的邮箱地址是 { $email }。
+password-email-new-label = 新邮箱地址
+password-email-button = 发送确认链接
+password-delete-heading = 删除账号
+password-delete-text = 这将删除你的账号及其保存的所有内容。此操作无法撤销。
+password-delete-button = 删除我的账号
+password-changed = 你的密码已修改，你的其他会话均已退出登录。
+password-email-sent = 如果新地址可以接收邮件，确认链接已发送至该地址。
+password-email-changed = 你的邮箱地址已更改。
+password-check-email = 如果该地址可以接收邮件，链接已发送至该地址。请打开链接以继续。
+password-error-wrong = 密码不正确。
+password-error-none = 此账号尚未设置密码：请通过发送到你邮箱的链接设置密码。
+password-error-too-short = 密码长度至少为 { $min } 个字符。
+password-error-too-long = 密码长度最多为 { $max } 个字符。
+password-error-email = 请输入有效的邮箱地址。
+password-error-same-email = 这已经是你的邮箱地址。
+password-error-unverified = 请先确认你的邮箱地址：新的链接已发送至该地址。
+
+## The password provider's emails. Placeables: $host (the site), $email
+## (the new address).
+
+password-mail-verify-subject = 确认你在 { $host } 的邮箱地址
+password-mail-verify-button = 确认邮箱地址
+password-mail-verify-note = 如果你没有创建账号，请忽略此邮件，不会发生任何事情。
+password-mail-reset-subject = 为 { $host } 设置新密码
+password-mail-reset-button = 设置新密码
+password-mail-reset-note = 如果你没有提出此请求，请忽略此邮件，你的密码将保持不变。
+password-mail-exists-subject = 此邮箱地址在 { $host } 上已有账号
+password-mail-exists-text = 有人尝试使用你的邮箱地址创建账号。你已经有一个账号：请登录，或通过下方链接设置新密码。
+password-mail-exists-note = 如果这不是你本人的操作，请忽略此邮件，没有任何更改。
+password-mail-confirm-subject = 确认你在 { $host } 的新邮箱地址
+password-mail-confirm-button = 确认新邮箱地址
+password-mail-confirm-note = 如果你没有提出此请求，请忽略此邮件，不会有任何更改。
+password-mail-changing-subject = 你在 { $host } 的邮箱地址即将更改
+password-mail-changing-text = 已登录你账号的某人请求将该账号的邮箱地址更改为 { $email }。
+password-mail-changing-note = 如果这不是你本人的操作，请立即设置新密码：只有在新地址得到确认后，更改才会生效。

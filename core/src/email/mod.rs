@@ -104,6 +104,50 @@ pub fn localised_verification_email(url: &str, site_host: &str, messages: &Messa
     }
 }
 
+/// A message of the password provider, in the language of `messages`:
+/// `subject` as its heading, an optional paragraph, an optional button to
+/// `link.0` labelled `link.1` (its URL also in the text part), and a
+/// closing note. Every text is escaped.
+pub fn notice_email(
+    messages: &Messages<'_>,
+    subject: String,
+    paragraph: Option<String>,
+    link: Option<(&str, String)>,
+    note: String,
+) -> VerificationEmail {
+    let lang = messages.tag();
+    let html_open = match messages.rtl() {
+        false => format!("<html lang=\"{lang}\">"),
+        true => format!("<html lang=\"{lang}\" dir=\"rtl\">"),
+    };
+    let cell = "align=\"center\" style=\"padding: 10px 0px; font-size: 16px; line-height: 22px; color: #444444;\"";
+    let mut html = format!(
+        "<!DOCTYPE html>\n{html_open}\n<body style=\"background: #f9f9f9; font-family: Helvetica, Arial, sans-serif;\">\n\
+         <table width=\"100%\" border=\"0\" cellspacing=\"20\" cellpadding=\"0\" \
+         style=\"background: #ffffff; max-width: 600px; margin: auto; border-radius: 10px;\">\n\
+         <tr><td align=\"center\" style=\"padding: 10px 0px; font-size: 22px; color: #444444;\">{}</td></tr>\n",
+        escape_html(&subject)
+    );
+    let mut text = format!("{subject}\n\n");
+    if let Some(paragraph) = &paragraph {
+        html.push_str(&format!("<tr><td {cell}>{}</td></tr>\n", escape_html(paragraph)));
+        text.push_str(&format!("{paragraph}\n\n"));
+    }
+    if let Some((url, label)) = &link {
+        html.push_str(&format!(
+            "<tr><td align=\"center\" style=\"padding: 20px 0;\"><a href=\"{}\" target=\"_blank\" \
+             style=\"font-size: 18px; color: #ffffff; text-decoration: none; border-radius: 5px; padding: 10px 20px; \
+             border: 1px solid #346df1; background: #346df1; display: inline-block; font-weight: bold;\">{}</a></td></tr>\n",
+            escape_html(url),
+            escape_html(label)
+        ));
+        text.push_str(&format!("{label}: {url}\n\n"));
+    }
+    html.push_str(&format!("<tr><td {cell}>{}</td></tr>\n</table>\n</body>\n</html>\n", escape_html(&note)));
+    text.push_str(&format!("{note}\n"));
+    VerificationEmail { subject, text, html }
+}
+
 /// Escape text for HTML content and double-quoted attributes. A sign-in URL
 /// carries `&` between its parameters: unescaped, some clients would read
 /// `&token` or `&email` as entities and break the link.

@@ -17,6 +17,7 @@ pub mod linkedin;
 pub mod oauth;
 mod oauth_config;
 pub mod okta;
+pub mod password;
 pub mod slack;
 pub mod spotify;
 pub mod tiktok;
@@ -34,6 +35,7 @@ pub use credentials::{CredentialField, CredentialsProvider};
 pub use email::EmailProvider;
 pub use oauth::OAuthProvider;
 pub use oauth::ProviderBehaviour;
+pub use password::PasswordProvider;
 pub use webauthn::WebAuthnProvider;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -63,6 +65,8 @@ pub enum ProviderKind {
     OAuth(Box<OAuthProvider>),
     Email(EmailProvider),
     WebAuthn(WebAuthnProvider),
+    /// Email + password accounts kept by the engine.
+    Password(Box<PasswordProvider>),
 }
 
 #[derive(Debug)]
@@ -82,13 +86,17 @@ impl Provider {
             (ProviderKind::Credentials(_), "Credentials") => Some(("provider-credentials", "signin-with-credentials")),
             (ProviderKind::Email(_), "Email") => Some(("provider-email", "signin-with-email")),
             (ProviderKind::WebAuthn(_), "Passkey") => Some(("provider-passkey", "signin-with-passkey")),
+            (ProviderKind::Password(_), "Password") => Some(("provider-password", "signin-with-password")),
             _ => None,
         }
     }
 
+    /// The type on the wire (`/providers`). A password provider is
+    /// `credentials` there: Auth.js's client then posts its sign-in to
+    /// `callback/<id>`, which is where the engine takes it.
     pub fn provider_type(&self) -> ProviderType {
         match &self.kind {
-            ProviderKind::Credentials(_) => ProviderType::Credentials,
+            ProviderKind::Credentials(_) | ProviderKind::Password(_) => ProviderType::Credentials,
             ProviderKind::OAuth(p) if p.oidc => ProviderType::Oidc,
             ProviderKind::OAuth(_) => ProviderType::OAuth,
             ProviderKind::Email(_) => ProviderType::Email,
@@ -117,7 +125,7 @@ impl Providers {
                 (None, None) => {
                     return Err(ConfigError::new(
                         format!("{option}.type"),
-                        "missing; one of oauth, oidc, email, credentials, webauthn",
+                        "missing; one of oauth, oidc, email, credentials, webauthn, password",
                     ))
                 }
             };
@@ -134,16 +142,23 @@ impl Providers {
                 "oauth" | "oidc" => oauth_config::parse(&option, value, host, env)?,
                 "email" => email::parse(&option, value, host)?,
                 "webauthn" => webauthn::parse(&option, value, host)?,
+                "password" => password::parse(&option, value, host)?,
                 other => {
                     return Err(ConfigError::new(
                         format!("{option}.type"),
                         format!(
-                        "unknown provider type {other:?}; expected one of oauth, oidc, email, credentials, webauthn"
+                        "unknown provider type {other:?}; expected one of oauth, oidc, email, credentials, webauthn, password"
                     ),
                     )
                     .with_kind(crate::ErrorType::InvalidProviderType))
                 }
             };
+            // One password provider: its routes (`password/<step>`) name none.
+            if matches!(provider.kind, ProviderKind::Password(_))
+                && list.iter().any(|p| matches!(p.kind, ProviderKind::Password(_)))
+            {
+                return Err(ConfigError::new(format!("{option}.type"), "only one password provider may be configured"));
+            }
             if list.iter().any(|p| p.id == provider.id) {
                 return Err(ConfigError::new(
                     format!("{option}.id"),
@@ -157,6 +172,14 @@ impl Providers {
 
     pub fn get(&self, id: &str) -> Option<&Provider> {
         self.list.iter().find(|p| p.id == id)
+    }
+
+    /// The password provider, if one is configured.
+    pub fn password(&self) -> Option<(&Provider, &PasswordProvider)> {
+        self.list.iter().find_map(|p| match &p.kind {
+            ProviderKind::Password(password) => Some((p, password.as_ref())),
+            _ => None,
+        })
     }
 
     pub fn iter(&self) -> impl Iterator<Item = &Provider> {

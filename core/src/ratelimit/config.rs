@@ -28,7 +28,7 @@ use crate::store::PostgresOptions;
 const OPTION: &str = "rateLimit.store";
 
 /// Parse `rateLimit.store`; also answers its `failClosed`, per route.
-pub fn parse(value: Option<&Value>) -> Result<(StoreConfig, [bool; 4]), ConfigError> {
+pub fn parse(value: Option<&Value>) -> Result<(StoreConfig, [bool; Route::ALL.len()]), ConfigError> {
     let default_closed = Route::ALL.map(|r| r == Route::Credentials);
     let map = match value {
         None | Some(Value::Null) => return Ok((StoreConfig::memory(), default_closed)),
@@ -42,14 +42,14 @@ pub fn parse(value: Option<&Value>) -> Result<(StoreConfig, [bool; 4]), ConfigEr
     };
     let fail_closed = match map.get("failClosed") {
         None | Some(Value::Null) => default_closed,
-        Some(Value::Bool(all)) => [*all; 4],
+        Some(Value::Bool(all)) => [*all; Route::ALL.len()],
         Some(Value::Array(names)) => {
-            let mut closed = [false; 4];
+            let mut closed = [false; Route::ALL.len()];
             for name in names {
                 let route = Route::ALL.into_iter().find(|r| Some(r.as_str()) == name.as_str()).ok_or_else(|| {
                     ConfigError::new(
                         format!("{OPTION}.failClosed"),
-                        "must be true, false or a list of \"credentials\", \"email\", \"callback\", \"passkey\"",
+                        "must be true, false or a list of route names (\"credentials\", \"email\", \"callback\", \"passkey\", \"signUp\", \"passwordReset\", \"passwordToken\")",
                     )
                 })?;
                 closed[route as usize] = true;
@@ -59,7 +59,7 @@ pub fn parse(value: Option<&Value>) -> Result<(StoreConfig, [bool; 4]), ConfigEr
         Some(_) => {
             return Err(ConfigError::new(
                 format!("{OPTION}.failClosed"),
-                "must be true, false or a list of \"credentials\", \"email\", \"callback\", \"passkey\"",
+                "must be true, false or a list of route names (\"credentials\", \"email\", \"callback\", \"passkey\", \"signUp\", \"passwordReset\", \"passwordToken\")",
             ))
         }
     };

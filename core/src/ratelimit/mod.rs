@@ -6,6 +6,10 @@
 //! | `credentials`: `POST callback/<credentials>` | failed sign-ins only | the account (the provider's declared non-secret fields, hashed) and the client IP | 5 per account, 50 per IP, per 5 min |
 //! | `email`: `POST signin/<email>` | every link sent | the address (hashed) and the client IP | 5 per address, 20 per IP, per hour |
 //! | `callback`: OAuth/OIDC and email-link callbacks | every request | the client IP | 100 per minute |
+//! | `passkey`: passkey options and verification | every request | the client IP | 60 per minute |
+//! | `signUp`: `POST password/signup` | every sign-up | the client IP | 10 per IP per hour |
+//! | `passwordReset`: `POST password/forgot`, and links resent at sign-in | every link asked for | the address (hashed) and the client IP | 3 per address, 20 per IP, per hour |
+//! | `passwordToken`: the password provider's links and forms that carry one | every use | the client IP | 30 per IP per 10 min |
 //!
 //! Each is configurable, `rateLimit: { window, max, credentials: { window,
 //! max, maxPerIp } | false, email: …, callback: … }`, or off as a whole with
@@ -69,6 +73,14 @@ pub enum Route {
     /// Passkey options and verification (`webauthn-options`, the passkey
     /// callback): each costs a database write.
     Passkey,
+    /// Password sign-ups (`password/signup`): each may mail a link.
+    SignUp,
+    /// Links the password provider mails on request (forgotten password,
+    /// a resent verification link): per address and per IP.
+    PasswordReset,
+    /// Uses of the password provider's links (verify, reset, confirm an
+    /// address): every guess at a token counts.
+    PasswordToken,
 }
 
 impl Route {
@@ -78,10 +90,21 @@ impl Route {
             Route::Email => "email",
             Route::Callback => "callback",
             Route::Passkey => "passkey",
+            Route::SignUp => "signUp",
+            Route::PasswordReset => "passwordReset",
+            Route::PasswordToken => "passwordToken",
         }
     }
 
-    const ALL: [Route; 4] = [Route::Credentials, Route::Email, Route::Callback, Route::Passkey];
+    const ALL: [Route; 7] = [
+        Route::Credentials,
+        Route::Email,
+        Route::Callback,
+        Route::Passkey,
+        Route::SignUp,
+        Route::PasswordReset,
+        Route::PasswordToken,
+    ];
 
     fn default_rule(self) -> Rule {
         match self {
@@ -89,6 +112,9 @@ impl Route {
             Route::Email => Rule { window: Duration::from_secs(3600), max: 5, max_per_ip: 20 },
             Route::Callback => Rule { window: Duration::from_secs(60), max: 100, max_per_ip: 100 },
             Route::Passkey => Rule { window: Duration::from_secs(60), max: 30, max_per_ip: 60 },
+            Route::SignUp => Rule { window: Duration::from_secs(3600), max: 10, max_per_ip: 10 },
+            Route::PasswordReset => Rule { window: Duration::from_secs(3600), max: 3, max_per_ip: 20 },
+            Route::PasswordToken => Rule { window: Duration::from_secs(600), max: 30, max_per_ip: 30 },
         }
     }
 }
@@ -105,10 +131,10 @@ pub struct Rule {
 /// The parsed `rateLimit` option.
 #[derive(Debug, Clone)]
 pub struct RateLimits {
-    rules: [Option<Rule>; 4],
+    rules: [Option<Rule>; Route::ALL.len()],
     store: StoreConfig,
     /// Per route: refuse (true) or admit (false) when the store fails.
-    fail_closed: [bool; 4],
+    fail_closed: [bool; Route::ALL.len()],
 }
 
 impl Default for RateLimits {
@@ -126,16 +152,27 @@ impl RateLimits {
     pub fn parse(value: Option<&Value>) -> Result<RateLimits, ConfigError> {
         let map = match value {
             None | Some(Value::Null) | Some(Value::Bool(true)) => return Ok(RateLimits::default()),
-            Some(Value::Bool(false)) => return Ok(RateLimits { rules: [None; 4], ..RateLimits::default() }),
+            Some(Value::Bool(false)) => return Ok(RateLimits { rules: [None; Route::ALL.len()], ..RateLimits::default() }),
             Some(Value::Object(map)) => map,
             Some(_) => {
                 return Err(ConfigError::new(
                     "rateLimit",
-                    "must be false or an object { window, max, credentials, email, callback, passkey, store }",
+                    "must be false or an object { window, max, credentials, email, callback, passkey, signUp, passwordReset, passwordToken, store }",
                 ))
             }
         };
-        const KEYS: [&str; 7] = ["window", "max", "credentials", "email", "callback", "passkey", "store"];
+        const KEYS: [&str; 10] = [
+            "window",
+            "max",
+            "credentials",
+            "email",
+            "callback",
+            "passkey",
+            "signUp",
+            "passwordReset",
+            "passwordToken",
+            "store",
+        ];
         if let Some(key) = map.keys().find(|k| !KEYS.contains(&k.as_str())) {
             return Err(ConfigError::new(
                 format!("rateLimit.{key}"),
@@ -144,7 +181,7 @@ impl RateLimits {
         }
         let default_window = seconds(map.get("window"), "rateLimit.window")?;
         let default_max = count(map.get("max"), "rateLimit.max")?;
-        let mut rules = [None; 4];
+        let mut rules = [None; Route::ALL.len()];
         for (slot, route) in rules.iter_mut().zip(Route::ALL) {
             let option = format!("rateLimit.{}", route.as_str());
             let base = route.default_rule();

@@ -40,6 +40,13 @@ pub fn handle(ctx: &mut Ctx) -> Result<Reply, AuthError> {
         ProviderKind::WebAuthn(_) => {
             Err(AuthError::new(ErrorType::UnknownAction, "the passkey callback only accepts POST"))
         }
+        ProviderKind::Password(p) if is_post => {
+            ctx.require_csrf()?;
+            super::password::sign_in(ctx, provider, p)
+        }
+        ProviderKind::Password(_) => {
+            Err(AuthError::new(ErrorType::UnknownAction, "the password callback only accepts POST"))
+        }
     }
 }
 

@@ -7,6 +7,7 @@ mod info;
 mod limits;
 mod oauth;
 mod pages;
+mod password;
 mod register;
 mod session;
 mod sign_in;
@@ -14,6 +15,7 @@ mod signin;
 mod signout;
 mod webauthn;
 
+pub use password::PasswordAction;
 pub(crate) use webauthn::passkey_json;
 
 use serde_json::{json, Map, Value};
@@ -40,6 +42,8 @@ pub enum Action {
     Passkeys,
     /// `webauthn.js`: the passkey browser module (libauth).
     WebAuthnScript,
+    /// `password/<step>`: the password provider's pages and forms (libauth).
+    Password,
 }
 
 impl Action {
@@ -56,6 +60,7 @@ impl Action {
             "webauthn-options" => Action::WebAuthnOptions,
             "passkeys" => Action::Passkeys,
             "webauthn.js" => Action::WebAuthnScript,
+            "password" => Action::Password,
             _ => return None,
         })
     }
@@ -110,6 +115,9 @@ pub(crate) struct Ctx<'a> {
     body: Option<Map<String, Value>>,
     /// Set when a rate limit refused the request: the 429's details.
     pub limited: Option<crate::ratelimit::Limited>,
+    /// Host code called the step ([`crate::Auth::sign_in`], a password
+    /// action): a refused form is an error, not a page.
+    pub server_action: bool,
 }
 
 impl<'a> Ctx<'a> {
@@ -281,7 +289,19 @@ impl<'a> Ctx<'a> {
             None => url.origin().ascii_serialization(),
         };
         let cookies = auth.cookies_for_url(&req.url);
-        Ctx { auth, req, url, origin, action, provider_id, cookies, set_cookies: Vec::new(), body, limited: None }
+        Ctx {
+            auth,
+            req,
+            url,
+            origin,
+            action,
+            provider_id,
+            cookies,
+            set_cookies: Vec::new(),
+            body,
+            limited: None,
+            server_action: false,
+        }
     }
 }
 
@@ -326,6 +346,21 @@ pub(crate) fn sign_in_action(
     action_outcome(&ctx, result)
 }
 
+/// A password-account step called from host code (sign-up, a reset link
+/// asked for or used, a change, a deletion): the route's work after its
+/// CSRF check. A refused form is its typed error (`PasswordRefused`,
+/// `InvalidEmail`, `CredentialsSignin`).
+pub(crate) fn password_action(
+    auth: &Auth,
+    action: password::PasswordAction,
+    fields: Map<String, Value>,
+    req: &AuthRequest,
+) -> Result<ActionOutcome, AuthError> {
+    let mut ctx = action_ctx(auth, req, Action::Password, Some(action.step().path().to_owned()), fields)?;
+    let result = password::run_action(&mut ctx);
+    action_outcome(&ctx, result)
+}
+
 /// A sign-out called from host code: the route's work after its CSRF check.
 pub(crate) fn sign_out_action(auth: &Auth, req: &AuthRequest) -> Result<ActionOutcome, AuthError> {
     let mut ctx = action_ctx(auth, req, Action::SignOut, None, Map::new())?;
@@ -348,7 +383,8 @@ fn action_ctx<'a>(
         auth.callbacks.log(&error);
         error
     })?;
-    let ctx = Ctx::new(auth, req, url, action, provider_id, Some(fields));
+    let mut ctx = Ctx::new(auth, req, url, action, provider_id, Some(fields));
+    ctx.server_action = true;
     let refusal = untrusted_host(&ctx).or_else(|| cross_site_action(&ctx));
     if let Some(error) = refusal {
         auth.callbacks.log(&error);
@@ -389,6 +425,17 @@ fn action_outcome(ctx: &Ctx, result: Result<Reply, AuthError>) -> Result<ActionO
             Ok(ActionOutcome { redirect, set_cookies: ctx.set_cookies.iter().map(SetCookie::to_header).collect() })
         }
         Ok(_) => Err(AuthError::new(ErrorType::UnknownAction, "the action answered with a page, not a redirect")),
+        // A refused form is the user's mistake, not a server error.
+        Err(error)
+            if matches!(
+                error.error_type,
+                ErrorType::PasswordRefused | ErrorType::InvalidEmail | ErrorType::CredentialsSignin
+            ) =>
+        {
+            let logger = &ctx.auth.callbacks.logger;
+            logger.warn(ctx.auth.callbacks.host.as_ref(), error.error_type.as_str(), "a server-side step was refused");
+            Err(error)
+        }
         Err(error) => {
             ctx.auth.callbacks.log(&error);
             Err(error)
@@ -474,6 +521,7 @@ fn dispatch_get(ctx: &mut Ctx) -> Result<Reply, AuthError> {
         Action::WebAuthnOptions => webauthn::options(ctx),
         Action::Passkeys => webauthn::list(ctx),
         Action::WebAuthnScript => Ok(Reply::Script(crate::pages::WEBAUTHN_MODULE)),
+        Action::Password => password::get(ctx),
     }
 }
 
@@ -487,6 +535,7 @@ fn dispatch_post(ctx: &mut Ctx) -> Result<Reply, AuthError> {
             ctx.require_csrf()?;
             webauthn::manage(ctx)
         }
+        Action::Password => password::post(ctx),
         _ => Err(AuthError::new(ErrorType::UnknownAction, format!("Cannot handle POST {:?}", ctx.action))),
     }
 }
@@ -504,7 +553,9 @@ pub(crate) fn parse_action(path: &str, base_path: &str) -> Option<(Action, Optio
     if parts.next().is_some() {
         return None;
     }
-    if provider.is_some() && !matches!(action, Action::SignIn | Action::Callback | Action::WebAuthnOptions) {
+    if provider.is_some()
+        && !matches!(action, Action::SignIn | Action::Callback | Action::WebAuthnOptions | Action::Password)
+    {
         return None;
     }
     Some((action, provider))

@@ -86,6 +86,21 @@ pub fn signin(ctx: &mut Ctx) -> Result<Reply, AuthError> {
                 button_style: None,
                 logo: None,
             },
+            ProviderKind::Password(_) => PageProvider {
+                id: &p.id,
+                name: name(p),
+                kind: PageProviderKind::Password {
+                    password_label: t.text("password-label"),
+                    forgot_url: format!("{base}/password/forgot{locale_param}"),
+                    forgot_label: t.text("password-forgot-link"),
+                    signup_url: format!("{base}/password/signup{locale_param}"),
+                    signup_label: t.text("password-signup-link"),
+                },
+                action_url: format!("{base}/callback/{}{locale_param}", p.id),
+                button_label: label(p),
+                button_style: None,
+                logo: None,
+            },
         })
         .collect::<Vec<_>>();
     let has_passkey = providers.iter().any(|p| matches!(p.kind, PageProviderKind::Passkey { .. }));
@@ -97,7 +112,11 @@ pub fn signin(ctx: &mut Ctx) -> Result<Reply, AuthError> {
         email_label: t.text("signin-email-label"),
         email_placeholder: t.text("signin-email-placeholder"),
         passkey_hint: t.text("signin-passkey-hint"),
-        error: error.as_deref().map(|e| t.text(signin_error_message(e))),
+        error: error.as_deref().map(|e| match (e, ctx.query("code").as_deref()) {
+            // A password account whose address is not proven yet.
+            ("CredentialsSignin", Some("email_not_verified")) => t.text("password-error-unverified"),
+            (e, _) => t.text(signin_error_message(e)),
+        }),
         providers,
         base_path: &settings.base_path,
         passkey_script: has_passkey.then(crate::pages::passkey_page_script),
@@ -161,7 +180,11 @@ pub fn verify_request(ctx: &mut Ctx) -> Reply {
     let page = VerifyRequestPage {
         layout: Layout::new("title-verify-request", &ctx.auth.settings.theme, &t),
         heading: t.text("verify-heading"),
-        text: t.text("verify-text"),
+        text: t.text(if ctx.query("type").as_deref() == Some("password") {
+            "password-check-email"
+        } else {
+            "verify-text"
+        }),
         site_url: ctx.origin.clone(),
         site_host: site_host(&ctx.origin),
     };

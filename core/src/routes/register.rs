@@ -22,6 +22,8 @@ pub enum SignInKind {
     Credentials,
     /// A passkey: `account` is the passkey's `webauthn` account.
     WebAuthn,
+    /// The password provider: the user is stored already (`account.user_id`).
+    Password,
 }
 
 /// Who a provider (or the host's `authorize`) says signed in: Auth.js's
@@ -110,6 +112,7 @@ pub fn known_user(
         }
         SignInKind::Email => db.users.get_user_by_email(&account.provider_account_id)?,
         SignInKind::Credentials => None,
+        SignInKind::Password => db.users.get_user(&account.user_id)?,
     })
 }
 
@@ -156,7 +159,12 @@ fn created_user_event(ctx: &Ctx, ensured: &crate::store::Ensured) -> Result<Regi
 /// and in secondary storage, then made again under the same id with the
 /// proven address and nothing else: records the app keeps under that id
 /// stay, every way in that the first party set up is gone.
-fn claim_unproven_user(ctx: &Ctx, db: &DataStores, user: &AdapterUser, email: &str) -> Result<AdapterUser, AuthError> {
+pub(super) fn claim_unproven_user(
+    ctx: &Ctx,
+    db: &DataStores,
+    user: &AdapterUser,
+    email: &str,
+) -> Result<AdapterUser, AuthError> {
     db.delete_user(&user.id)?;
     let ensured = db.users.ensure_user(&NewUser {
         id: Some(user.id.clone()),
@@ -198,6 +206,9 @@ pub fn login_or_register(
     let account_json = || serde_json::to_value(account).unwrap_or(Value::Null);
     let profile_json = || profile.cloned().map(Value::Object).unwrap_or(Value::Null);
     match kind {
+        SignInKind::Password => known
+            .map(|user| Registered { user: user_json(&user), is_new_user: false })
+            .ok_or_else(|| AuthError::new(ErrorType::CredentialsSignin, "the account was deleted meanwhile")),
         SignInKind::Email => {
             let email = account.provider_account_id.clone();
             let now = now_millis() as i64;

@@ -13,7 +13,9 @@ pub fn start(ctx: &mut Ctx) -> Result<Reply, AuthError> {
     }
     let provider = ctx.provider()?;
     match &provider.kind {
-        ProviderKind::Credentials(_) | ProviderKind::WebAuthn(_) => Ok(Reply::Redirect(signin_page)),
+        ProviderKind::Credentials(_) | ProviderKind::WebAuthn(_) | ProviderKind::Password(_) => {
+            Ok(Reply::Redirect(signin_page))
+        }
         _ => begin(ctx, provider),
     }
 }
@@ -26,6 +28,7 @@ pub fn begin(ctx: &mut Ctx, provider: &Provider) -> Result<Reply, AuthError> {
         ProviderKind::Credentials(p) => super::callback::credentials(ctx, provider, p),
         ProviderKind::OAuth(p) => super::oauth::start(ctx, provider, p),
         ProviderKind::Email(p) => super::email::send_link(ctx, provider, p),
+        ProviderKind::Password(p) => super::password::sign_in(ctx, provider, p),
         ProviderKind::WebAuthn(_) => Err(AuthError::new(
             crate::error::ErrorType::UnknownAction,
             "a passkey signs in from the browser (the sign-in page, or libauth's webauthn module), not by POST signin",

@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any, Dict, Optional
 
 from . import _native
-from ._auth import Auth, Identity, Response, SessionWithIdentity
+from ._auth import ActionResult, Auth, Identity, PasswordAction, Response, SessionWithIdentity
 from ._errors import (
     AccessDenied,
     AccountNotLinked,
@@ -44,6 +44,8 @@ from ._errors import (
     WebAuthnVerificationError,
     ExperimentalFeatureNotEnabled,
     LastSignInMethod,
+    PasswordRefused,
+    InvalidEmail,
     SessionTokenError,
     SignOutError,
     UnknownAction,
@@ -69,6 +71,7 @@ from .providers import (
     OAuth,
     Okta,
     Passkey,
+    Password,
     Slack,
     Spotify,
     TikTok,
@@ -128,6 +131,8 @@ def get_session(request: Any, auth: Optional[Auth] = None) -> Optional[Dict[str,
 ERROR_TYPES = tuple(_native.error_types())
 
 __all__ = [
+    "ActionResult",
+    "PasswordAction",
     "Identity",
     "SessionWithIdentity",
     "Auth",
@@ -156,6 +161,7 @@ __all__ = [
     "OIDC",
     "Email",
     "Passkey",
+    "Password",
     "AuthError",
     "InvalidConfig",
     "ERROR_TYPES",
@@ -187,6 +193,8 @@ __all__ = [
     "WebAuthnVerificationError",
     "ExperimentalFeatureNotEnabled",
     "LastSignInMethod",
+    "PasswordRefused",
+    "InvalidEmail",
     "SessionTokenError",
     "SignOutError",
     "UnknownAction",

@@ -10,13 +10,27 @@ import os
 import threading
 import collections.abc
 from dataclasses import dataclass
-from typing import Any, Dict, List, Optional, Tuple
+import typing
+from typing import Any, Dict, List, Literal, Optional, Tuple
 
 from . import _native
 from ._errors import CallbackRouteError, InvalidConfig, from_engine
 from ._host import Dispatcher, compile_config, set_loop
 
 Headers = List[Tuple[str, str]]
+
+#: The password provider's steps host code may call (``Auth.password_action``).
+PasswordAction = Literal[
+    "signUp", "requestPasswordReset", "resetPassword", "changePassword", "changeEmail", "deleteAccount"
+]
+
+
+class ActionResult(typing.NamedTuple):
+    """What a server-side step answers: where the built-in flow goes next,
+    and the ``Set-Cookie`` header values to send with your response."""
+
+    url: str
+    cookies: List[str]
 
 
 class Response:
@@ -239,6 +253,56 @@ class Auth:
         """Delete one of the user's passkeys. Raises ``LastSignInMethod`` for
         the user's last way to sign in."""
         self._passkeys(user_id, {"action": "delete", "id": passkey_id})
+
+    def sign_in(
+        self,
+        provider: str,
+        url: str,
+        headers: collections.abc.Sequence[Tuple[str, str]],
+        fields: collections.abc.Mapping[str, str],
+    ) -> ActionResult:
+        """Sign in from server code (a form of your own), as the sign-in route
+        would: ``fields`` are what the form submitted (``email`` and
+        ``password`` for the password provider, the credentials provider's
+        fields, ``callbackUrl``). Returns where to go next and the
+        ``Set-Cookie`` values to send; raises ``CredentialsSignin`` (with its
+        ``code``) or another ``AuthError``. No CSRF token is asked for (use
+        your framework's); a request from another site is refused."""
+        redirect, cookies = _engine_call(
+            self._native.sign_in, provider, json.dumps(dict(fields)), "POST", url, list(headers)
+        )
+        return ActionResult(redirect, cookies)
+
+    def password_action(
+        self,
+        action: PasswordAction,
+        url: str,
+        headers: collections.abc.Sequence[Tuple[str, str]],
+        fields: collections.abc.Mapping[str, str],
+        remote_address: Optional[str] = None,
+    ) -> ActionResult:
+        """A step of the password provider from server code (a form of your
+        own): ``"signUp"`` (``email``, ``password``, ``name``),
+        ``"requestPasswordReset"`` (``email``), ``"resetPassword"``
+        (``token``, ``email``, ``password``), ``"changePassword"``
+        (``currentPassword``, ``newPassword``), ``"changeEmail"``
+        (``currentPassword``, ``newEmail``) and ``"deleteAccount"``
+        (``currentPassword``). ``url`` and ``headers`` are the request's (its
+        cookies name the signed-in user). Returns where the built-in flow goes
+        next and the ``Set-Cookie`` values to send. Raises
+        ``PasswordRefused``, ``InvalidEmail``, ``CredentialsSignin`` (a wrong
+        current password), ``Verification`` (a bad reset token) or
+        ``RateLimited``; no CSRF token is asked for (use your framework's)."""
+        redirect, cookies = _engine_call(
+            self._native.password_action,
+            action,
+            json.dumps(dict(fields)),
+            "POST",
+            url,
+            list(headers),
+            remote_address,
+        )
+        return ActionResult(redirect, cookies)
 
     def _passkeys(self, user_id: str, call: Dict[str, Any]) -> Any:
         return _engine_call(self._native.passkeys, user_id, json.dumps(call))

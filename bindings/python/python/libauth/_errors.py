@@ -172,6 +172,19 @@ class LastSignInMethod(AuthError):
     type = "LastSignInMethod"
 
 
+class PasswordRefused(AuthError):
+    """A new password was refused: too short or too long, or by the password
+    provider's ``check_password``. The message says why and may be shown."""
+
+    type = "PasswordRefused"
+
+
+class InvalidEmail(AuthError):
+    """A form's email address is not a valid single address."""
+
+    type = "InvalidEmail"
+
+
 class RateLimited(AuthError):
     """A rate limit refused the request (too many failed sign-ins, links or
     callbacks); the HTTP answer is 429 with ``Retry-After``."""
@@ -226,6 +239,8 @@ _CLASSES: List[Type[AuthError]] = [
     WebAuthnVerificationError,
     ExperimentalFeatureNotEnabled,
     LastSignInMethod,
+    PasswordRefused,
+    InvalidEmail,
     InvalidConfig,
 ]
 

@@ -53,6 +53,15 @@ class NativeAuth:
         self, provider: str, fields_json: str, method: str, url: str, headers: List[Tuple[str, str]]
     ) -> Tuple[str, List[str]]: ...
     def sign_out(self, method: str, url: str, headers: List[Tuple[str, str]]) -> Tuple[str, List[str]]: ...
+    def password_action(
+        self,
+        action: str,
+        fields_json: str,
+        method: str,
+        url: str,
+        headers: List[Tuple[str, str]],
+        remote_address: Optional[str] = None,
+    ) -> Tuple[str, List[str]]: ...
 
 def create_auth(
     config_json: str,

@@ -166,6 +166,23 @@ def Email(**options: Any) -> Dict[str, Any]:
     return out
 
 
+def Password(**options: Any) -> Dict[str, Any]:
+    """Email + password accounts kept by the engine: sign-up, verification,
+    forgotten password, change of password or address, deletion, with
+    built-in pages under ``{basePath}/password/``. Needs an adapter. Mail
+    goes through ``server`` (SMTP, with ``from_``) or
+    ``send_email(params)`` (``params["kind"]``: ``verify-email``,
+    ``reset-password``, ``account-exists``, ``confirm-new-email``,
+    ``email-changing``; ``to``, ``url``, ``expires``, ``locale``).
+    ``check_password(params)`` may refuse a new password by returning a
+    message. Options: ``require_email_verification`` (default ``True``),
+    ``min_length`` (8), ``max_length`` (256), ``argon2={"memory_kib",
+    "iterations", "parallelism"}`` (OWASP's by default),
+    ``max_concurrent``/``max_queued`` (the hashing bound),
+    ``verification_max_age`` (24 h) and ``reset_max_age`` (1 h), in seconds."""
+    return {"type": "password", "id": "password", "name": "Password", **_options(options)}
+
+
 #: Option names ``_camel`` cannot spell (an acronym).
 _SPELLED = {"enable_conditional_ui": "enableConditionalUI"}
 
@@ -186,6 +203,7 @@ def Passkey(**options: Any) -> Dict[str, Any]:
 
 __all__ = [
     "Credentials",
+    "Password",
     "TikTok",
     "GitHub",
     "Google",
