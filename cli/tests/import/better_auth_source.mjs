@@ -1,0 +1,58 @@
+// A real Better Auth database for `libauth import better-auth`'s tests.
+//
+// Usage: node better_auth_source.mjs POSTGRES_URL SCHEMA SECRET
+// (with `better-auth` and `pg` resolvable: NODE_PATH, or run from a folder
+// that has them installed)
+//
+// Better Auth on PostgreSQL (the `pg` Pool, its own migrations into SCHEMA,
+// email + password enabled) signs a user up and signs them in again, as a
+// browser would; prints JSON: the user's id, email and password, and the
+// `better-auth.session_token` cookie values each answer set (as the browser
+// holds them: URL-encoded).
+import { createRequire } from "node:module";
+import path from "node:path";
+
+const require = createRequire(path.join(process.cwd(), "noop.js"));
+const { betterAuth } = require("better-auth");
+const { getMigrations } = require("better-auth/db/migration");
+const { Pool } = require("pg");
+
+const [url, schema, secret] = process.argv.slice(2);
+const pool = new Pool({ connectionString: url, max: 2, options: `-c search_path=${schema}` });
+const auth = betterAuth({
+  database: pool,
+  secret,
+  baseURL: "http://localhost:3000",
+  emailAndPassword: { enabled: true },
+  logger: { disabled: true },
+});
+const { runMigrations } = await getMigrations(auth.options);
+await runMigrations();
+
+function cookieOf(response) {
+  const set = response.headers.getSetCookie().find((c) => c.startsWith("better-auth.session_token="));
+  if (!set) throw new Error(`no session cookie: ${response.status}`);
+  return set.split(";")[0].slice("better-auth.session_token=".length);
+}
+
+const body = { email: "ada@example.com", password: "correct horse battery staple", name: "Ada" };
+const signUp = await auth.api.signUpEmail({ body, asResponse: true });
+const signedUp = await signUp.json();
+const signIn = await auth.api.signInEmail({
+  body: { email: body.email, password: body.password },
+  asResponse: true,
+});
+// The cookie works with Better Auth itself.
+const session = await auth.api.getSession({
+  headers: new Headers({ cookie: `better-auth.session_token=${cookieOf(signIn)}` }),
+});
+if (session?.user?.id !== signedUp.user.id) throw new Error("Better Auth does not read its own cookie");
+console.log(
+  JSON.stringify({
+    userId: signedUp.user.id,
+    email: body.email,
+    password: body.password,
+    cookies: [cookieOf(signUp), cookieOf(signIn)],
+  }),
+);
+await pool.end();
