@@ -34,7 +34,9 @@ with tempfile.TemporaryDirectory() as tmp:
     django = {
         "secret_key": DJANGO_KEY,
         "made": made,
-        "ddl": [r[0] for r in conn.execute("SELECT sql FROM sqlite_master WHERE name IN ('auth_user', 'django_session')")],
+        "ddl": [
+            r[0] for r in conn.execute("SELECT sql FROM sqlite_master WHERE name IN ('auth_user', 'django_session')")
+        ],
         "auth_user": [dict(r) for r in conn.execute("SELECT * FROM auth_user ORDER BY id")],
         "django_session": [dict(r) for r in conn.execute("SELECT * FROM django_session")],
     }
