@@ -5,13 +5,16 @@
 //! app names that cookie, and the imported hashes verify with
 //! `libauth_core::password`.
 //!
-//! The source rows come from the real libraries: live, where Django
-//! (`LIBAUTH_TEST_DJANGO_PYTHON`, else `<repo>/.venv/bin/python`) and
-//! Better Auth (`LIBAUTH_TEST_BETTER_AUTH_DIR`: a folder with `better-auth`
-//! and `pg` installed) are found; else those two tests say they were skipped.
-//! The others replay rows recorded from the same scripts
-//! (`tests/import/recorded.json`, written by `tests/import/record.py`),
-//! their expiry moved into the future, so they run everywhere.
+//! The source rows come from the real libraries: live Better Auth
+//! (`tests/better-auth`, which scripts/test.sh installs: required under
+//! `CI`, else skipped with a message when not installed) and live Django
+//! (`LIBAUTH_TEST_DJANGO_PYTHON`, else `<repo>/.venv/bin/python`: skipped
+//! with a message when there is none, as in CI, where scripts/test.sh makes
+//! the venv after the Rust tests and `bindings/python/tests/test_import_django.py`
+//! runs a live Django import instead). The other tests replay rows recorded
+//! from the same scripts (`tests/import/recorded.json`, written by
+//! `tests/import/record.py`), their expiry moved into the future, so they run
+//! everywhere.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -547,17 +550,18 @@ fn import_better_auth_recorded_rows_from_sqlite_needs_the_secret_for_sessions_an
 
 #[test]
 fn import_better_auth_live_from_postgres() {
-    let Some(modules) = std::env::var_os("LIBAUTH_TEST_BETTER_AUTH_DIR").map(PathBuf::from) else {
-        eprintln!("skipped: LIBAUTH_TEST_BETTER_AUTH_DIR (a folder with better-auth and pg installed) is not set");
+    let modules = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/better-auth");
+    if !modules.join("node_modules/better-auth").exists() {
+        assert!(std::env::var_os("CI").is_none(), "scripts/test.sh installs tests/better-auth (npm ci)");
+        eprintln!("skipped: tests/better-auth is not installed (npm ci --prefix tests/better-auth)");
         return;
-    };
+    }
     let schema = fresh_schema("better_auth");
     let url = postgres_url();
     let secret = "a-live-better-auth-secret-of-some-length";
     let out = Command::new("node")
-        .arg(script("better_auth_source.mjs"))
+        .arg(modules.join("source.mjs"))
         .args([url.as_str(), schema.as_str(), secret])
-        .current_dir(&modules)
         .output()
         .unwrap();
     assert!(out.status.success(), "{}", stderr(&out));

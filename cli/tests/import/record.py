@@ -1,10 +1,10 @@
 """Re-records cli/tests/import/recorded.json: rows written by a real Django
-(django_source.py) and a real Better Auth (better_auth_source.mjs), for the
+(django_source.py) and a real Better Auth (tests/better-auth/source.mjs), for the
 tests that run where neither library is installed.
 
-Usage: python record.py NODE_MODULES_PARENT [POSTGRES_URL]
-(the Python running it has Django 4.2, argon2-cffi and bcrypt; the folder
-has better-auth and pg installed; psql reaches PostgreSQL)
+Usage: python record.py [POSTGRES_URL]
+(the Python running it has Django 4.2, argon2-cffi and bcrypt; tests/better-auth
+is installed: npm ci --prefix tests/better-auth; psql reaches PostgreSQL)
 """
 
 import json
@@ -16,8 +16,8 @@ import tempfile
 from pathlib import Path
 
 HERE = Path(__file__).parent
-node_dir = sys.argv[1]
-pg_url = sys.argv[2] if len(sys.argv) > 2 else "postgres://postgres@127.0.0.1:5432/test"
+BETTER_AUTH = HERE.parents[2] / "tests" / "better-auth"
+pg_url = sys.argv[1] if len(sys.argv) > 1 else "postgres://postgres@127.0.0.1:5432/test"
 
 DJANGO_KEY = "django-insecure-libauth-import-recorded"
 BETTER_AUTH_SECRET = "better-auth-secret-libauth-import-recorded"
@@ -46,8 +46,7 @@ psql = ["psql", pg_url, "-qAtX", "-v", "ON_ERROR_STOP=1"]
 subprocess.run([*psql, "-c", f"DROP SCHEMA IF EXISTS {schema} CASCADE; CREATE SCHEMA {schema}"], check=True)
 made = json.loads(
     subprocess.run(
-        ["node", str(HERE / "better_auth_source.mjs"), pg_url, schema, BETTER_AUTH_SECRET],
-        cwd=node_dir,
+        ["node", str(BETTER_AUTH / "source.mjs"), pg_url, schema, BETTER_AUTH_SECRET],
         check=True,
         capture_output=True,
         text=True,

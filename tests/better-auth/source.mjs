@@ -1,24 +1,19 @@
 // A real Better Auth database for `libauth import better-auth`'s tests.
 //
-// Usage: node better_auth_source.mjs POSTGRES_URL SCHEMA SECRET
-// (with `better-auth` and `pg` resolvable: NODE_PATH, or run from a folder
-// that has them installed)
+// Usage: node tests/better-auth/source.mjs POSTGRES_URL SCHEMA SECRET
+// (after `npm ci --prefix tests/better-auth`; scripts/test.sh runs it)
 //
 // Better Auth on PostgreSQL (the `pg` Pool, its own migrations into SCHEMA,
 // email + password enabled) signs a user up and signs them in again, as a
 // browser would; prints JSON: the user's id, email and password, and the
 // `better-auth.session_token` cookie values each answer set (as the browser
 // holds them: URL-encoded).
-import { createRequire } from "node:module";
-import path from "node:path";
-
-const require = createRequire(path.join(process.cwd(), "noop.js"));
-const { betterAuth } = require("better-auth");
-const { getMigrations } = require("better-auth/db/migration");
-const { Pool } = require("pg");
+import { betterAuth } from "better-auth";
+import { getMigrations } from "better-auth/db/migration";
+import pg from "pg";
 
 const [url, schema, secret] = process.argv.slice(2);
-const pool = new Pool({ connectionString: url, max: 2, options: `-c search_path=${schema}` });
+const pool = new pg.Pool({ connectionString: url, max: 2, options: `-c search_path=${schema}` });
 const auth = betterAuth({
   database: pool,
   secret,
