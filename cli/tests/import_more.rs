@@ -269,6 +269,12 @@ fn import_django_recorded_rows_into_sqlite_with_and_without_the_secret_key() {
     assert_eq!(count(&dry, "sessions", "written"), 2, "{dry}");
     assert!(!dir.join("dry.db").exists());
 
+    // Another source's secret is a usage error.
+    let out =
+        libauth(&dir, &["import", "django", "--from", "django.sqlite3", "--to", "x.db", "--better-auth-secret", "s"]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(!dir.join("x.db").exists());
+
     // With the wrong SECRET_KEY every signed session is refused.
     let wrong = report(
         &dir,

@@ -89,7 +89,12 @@ pub(super) fn import(
     Ok(())
 }
 
-fn import_user(target: &Target, row: &Map<String, Value>, now: i64, outcomes: &mut Outcomes) -> Option<String> {
+pub(super) fn import_user(
+    target: &Target,
+    row: &Map<String, Value>,
+    now: i64,
+    outcomes: &mut Outcomes,
+) -> Option<String> {
     let Some(id) = id_of(row, &["id"]) else {
         outcomes.skip("users", "(no id)".into(), "a user without an id");
         return None;
@@ -111,7 +116,12 @@ fn import_user(target: &Target, row: &Map<String, Value>, now: i64, outcomes: &m
     write_user(target, outcomes, &user)
 }
 
-fn import_account(target: &Target, row: &Map<String, Value>, users: &HashSet<String>, outcomes: &mut Outcomes) {
+pub(super) fn import_account(
+    target: &Target,
+    row: &Map<String, Value>,
+    users: &HashSet<String>,
+    outcomes: &mut Outcomes,
+) {
     const KIND: &str = "accounts";
     let provider = text_of(row, &["providerId", "provider_id"]);
     let account_id = text_of(row, &["accountId", "account_id"]);
@@ -173,7 +183,7 @@ pub(super) fn cookie_value(token: &str, secret: &str) -> String {
     format!("{token}.{}", STANDARD.encode(mac.finalize().into_bytes()))
 }
 
-fn import_session(
+pub(super) fn import_session(
     target: &Target,
     row: &Map<String, Value>,
     users: &HashSet<String>,
@@ -215,7 +225,12 @@ fn decode_any(text: &str) -> Option<Vec<u8>> {
     [&STANDARD, &STANDARD_NO_PAD, &URL_SAFE, &URL_SAFE_NO_PAD].iter().find_map(|e| e.decode(text).ok())
 }
 
-fn import_passkey(target: &Target, row: &Map<String, Value>, users: &HashSet<String>, outcomes: &mut Outcomes) {
+pub(super) fn import_passkey(
+    target: &Target,
+    row: &Map<String, Value>,
+    users: &HashSet<String>,
+    outcomes: &mut Outcomes,
+) {
     const KIND: &str = "passkeys";
     let Some(raw_id) = text_of(row, &["credentialID", "credentialId", "credential_id"]) else {
         return outcomes.skip(KIND, "(no id)".into(), "no credentialID");

@@ -70,7 +70,7 @@ pub(super) fn import(
     Ok(())
 }
 
-fn import_user(target: &Target, row: &Map<String, Value>, outcomes: &mut Outcomes) -> Option<String> {
+pub(super) fn import_user(target: &Target, row: &Map<String, Value>, outcomes: &mut Outcomes) -> Option<String> {
     const KIND: &str = "users";
     let Some(id) = id_of(row, &["id"]) else {
         outcomes.skip(KIND, "(no id)".into(), "a user without an id");
@@ -124,7 +124,7 @@ fn libauth_hash(encoded: &str) -> Result<String, String> {
     Err(format!("Django's {algorithm} hashes are not a format libauth verifies: no password account"))
 }
 
-fn import_password(target: &Target, row: &Map<String, Value>, user_id: &str, outcomes: &mut Outcomes) {
+pub(super) fn import_password(target: &Target, row: &Map<String, Value>, user_id: &str, outcomes: &mut Outcomes) {
     const KIND: &str = "accounts";
     let what = format!("password/{user_id}");
     match libauth_hash(&text_of(row, &["password"]).unwrap_or_default()) {
@@ -192,7 +192,7 @@ fn subtle_eq(a: &[u8], b: &[u8]) -> bool {
     a.len() == b.len() && a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
 }
 
-fn import_session(
+pub(super) fn import_session(
     target: &Target,
     row: &Map<String, Value>,
     n: usize,

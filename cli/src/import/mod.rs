@@ -127,12 +127,35 @@ struct Target {
     dry_run: bool,
 }
 
+impl Origin {
+    fn name(self) -> &'static str {
+        match self {
+            Origin::Authjs => "authjs",
+            Origin::BetterAuth => "better-auth",
+            Origin::Django => "django",
+        }
+    }
+}
+
 /// A secret from its flag, else from its environment variable; empty is none.
 fn secret_of(flag: &Option<String>, variable: &str) -> Option<String> {
     flag.clone().or_else(|| std::env::var(variable).ok()).filter(|s| !s.is_empty())
 }
 
 pub fn run(args: &ImportArgs, out: &mut dyn Write) -> Outcome {
+    // A secret for another source is a mistake, not something to ignore.
+    let misplaced = match args.from_kind {
+        Origin::BetterAuth => args.django_secret_key.is_some().then_some("--django-secret-key"),
+        Origin::Django => args.better_auth_secret.is_some().then_some("--better-auth-secret"),
+        Origin::Authjs => {
+            [("--better-auth-secret", &args.better_auth_secret), ("--django-secret-key", &args.django_secret_key)]
+                .into_iter()
+                .find_map(|(flag, v)| v.is_some().then_some(flag))
+        }
+    };
+    if let Some(flag) = misplaced {
+        return Err(Failure::Usage(format!("{flag} is not for `import {}`", args.from_kind.name())));
+    }
     let target_db = database::from_url(&args.target, args.to_schema.as_deref())?;
     let mut source = Source::open(&args.source, &args.from_schema)?;
     let target = open_target(&target_db, args.dry_run)?;
@@ -668,6 +691,15 @@ mod tests {
             "[ -~]{0,24}".prop_map(Value::from),
             Just(json!("2026-11-28T09:00:00.123+00:00")),
             Just(json!("2026-11-28 09:00:00")),
+            Just(json!("2099-01-01T00:00:00Z")),
+            Just(json!("credential")),
+            Just(json!("1")),
+            Just(json!("pbkdf2_sha256$600000$salt$aGFzaA==")),
+            Just(json!("argon2$argon2id$v=19$m=102400,t=2,p=8$c2FsdA$aGFzaA")),
+            Just(json!("!unusable")),
+            Just(json!("q83vEjRWeJq83vASNFZ4mg")),
+            Just(json!("eyJfYXV0aF91c2VyX2lkIjoiMSJ9:1tXyZa:c2ln")),
+            Just(json!(".eJyrVopPLC3JiC8tTi2KT8lMUbJSMlTSUcpMUbIyMqgFAGWVCBI:1tXyZa:c2ln")),
         ]
     }
 
@@ -695,6 +727,21 @@ mod tests {
             "counter",
             "credentialBackedUp",
             "transports",
+            // Better Auth's and Django's.
+            "accountId",
+            "providerId",
+            "password",
+            "accessTokenExpiresAt",
+            "expiresAt",
+            "publicKey",
+            "backedUp",
+            "deviceType",
+            "is_active",
+            "first_name",
+            "username",
+            "session_key",
+            "session_data",
+            "expire_date",
         ];
         proptest::collection::vec((proptest::sample::select(names.to_vec()), column()), 0..12)
             .prop_map(|pairs| pairs.into_iter().map(|(k, v)| (k.to_owned(), v)).collect())
@@ -725,6 +772,44 @@ mod tests {
                 prop_assert_eq!(c.written + c.present + c.skipped, rows.len(), "{}", kind);
             }
             prop_assert_eq!(outcomes.counts.len(), 5);
+        }
+
+        /// The same for Better Auth's rows and Django's (a Django user's
+        /// password is looked at only when the user was written).
+        #[test]
+        fn every_better_auth_and_django_row_is_counted_once(rows in proptest::collection::vec(row(), 1..8)) {
+            let now = libauth_core::time::now_millis() as i64;
+            let adapter = libauth_core::store::from_config(&json!({ "type": "memory" }), Arc::new(NoHooks)).unwrap();
+            let target = Target { adapter: Some(adapter), dry_run: false };
+            let mut outcomes = Outcomes::default();
+            let mut users = std::collections::HashSet::new();
+            for row in &rows {
+                if let Some(id) = better_auth::import_user(&target, row, now, &mut outcomes) {
+                    users.insert(id);
+                }
+                better_auth::import_account(&target, row, &users, &mut outcomes);
+                better_auth::import_session(&target, row, &users, Some("secret"), now, &mut outcomes);
+                better_auth::import_passkey(&target, row, &users, &mut outcomes);
+            }
+            for (kind, c) in &outcomes.counts {
+                prop_assert_eq!(c.written + c.present + c.skipped, rows.len(), "{}", kind);
+            }
+
+            let adapter = libauth_core::store::from_config(&json!({ "type": "memory" }), Arc::new(NoHooks)).unwrap();
+            let target = Target { adapter: Some(adapter), dry_run: false };
+            let mut outcomes = Outcomes::default();
+            let mut users = std::collections::HashSet::new();
+            for (n, row) in rows.iter().enumerate() {
+                if let Some(id) = django::import_user(&target, row, &mut outcomes) {
+                    django::import_password(&target, row, &id, &mut outcomes);
+                    users.insert(id);
+                }
+                django::import_session(&target, row, n + 1, &users, Some("key"), now, &mut outcomes);
+            }
+            let total = |kind: &str| outcomes.counts.iter().find(|(k, _)| *k == kind).map_or(0, |(_, c)| c.written + c.present + c.skipped);
+            prop_assert_eq!(total("users"), rows.len());
+            prop_assert_eq!(total("sessions"), rows.len());
+            prop_assert!(total("accounts") <= rows.len());
         }
     }
 }
