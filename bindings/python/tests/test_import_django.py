@@ -3,8 +3,10 @@
 ``Client``, all in SQLite) is copied by ``libauth import django`` (the
 console script pip installs) into libauth's SQLite database; libauth's
 engine, its session cookie named ``sessionid``, then reads the same
-browser's cookie as the same user, whose id is Django's. A second import
-changes nothing."""
+browser's cookie as the same user, whose id is Django's; and, once each
+imported user is linked as docs/cli.md says, libauth's Django middleware
+makes ``request.user`` that very Django user. A second import changes
+nothing."""
 
 from __future__ import annotations
 
@@ -20,6 +22,62 @@ SCRIPT = Path(sys.executable).parent / "libauth"
 SOURCE = Path(__file__).resolve().parents[3] / "cli" / "tests" / "import" / "django_source.py"
 SECRET = "libauth-python-test-secret-0123456789abcdef"
 KEY = "django-insecure-python-test-key"
+
+# The Django app after the switch: libauth.django's middleware, the session
+# cookie named as Django named it; the link step of docs/cli.md, run before
+# the app answers anyone; then a request with the browser's old cookie,
+# answered with request.user.
+AFTER_THE_SWITCH = (
+    """
+import sys
+import django
+from django.conf import settings
+from django.http import HttpResponse
+from django.urls import path
+
+db, auth_db, cookie = sys.argv[1:4]
+
+
+def whoami(request):
+    return HttpResponse(str(request.user.pk) if request.user.is_authenticated else "anonymous")
+
+
+urlpatterns = [path("whoami", whoami)]
+settings.configure(
+    SECRET_KEY="unused",
+    DATABASES={"default": {"ENGINE": "django.db.backends.sqlite3", "NAME": db}},
+    INSTALLED_APPS=["django.contrib.contenttypes", "django.contrib.auth", "django.contrib.sessions", "libauth.django"],
+    MIDDLEWARE=["libauth.django.middleware.AuthenticationMiddleware"],
+    ROOT_URLCONF=__name__,
+    ALLOWED_HOSTS=["testserver"],
+    USE_TZ=True,
+    LIBAUTH={
+        "secret": "%s",
+        "adapter": {"type": "sqlite", "path": auth_db},
+        "session": {"strategy": "database"},
+        "cookies": {"sessionToken": {"name": "sessionid"}},
+    },
+)
+django.setup()
+from django.core.management import call_command
+from django.test import Client
+
+call_command("migrate", verbosity=0)
+
+# docs/cli.md: before the app answers anyone, link each imported user to the
+# Django user of the same id.
+from django.contrib.auth import get_user_model
+from libauth.django.models import UserLink
+
+for pk in get_user_model().objects.filter(is_active=True).values_list("pk", flat=True):
+    UserLink.objects.get_or_create(subject=str(pk), defaults={"user_pk": str(pk)})
+
+client = Client()
+client.cookies["sessionid"] = cookie
+print(client.get("/whoami").content.decode())
+"""
+    % SECRET
+)
 
 
 def run(*args: str, cwd: Path) -> dict:
@@ -71,3 +129,35 @@ def test_a_django_user_signed_in_stays_signed_in_under_libauth(tmp_path: Path) -
     again = run(*args, cwd=tmp_path)
     assert all(c["written"] == 0 for c in again["counts"].values()), again
     assert again["counts"]["sessions"]["present"] == 2
+
+
+def test_libauth_django_maps_the_imported_session_to_the_same_django_user_once_linked(tmp_path: Path) -> None:
+    made = json.loads(
+        subprocess.run(
+            [sys.executable, str(SOURCE), str(tmp_path / "django.sqlite3"), KEY],
+            check=True,
+            capture_output=True,
+            text=True,
+            timeout=60,
+        ).stdout
+    )
+    run("import", "django", "--from", "django.sqlite3", "--to", "sqlite:auth.db", "--json", cwd=tmp_path)
+    users_before = _user_count(tmp_path / "django.sqlite3")
+    done = subprocess.run(
+        [sys.executable, "-c", AFTER_THE_SWITCH, "django.sqlite3", "auth.db", made["superuser"]["cookie"]],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 0, done.stderr
+    # request.user is Ada herself, not a new Django user made for the session.
+    assert done.stdout.strip() == made["superuser"]["id"]
+    assert _user_count(tmp_path / "django.sqlite3") == users_before
+
+
+def _user_count(db: Path) -> int:
+    import sqlite3
+
+    with sqlite3.connect(db) as conn:
+        return int(conn.execute("SELECT COUNT(*) FROM auth_user").fetchone()[0])
