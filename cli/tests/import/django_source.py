@@ -70,7 +70,9 @@ if "django.contrib.auth.hashers.Argon2PasswordHasher" in hashers:
     user("carol", "carol@example.com", "carol's argon2 pw", "argon2")
 if "django.contrib.auth.hashers.BCryptPasswordHasher" in hashers:
     user("dan", "dan@example.com", "dan's bcrypt pw", "bcrypt")
-user("erin", "erin@example.com", "erin's bcrypt_sha256 pw", "bcrypt_sha256")
+# A format libauth does not verify (bcrypt_sha256 needs the bcrypt package).
+has_bcrypt = "django.contrib.auth.hashers.BCryptPasswordHasher" in hashers
+user("erin", "erin@example.com", "erin's other pw", "bcrypt_sha256" if has_bcrypt else "md5")
 user("frank", "frank@example.com", "", "pbkdf2_sha256")  # unusable
 user("gone", "gone@example.com", "gone's pw", "pbkdf2_sha256", active=False)
 
