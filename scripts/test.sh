@@ -82,6 +82,8 @@ ensure_pip_package aiosmtpd 'aiosmtpd==1.4.6'
 
 # The OIDC tests start a real OpenID Provider (oidc-provider, from npm).
 npm_install tests/oidc-op
+# `libauth import better-auth`'s tests run a real Better Auth (from npm).
+npm_install tests/better-auth
 # Biome, the JavaScript/TypeScript linter (the root package.json).
 npm_install .
 
