@@ -144,6 +144,29 @@ fn password_hash(adapter: &dyn libauth_core::Adapter, user_id: &str) -> Option<S
     account.extra.get("password").and_then(Value::as_str).map(str::to_owned)
 }
 
+/// Sign in with libauth's password provider over the imported database, as
+/// the migrated app does. The imported addresses were never proven here, so
+/// the app either lets them sign in (`requireEmailVerification: false`,
+/// here) or each user follows a verification link once.
+fn password_sign_in(adapter: &Value, email: &str, password: &str) -> Result<(), libauth_core::AuthError> {
+    let config = json!({
+        "secret": ENGINE_SECRET,
+        "url": "http://localhost:3000",
+        "adapter": adapter,
+        "providers": [{ "type": "password", "requireEmailVerification": false }],
+    });
+    let config = libauth_core::Config::from_json(&config.to_string()).unwrap();
+    let hooks = libauth_core::HookMap::new().on("providers.password.sendEmail", |_| Ok(Value::Null));
+    let auth = libauth_core::Auth::new(config, Arc::new(hooks)).unwrap();
+    let fields = serde_json::Map::from_iter([
+        ("email".to_owned(), Value::from(email)),
+        ("password".to_owned(), Value::from(password)),
+    ]);
+    let mut request = libauth_core::AuthRequest::post_form("http://localhost:3000/login", &[]);
+    request.remote_address = Some("127.0.0.1".into());
+    auth.sign_in("password", fields, &request).map(drop)
+}
+
 fn verifies(hash: &str, password: &str, memory_kib: u32) -> bool {
     let params = Argon2Params { memory_kib, ..Argon2Params::OWASP };
     PasswordHasher::new(params).unwrap().verify(password, hash).ok
@@ -239,6 +262,13 @@ fn check_django_import(made: &Value, report: &Value, target: &Value, dir: &Path,
     }
     assert!(password_hash(&*store, users["erin"]["id"].as_str().unwrap()).is_none());
     assert!(password_hash(&*store, users["frank"]["id"].as_str().unwrap()).is_none());
+
+    // The superuser signs in with the password provider, and the Django
+    // hash is replaced by libauth's Argon2id.
+    let password = made["superuser"]["password"].as_str().unwrap();
+    assert!(password_sign_in(target, "ada@example.com", "not the password").is_err());
+    password_sign_in(target, "ada@example.com", password).expect("the imported password signs in");
+    assert!(password_hash(&*store, ada).unwrap().starts_with("$argon2id$"), "upgraded at sign-in");
 
     // The browser's `sessionid` cookie is a libauth session once the app
     // names that cookie.
@@ -436,6 +466,9 @@ fn check_better_auth_import(made: &Value, secret: &str, report: &Value, target: 
     assert!(hash.contains(':') && hash.len() == 32 + 1 + 128, "{hash}");
     assert!(verifies(&hash, made["password"].as_str().unwrap(), 19 * 1024));
     assert!(!verifies(&hash, "wrong", 19 * 1024));
+    password_sign_in(target, "ada@example.com", made["password"].as_str().unwrap())
+        .expect("the imported password signs in");
+    assert!(password_hash(&*store, user).unwrap().starts_with("$argon2id$"), "upgraded at sign-in");
 
     // The browser's cookie, exactly as Better Auth set it (URL-encoded,
     // signed), is a libauth session once the app names the cookie.
