@@ -58,3 +58,42 @@ export declare function signIn(
 ): Promise<SignInResponse>;
 export declare function signOut(options?: SignOutOptions & { redirect?: true }): Promise<undefined>;
 export declare function signOut(options: SignOutOptions & { redirect: false }): Promise<{ url: string }>;
+
+/** What a password step answers (see `signUp`). */
+export interface PasswordStepResult {
+  ok: boolean;
+  status: number;
+  /** Where the built-in flow goes next, when it succeeded. */
+  url: string | null;
+  /** `PasswordRefused`, `InvalidEmail`, `CredentialsSignin`, `RateLimited`, `Verification`, … */
+  error?: string;
+  code?: string;
+  /** A message to show the user, for a refused form. */
+  message?: string;
+}
+
+/** The password provider's steps for custom pages: each posts to `{basePath}/password/<step>`; nothing navigates. */
+export declare function signUp(
+  fields: { email: string; password: string; name?: string; callbackUrl?: string },
+  options?: ClientOptions,
+): Promise<PasswordStepResult>;
+export declare function requestPasswordReset(
+  fields: { email: string },
+  options?: ClientOptions,
+): Promise<PasswordStepResult>;
+export declare function resetPassword(
+  fields: { token: string; email: string; password: string },
+  options?: ClientOptions,
+): Promise<PasswordStepResult>;
+export declare function changePassword(
+  fields: { currentPassword: string; newPassword: string },
+  options?: ClientOptions,
+): Promise<PasswordStepResult>;
+export declare function changeEmail(
+  fields: { currentPassword: string; newEmail: string },
+  options?: ClientOptions,
+): Promise<PasswordStepResult>;
+export declare function deleteAccount(
+  fields: { currentPassword: string },
+  options?: ClientOptions,
+): Promise<PasswordStepResult>;

@@ -104,6 +104,53 @@ export async function signOut(options = {}) {
   return data;
 }
 
+/**
+ * The password provider's steps, for custom pages: each posts `fields` (the
+ * built-in form's) to `{basePath}/password/<step>` with the CSRF token and
+ * resolves to `{ ok, status, url, error?, code?, message? }`: `url` is where
+ * the built-in flow goes next (the verify-request page, the account page);
+ * a refused form has `error` (`PasswordRefused`, `InvalidEmail`,
+ * `CredentialsSignin`, `RateLimited`) and a `message` to show; a bad link's
+ * token is `error: "Verification"`. Nothing navigates.
+ */
+async function passwordStep(step, fields = {}, options = {}) {
+  const { basePath, baseUrl } = options;
+  const csrfToken = await getCsrfToken({ basePath, baseUrl });
+  const res = await fetch(`${api({ basePath, baseUrl })}/password/${step}`, {
+    method: "POST",
+    credentials: "same-origin",
+    headers: { "Content-Type": "application/x-www-form-urlencoded", "X-Auth-Return-Redirect": "1" },
+    body: new URLSearchParams({ ...stringValues(fields), csrfToken }),
+  });
+  const data = (await json(res)) ?? {};
+  if (!res.ok) {
+    return {
+      ok: false,
+      status: res.status,
+      url: null,
+      error: data.error ?? "Error",
+      code: data.code ?? undefined,
+      message: data.message ?? "",
+    };
+  }
+  const resultUrl = data.url ? new URL(data.url, globalThis.location?.href ?? "http://localhost") : null;
+  const error = resultUrl?.searchParams.get("error") ?? undefined;
+  return { ok: !error, status: res.status, url: error ? null : (data.url ?? null), error };
+}
+
+/** `{ email, password, name?, callbackUrl? }`: create an account; its verification link is mailed. */
+export const signUp = (fields, options) => passwordStep("signup", fields, options);
+/** `{ email }`: mail a reset link (the same answer for any address). */
+export const requestPasswordReset = (fields, options) => passwordStep("forgot", fields, options);
+/** `{ token, email, password }` (the reset link's): set the new password and sign in. */
+export const resetPassword = (fields, options) => passwordStep("reset", fields, options);
+/** `{ currentPassword, newPassword }`: the signed-in user's new password. */
+export const changePassword = (fields, options) => passwordStep("change", fields, options);
+/** `{ currentPassword, newEmail }`: a confirmation link to the new address. */
+export const changeEmail = (fields, options) => passwordStep("change-email", fields, options);
+/** `{ currentPassword }`: delete the signed-in user's account. */
+export const deleteAccount = (fields, options) => passwordStep("delete", fields, options);
+
 function stringValues(fields) {
   const out = {};
   for (const [k, v] of Object.entries(fields)) if (v !== undefined) out[k] = typeof v === "string" ? v : String(v);

@@ -541,7 +541,11 @@ export interface PasswordOptions {
   server?: SmtpServerOptions;
   sendEmail?: (params: PasswordEmailParams) => Awaitable<void>;
   /** Refuse a new password: return a message to show, or null to accept it. */
-  checkPassword?: (params: { password: string; email?: string | null; request: Request }) => Awaitable<string | null | undefined>;
+  checkPassword?: (params: {
+    password: string;
+    email?: string | null;
+    request: Request;
+  }) => Awaitable<string | null | undefined>;
 }
 
 export interface PasswordConfig extends PasswordOptions {

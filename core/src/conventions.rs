@@ -312,6 +312,7 @@ fn compile_adapter(adapter: &mut Value, hooks: &mut Vec<(u64, String)>) -> Resul
         let method = camel_case(name);
         if crate::store::METHODS.contains(&method.as_str())
             || crate::store::AUTHENTICATOR_METHODS.contains(&method.as_str())
+            || crate::store::ACCOUNT_METHODS.contains(&method.as_str())
         {
             hooks.push((marker, format!("adapter.{method}")));
             found += 1;
@@ -506,7 +507,11 @@ mod tests {
         }
         // Every kind of hook, and every adapter method, is in the vectors.
         let hooks: Vec<&str> = doc["cases"].as_array().unwrap().iter().filter_map(|c| c["hook"].as_str()).collect();
-        for method in crate::store::METHODS.iter().chain(&crate::store::AUTHENTICATOR_METHODS) {
+        for method in crate::store::METHODS
+            .iter()
+            .chain(&crate::store::AUTHENTICATOR_METHODS)
+            .chain(&crate::store::ACCOUNT_METHODS)
+        {
             assert!(hooks.contains(&format!("adapter.{method}").as_str()), "adapter.{method} missing");
         }
         for kind in

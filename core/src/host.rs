@@ -208,7 +208,9 @@ impl HookKind {
             ("jwt", "decode") => HookKind::JwtDecode,
             ("session", "generateSessionToken") => HookKind::GenerateSessionToken,
             ("adapter", method)
-                if crate::store::METHODS.contains(&method) || crate::store::AUTHENTICATOR_METHODS.contains(&method) =>
+                if crate::store::METHODS.contains(&method)
+                    || crate::store::AUTHENTICATOR_METHODS.contains(&method)
+                    || crate::store::ACCOUNT_METHODS.contains(&method) =>
             {
                 HookKind::Adapter(method.to_owned())
             }

@@ -175,11 +175,12 @@ fn check_hook_names(
 /// its links' tokens through the adapter.
 fn check_password_adapter(providers: &Providers, stores: Option<&store::DataStores>) -> Result<(), ConfigError> {
     let Some((provider, _)) = providers.password() else { return Ok(()) };
-    const NEEDED: [&str; 6] = [
+    const NEEDED: [&str; 7] = [
         "createUser",
         "getUserByEmail",
         "linkAccount",
-        "getAccount",
+        "getUserAccount",
+        "updateAccount",
         "createVerificationToken",
         "useVerificationToken",
     ];

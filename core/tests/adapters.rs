@@ -98,6 +98,12 @@ fn expect_iso_date(args: &Value, key: &str) -> Result<(), HostError> {
 }
 
 fn memory_hooks(store: Arc<MemoryAdapter>) -> HookMap {
+    account_hooks(memory_hooks_without_accounts(store.clone()), store)
+}
+
+/// Auth.js's adapter methods and the passkey methods, without libauth's
+/// account methods.
+fn memory_hooks_without_accounts(store: Arc<MemoryAdapter>) -> HookMap {
     let s = store.clone();
     let hooks = HookMap::new().on("adapter.createUser", move |args| {
         expect_iso_date(&args, "emailVerified")?;
@@ -177,6 +183,20 @@ fn memory_hooks(store: Arc<MemoryAdapter>) -> HookMap {
         })
     });
     authenticator_hooks(hooks, store)
+}
+
+/// libauth's account methods (the password provider needs them).
+fn account_hooks(hooks: HookMap, store: Arc<MemoryAdapter>) -> HookMap {
+    let s = store.clone();
+    let hooks = hooks.on("adapter.getUserAccount", move |args| {
+        let user_id = args["userId"].as_str().unwrap_or_default();
+        let provider = args["provider"].as_str().unwrap_or_default();
+        to_value(s.get_account(user_id, provider).map_err(host_error)?)
+    });
+    hooks.on("adapter.updateAccount", move |args| {
+        store.update_account(&parse(args)?).map_err(host_error)?;
+        Ok(Value::Null)
+    })
 }
 
 /// The passkey hooks, as an Auth.js adapter has them (plus libauth's two).
@@ -1750,4 +1770,59 @@ fn host_adapter_user_locale_picks_the_pages_language() {
     let auth = build(json!(["query", "cookie", "uiLocales", "acceptLanguage"]));
     assert_eq!(lang(&auth, "/auth/signin", &session), "de");
     assert_eq!(lang(&auth, "/auth/signin?ui_locales=ja", &session), "ja");
+}
+
+/// A host adapter with libauth's `getUserAccount` and `updateAccount` keeps
+/// password accounts: sign-up, the verification link, sign-in, and the
+/// imported-hash upgrade all go through the host's functions.
+#[test]
+fn host_adapter_keeps_password_accounts() {
+    use libauth_core::{Auth, AuthRequest, Config, PasswordAction};
+    let store = Arc::new(MemoryAdapter::new());
+    let mail: Arc<std::sync::Mutex<Option<String>>> = Arc::default();
+    let sent = mail.clone();
+    let hooks = memory_hooks(store.clone()).on("providers.password.sendEmail", move |args| {
+        *sent.lock().unwrap() = args["url"].as_str().map(str::to_owned);
+        Ok(Value::Null)
+    });
+    let config = json!({
+        "secret": "host-adapter-password-secret-0123456789",
+        "url": "http://localhost:3000",
+        "adapter": { "type": "host" },
+        "providers": [{ "type": "password", "argon2": { "memoryKib": 64, "iterations": 1 } }],
+    });
+    let auth = Auth::new(Config::from_value(config).unwrap(), Arc::new(hooks)).unwrap();
+    let req = || {
+        let mut r = AuthRequest::post_form("http://localhost:3000/account", &[]);
+        r.remote_address = Some("127.0.0.1".into());
+        r
+    };
+    let fields = |pairs: &[(&str, &str)]| {
+        pairs.iter().map(|(k, v)| ((*k).to_owned(), Value::from(*v))).collect::<serde_json::Map<_, _>>()
+    };
+    auth.password_action(
+        PasswordAction::SignUp,
+        fields(&[("email", "ada@example.com"), ("password", "long enough")]),
+        &req(),
+    )
+    .unwrap();
+    let link = mail.lock().unwrap().take().expect("a verification link");
+    let res = auth.handle(&AuthRequest::get(link));
+    assert_eq!(res.status, 302);
+    assert!(!res.header("location").unwrap().contains("error"), "{res:?}");
+    let user = store.get_user_by_email("ada@example.com").unwrap().unwrap();
+    assert!(user.email_verified.is_some());
+    let hash = store.get_account(&user.id, "password").unwrap().unwrap().extra["password"].clone();
+    assert!(hash.as_str().unwrap().starts_with("$argon2id$v=19$m=64,t=1,p=1$"));
+    let signed_in =
+        auth.sign_in("password", fields(&[("email", "ada@example.com"), ("password", "long enough")]), &req());
+    assert!(signed_in.unwrap().set_cookies.iter().any(|c| c.starts_with("authjs.session-token=")));
+
+    // Without the two methods, the engine says which one is missing.
+    let config = json!({ "secret": "host-adapter-password-secret-0123456789", "url": "http://localhost:3000",
+                         "adapter": { "type": "host" }, "providers": [{ "type": "password" }] });
+    let bare = memory_hooks_without_accounts(Arc::new(MemoryAdapter::new()))
+        .on("providers.password.sendEmail", |_| Ok(Value::Null));
+    let Err(e) = Auth::new(Config::from_value(config).unwrap(), Arc::new(bare)) else { panic!("refused") };
+    assert!(e.message.contains("getUserAccount"), "{}", e.message);
 }

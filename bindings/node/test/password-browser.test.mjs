@@ -42,8 +42,11 @@ function app(config) {
   );
   server.get("/client-page", (_req, res) =>
     res.type("html").send(`<!doctype html><html><body><p id="out">pending</p><script type="module">
-      import { signIn, getSession } from "/client.mjs";
+      import { signIn, getSession, signUp, changePassword } from "/client.mjs";
       const out = {};
+      out.refused = await signUp({ email: "cy@example.com", password: "short" });
+      out.created = await signUp({ email: "cy@example.com", password: "long enough" });
+      out.notSignedIn = await changePassword({ currentPassword: "x", newPassword: "long enough 2" });
       out.wrong = await signIn("password", { email: "ada@example.com", password: "nope nope", redirect: false });
       out.right = await signIn("password", { email: "ada@example.com", password: "a new password", redirect: false });
       out.session = await getSession();
@@ -112,6 +115,12 @@ describe("password accounts in headless Chromium", { skip }, () => {
         timeout: 20000,
       });
       const out = JSON.parse(await p3.textContent("#out"));
+      assert.equal(out.refused.ok, false);
+      assert.equal(out.refused.error, "PasswordRefused");
+      assert.match(out.refused.message, /at least 8/);
+      assert.equal(out.created.ok, true);
+      assert.match(out.created.url, /\/auth\/verify-request\?provider=password&type=password/);
+      assert.match(out.notSignedIn.url, /\/auth\/signin\?callbackUrl=/, "signed out: to the sign-in page");
       assert.equal(out.wrong.error, "CredentialsSignin");
       assert.equal(out.right.ok, true);
       assert.equal(out.session.user.email, "ada@example.com");

@@ -61,7 +61,7 @@ use serde_json::{json, Value};
 
 use super::{
     new_user_id, AccountStore, AdapterAccount, AdapterError, AdapterSession, AdapterUser, Authenticator, NewUser,
-    PasskeyStore, Sealing, SessionStore, UserStore, UserUpdate, VerificationStore, VerificationToken,
+    PasskeyStore, Sealing, SessionStore, UserStore, UserUpdate, VerificationStore, VerificationToken, ACCOUNT_METHODS,
     AUTHENTICATOR_METHODS, METHODS,
 };
 use crate::error::HostError;
@@ -93,8 +93,13 @@ impl HostAdapter {
     /// Fails with the names of the missing required hooks
     /// (`adapter.createSession`, …).
     pub fn new(host: Arc<dyn Host>) -> Result<HostAdapter, Vec<String>> {
-        let present: HashSet<&'static str> =
-            METHODS.iter().chain(&AUTHENTICATOR_METHODS).copied().filter(|m| host.has(&Hook::adapter(m))).collect();
+        let present: HashSet<&'static str> = METHODS
+            .iter()
+            .chain(&AUTHENTICATOR_METHODS)
+            .chain(&ACCOUNT_METHODS)
+            .copied()
+            .filter(|m| host.has(&Hook::adapter(m)))
+            .collect();
         let missing: Vec<String> =
             REQUIRED_METHODS.iter().filter(|m| !present.contains(*m)).map(|m| format!("adapter.{m}")).collect();
         if missing.is_empty() {
@@ -218,6 +223,21 @@ impl AccountStore for HostAdapter {
     fn unlink_account(&self, provider: &str, provider_account_id: &str) -> Result<(), AdapterError> {
         let args = json!({ "provider": provider, "providerAccountId": provider_account_id });
         self.call("unlinkAccount", args, &[]).map(|_| ())
+    }
+
+    /// libauth's `getUserAccount({ userId, provider })` (optional).
+    fn get_account(&self, user_id: &str, provider: &str) -> Result<Option<AdapterAccount>, AdapterError> {
+        let found: Option<AdapterAccount> =
+            self.call_for("getUserAccount", json!({ "userId": user_id, "provider": provider }), &[], "account")?;
+        found.map(|account| self.sealing.open_account(account)).transpose()
+    }
+
+    /// libauth's `updateAccount(account)` (optional): the account's new
+    /// fields, keyed by `provider` and `providerAccountId`.
+    fn update_account(&self, account: &AdapterAccount) -> Result<(), AdapterError> {
+        let op = "updateAccount";
+        let account = self.sealing.seal_account(account)?;
+        self.call(op, to_json(op, &*account)?, &account_secrets(&account)).map(|_| ())
     }
 }
 

@@ -101,6 +101,14 @@ pub const METHODS: [&str; 14] = [
     "useVerificationToken",
 ];
 
+/// libauth's own account methods of a host adapter (Auth.js's adapter has
+/// neither): `getUserAccount({ userId, provider })` answers the account
+/// `userId` linked with `provider` (tokens and extra fields included) or
+/// null; `updateAccount(account)` stores an account's new fields (refreshed
+/// tokens, a new password hash). The password provider needs both; reading
+/// and refreshing provider tokens uses them when present.
+pub const ACCOUNT_METHODS: [&str; 2] = ["getUserAccount", "updateAccount"];
+
 /// The passkey methods (Auth.js's authenticator methods, then libauth's
 /// management methods). A host adapter needs the first four when a
 /// `webauthn` provider is configured; without the last two, renaming and
