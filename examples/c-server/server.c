@@ -122,6 +122,19 @@ static char *config_json(void) {
     cJSON_AddStringToObject(passkey, "type", "webauthn");
     cJSON_AddStringToObject(passkey, "name", "Passkey");
     cJSON_AddItemToArray(providers, passkey);
+    /* Email + password accounts, when an SMTP server is named
+     * (AUTH_SMTP_HOST, AUTH_SMTP_PORT): sign up on /auth/password/signup; the
+     * verification and reset links go out by mail. */
+    const char *smtp = getenv("AUTH_SMTP_HOST");
+    if (smtp && *smtp) {
+        cJSON *pw = cJSON_CreateObject();
+        cJSON_AddStringToObject(pw, "type", "password");
+        cJSON_AddStringToObject(pw, "from", "libauth example <no-reply@example.com>");
+        cJSON *server = cJSON_AddObjectToObject(pw, "server");
+        cJSON_AddStringToObject(server, "host", smtp);
+        cJSON_AddNumberToObject(server, "port", atoi(env_or("AUTH_SMTP_PORT", "587")));
+        cJSON_AddItemToArray(providers, pw);
+    }
     cJSON_AddTrueToObject(cJSON_AddObjectToObject(config, "experimental"), "enableWebAuthn");
     cJSON *adapter = cJSON_AddObjectToObject(config, "adapter");
     cJSON_AddStringToObject(adapter, "type", "sqlite");

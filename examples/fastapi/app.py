@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 import sys
 from html import escape
+from typing import Any, Dict, List
 
 from fastapi import FastAPI
 from fastapi.responses import HTMLResponse, JSONResponse
@@ -19,12 +20,24 @@ from libauth_demo import CONFIG, page  # noqa: E402  (the examples' shared confi
 import libauth  # noqa: E402
 from libauth.fastapi import CurrentSession, RequiredSession  # noqa: E402
 
+
 #: The shared configuration plus passkeys (WebAuthn): the Passkey provider,
 #: the experimental flag, and SQLite (AUTH_DB, default ./auth.db) for users
 #: and their passkeys. Sessions stay JWTs in a cookie.
+def password_provider() -> List[Dict[str, Any]]:
+    """Email + password accounts, when an SMTP server is named
+    (AUTH_SMTP_HOST, AUTH_SMTP_PORT): sign up on /auth/password/signup, the
+    verification and reset links go out by mail."""
+    host = os.environ.get("AUTH_SMTP_HOST")
+    if not host:
+        return []
+    server = {"host": host, "port": int(os.environ.get("AUTH_SMTP_PORT", "587"))}
+    return [libauth.Password(server=server, from_="libauth example <no-reply@example.com>")]
+
+
 PASSKEY_CONFIG = {
     **CONFIG,
-    "providers": [*CONFIG["providers"], libauth.Passkey()],
+    "providers": [*CONFIG["providers"], libauth.Passkey(), *password_provider()],
     "experimental": {"enableWebAuthn": True},
     "adapter": {"type": "sqlite", "path": os.environ.get("AUTH_DB", "auth.db")},
     "session": {"strategy": "jwt"},

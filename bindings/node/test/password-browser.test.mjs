@@ -5,12 +5,81 @@
 // the server-side steps (`signUp`, …) with their error types.
 import { describe, it, before, after } from "node:test";
 import assert from "node:assert/strict";
+import { spawn, spawnSync } from "node:child_process";
 import { existsSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { createInterface } from "node:readline";
+import { fileURLToPath } from "node:url";
 import express from "express";
 import { ServerAuth, Password, signUp, requestPasswordReset, AuthError } from "libauth";
-import { listen, launch, CHROMIUM, SECRET, skipUnless } from "./helpers.mjs";
+import { listen, launch, freePort, startProcess, CHROMIUM, SECRET, skipUnless } from "./helpers.mjs";
+
+const root = fileURLToPath(new URL("../../../", import.meta.url));
+const PYTHON = process.env.LIBAUTH_PYTHON || `${root}.venv/bin/python`;
+const C_SERVER = `${root}examples/c-server/c-server`;
+const APP_SECRET = "password-browser-test-secret-0123456789abc";
+
+/** The SMTP sink (core/tests/support/smtp_sink.py, aiosmtpd): each message as JSON. */
+async function smtpSink() {
+  const child = spawn(PYTHON, [`${root}core/tests/support/smtp_sink.py`], { stdio: ["pipe", "pipe", "inherit"] });
+  const lines = createInterface({ input: child.stdout })[Symbol.asyncIterator]();
+  const ready = (await lines.next()).value;
+  assert.match(ready, /^READY \d+$/);
+  return {
+    port: Number(ready.split(" ")[1]),
+    async next() {
+      return JSON.parse((await lines.next()).value);
+    },
+    close: () => child.kill(),
+  };
+}
+
+/** The link in a mail's text part (`<label>: <url>`). */
+function linkIn(mail) {
+  const line = mail.text.split("\n").find((l) => l.includes(": http"));
+  assert.ok(line, mail.text);
+  return line.slice(line.indexOf(": ") + 2).trim();
+}
+
+/**
+ * An example server's built-in pages, mail through the sink: sign up,
+ * follow the verification link, sign out, sign in with the password,
+ * forget it, reset it from the mailed link, sign in with the new one.
+ */
+async function examplePasswordFlow(browser, origin, sink, email) {
+  const context = await browser.newContext();
+  try {
+    const page = await context.newPage();
+    await page.goto(`${origin}/auth/password/signup`);
+    await page.fill("#input-signup-email", email);
+    await page.fill("#input-signup-password", "correct horse battery");
+    await Promise.all([page.waitForURL(/verify-request/), page.click("button[type=submit]")]);
+    const verify = await sink.next();
+    assert.deepEqual(verify.rcpt_tos, [email]);
+    await page.goto(linkIn(verify));
+    let session = await (await page.request.get(`${origin}/auth/session`)).json();
+    assert.equal(session.user.email, email);
+    await page.goto(`${origin}/auth/signout`);
+    await Promise.all([page.waitForURL(`${origin}/**`), page.click("button[type=submit]")]);
+    await page.goto(`${origin}/auth/signin`);
+    await page.fill("#input-email-for-password", email);
+    await page.fill("#input-password-for-password", "correct horse battery");
+    await Promise.all([page.waitForURL(`${origin}/**`), page.click("#input-password-for-password >> xpath=../button")]);
+    session = await (await page.request.get(`${origin}/auth/session`)).json();
+    assert.equal(session?.user?.email, email, "signed in with the password");
+    await page.goto(`${origin}/auth/password/forgot`);
+    await page.fill("#input-forgot-email", email);
+    await Promise.all([page.waitForURL(/verify-request/), page.click("button[type=submit]")]);
+    await page.goto(linkIn(await sink.next()));
+    await page.fill("#input-reset-password", "a brand new password");
+    await Promise.all([page.waitForURL(`${origin}/**`), page.click("button[type=submit]")]);
+    session = await (await page.request.get(`${origin}/auth/session`)).json();
+    assert.equal(session?.user?.email, email, "signed in after the reset");
+  } finally {
+    await context.close();
+  }
+}
 
 const skip = skipUnless(existsSync(CHROMIUM), "Debian chromium is not installed (apt-get install chromium)");
 
@@ -128,6 +197,80 @@ describe("password accounts in headless Chromium", { skip }, () => {
     } finally {
       await context.close();
       await server.close();
+    }
+  });
+});
+
+describe("password accounts in the FastAPI and C examples (headless Chromium, real SMTP)", { skip }, () => {
+  let browser;
+  let sink;
+  before(async () => {
+    browser = await launch();
+    sink = await smtpSink();
+  });
+  after(() => {
+    browser?.close();
+    sink?.close();
+  });
+
+  it("FastAPI example", async (t) => {
+    const ok = existsSync(PYTHON) && spawnSync(PYTHON, ["-c", "import libauth, fastapi, uvicorn"]).status === 0;
+    const reason = skipUnless(
+      ok,
+      `${PYTHON} cannot import libauth, fastapi and uvicorn (scripts/test.sh installs them)`,
+    );
+    if (reason) return t.skip(reason);
+    const port = await freePort();
+    const db = join(tmpdir(), `libauth-password-fastapi-${process.pid}.db`);
+    const app = await startProcess(["app.py"], {
+      command: PYTHON,
+      cwd: `${root}examples/fastapi`,
+      env: {
+        PORT: String(port),
+        AUTH_SECRET: APP_SECRET,
+        AUTH_DB: db,
+        AUTH_SMTP_HOST: "127.0.0.1",
+        AUTH_SMTP_PORT: String(sink.port),
+        PYTHONUNBUFFERED: "1",
+      },
+      ready: `http://127.0.0.1:${port}/`,
+    });
+    try {
+      await examplePasswordFlow(browser, `http://localhost:${port}`, sink, "fastapi@example.com");
+    } finally {
+      await app.stop();
+      for (const suffix of ["", "-wal", "-shm"]) rmSync(db + suffix, { force: true });
+    }
+  });
+
+  it("C example", async (t) => {
+    if (!existsSync(C_SERVER)) {
+      spawnSync("make", ["-s", "-C", `${root}examples/c-server`], { stdio: "inherit", timeout: 900_000 });
+    }
+    const reason = skipUnless(
+      existsSync(C_SERVER),
+      "examples/c-server/c-server is not built (make -C examples/c-server)",
+    );
+    if (reason) return t.skip(reason);
+    const port = await freePort();
+    const db = join(tmpdir(), `libauth-password-c-${process.pid}.db`);
+    const app = await startProcess([], {
+      command: C_SERVER,
+      cwd: `${root}examples/c-server`,
+      env: {
+        PORT: String(port),
+        AUTH_SECRET: APP_SECRET,
+        AUTH_DB: db,
+        AUTH_SMTP_HOST: "127.0.0.1",
+        AUTH_SMTP_PORT: String(sink.port),
+      },
+      ready: `http://127.0.0.1:${port}/`,
+    });
+    try {
+      await examplePasswordFlow(browser, `http://localhost:${port}`, sink, "c-example@example.com");
+    } finally {
+      await app.stop();
+      for (const suffix of ["", "-wal", "-shm"]) rmSync(db + suffix, { force: true });
     }
   });
 });
