@@ -39,6 +39,7 @@ impl Mail {
     }
 
     /// Message ids: subject, paragraph, button, note.
+    #[cfg(feature = "smtp")]
     fn texts(self) -> (&'static str, Option<&'static str>, Option<&'static str>, &'static str) {
         match self {
             Mail::VerifyEmail => {
