@@ -437,6 +437,36 @@ fn host_code_runs_each_step_and_gets_typed_refusals() {
 }
 
 #[test]
+fn expired_links_oversized_and_unicode_passwords() {
+    let mailbox = Mailbox::default();
+    let auth = engine(provider(json!({ "verificationMaxAge": 1 })), &mailbox);
+    let mut b = Browser::new(&auth);
+    // Unicode: typed full-width at sign-up, ASCII at sign-in (NFKC).
+    assert_eq!(sign_up(&mut b, "ada@example.com", "Ｐａｓｓｗｏｒｄ１２３").status, 302);
+    let link = mails(&mailbox).pop().unwrap().2.unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(1100));
+    let res = b.get(&path_of(&link));
+    assert!(location(&res).contains("error=Verification"), "an expired link: {}", location(&res));
+    let res = sign_in(&mut b, "ada@example.com", "Password123");
+    assert!(location(&res).contains("code=email_not_verified"), "the password matched: {}", location(&res));
+    let fresh = mails(&mailbox).pop().unwrap().2.unwrap();
+    assert!(!location(&b.get(&path_of(&fresh))).contains("error"));
+    assert_eq!(b.session()["user"]["email"], "ada@example.com");
+
+    // Oversized: over maxLength at sign-up is refused; far over the
+    // hasher's byte cap never verifies and answers like any wrong password.
+    let mut c = Browser::new(&auth);
+    let long = "x".repeat(257);
+    let res = sign_up(&mut c, "bob@example.com", &long);
+    assert_eq!(res.status, 400);
+    assert!(String::from_utf8(res.body).unwrap().contains("at most 256 characters"));
+    let huge = "y".repeat(40_000);
+    let res = sign_in(&mut c, "ada@example.com", &huge);
+    assert!(location(&res).contains("error=CredentialsSignin&code=credentials"));
+    assert!(!c.has_session_cookie());
+}
+
+#[test]
 fn sign_ups_are_rate_limited_per_ip() {
     let mailbox = Mailbox::default();
     let auth = engine_with(
