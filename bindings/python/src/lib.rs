@@ -295,7 +295,10 @@ impl NativeAuth {
     }
 
     /// Sign in from host code (a form action): `fields_json` is the
-    /// submitted form as a JSON object. Returns `(url, set_cookies)`.
+    /// submitted form as a JSON object; `remote_address` the client's
+    /// address (rate limits count by it). Returns `(url, set_cookies)`.
+    #[pyo3(signature = (provider, fields_json, method, url, headers, remote_address=None))]
+    #[allow(clippy::too_many_arguments)]
     fn sign_in(
         &self,
         py: Python<'_>,
@@ -304,6 +307,7 @@ impl NativeAuth {
         method: String,
         url: String,
         headers: Vec<(String, String)>,
+        remote_address: Option<String>,
     ) -> PyResult<(String, Vec<String>)> {
         let fields = match serde_json::from_str::<serde_json::Value>(fields_json) {
             Ok(serde_json::Value::Object(fields)) => fields,
@@ -314,7 +318,7 @@ impl NativeAuth {
                 )))
             }
         };
-        let req = AuthRequest { method, url, headers, body: None, remote_address: None };
+        let req = AuthRequest { method, url, headers, body: None, remote_address };
         let auth = &self.auth;
         match py.detach(|| catch_unwind(AssertUnwindSafe(|| auth.sign_in(&provider, fields, &req)))) {
             Ok(Ok(out)) => Ok((out.redirect, out.set_cookies)),

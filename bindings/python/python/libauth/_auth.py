@@ -260,6 +260,7 @@ class Auth:
         url: str,
         headers: collections.abc.Sequence[Tuple[str, str]],
         fields: collections.abc.Mapping[str, str],
+        remote_address: Optional[str] = None,
     ) -> ActionResult:
         """Sign in from server code (a form of your own), as the sign-in route
         would: ``fields`` are what the form submitted (``email`` and
@@ -267,9 +268,10 @@ class Auth:
         fields, ``callbackUrl``). Returns where to go next and the
         ``Set-Cookie`` values to send; raises ``CredentialsSignin`` (with its
         ``code``) or another ``AuthError``. No CSRF token is asked for (use
-        your framework's); a request from another site is refused."""
+        your framework's); a request from another site is refused. Pass the
+        client's ``remote_address``: rate limits count failed sign-ins by it."""
         redirect, cookies = _engine_call(
-            self._native.sign_in, provider, json.dumps(dict(fields)), "POST", url, list(headers)
+            self._native.sign_in, provider, json.dumps(dict(fields)), "POST", url, list(headers), remote_address
         )
         return ActionResult(redirect, cookies)
 

@@ -50,7 +50,13 @@ class NativeAuth:
     def get_access_token(self, user_id: str, provider: str) -> Optional[Dict[str, Any]]: ...
     def passkeys(self, user_id: str, call_json: str) -> Any: ...
     def sign_in(
-        self, provider: str, fields_json: str, method: str, url: str, headers: List[Tuple[str, str]]
+        self,
+        provider: str,
+        fields_json: str,
+        method: str,
+        url: str,
+        headers: List[Tuple[str, str]],
+        remote_address: Optional[str] = None,
     ) -> Tuple[str, List[str]]: ...
     def sign_out(self, method: str, url: str, headers: List[Tuple[str, str]]) -> Tuple[str, List[str]]: ...
     def password_action(
