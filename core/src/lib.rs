@@ -80,6 +80,7 @@ pub mod store;
 #[doc(hidden)]
 pub mod time;
 pub mod tokens;
+pub mod two_factor;
 pub mod webauthn;
 
 use std::sync::atomic::AtomicUsize;
