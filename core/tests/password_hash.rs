@@ -187,7 +187,7 @@ fn a_burst_of_sign_ins_is_bounded_by_the_pool() {
             let (now, peak, start) = (now.clone(), peak.clone(), start.clone());
             std::thread::spawn(move || {
                 start.wait();
-                pool.run(|| {
+                pool.run(move || {
                     peak.fetch_max(now.fetch_add(1, Ordering::SeqCst) + 1, Ordering::SeqCst);
                     // Long enough that the burst overlaps.
                     std::thread::sleep(std::time::Duration::from_millis(50));

@@ -37,26 +37,40 @@ struct EmailConfig {
     send_verification_request: Option<Value>,
 }
 
-pub fn parse(option: &str, value: &Value, host: &dyn Host) -> Result<Provider, ConfigError> {
-    let c: EmailConfig = serde_json::from_value(value.clone()).map_err(|e| ConfigError::new(option, e.to_string()))?;
-    let _ = c.send_verification_request;
-    let id = c.id.unwrap_or_else(|| "email".to_owned());
-    let has_send_hook = host.has(&Hook::provider(&id, "sendVerificationRequest"));
+/// How a provider that mails sends: through SMTP (a build with the `smtp`
+/// feature), or nothing here (the host's hook sends).
+#[cfg(feature = "smtp")]
+pub(super) type SmtpDelivery = Option<SmtpConfig>;
+#[cfg(not(feature = "smtp"))]
+pub(super) type SmtpDelivery = Option<()>;
+
+/// A mailing provider's `server` (its `from` taken from the provider when
+/// the server names none, as Auth.js's Nodemailer does), refused with
+/// `neither` when there is no server and no send hook, or when this build
+/// sends no mail itself.
+pub(super) fn smtp_delivery(
+    option: &str,
+    server: Option<Value>,
+    from: Option<&String>,
+    has_send_hook: bool,
+    neither: &str,
+) -> Result<SmtpDelivery, ConfigError> {
     #[cfg(not(feature = "smtp"))]
-    if c.server.is_some() {
-        return Err(ConfigError::new(
-            format!("{option}.server"),
-            "this build of libauth sends no email itself (the cargo feature `smtp` is off): give the provider a sendVerificationRequest function",
-        ));
-    }
-    #[cfg(not(feature = "smtp"))]
-    let smtp: Option<()> = None;
+    let smtp: SmtpDelivery = match server {
+        Some(_) => {
+            let _ = from;
+            return Err(ConfigError::new(
+                format!("{option}.server"),
+                "this build of libauth sends no email itself (the cargo feature `smtp` is off): give the provider a function that sends it",
+            ));
+        }
+        None => None,
+    };
     #[cfg(feature = "smtp")]
-    let smtp = match c.server {
+    let smtp: SmtpDelivery = match server {
         None => None,
         Some(mut server) => {
-            // `from` may sit on the provider, as in Auth.js's Nodemailer.
-            if let (Some(from), Some(obj)) = (&c.from, server.as_object_mut()) {
+            if let (Some(from), Some(obj)) = (from, server.as_object_mut()) {
                 obj.entry("from").or_insert_with(|| Value::String(from.clone()));
             }
             Some(
@@ -66,11 +80,24 @@ pub fn parse(option: &str, value: &Value, host: &dyn Host) -> Result<Provider, C
         }
     };
     if smtp.is_none() && !has_send_hook {
-        return Err(ConfigError::new(
-            format!("{option}.server"),
-            format!("the email provider {id:?} needs an SMTP `server` or a `sendVerificationRequest` function (hook providers.{id}.sendVerificationRequest)"),
-        ));
+        return Err(ConfigError::new(format!("{option}.server"), neither));
     }
+    Ok(smtp)
+}
+
+pub fn parse(option: &str, value: &Value, host: &dyn Host) -> Result<Provider, ConfigError> {
+    let c: EmailConfig = serde_json::from_value(value.clone()).map_err(|e| ConfigError::new(option, e.to_string()))?;
+    let _ = c.send_verification_request;
+    let id = c.id.unwrap_or_else(|| "email".to_owned());
+    let has_send_hook = host.has(&Hook::provider(&id, "sendVerificationRequest"));
+    #[cfg_attr(not(feature = "smtp"), allow(unused_variables))]
+    let smtp = smtp_delivery(
+        option,
+        c.server,
+        c.from.as_ref(),
+        has_send_hook,
+        &format!("the email provider {id:?} needs an SMTP `server` or a `sendVerificationRequest` function (hook providers.{id}.sendVerificationRequest)"),
+    )?;
     let max_age = c.max_age.unwrap_or(DEFAULT_MAX_AGE);
     if max_age == 0 {
         return Err(ConfigError::new(format!("{option}.maxAge"), "must be a positive number of seconds"));

@@ -35,7 +35,8 @@ pub struct PasswordProvider {
     /// Lifetime of a password-reset link (`resetMaxAge`).
     pub reset_max_age: Duration,
     pub policy: PasswordPolicy,
-    pub hasher: PasswordHasher,
+    /// Shared with the hashing pool's threads.
+    pub hasher: std::sync::Arc<PasswordHasher>,
     /// Bounds the hashing jobs running and waiting at once.
     pub pool: HashPool,
     /// SMTP delivery when the host has no `sendEmail` hook.
@@ -118,34 +119,14 @@ pub fn parse(option: &str, value: &Value, host: &dyn Host) -> Result<Provider, C
 
     let has_send_hook = host.has(&Hook::provider(&id, "sendEmail"));
     let has_check_hook = host.has(&Hook::provider(&id, "checkPassword"));
-    #[cfg(not(feature = "smtp"))]
-    if c.server.is_some() {
-        return Err(ConfigError::new(
-            format!("{option}.server"),
-            "this build of libauth sends no email itself (the cargo feature `smtp` is off): give the provider a sendEmail function",
-        ));
-    }
-    #[cfg(not(feature = "smtp"))]
-    let smtp: Option<()> = None;
-    #[cfg(feature = "smtp")]
-    let smtp = match c.server {
-        None => None,
-        Some(mut server) => {
-            if let (Some(from), Some(obj)) = (&c.from, server.as_object_mut()) {
-                obj.entry("from").or_insert_with(|| Value::String(from.clone()));
-            }
-            Some(
-                SmtpConfig::from_json(&server)
-                    .map_err(|e| ConfigError::new(format!("{option}.server"), e.to_string()))?,
-            )
-        }
-    };
-    if smtp.is_none() && !has_send_hook {
-        return Err(ConfigError::new(
-            format!("{option}.server"),
-            format!("the password provider {id:?} mails verification and reset links: it needs an SMTP `server` or a `sendEmail` function (hook providers.{id}.sendEmail)"),
-        ));
-    }
+    #[cfg_attr(not(feature = "smtp"), allow(unused_variables))]
+    let smtp = super::email::smtp_delivery(
+        option,
+        c.server,
+        c.from.as_ref(),
+        has_send_hook,
+        &format!("the password provider {id:?} mails verification and reset links: it needs an SMTP `server` or a `sendEmail` function (hook providers.{id}.sendEmail)"),
+    )?;
     Ok(Provider {
         name: c.name.unwrap_or_else(|| "Password".to_owned()),
         id,
@@ -154,7 +135,7 @@ pub fn parse(option: &str, value: &Value, host: &dyn Host) -> Result<Provider, C
             verify_max_age,
             reset_max_age,
             policy,
-            hasher,
+            hasher: std::sync::Arc::new(hasher),
             pool,
             #[cfg(feature = "smtp")]
             smtp,

@@ -9,8 +9,8 @@ use serde_json::json;
 use super::links::{self, Binding, Purpose};
 use super::mail::{self, Mail};
 use super::{
-    check_new_password, field, hash_new, hashing, password_account, refusal_message, refuse, signed_in_user,
-    store_hash, stores, Refusal, Step,
+    check_new_password, field, hash_new, password_account, refusal_message, refuse, signed_in_user, store_hash, stores,
+    Refusal, Step,
 };
 use crate::config::SessionStrategy;
 use crate::cookies::ChunkedCookie;
@@ -53,7 +53,7 @@ fn reauthenticate(
     let counted = crate::routes::limits::check(ctx, Route::Credentials, &[key.as_str()], 1)?;
     let current = field(ctx, "currentPassword");
     let ok = match password_account(db, provider, &user.id)? {
-        Some((_, hash)) => hashing(p, || p.hasher.verify(&current, &hash))?.ok,
+        Some((_, hash)) => super::verify(p, &current, &hash)?.ok,
         None => {
             let message = ctx.messages().text("password-error-none");
             return refuse(ctx, provider, step, Refusal::NoPassword, message).map(Err);

@@ -322,13 +322,14 @@ fn check_new_password(
 
 /// Run a hashing job within the provider's bound: past it, `Overloaded`
 /// (503 with `Retry-After`).
-fn hashing<T>(p: &PasswordProvider, job: impl FnOnce() -> T) -> Result<T, AuthError> {
+fn hashing<T: Send + 'static>(p: &PasswordProvider, job: impl FnOnce() -> T + Send + 'static) -> Result<T, AuthError> {
     p.pool.run(job).map_err(|busy| AuthError::new(ErrorType::Overloaded, busy.to_string()))
 }
 
 /// A new hash of `password` (already normalised), within the bound.
 fn hash_new(p: &PasswordProvider, password: &str) -> Result<String, AuthError> {
-    hashing(p, || p.hasher.hash(password))?
+    let (hasher, password) = (p.hasher.clone(), password.to_owned());
+    hashing(p, move || hasher.hash(&password))?
         .map_err(|e| AuthError::new(ErrorType::CallbackRouteError, format!("hashing the password failed: {e}")))
 }
 
@@ -341,6 +342,12 @@ fn password_account(
     let Some(account) = db.accounts.get_account(user_id, &provider.id)? else { return Ok(None) };
     let hash = account.extra.get(HASH_FIELD).and_then(Value::as_str).map(str::to_owned);
     Ok(hash.map(|hash| (account, hash)))
+}
+
+/// Whether `password` matches `stored`, within the bound.
+fn verify(p: &PasswordProvider, password: &str, stored: &str) -> Result<crate::password::Verified, AuthError> {
+    let (hasher, password, stored) = (p.hasher.clone(), password.to_owned(), stored.to_owned());
+    hashing(p, move || hasher.verify(&password, &stored))
 }
 
 /// Store `hash` as the user's password: on their password account, made

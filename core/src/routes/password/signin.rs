@@ -37,9 +37,10 @@ pub(in crate::routes) fn sign_in(ctx: &mut Ctx, provider: &Provider, p: &Passwor
         None => None,
     };
     let verified = match &stored {
-        Some((_, hash)) => hashing(p, || p.hasher.verify(&password, hash))?,
+        Some((_, hash)) => super::verify(p, &password, hash)?,
         None => {
-            let _wrong = hashing(p, || p.hasher.verify_dummy(&password))?;
+            let (hasher, typed) = (p.hasher.clone(), password.clone());
+            let _wrong = hashing(p, move || hasher.verify_dummy(&typed))?;
             Verified { ok: false, needs_rehash: false }
         }
     };
