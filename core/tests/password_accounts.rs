@@ -508,3 +508,48 @@ proptest! {
         prop_assert!(!b.has_session_cookie());
     }
 }
+
+/// Two server processes' engines on one database: a link mailed by one
+/// works in the other, once; a reset in one ends the sessions the other
+/// made.
+fn two_engines_share_links_and_sessions(adapter: Value) {
+    let mailbox = Mailbox::default();
+    let config = json!({ "providers": [provider(json!({}))], "adapter": adapter });
+    let a = engine_with(config.clone(), &mailbox, HookMap::new());
+    let b = engine_with(config, &mailbox, HookMap::new());
+    let mut on_a = Browser::new(&a);
+    assert_eq!(sign_up(&mut on_a, "ada@example.com", "first password").status, 302);
+    let link = mails(&mailbox).pop().unwrap().2.unwrap();
+    let mut on_b = Browser::new(&b);
+    assert!(!location(&on_b.get(&path_of(&link))).contains("error"), "verified on the other engine");
+    assert_eq!(on_b.session()["user"]["email"], "ada@example.com");
+    assert!(location(&on_a.get(&path_of(&link))).contains("error=Verification"), "and spent there too");
+    // A reset asked on B, used on A, ends B's session.
+    let csrf = on_b.csrf();
+    on_b.post("/auth/password/forgot", &[("email", "ada@example.com"), ("csrfToken", &csrf)]);
+    let reset = mails(&mailbox).pop().unwrap().2.unwrap();
+    let token = url::Url::parse(&reset).unwrap().query_pairs().find(|(k, _)| k == "token").unwrap().1.into_owned();
+    let csrf = on_a.csrf();
+    let res = on_a.post(
+        "/auth/password/reset",
+        &[("token", &token), ("email", "ada@example.com"), ("password", "second password"), ("csrfToken", &csrf)],
+    );
+    assert!(!location(&res).contains("error"), "{}", location(&res));
+    assert_eq!(on_b.session(), Value::Null);
+    assert_eq!(on_a.session()["user"]["email"], "ada@example.com");
+}
+
+#[test]
+fn two_engines_on_one_sqlite_file() {
+    let path = common::temp_db_path();
+    two_engines_share_links_and_sessions(json!({ "type": "sqlite", "path": path.0.to_str().unwrap() }));
+}
+
+#[cfg(feature = "integration")]
+#[test]
+fn two_engines_on_one_postgres_schema() {
+    let schema = common::temp_schema();
+    two_engines_share_links_and_sessions(
+        json!({ "type": "postgres", "url": common::postgres_url(), "schema": schema.0 }),
+    );
+}
