@@ -266,10 +266,9 @@ out.push(
     "Server CPU per sign-in counts every request a sign-in makes (and, in the default-queue row, the 503s); " +
     "a client answered 503 waits its `Retry-After` (1 s) before trying again. " +
     `Peak RSS is the server's VmHWM at the end of its life (${WARMUP} s warm-up, ${SECONDS} s measured, the drain): ` +
-    "libauth's grows with the run's length, since every waiting sign-in waits for its hashing slot on a worker thread " +
-    "of the addon (the threads column) and, with glibc's default (dynamic) mmap threshold, the 19 MiB Argon2 block of each " +
-    "sign-in is allocated from and kept in that thread's malloc arena; the diagnostic row fixes the threshold, so that " +
-    "every block is mmapped and returned, and shows the hashing pool's own bound.",
+    "every waiting sign-in waits on a worker thread of the addon (the threads column), but its hashing runs on one of " +
+    "the pool's `maxConcurrent` slot threads, so only those threads' malloc arenas ever hold 19 MiB Argon2 blocks; the " +
+    "diagnostic row also fixes glibc's mmap threshold, so that every block is mmapped and returned, for comparison.",
 );
 out.push("");
 out.push(
