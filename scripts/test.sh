@@ -196,9 +196,10 @@ export LIBAUTH_TEST_OUTPUT="$LOG_DIR/i18n-screenshots"
 if [ "$addon_built" = 1 ]; then
   for file in bindings/node/test/*.test.mjs; do
     name=$(basename "$file")
-    # Passkeys in the browser run the FastAPI and C examples too: after the
-    # Python and C steps, which build what they need (below).
-    [ "$name" = passkeys-browser.test.mjs ] && continue
+    # Passkeys and password accounts in the browser run the FastAPI and C
+    # examples too: after the Python and C steps, which build what they need
+    # (below).
+    case "$name" in passkeys-browser.test.mjs | password-browser.test.mjs) continue ;; esac
     (cd bindings/node && CI=true node --test --test-reporter=tap "test/$name") 2>&1 | tee "$LOG_DIR/node-$name.log"
     code=${PIPESTATUS[0]}
     record_node "node/$name" "$LOG_DIR/node-$name.log" "$code"
@@ -276,12 +277,14 @@ if [ "$py_ok" = 1 ]; then
 else
   record "python (set-up)" 1 0 1
 fi
-echo "== Node binding: passkeys in headless Chromium (Express, FastAPI and C examples)"
+echo "== Node binding: passkeys and password accounts in headless Chromium (Express, FastAPI and C examples)"
 if [ "$addon_built" = 1 ]; then
-  (cd bindings/node && CI=true LIBAUTH_PYTHON="$PY_VENV/bin/python" node --test --test-reporter=tap test/passkeys-browser.test.mjs) 2>&1 |
-    tee "$LOG_DIR/node-passkeys-browser.test.mjs.log"
-  code=${PIPESTATUS[0]}
-  record_node "node/passkeys-browser.test.mjs" "$LOG_DIR/node-passkeys-browser.test.mjs.log" "$code"
+  for name in passkeys-browser.test.mjs password-browser.test.mjs; do
+    (cd bindings/node && CI=true LIBAUTH_PYTHON="$PY_VENV/bin/python" node --test --test-reporter=tap "test/$name") 2>&1 |
+      tee "$LOG_DIR/node-$name.log"
+    code=${PIPESTATUS[0]}
+    record_node "node/$name" "$LOG_DIR/node-$name.log" "$code"
+  done
 fi
 check_all_suites_ran
 
