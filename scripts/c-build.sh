@@ -15,7 +15,7 @@ profile=debug
 # libauth-cli: the `libauth` command (target/<profile>/libauth) beside the library.
 if [ "${1:-}" = "--release" ]; then profile=release; cargo build -q --release -p libauth-ffi -p libauth-cli; else cargo build -q -p libauth-ffi -p libauth-cli; fi
 ROOT=$PWD
-libdir=$ROOT/target/$profile
+libdir=${CARGO_TARGET_DIR:-$ROOT/target}/$profile
 version=$(awk -F'"' '/^version/ { print $2; exit }' ffi/Cargo.toml)
 mkdir -p "$libdir/pkgconfig"
 cat >"$libdir/pkgconfig/libauth.pc" <<PC

@@ -30,7 +30,7 @@ cc -std=c11 -O2 -Wall -Wextra -Werror -Iinclude bench/c/bench.c -o "$TARGET/rele
 # The example server with examples/c-server/Makefile's flags, as bench/c/http.sh builds it.
 # shellcheck disable=SC2046
 cc -std=c11 -Wall -Wextra -Werror -pedantic -O2 -g -o "$TARGET/release/c-server" examples/c-server/server.c \
-  $(PKG_CONFIG_PATH=$ROOT/target/release/pkgconfig pkg-config --cflags --libs libauth libmicrohttpd libcjson) -lpthread
+  $(PKG_CONFIG_PATH=$TARGET/release/pkgconfig pkg-config --cflags --libs libauth libmicrohttpd libcjson) -lpthread
 (cd bindings/node && LIBAUTH_PROFILE=release LIBAUTH_OUT="$TARGET/libauth-release.node" node scripts/build.js >/dev/null)
 export LIBAUTH_NATIVE=$TARGET/libauth-release.node
 

@@ -748,7 +748,7 @@ export interface SessionOptions {
   /**
    * JWT strategy: the engine's cache of decrypted session cookies (a repeated
    * cookie is not decrypted again; expiry and callbacks still run on every
-   * read). On by default (1024 entries, 2 MiB); `false` turns it off.
+   * read). On by default (1024 entries, 4 MiB); `false` turns it off.
    */
   cache?: boolean | { maxEntries?: number; maxBytes?: number };
 }

@@ -93,7 +93,7 @@ pub use host::{Hook, HookMap, Host, NoHooks};
 pub use http::{ActionOutcome, AuthRequest, AuthResponse};
 pub use identity::Identity;
 pub use routes::{Action, PasswordAction};
-pub use session::Session;
+pub use session::{Session, SessionView};
 pub use store::{Adapter, AdapterError, Purged, Stores};
 
 use callbacks::Callbacks;
@@ -237,6 +237,14 @@ impl Auth {
     /// by the next `GET {basePath}/session`. With the database strategy, a
     /// failing database is an `AdapterError` (the session may well exist).
     pub fn get_session(&self, req: &AuthRequest) -> Result<Option<Session>, AuthError> {
+        Ok(self.get_session_view(req)?.map(SessionView::into_session))
+    }
+
+    /// [`Auth::get_session`] for a binding: the session as a
+    /// [`SessionView`], shared with the session cache when a read without
+    /// hooks hit it (its JSON text and map built once per cookie), so the
+    /// binding copies out only what its host needs.
+    pub fn get_session_view(&self, req: &AuthRequest) -> Result<Option<SessionView>, AuthError> {
         self.peek_session(&req.url, req.cookies())
     }
 
@@ -247,6 +255,16 @@ impl Auth {
     /// copied; the answer is the one `get_session` gives for a request with
     /// that URL and header.
     pub fn get_session_by_cookie(&self, url: &str, cookie: Option<&str>) -> Result<Option<Session>, AuthError> {
+        Ok(self.get_session_view_by_cookie(url, cookie)?.map(SessionView::into_session))
+    }
+
+    /// [`Auth::get_session_by_cookie`] as a [`SessionView`] (see
+    /// [`Auth::get_session_view`]): what every binding's session read calls.
+    pub fn get_session_view_by_cookie(
+        &self,
+        url: &str,
+        cookie: Option<&str>,
+    ) -> Result<Option<SessionView>, AuthError> {
         self.peek_session(url, cookie.into_iter().flat_map(http::cookie_pairs))
     }
 

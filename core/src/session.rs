@@ -14,7 +14,7 @@ use crate::error::{AuthError, ErrorType};
 use crate::host::Hook;
 use crate::http::AuthRequest;
 use crate::identity::Identity;
-use crate::session_cache::{Entry, PlainClaims, SessionCache};
+use crate::session_cache::{Entry, PlainClaims, SessionCache, SharedSession};
 use crate::time::{iso_millis, now_millis, now_seconds};
 use crate::Auth;
 
@@ -58,6 +58,52 @@ impl Session {
     }
 }
 
+/// A session as host code reads it ([`Auth::get_session_view_by_cookie`]):
+/// shared with the session cache when a read without hooks hit it (built
+/// once for every read of that cookie: nothing is built, copied or
+/// serialized for this read), or built for this read. Bindings take what
+/// they hand to their host from here: the JSON text ([`SessionView::json`])
+/// or the map ([`SessionView::map`]).
+pub struct SessionView(View);
+
+enum View {
+    Shared(Arc<SharedSession>),
+    Built(Session),
+}
+
+impl SessionView {
+    /// `{ user?, expires, ... }`, as [`Session`] holds it.
+    pub fn map(&self) -> &Map<String, Value> {
+        match &self.0 {
+            View::Shared(shared) => &shared.map,
+            View::Built(session) => &session.0,
+        }
+    }
+
+    /// The session as JSON text ([`Session::to_json`]).
+    pub fn json(&self) -> Cow<'_, str> {
+        match &self.0 {
+            View::Shared(shared) => Cow::Borrowed(&shared.json),
+            View::Built(session) => Cow::Owned(session.to_json()),
+        }
+    }
+
+    /// Who the session belongs to ([`Session::identity`]).
+    pub fn identity(&self) -> Option<&Identity> {
+        match &self.0 {
+            View::Shared(shared) => shared.identity.as_ref(),
+            View::Built(session) => session.identity(),
+        }
+    }
+
+    pub fn into_session(self) -> Session {
+        match self.0 {
+            View::Shared(shared) => Session(shared.map.clone(), shared.identity.clone()),
+            View::Built(session) => session,
+        }
+    }
+}
+
 pub(crate) enum ReadMode {
     /// `get_session`: read only; cookies would be discarded, so never re-encrypt.
     Peek,
@@ -69,6 +115,9 @@ pub(crate) enum ReadMode {
 
 pub(crate) struct SessionRead {
     pub session: Option<Value>,
+    /// A [`ReadMode::Peek`] of a cached token without hooks: the session
+    /// (and its identity) the cache entry holds; `session` is then `None`.
+    pub shared: Option<Arc<SharedSession>>,
     /// Who the session belongs to (see [`Identity`]).
     pub identity: Option<Identity>,
     pub cookies: Vec<SetCookie>,
@@ -79,7 +128,7 @@ pub(crate) struct SessionRead {
 
 impl SessionRead {
     fn none(cookies: Vec<SetCookie>) -> SessionRead {
-        SessionRead { session: None, identity: None, cookies, adapter_error: None }
+        SessionRead { session: None, shared: None, identity: None, cookies, adapter_error: None }
     }
 }
 
@@ -98,15 +147,16 @@ impl Auth {
         &self,
         url: &str,
         pairs: impl Iterator<Item = (&'r str, &'r str)>,
-    ) -> Result<Option<Session>, AuthError> {
+    ) -> Result<Option<SessionView>, AuthError> {
         let read = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
             let jar = ChunkedCookie::from_pairs(&self.cookies_for_url(url).session_token, pairs);
             self.read_session_from(jar, ReadMode::Peek)
         }))
         .map_err(|_| AuthError::internal())?;
-        match read.adapter_error {
-            Some(e) => Err(e),
-            None => Ok(read.session.map(|s| Session::from_value(s, read.identity))),
+        match (read.adapter_error, read.shared) {
+            (Some(e), _) => Err(e),
+            (None, Some(shared)) => Ok(Some(SessionView(View::Shared(shared)))),
+            (None, None) => Ok(read.session.map(|s| SessionView(View::Built(Session::from_value(s, read.identity))))),
         }
     }
 
@@ -240,7 +290,7 @@ impl Auth {
             self.callbacks.event(&Hook::EVENT_SESSION, || json!({ "session": session, "token": token }));
         }
         let identity = Identity::from_claims(&token);
-        SessionRead { session: Some(session), identity, cookies: out, adapter_error: None }
+        SessionRead { session: Some(session), shared: None, identity, cookies: out, adapter_error: None }
     }
 
     /// The read of a session no hook sees (no jwt, session or session-event
@@ -281,10 +331,26 @@ impl Auth {
         if matches!(mode, ReadMode::Refresh) && self.renewal_due(issued_at, now) {
             return None;
         }
-        let expires = token_expiry(exp).unwrap_or_else(|| now.saturating_add(self.settings.session_max_age));
+        let expiry = token_expiry(exp);
+        // A peek at a cached token: the session is the entry's, built by
+        // the first such read (it depends on the token alone).
+        if let (Opened::Cached(entry), ReadMode::Peek, Some(expires)) = (payload, mode, expiry) {
+            let shared = entry.session.get_or_init(|| Some(Arc::new(shared_session(&claims, expires))));
+            if let Some(shared) = shared {
+                return Some(SessionRead {
+                    session: None,
+                    shared: Some(Arc::clone(shared)),
+                    identity: None,
+                    cookies: Vec::new(),
+                    adapter_error: None,
+                });
+            }
+        }
+        let expires = expiry.unwrap_or_else(|| now.saturating_add(self.settings.session_max_age));
         let (user, identity) = user_and_identity(claims);
         Some(SessionRead {
             session: Some(session_value(user, expires)),
+            shared: None,
             identity,
             cookies: Vec::new(),
             adapter_error: None,
@@ -327,7 +393,7 @@ impl Auth {
         let failed = |e: crate::store::AdapterError| {
             let e = AuthError::from(e);
             self.callbacks.log(&e);
-            SessionRead { session: None, identity: None, cookies: Vec::new(), adapter_error: Some(e) }
+            SessionRead { session: None, shared: None, identity: None, cookies: Vec::new(), adapter_error: Some(e) }
         };
         let token = &stored_session_token(token);
         let (mut stored, user) = match db.session_and_user(token) {
@@ -386,7 +452,13 @@ impl Auth {
             email_verified: user.email.is_some() && user.email_verified.is_some(),
             email: user.email.clone(),
         };
-        SessionRead { session: Some(session), identity: Some(identity), cookies: out, adapter_error: None }
+        SessionRead {
+            session: Some(session),
+            shared: None,
+            identity: Some(identity),
+            cookies: out,
+            adapter_error: None,
+        }
     }
 
     /// A new database session token: the host's `generateSessionToken`, or
@@ -489,6 +561,17 @@ fn user_and_identity(claims: Cow<'_, PlainClaims>) -> (Map<String, Value>, Optio
         Cow::Owned(claims) => (claims.user, claims.identity),
         Cow::Borrowed(claims) => (claims.user.clone(), claims.identity.clone()),
     }
+}
+
+/// The session every hookless read of a cached token shows: what
+/// [`session_value`] builds from its claims, with its JSON text.
+fn shared_session(claims: &PlainClaims, expires: u64) -> SharedSession {
+    let map = match session_value(claims.user.clone(), expires) {
+        Value::Object(map) => map,
+        _ => Map::new(),
+    };
+    let json = serde_json::to_string(&map).unwrap_or_else(|_| "null".into()).into_boxed_str();
+    SharedSession { map, json, identity: claims.identity.clone() }
 }
 
 /// One read's place in the session cache: a cookie value under one of the

@@ -20,12 +20,16 @@
 //! - serve a custom `jwt.decode` hook's tokens (the host decides those), or
 //!   database sessions (they read the store on every request);
 //! - grow past `session.cache.maxEntries` entries or `maxBytes` bytes (the
-//!   cookie value and twice the payload of each entry, plus
+//!   cookie value and four times the payload of each entry, plus
 //!   [`ENTRY_OVERHEAD`]).
 //!
 //! With no session hook, a hit also skips parsing the claims: an entry
 //! keeps, once parsed, the few claims a session shows (the same parse, of
-//! the same bytes, the read would otherwise repeat).
+//! the same bytes, the read would otherwise repeat). And since such a
+//! session is a function of the token alone (its `user` from the claims,
+//! its `expires` from `exp`), the entry keeps it too, built once with its
+//! JSON text: a binding's read of a repeated cookie copies that text out
+//! (C, Node) or walks that map (Python) and builds nothing else.
 //!
 //! An attacker cannot put an entry in the cache without a cookie that
 //! decrypts under the engine's secret, so the hash table's keys are never
@@ -44,18 +48,19 @@ use crate::error::ConfigError;
 
 /// Default `session.cache.maxEntries`.
 pub const DEFAULT_MAX_ENTRIES: usize = 1024;
-/// Default `session.cache.maxBytes` (2 MiB: an entry for a signed-in
-/// cookie counts about 1.5 KB, so the default holds the default 1024
+/// Default `session.cache.maxBytes` (4 MiB: an entry for a signed-in
+/// cookie counts about 2.5 KB, so the default holds the default 1024
 /// entries).
-pub const DEFAULT_MAX_BYTES: u64 = 2 << 20;
+pub const DEFAULT_MAX_BYTES: u64 = 4 << 20;
 /// Largest `session.cache.maxEntries` accepted.
 pub const MAX_MAX_ENTRIES: usize = 10_000_000;
 /// Largest `session.cache.maxBytes` accepted (4 GiB).
 pub const MAX_MAX_BYTES: u64 = 1 << 32;
-/// Bytes counted for each entry beyond its cookie value and twice its
-/// payload (the bytes, and the claims parsed from them, which take about
-/// as much): the key and value headers, reference counts, the table slot,
-/// the parsed claims' own headers.
+/// Bytes counted for each entry beyond its cookie value and four times its
+/// payload (the bytes, the claims parsed from them, the session built from
+/// those and its JSON text, each at most about as large): the key and
+/// value headers, reference counts, the table slot, the parsed claims' and
+/// the session's own headers.
 pub const ENTRY_OVERHEAD: u64 = 256;
 
 /// `session.cache` after validation: `None` when turned off (`false`).
@@ -152,8 +157,7 @@ fn hash_key<H: Hasher>(secure: bool, value: &str, state: &mut H) {
 /// matched an entry gets this far.
 impl Equivalent<Key> for KeyRef<'_> {
     fn equivalent(&self, key: &Key) -> bool {
-        use subtle::ConstantTimeEq;
-        self.secure == key.secure && bool::from(self.value.as_bytes().ct_eq(key.value.as_bytes()))
+        self.secure == key.secure && constant_time_eq::constant_time_eq(self.value.as_bytes(), key.value.as_bytes())
     }
 }
 
@@ -172,7 +176,7 @@ impl Weighter<Key, Arc<Entry>> for Weigh {
 }
 
 fn entry_bytes(value: &str, payload: &[u8]) -> u64 {
-    (value.len() + 2 * payload.len()) as u64 + ENTRY_OVERHEAD
+    (value.len() + 4 * payload.len()) as u64 + ENTRY_OVERHEAD
 }
 
 /// What the cache holds for a cookie value: its decrypted payload, and the
@@ -195,6 +199,18 @@ pub(crate) struct Entry {
     /// As decrypted (moved here, not copied).
     pub payload: Vec<u8>,
     pub plain: OnceLock<Option<PlainClaims>>,
+    /// The session a read without hooks shows for this token, built on the
+    /// first hit that needs it; `None` inside when the token has no usable
+    /// `exp` (`expires` then follows the clock, so each read builds its own).
+    pub session: OnceLock<Option<Arc<SharedSession>>>,
+}
+
+/// A session built once for every read of one token: `{ user, expires }`,
+/// the same as JSON text, and who it belongs to.
+pub(crate) struct SharedSession {
+    pub map: serde_json::Map<String, Value>,
+    pub json: Box<str>,
+    pub identity: Option<crate::identity::Identity>,
 }
 
 /// The cache of one engine (see the module documentation).
@@ -249,7 +265,7 @@ impl SessionCache {
         if entry_bytes(value, &payload) > shard_bytes / 2 {
             return;
         }
-        let entry = Entry { payload, plain: OnceLock::new() };
+        let entry = Entry { payload, plain: OnceLock::new(), session: OnceLock::new() };
         self.cache.insert(Key { secure, value: value.into() }, Arc::new(entry));
     }
 
@@ -284,7 +300,7 @@ impl SessionCache {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct SessionCacheStats {
     pub entries: usize,
-    /// The cookie values and twice the payloads held, plus
+    /// The cookie values and four times the payloads held, plus
     /// [`ENTRY_OVERHEAD`] each.
     pub bytes: u64,
     /// Session tokens decrypted by session reads so far (every read that

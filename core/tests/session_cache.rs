@@ -14,7 +14,7 @@ use std::time::Duration;
 use common::{auth, config, hooks, SECRET};
 use libauth_core::jwt::JwtCodec;
 use libauth_core::time::now_seconds;
-use libauth_core::{Auth, AuthRequest, HookMap, Session};
+use libauth_core::{Auth, AuthRequest, HookMap, Identity, Session};
 use proptest::prelude::*;
 use serde_json::{json, Map, Value};
 
@@ -40,6 +40,39 @@ fn request(cookie: &str) -> AuthRequest {
 
 fn read(auth: &Auth, cookie: &str) -> Option<Session> {
     auth.get_session(&request(cookie)).expect("a JWT read never fails")
+}
+
+/// The session as a binding reads it ([`Auth::get_session_view`]): its
+/// JSON text and identity, shared with the cache on a hit without hooks.
+fn read_view(auth: &Auth, cookie: &str) -> Option<(String, Option<Identity>)> {
+    let view = auth.get_session_view(&request(cookie)).expect("a JWT read never fails")?;
+    let by_cookie = auth
+        .get_session_view_by_cookie("http://localhost:3000/dashboard", Some(&format!("{SALT}={cookie}")))
+        .expect("a JWT read never fails")
+        .expect("the same answer by URL and Cookie header");
+    assert_eq!(view.json(), by_cookie.json());
+    assert_eq!(view.map(), by_cookie.map());
+    assert_eq!(serde_json::to_string(view.map()).unwrap(), view.json(), "the map and the text agree");
+    Some((view.json().into_owned(), view.identity().cloned()))
+}
+
+/// What [`read_view`] must answer: the session the engine builds for this
+/// read, serialized.
+fn as_view(session: Option<Session>) -> Option<(String, Option<Identity>)> {
+    session.map(|s| (s.to_json(), s.identity().cloned()))
+}
+
+/// `f`'s two answers, taken again when the clock's second changed between
+/// them: a session re-issued by `GET /auth/session` (a jwt callback changed
+/// the token) expires `maxAge` from the second it was issued in.
+fn same_second<T>(f: impl Fn() -> (T, T)) -> (T, T) {
+    loop {
+        let before = now_seconds();
+        let answers = f();
+        if now_seconds() == before {
+            return answers;
+        }
+    }
 }
 
 /// `GET /auth/session`'s status and body (the route the browser calls).
@@ -84,7 +117,7 @@ fn a_repeated_cookie_is_decrypted_once_and_answered_the_same() {
     assert_eq!(decryptions(&auth), 1, "every later read was a hit");
     let stats = auth.session_cache_stats().unwrap();
     assert_eq!(stats.entries, 1);
-    assert_eq!((stats.max_entries, stats.max_bytes), (1024, 2 << 20), "on by default, with a small bound");
+    assert_eq!((stats.max_entries, stats.max_bytes), (1024, 4 << 20), "on by default, with a small bound");
 }
 
 #[test]
@@ -99,6 +132,7 @@ fn a_signed_in_session_keeps_its_identity_on_a_hit() {
     let before = decryptions(&auth);
     for _ in 0..3 {
         assert_eq!(read(&auth, &cookie).unwrap().identity(), Some(&identity));
+        assert_eq!(read_view(&auth, &cookie), Some((first.to_json(), Some(identity.clone()))));
     }
     assert_eq!(decryptions(&auth), before);
 }
@@ -190,6 +224,7 @@ fn an_expired_cookie_is_refused_on_a_hit() {
     let cookie = codec.encode_at(&claims("ada"), SALT, 1, issued).unwrap();
     let expires = issued + 1;
     assert!(read(&auth, &cookie).is_some(), "valid at first sight");
+    assert!(read_view(&auth, &cookie).is_some(), "a hit: the entry now holds its session, built once");
     assert_eq!(auth.session_cache_stats().unwrap().entries, 1);
     while now_seconds() < expires + 15 {
         std::thread::sleep(Duration::from_millis(100));
@@ -260,6 +295,7 @@ fn odd_payloads_answer_as_without_the_cache() {
             let cookie = common::gcm_token(SALT, payload.as_bytes(), 16);
             for _ in 0..3 {
                 assert_eq!(read(&cached, &cookie), read(&uncached, &cookie), "{payload}");
+                assert_eq!(read_view(&cached, &cookie), as_view(read(&uncached, &cookie)), "{payload}");
                 assert_eq!(route(&cached, &cookie), route(&uncached, &cookie), "{payload}");
             }
         }
@@ -305,7 +341,7 @@ fn the_cache_option_is_validated_and_can_be_turned_off() {
     }
     let on = engine(&[SECRET], json!({ "maxEntries": 10 }), hooks());
     assert_eq!(on.session_cache_stats().unwrap().max_entries, 10);
-    assert_eq!(on.session_cache_stats().unwrap().max_bytes, 2 << 20);
+    assert_eq!(on.session_cache_stats().unwrap().max_bytes, 4 << 20);
 
     for (cache, option) in [
         (json!({ "maxEntries": 0 }), "session.cache.maxEntries"),
@@ -474,7 +510,9 @@ proptest! {
             };
             let (got, want) = (read(&cached, &cookie), read(&uncached, &cookie));
             prop_assert_eq!(&got, &want, "{:?}", step);
-            prop_assert_eq!(route(&cached, &cookie), route(&uncached, &cookie), "{:?}", step);
+            prop_assert_eq!(read_view(&cached, &cookie), as_view(want), "{:?}", step);
+            let (cached_route, uncached_route) = same_second(|| (route(&cached, &cookie), route(&uncached, &cookie)));
+            prop_assert_eq!(cached_route, uncached_route, "{:?}", step);
             let stats = cached.session_cache_stats().unwrap();
             prop_assert!(stats.entries as u64 <= max_entries);
         }

@@ -274,9 +274,13 @@ static MHD_Result_t add_cookie(void *cls, enum MHD_ValueKind kind, const char *k
  * the absolute URL and the Cookie header alone, no request JSON built. */
 static cJSON *session_of(struct MHD_Connection *conn, request_state *st) {
     const char *host = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_HOST);
-    char *url = NULL;
-    int url_len = asprintf(&url, "http://%s%s", host ? host : "localhost", st->uri);
+    /* On the stack when it fits (this runs on every protected request),
+     * else on the heap. */
+    char stack[1024], *url = stack;
+    const char *h = host ? host : "localhost";
+    int url_len = snprintf(stack, sizeof stack, "http://%s%s", h, st->uri);
     if (url_len < 0) return NULL;
+    if ((size_t)url_len >= sizeof stack && asprintf(&url, "http://%s%s", h, st->uri) < 0) return NULL;
     cookies c = {NULL, 0};
     MHD_get_connection_values(conn, MHD_HEADER_KIND, add_cookie, &c);
     auth_buffer *buf = NULL;
@@ -289,7 +293,7 @@ static cJSON *session_of(struct MHD_Connection *conn, request_state *st) {
     auth_buffer_free(buf);
     auth_error_free(err);
     free(c.joined);
-    free(url);
+    if (url != stack) free(url);
     return session;
 }
 
@@ -343,10 +347,10 @@ static MHD_Result_t app(struct MHD_Connection *conn, const char *path, request_s
     const char *shown = cJSON_GetStringValue(cJSON_GetObjectItem(user, "name"));
     if (!shown) shown = cJSON_GetStringValue(cJSON_GetObjectItem(user, "email"));
     char *name = esc(shown);
-    char *email = esc(cJSON_GetStringValue(cJSON_GetObjectItem(user, "email")));
-    char *body = NULL;
+    char *email = NULL, *body = NULL;
     MHD_Result_t ret;
     if (strcmp(path, "/") == 0) {
+        email = esc(cJSON_GetStringValue(cJSON_GetObjectItem(user, "email")));
         if (user)
             ret = asprintf(&body,
                            "<p id=\"who\">Signed in as %s (%s)</p>"

@@ -29,7 +29,7 @@ use libauth_core::{ActionOutcome, Auth, AuthRequest, AuthResponse, Config, Permi
 use napi::bindgen_prelude::Either;
 use napi::bindgen_prelude::{BufferSlice, ClassInstance, FnArgs, Function, JavaScriptClassExt};
 use napi::threadsafe_function::{ThreadsafeFunction, ThreadsafeFunctionCallMode};
-use napi::{Env, Result, Status};
+use napi::{Env, JsString, Result, Status};
 
 use host::{HookCall, JsHost};
 
@@ -162,8 +162,16 @@ impl NativeAuth {
     /// napi-rs (its `serde_json` conversion, one N-API call per key and
     /// value) cost 17% more instructions than this JSON and `JSON.parse`
     /// (38.5k against 33.0k per read, bench/reads, 2026-11-28).
+    /// The JSON is the session cache's own text on a repeated cookie
+    /// (built once per cookie, [`libauth_core::SessionView`]), copied once,
+    /// into V8.
     #[napi(catch_unwind)]
-    pub fn get_session_json(&self, url: String, cookie: Option<String>) -> Result<Option<String>> {
+    pub fn get_session_json<'env>(
+        &self,
+        env: &'env Env,
+        url: String,
+        cookie: Option<String>,
+    ) -> Result<Option<JsString<'env>>> {
         if !self.inline_session {
             return Err(napi::Error::new(
                 Status::GenericFailure,
@@ -172,8 +180,9 @@ impl NativeAuth {
         }
         // The URL and the Cookie header straight to the engine: no request
         // is built, nothing copied past napi-rs's one copy out of V8.
-        match self.auth.get_session_by_cookie(&url, cookie.as_deref()) {
-            Ok(session) => Ok(session.map(|s| s.to_json())),
+        match self.auth.get_session_view_by_cookie(&url, cookie.as_deref()) {
+            Ok(Some(session)) => env.create_string(session.json()).map(Some),
+            Ok(None) => Ok(None),
             Err(e) => Err(napi::Error::new(Status::GenericFailure, error_json(&e))),
         }
     }
@@ -214,8 +223,8 @@ impl NativeAuth {
     /// arrives through `on_done` with this `id`.
     #[napi(catch_unwind)]
     pub fn get_session(&self, id: u32, url: String, cookie: Option<String>) {
-        let read = move |auth: &Auth| match auth.get_session_by_cookie(&url, cookie.as_deref()) {
-            Ok(session) => Outcome::Json(session.map(|s| s.to_json())),
+        let read = move |auth: &Auth| match auth.get_session_view_by_cookie(&url, cookie.as_deref()) {
+            Ok(session) => Outcome::Json(session.map(|s| s.json().into_owned())),
             Err(e) => Outcome::Failed(error_json(&e)),
         };
         match self.auth.admit(Work::SessionRead).permit() {

@@ -91,8 +91,9 @@ impl NativeJob {
                 to_py(py, res.map_err(|_| internal())?).into_pyobject(py).map(|t| t.into_any())
             }
             Work::Session(url, cookie, with_identity) => {
-                let read = py
-                    .detach(|| catch_unwind(AssertUnwindSafe(|| auth.get_session_by_cookie(&url, cookie.as_deref()))));
+                let read = py.detach(|| {
+                    catch_unwind(AssertUnwindSafe(|| auth.get_session_view_by_cookie(&url, cookie.as_deref())))
+                });
                 session_to_py(py, read.map_err(|_| internal())?, with_identity)
             }
         }
@@ -235,12 +236,16 @@ impl NativeAuth {
         with_identity: bool,
     ) -> PyResult<Bound<'py, PyAny>> {
         let auth = &self.auth;
-        let read = py.detach(|| {
+        let read = || {
             catch_unwind(AssertUnwindSafe(|| {
                 let _permit = auth.admit(libauth_core::Work::SessionRead).permit()?;
-                auth.get_session_by_cookie(url, cookie)
+                auth.get_session_view_by_cookie(url, cookie)
             }))
-        });
+        };
+        // A read that can reach neither host code nor I/O takes a few
+        // microseconds, less than releasing and taking back the GIL costs:
+        // it keeps the GIL. Any other read (a database, a hook) releases it.
+        let read = if auth.session_is_hookless() { read() } else { py.detach(read) };
         session_to_py(py, read.map_err(|_| internal())?, with_identity)
     }
 
@@ -450,7 +455,7 @@ fn internal() -> PyErr {
 /// in one pass, so the middlewares pay no copy on their hot path.
 fn session_to_py<'py>(
     py: Python<'py>,
-    read: Result<Option<libauth_core::Session>, AuthError>,
+    read: Result<Option<libauth_core::SessionView>, AuthError>,
     with_identity: bool,
 ) -> PyResult<Bound<'py, PyAny>> {
     static SESSION_CLASS: PyOnceLock<Py<PyType>> = PyOnceLock::new();
@@ -464,7 +469,7 @@ fn session_to_py<'py>(
     } else {
         PyDict::new(py)
     };
-    for (key, value) in &session.0 {
+    for (key, value) in session.map() {
         dict.set_item(key_to_py(py, key), value_to_py(py, value)?)?;
     }
     if let (true, Some(id)) = (with_identity, session.identity()) {
