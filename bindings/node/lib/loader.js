@@ -38,14 +38,18 @@ function detectHost() {
   if (host.platform !== "linux") return host;
   let header = {};
   let shared = [];
+  const excludeNetwork = process.report?.excludeNetwork;
   try {
-    // The report's network section can be slow (DNS); it is not needed.
+    // The report's network section can be slow (DNS) and is not needed; the
+    // setting is the process's, so it is put back.
     process.report.excludeNetwork = true;
     const report = process.report.getReport();
     header = report.header ?? {};
     shared = report.sharedObjects ?? [];
   } catch {
     /* no report: fall back on ldd below */
+  } finally {
+    if (process.report) process.report.excludeNetwork = excludeNetwork;
   }
   if (header.glibcVersionRuntime) {
     host.libc = "gnu";
