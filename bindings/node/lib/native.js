@@ -13,24 +13,13 @@
 //   outstanding a timer keeps the event loop alive (both ThreadsafeFunctions
 //   are weak, so an idle server with libauth loaded can still exit).
 
-const path = require("node:path");
 const { compile } = require("./config");
 const { AuthError, CredentialsSignin, InvalidConfig, toHostError } = require("./errors");
 
 let addon;
 function native() {
-  if (!addon) {
-    const file = process.env.LIBAUTH_NATIVE || path.join(__dirname, "..", "libauth.node");
-    try {
-      // The literal path lets bundlers' dependency tracers (Nitro, Vercel's
-      // nft) find and copy the addon.
-      addon = process.env.LIBAUTH_NATIVE ? require(process.env.LIBAUTH_NATIVE) : require("../libauth.node");
-    } catch (e) {
-      throw new Error(
-        `libauth: the native addon is missing or broken (${file}); build it with \`npm run build\` in bindings/node (${e.message})`,
-      );
-    }
-  }
+  // LIBAUTH_NATIVE, the checkout's build, or the platform package (loader.js).
+  addon ??= require("./loader").load();
   return addon;
 }
 

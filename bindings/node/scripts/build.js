@@ -8,7 +8,9 @@
 // `webauthn.mjs` + `webauthn.d.ts`: `import … from "libauth/webauthn"`.
 //
 // LIBAUTH_PROFILE=release builds with optimisations (the benchmark does);
-// the default is a debug build, which is what the tests use. LIBAUTH_OUT
+// the default is a debug build, which is what the tests use.
+// LIBAUTH_FEATURES adds cargo features (`vendored-openssl`: OpenSSL compiled
+// in, for a machine without OpenSSL's headers, such as macOS). LIBAUTH_OUT
 // names another destination file (the addon is then loaded with
 // LIBAUTH_NATIVE=<that file>).
 "use strict";
@@ -41,6 +43,7 @@ if (process.argv.includes("--assets-only")) process.exit(0);
 
 const args = ["build", "-p", "libauth-node"];
 if (profile === "release") args.push("--release");
+if (process.env.LIBAUTH_FEATURES) args.push("--features", process.env.LIBAUTH_FEATURES);
 const cargo = process.env.CARGO || "cargo";
 const env = { ...process.env };
 if (!env.PATH.split(path.delimiter).some((p) => fs.existsSync(path.join(p, "cargo")))) {

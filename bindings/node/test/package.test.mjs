@@ -1,11 +1,14 @@
-// As npm users install it: `npm pack` gives a tarball with the addon for
-// this platform inside; a new app installs it where no Rust toolchain is
-// (no cargo on PATH, a HOME without ~/.cargo), signs in and reads the
-// session over HTTP.
+// As npm users install it, in the napi-rs layout: the JavaScript-only
+// `libauth` package plus the addon package for this platform
+// (`libauth-linux-x64-gnu`, …), laid out by scripts/npm-packages.js and
+// packed with `npm pack`. A new app installs both tarballs where no Rust
+// toolchain is (no cargo on PATH, a HOME without ~/.cargo), signs in and
+// reads the session over HTTP.
 import { it } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync, spawn, spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync, readdirSync, readFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import { once } from "node:events";
 import os from "node:os";
 import path from "node:path";
@@ -14,6 +17,8 @@ import { Browser } from "./helpers.mjs";
 
 const pkgDir = fileURLToPath(new URL("..", import.meta.url));
 const assets = fileURLToPath(new URL("../../../core/assets/", import.meta.url));
+const loader = createRequire(import.meta.url)("../lib/loader.js");
+const hostTarget = loader.targetOf(loader.detectHost());
 
 // The app: node:http around ReactiveAuth (no other dependency to install).
 const APP = `
@@ -42,23 +47,51 @@ const server = http.createServer(async (req, res) => {
 server.listen(0, "127.0.0.1", () => console.log("PORT " + server.address().port));
 `;
 
-it("the packed tarball installs and runs with no Rust toolchain", async () => {
+it("the packed packages install and run with no Rust toolchain", {
+  skip: !loader.PACKAGES[hostTarget] && `no addon package for ${hostTarget}`,
+}, async () => {
   const work = mkdtempSync(path.join(os.tmpdir(), "libauth-pack-"));
   try {
-    // Debug build for the test's speed; a real pack builds release.
-    execFileSync("npm", ["pack", "--pack-destination", work, "--loglevel=error"], {
-      cwd: pkgDir,
-      env: { ...process.env, LIBAUTH_PROFILE: "debug" },
-      stdio: "pipe",
-    });
-    const tarball = readdirSync(work).find((f) => f.endsWith(".tgz"));
-    assert.ok(tarball, "npm pack wrote a tarball");
-    const listing = execFileSync("tar", ["-tzf", path.join(work, tarball)], { encoding: "utf8" });
-    assert.match(listing, /package\/libauth\.node/);
-    assert.match(listing, /package\/prebuilt\.json/);
+    // The checkout's (debug) addon stands in for the release one.
+    const staged = path.join(work, "npm");
+    execFileSync(
+      process.execPath,
+      ["scripts/npm-packages.js", staged, `${hostTarget}=${path.join(pkgDir, "libauth.node")}`],
+      { cwd: pkgDir, stdio: "pipe" },
+    );
+    for (const dir of ["libauth", `libauth-${hostTarget}`]) {
+      execFileSync("npm", ["pack", "--pack-destination", work, "--loglevel=error"], {
+        cwd: path.join(staged, dir),
+        stdio: "pipe",
+      });
+    }
+    const tarballs = readdirSync(work).filter((f) => f.endsWith(".tgz"));
+    const root = tarballs.find((f) => /^libauth-\d/.test(f));
+    const platform = tarballs.find((f) => f.startsWith(`libauth-${hostTarget}-`));
+    assert.ok(root && platform, `npm pack wrote both tarballs: ${tarballs}`);
+    const listing = execFileSync("tar", ["-tzf", path.join(work, root)], { encoding: "utf8" });
+    assert.doesNotMatch(listing, /\.node$/m, "no addon in the root package");
     assert.doesNotMatch(listing, /package\/src\//, "no Rust source in the package");
+    assert.doesNotMatch(listing, /package\/scripts\//, "no build or install script in the package");
     assert.match(listing, /package\/webauthn\.mjs/);
     assert.match(listing, /package\/webauthn\.d\.ts/);
+    const manifest = JSON.parse(execFileSync("tar", ["-xzOf", path.join(work, root), "package/package.json"]));
+    assert.equal(manifest.scripts, undefined, "no install (or any) script");
+    assert.equal(manifest.private, undefined);
+    assert.deepEqual(Object.keys(manifest.optionalDependencies).sort(), [
+      "libauth-linux-arm64-gnu",
+      "libauth-linux-arm64-musl",
+      "libauth-linux-x64-gnu",
+      "libauth-linux-x64-musl",
+    ]);
+    for (const version of Object.values(manifest.optionalDependencies)) assert.equal(version, manifest.version);
+    const platformListing = execFileSync("tar", ["-tzf", path.join(work, platform)], { encoding: "utf8" });
+    assert.match(platformListing, new RegExp(`package/libauth\\.${hostTarget}\\.node`));
+    const platformManifest = JSON.parse(
+      execFileSync("tar", ["-xzOf", path.join(work, platform), "package/package.json"]),
+    );
+    assert.deepEqual(platformManifest.os, ["linux"]);
+    assert.equal(platformManifest.main, `libauth.${hostTarget}.node`);
 
     const app = path.join(work, "app");
     const home = path.join(work, "home");
@@ -67,11 +100,15 @@ it("the packed tarball installs and runs with no Rust toolchain", async () => {
     writeFileSync(path.join(app, "server.mjs"), APP);
     const noRust = { PATH: "/usr/bin:/bin", HOME: home, npm_config_cache: path.join(home, ".npm") };
     assert.throws(() => execFileSync("cargo", ["--version"], { env: noRust, stdio: "pipe" }), "cargo is not reachable");
-    execFileSync("npm", ["install", "--no-audit", "--no-fund", "--loglevel=error", path.join(work, tarball)], {
-      cwd: app,
-      env: noRust,
-      stdio: "pipe",
-    });
+    execFileSync(
+      "npm",
+      ["install", "--no-audit", "--no-fund", "--loglevel=error", path.join(work, root), path.join(work, platform)],
+      {
+        cwd: app,
+        env: noRust,
+        stdio: "pipe",
+      },
+    );
 
     // The `libauth` command comes with the package: `npx libauth` runs it
     // from the installed addon, with no download and no Rust toolchain.

@@ -11,7 +11,12 @@ from __future__ import annotations
 
 from typing import Any, Dict, Optional
 
-from . import _native
+try:
+    from . import _native
+except ImportError as _error:  # said in plain words: what was expected, found, and the way out
+    from ._loading import native_import_error
+
+    raise native_import_error(_error) from _error
 from ._auth import ActionResult, Auth, Identity, PasswordAction, Response, SessionWithIdentity
 from ._errors import (
     AccessDenied,
