@@ -242,11 +242,11 @@ impl NativeAuth {
                 auth.get_session_view_by_cookie(url, cookie)
             }))
         };
-        // A read that can reach neither host code nor I/O takes a few
-        // microseconds, less than releasing and taking back the GIL costs:
-        // it keeps the GIL. Any other read (a database, a hook) releases it.
-        let read = if auth.session_is_hookless() { read() } else { py.detach(read) };
-        session_to_py(py, read.map_err(|_| internal())?, with_identity)
+        let read = py.detach(read);
+        // `libauth.Auth.get_session` is this method itself (no Python frame
+        // between): it raises the host's error classes.
+        let read = read.unwrap_or_else(|_| Err(AuthError::internal()));
+        session_to_py(py, read, with_identity)
     }
 
     /// A valid access token for the user's account with `provider` as a
@@ -442,6 +442,17 @@ fn engine_error(e: &AuthError) -> PyErr {
     EngineError::new_err(e.to_wire().to_string())
 }
 
+/// An engine error as the host's exception: the `libauth.AuthError`
+/// subclass `libauth._errors.from_engine` makes of it (the class the Python
+/// layer would raise), or `EngineError` should that module be missing.
+fn host_error(py: Python<'_>, e: &AuthError) -> PyErr {
+    static FROM_ENGINE: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
+    FROM_ENGINE
+        .get_or_try_init(py, || py.import("libauth._errors")?.getattr("from_engine").map(Bound::unbind))
+        .and_then(|from_engine| from_engine.bind(py).call1((e.to_wire().to_string(),)))
+        .map_or_else(|_| engine_error(e), PyErr::from_value)
+}
+
 /// A panic caught at this boundary, with the engine's one wording.
 fn internal() -> PyErr {
     engine_error(&AuthError::internal())
@@ -462,7 +473,7 @@ fn session_to_py<'py>(
     let session = match read {
         Ok(Some(session)) => session,
         Ok(None) => return Ok(py.None().into_bound(py)),
-        Err(e) => return Err(engine_error(&e)),
+        Err(e) => return Err(host_error(py, &e)),
     };
     let dict = if with_identity {
         SESSION_CLASS.import(py, "libauth._auth", "SessionWithIdentity")?.call0()?.cast_into::<PyDict>()?

@@ -14,9 +14,9 @@ from typing import Any, Dict, Optional
 try:
     from . import _native
 except ImportError as _error:  # said in plain words: what was expected, found, and the way out
-    from ._loading import native_import_error
+    from ._loading import native_import_error as _native_import_error
 
-    raise native_import_error(_error) from _error
+    raise _native_import_error(_error) from _error
 from ._auth import ActionResult, Auth, Identity, PasswordAction, Response, SessionWithIdentity
 from ._errors import (
     AccessDenied,
