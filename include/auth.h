@@ -448,6 +448,25 @@ enum auth_result auth_passkeys(const struct auth_engine *auth,
                                struct auth_buffer **result_out,
                                struct auth_error **error_out);
 
+// A session call for the user `user_id` (UTF-8): `call` is JSON (UTF-8),
+// `{"action": "list"}`, `{"action": "end", "id": "..."}`,
+// `{"action": "endOthers"}` or `{"action": "endAll"}`, with `"url"` and
+// `"cookie"` (the request's URL and `Cookie` header) to say which session
+// is the caller's. On success writes the answer as JSON to `*result_out`:
+// the user's database sessions (`id`, `createdAt`, `lastActiveAt`,
+// `expires`, `userAgent`, `device`, `ip` as its network, `current`), `null`
+// for `end`, or `{"ended": n}`. Fails with `AUTH_SESSION_TOKEN_ERROR` for an
+// id that is not one of the user's sessions, `AUTH_UNSUPPORTED_STRATEGY`
+// for JWT sessions, `AUTH_INVALID_JSON`, `AUTH_ADAPTER_ERROR` or
+// `AUTH_OVERLOADED`. Reads the database; admitted as `auth_handle` is.
+enum auth_result auth_sessions(const struct auth_engine *auth,
+                               const char *user_id,
+                               size_t user_id_len,
+                               const char *call,
+                               size_t call_len,
+                               struct auth_buffer **result_out,
+                               struct auth_error **error_out);
+
 // A step of the password provider from host code (a form of the app's
 // own): `action` (UTF-8) is `signUp`, `requestPasswordReset`,
 // `resetPassword`, `changePassword`, `changeEmail` or `deleteAccount`;

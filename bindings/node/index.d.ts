@@ -807,6 +807,8 @@ export interface EventsOptions {
   emailChanged?: (message: { user: AdapterUser; previousEmail: string | null }) => Awaitable<void>;
   /** A user deleted their own account. */
   accountDeleted?: (message: { user: AdapterUser }) => Awaitable<void>;
+  /** Database sessions of a user were ended from their list or by the server. */
+  sessionsEnded?: (message: { userId: string; ended: number; scope: "one" | "others" | "all" }) => Awaitable<void>;
   /** A request a rate limit refused; `key` is `ip:<address or /64>` or `id:<hash>` (never the username or email). */
   refreshTokenRevoked?: (message: { userId: string; provider: string; providerAccountId: string }) => Awaitable<void>;
   rateLimited?: (message: {
@@ -1067,6 +1069,48 @@ export declare function deletePasskey(
   passkeyId: string,
   config: Omit<AuthConfig, "raw">,
 ): Promise<void>;
+
+/** One of the user's database sessions as its owner sees it (never a token). */
+export interface UserSession {
+  /** Names the session for `endSession` (a hash: it signs no one in). */
+  id: string;
+  /** ISO 8601; `null` for a session made before libauth recorded it. */
+  createdAt: string | null;
+  /** ISO 8601, to within `session.updateAge`. */
+  lastActiveAt: string;
+  expires: string;
+  userAgent: string | null;
+  /** A readable browser and system, e.g. "Firefox on Linux". */
+  device: string | null;
+  /** The client's network (/24 or /48), never its whole address. */
+  ip: string | null;
+  /** Whether it is the session of the request passed in. */
+  current: boolean;
+}
+
+/** A request whose session cookie says which session is the caller's. */
+export type SessionRequest = ServerRequest | IncomingMessage | Request | RequestEvent;
+
+/** The user's database sessions, the current one first; rejects with `UnsupportedStrategy` for JWT sessions. */
+export declare function listSessions(
+  userId: string,
+  config: Omit<AuthConfig, "raw">,
+  request?: SessionRequest,
+): Promise<UserSession[]>;
+
+/** End one of the user's sessions by its listed id; rejects with `SessionTokenError` when it is not theirs. */
+export declare function endSession(userId: string, sessionId: string, config: Omit<AuthConfig, "raw">): Promise<void>;
+
+/** End every session of the user but the one `request` carries; how many ended. */
+export declare function endOtherSessions(
+  userId: string,
+  request: SessionRequest,
+  config: Omit<AuthConfig, "raw">,
+): Promise<number>;
+
+/** End every session of the user (sign out everywhere); how many ended. */
+export declare function endAllSessions(userId: string, config: Omit<AuthConfig, "raw">): Promise<number>;
+
 // ---------------------------------------------------------------- errors
 
 export type ErrorType =

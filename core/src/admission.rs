@@ -175,6 +175,7 @@ impl Auth {
                 routes::Action::Callback
                 | routes::Action::WebAuthnOptions
                 | routes::Action::Passkeys
+                | routes::Action::Sessions
                 | routes::Action::Password => false,
             },
             routes::Target::Route { .. } => false,

@@ -36,6 +36,7 @@ impl Hook {
     pub const EVENT_PASSWORD_CHANGED: Hook = Hook::fixed("events.passwordChanged");
     pub const EVENT_EMAIL_CHANGED: Hook = Hook::fixed("events.emailChanged");
     pub const EVENT_ACCOUNT_DELETED: Hook = Hook::fixed("events.accountDeleted");
+    pub const EVENT_SESSIONS_ENDED: Hook = Hook::fixed("events.sessionsEnded");
 
     pub const JWT_ENCODE: Hook = Hook::fixed("jwt.encode");
     pub const JWT_DECODE: Hook = Hook::fixed("jwt.decode");
@@ -46,7 +47,7 @@ impl Hook {
     pub const LOGGER_DEBUG: Hook = Hook::fixed("logger.debug");
 
     /// Every hook whose name does not depend on a provider or an adapter method.
-    pub const FIXED: [Hook; 23] = [
+    pub const FIXED: [Hook; 24] = [
         Hook::SIGN_IN,
         Hook::REDIRECT,
         Hook::JWT,
@@ -64,6 +65,7 @@ impl Hook {
         Hook::EVENT_PASSWORD_CHANGED,
         Hook::EVENT_EMAIL_CHANGED,
         Hook::EVENT_ACCOUNT_DELETED,
+        Hook::EVENT_SESSIONS_ENDED,
         Hook::JWT_ENCODE,
         Hook::JWT_DECODE,
         Hook::GENERATE_SESSION_TOKEN,
@@ -154,6 +156,9 @@ pub enum Event {
     EmailChanged,
     /// A user deleted their own account: `{ user }`.
     AccountDeleted,
+    /// Database sessions of a user were ended from their list or by the
+    /// server: `{ userId, ended, scope }` (`scope`: `one`, `others`, `all`).
+    SessionsEnded,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -201,6 +206,7 @@ impl HookKind {
             ("events", "passwordChanged") => HookKind::Event(Event::PasswordChanged),
             ("events", "emailChanged") => HookKind::Event(Event::EmailChanged),
             ("events", "accountDeleted") => HookKind::Event(Event::AccountDeleted),
+            ("events", "sessionsEnded") => HookKind::Event(Event::SessionsEnded),
             ("logger", "error") => HookKind::Logger(LogLevel::Error),
             ("logger", "warn") => HookKind::Logger(LogLevel::Warn),
             ("logger", "debug") => HookKind::Logger(LogLevel::Debug),
@@ -259,7 +265,7 @@ impl HookKind {
 pub(crate) fn known_hooks_hint(name: &str) -> &'static str {
     match name.split('.').next().unwrap_or_default() {
         "callbacks" => "the callbacks are signIn, redirect, jwt and session",
-        "events" => "the events are signIn, signOut, createUser, updateUser, linkAccount, session, rateLimited, refreshTokenRevoked, emailVerified, passwordReset, passwordChanged, emailChanged and accountDeleted",
+        "events" => "the events are signIn, signOut, createUser, updateUser, linkAccount, session, rateLimited, refreshTokenRevoked, emailVerified, passwordReset, passwordChanged, emailChanged, accountDeleted and sessionsEnded",
         "logger" => "the logger's levels are error, warn and debug",
         "jwt" => "the jwt functions are encode and decode",
         "session" => "the session function is generateSessionToken",

@@ -81,6 +81,7 @@ pub mod store;
 pub mod time;
 pub mod tokens;
 pub mod two_factor;
+mod user_sessions;
 pub mod webauthn;
 
 use std::sync::atomic::AtomicUsize;
@@ -95,6 +96,7 @@ pub use identity::Identity;
 pub use routes::{Action, PasswordAction};
 pub use session::{Session, SessionView};
 pub use store::{Adapter, AdapterError, Purged, Stores};
+pub use user_sessions::EndScope;
 
 use callbacks::Callbacks;
 use cookies::CookieSet;

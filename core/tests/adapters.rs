@@ -29,7 +29,7 @@ use serde_json::{json, Value};
 const NOW: i64 = 1_763_800_000_123; // 2025-11-22, with milliseconds
 const DAY: i64 = 86_400_000;
 /// The schema version of the built-in SQL adapters (how many migrations).
-const SCHEMA_VERSION: usize = 4;
+const SCHEMA_VERSION: usize = 5;
 
 /// An adapter under test, and whatever must be cleaned up after it.
 struct Fixture {
@@ -1494,7 +1494,7 @@ fn sqlite_adds_the_locale_column_to_a_version_3_database() {
     drop(adapter);
 
     let down = sqlite::migrate_file(&file.0, Some(3)).unwrap();
-    assert_eq!((down.from, down.to), (4, 3));
+    assert_eq!((down.from, down.to), (SCHEMA_VERSION as u32, 3));
     let columns: Vec<String> = conn
         .prepare("SELECT name FROM pragma_table_info('users')")
         .unwrap()
@@ -1534,7 +1534,7 @@ fn postgres_adds_the_locale_column_to_a_version_3_schema() {
     drop(adapter);
 
     let down = postgres::migrate(&options, Some(3)).unwrap();
-    assert_eq!((down.from, down.to), (4, 3));
+    assert_eq!((down.from, down.to), (SCHEMA_VERSION as u32, 3));
     let columns: Vec<String> = client
         .query(
             "SELECT column_name::text FROM information_schema.columns

@@ -496,6 +496,49 @@ pub unsafe extern "C" fn auth_passkeys(
     })
 }
 
+/// A session call for the user `user_id` (UTF-8): `call` is JSON (UTF-8),
+/// `{"action": "list"}`, `{"action": "end", "id": "..."}`,
+/// `{"action": "endOthers"}` or `{"action": "endAll"}`, with `"url"` and
+/// `"cookie"` (the request's URL and `Cookie` header) to say which session
+/// is the caller's. On success writes the answer as JSON to `*result_out`:
+/// the user's database sessions (`id`, `createdAt`, `lastActiveAt`,
+/// `expires`, `userAgent`, `device`, `ip` as its network, `current`), `null`
+/// for `end`, or `{"ended": n}`. Fails with `AUTH_SESSION_TOKEN_ERROR` for an
+/// id that is not one of the user's sessions, `AUTH_UNSUPPORTED_STRATEGY`
+/// for JWT sessions, `AUTH_INVALID_JSON`, `AUTH_ADAPTER_ERROR` or
+/// `AUTH_OVERLOADED`. Reads the database; admitted as `auth_handle` is.
+#[no_mangle]
+pub unsafe extern "C" fn auth_sessions(
+    auth: *const auth_engine,
+    user_id: *const c_char,
+    user_id_len: usize,
+    call: *const c_char,
+    call_len: usize,
+    result_out: *mut *mut auth_buffer,
+    error_out: *mut *mut auth_error,
+) -> auth_result {
+    firewall("auth_sessions", error_out, || {
+        // SAFETY: the header's contract for `auth`.
+        let auth = unsafe { engine(auth) }?;
+        // SAFETY: the header's contract for `user_id` and `call`.
+        let user_id = unsafe { text(user_id, user_id_len, "user_id") }?;
+        // SAFETY: as above.
+        let call = unsafe { text(call, call_len, "call") }?;
+        if result_out.is_null() {
+            return Err(null_output("result_out"));
+        }
+        let call: serde_json::Value = serde_json::from_str(call)
+            .map_err(|e| Failure::new(auth_result::AUTH_INVALID_JSON, format!("call: {e}")))?;
+        let _permit = auth.admit(Work::HostCall).permit()?;
+        let answer = auth.sessions(user_id, &call)?;
+        let bytes =
+            serde_json::to_vec(&answer).map_err(|e| Failure::new(auth_result::AUTH_INTERNAL_ERROR, e.to_string()))?;
+        // SAFETY: not NULL; the contract makes it writable.
+        unsafe { *result_out = auth_buffer::boxed(bytes) };
+        Ok(())
+    })
+}
+
 /// A step of the password provider from host code (a form of the app's
 /// own): `action` (UTF-8) is `signUp`, `requestPasswordReset`,
 /// `resetPassword`, `changePassword`, `changeEmail` or `deleteAccount`;

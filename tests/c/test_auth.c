@@ -783,6 +783,58 @@ static void test_passkeys(void) {
     auth_free(auth);
 }
 
+/* auth_sessions: a user's database sessions from C. JWT sessions are
+ * AUTH_UNSUPPORTED_STRATEGY; a user without sessions lists []; an id that
+ * is not theirs is AUTH_SESSION_TOKEN_ERROR; endAll answers the count; bad
+ * JSON and NULLs are refused. (Sessions made by sign-ins, listed and ended:
+ * core/tests/user_sessions.rs and the Node and Python tests.) */
+static void test_user_sessions(void) {
+    auth_error *err = NULL;
+    const char *list = "{\"action\":\"list\"}";
+    auth_buffer *out = NULL;
+    char *c = config_with(",\"adapter\":{\"type\":\"memory\"},\"session\":{\"strategy\":\"jwt\"}");
+    auth_engine *jwt = engine(c, NULL, &err);
+    free(c);
+    CHECK(jwt != NULL, "jwt engine: %s", err ? auth_error_message(err) : "-");
+    auth_error_free(err);
+    if (!jwt) return;
+    err = NULL;
+    CHECK(auth_sessions(jwt, "ada", 3, list, strlen(list), &out, &err) == AUTH_UNSUPPORTED_STRATEGY,
+          "JWT sessions are not listed");
+    CHECK(err && strcmp(auth_error_type(err), "UnsupportedStrategy") == 0, "type");
+    CHECK(out == NULL, "nothing written");
+    auth_error_free(err);
+    auth_free(jwt);
+
+    err = NULL;
+    c = config_with(",\"adapter\":{\"type\":\"memory\"},\"session\":{\"strategy\":\"database\"}");
+    auth_engine *auth = engine(c, NULL, &err);
+    free(c);
+    CHECK(auth != NULL, "database engine: %s", err ? auth_error_message(err) : "-");
+    auth_error_free(err);
+    if (!auth) return;
+    CHECK(auth_sessions(auth, "ada", 3, list, strlen(list), &out, NULL) == AUTH_OK, "list");
+    CHECK(out && out->len == 2 && memcmp(out->data, "[]", 2) == 0, "no sessions: []");
+    auth_buffer_free(out);
+    out = NULL;
+    const char *end = "{\"action\":\"end\",\"id\":\"00\"}";
+    err = NULL;
+    auth_result code = auth_sessions(auth, "ada", 3, end, strlen(end), &out, &err);
+    CHECK(code == AUTH_SESSION_TOKEN_ERROR, "not one of ada's sessions: code %d", code);
+    CHECK(err && strcmp(auth_error_type(err), "SessionTokenError") == 0, "type");
+    CHECK(out == NULL, "nothing written");
+    auth_error_free(err);
+    const char *all = "{\"action\":\"endAll\"}";
+    CHECK(auth_sessions(auth, "ada", 3, all, strlen(all), &out, NULL) == AUTH_OK, "endAll");
+    CHECK(out && out->len == 11 && memcmp(out->data, "{\"ended\":0}", 11) == 0, "nothing to end");
+    auth_buffer_free(out);
+    out = NULL;
+    CHECK(auth_sessions(auth, "ada", 3, "{", 1, &out, NULL) == AUTH_INVALID_JSON, "bad JSON");
+    CHECK(auth_sessions(auth, "ada", 3, list, strlen(list), NULL, NULL) == AUTH_NULL_ARGUMENT, "NULL result_out");
+    CHECK(auth_sessions(NULL, "ada", 3, list, strlen(list), &out, NULL) == AUTH_NULL_ARGUMENT, "NULL engine");
+    auth_free(auth);
+}
+
 /* auth_password_action: the password provider's steps from C, with the
  * mail through the C hook; a refused password is AUTH_PASSWORD_REFUSED
  * (type PasswordRefused, the reason in the message), a bad address
@@ -1131,6 +1183,7 @@ int main(void) {
     test_round_trip();
     test_session_by_cookie();
     test_passkeys();
+    test_user_sessions();
     test_password_actions();
     test_deadline_and_admission();
     test_email_and_adapter();

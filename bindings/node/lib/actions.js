@@ -120,6 +120,50 @@ async function deletePasskey(userId, passkeyId, config) {
   await passkeyCall(userId, config, "deletePasskey", { action: "delete", id: passkeyId });
 }
 
+/**
+ * The user's database sessions, the current one first, then the most recently
+ * active (`id`, `createdAt`, `lastActiveAt`, `expires`, `userAgent`, `device`,
+ * `ip` as its network, `current`). `request` (optional: an Express request, a
+ * Web `Request` or an event carrying one) says which session is the caller's.
+ * Rejects with `UnsupportedStrategy` for JWT sessions.
+ * @returns {Promise<object[]>}
+ */
+async function listSessions(userId, config, request) {
+  return sessionCall(userId, config, "listSessions", { action: "list" }, request);
+}
+
+/**
+ * End one of the user's sessions by its listed `id`. Rejects with
+ * `SessionTokenError` when it is not one of theirs.
+ */
+async function endSession(userId, sessionId, config) {
+  if (typeof sessionId !== "string" || !sessionId) throw new TypeError("endSession: sessionId must be a listed session id");
+  await sessionCall(userId, config, "endSession", { action: "end", id: sessionId });
+}
+
+/** End every session of the user but the one `request` carries; how many ended. */
+async function endOtherSessions(userId, request, config) {
+  const { ended } = await sessionCall(userId, config, "endOtherSessions", { action: "endOthers" }, request);
+  return ended;
+}
+
+/** End every session of the user (sign out everywhere); how many ended. */
+async function endAllSessions(userId, config) {
+  const { ended } = await sessionCall(userId, config, "endAllSessions", { action: "endAll" });
+  return ended;
+}
+
+function sessionCall(userId, config, name, call, request) {
+  const engine = engineForUser(userId, config, name);
+  if (request == null) return engine.sessions(userId, call);
+  const t = target(request, config, name);
+  const cookies = [];
+  for (let i = 0; i + 1 < t.headers.length; i += 2) {
+    if (String(t.headers[i]).toLowerCase() === "cookie") cookies.push(t.headers[i + 1]);
+  }
+  return t.auth.sessions(userId, { ...call, url: t.url, cookie: cookies.join("; ") });
+}
+
 function passkeyCall(userId, config, name, call) {
   return engineForUser(userId, config, name).passkeys(userId, call);
 }
@@ -210,4 +254,8 @@ module.exports = {
   listPasskeys,
   renamePasskey,
   deletePasskey,
+  listSessions,
+  endSession,
+  endOtherSessions,
+  endAllSessions,
 };

@@ -182,6 +182,22 @@ class Instance {
   }
 
   /**
+   * A session call for a user (`{ action: "list" | "end" | "endOthers" | "endAll", id?, url?, cookie? }`).
+   * On a worker thread (database).
+   * @returns {Promise<unknown>}
+   */
+  sessions(userId, call) {
+    const id = this.callId();
+    const promise = this.defer(id);
+    try {
+      this.native.sessions(id, userId, JSON.stringify(call));
+    } catch (e) {
+      this.settle(id, String(e?.message ?? e));
+    }
+    return promise;
+  }
+
+  /**
    * Call a hook as the engine would (the host-conventions conformance test).
    * @returns {Promise<unknown>} what the engine read back
    */

@@ -347,6 +347,19 @@ impl NativeAuth {
         });
     }
 
+    /// A session call for `user_id` (`call_json`: `{ action: "list" |
+    /// "end" | "endOthers" | "endAll", id?, url?, cookie? }`, see
+    /// `Auth::sessions`); the answer as JSON arrives through `on_done` with
+    /// this `id`.
+    #[napi(catch_unwind)]
+    pub fn sessions(&self, id: u32, user_id: String, call_json: String) {
+        let call = serde_json::from_str(&call_json).unwrap_or(serde_json::Value::Null);
+        self.run_admitted(id, move |auth| match auth.sessions(&user_id, &call) {
+            Ok(value) => Outcome::Json(Some(value.to_string())),
+            Err(e) => Outcome::Failed(error_json(&e)),
+        });
+    }
+
     /// Call `hook` with `args_json` as the engine would, on a worker thread
     /// (the cross-language conformance test of the host conventions): the
     /// decoded answer as JSON, or the hook's error, arrives through

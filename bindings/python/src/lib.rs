@@ -286,6 +286,25 @@ impl NativeAuth {
         }
     }
 
+    /// A session call for `user_id` (`call_json`: `{"action": "list" |
+    /// "end" | "endOthers" | "endAll", "id"?, "url"?, "cookie"?}`, see
+    /// `Auth::sessions`), the GIL released: the answer as Python data, or
+    /// the engine's error.
+    fn sessions<'py>(&self, py: Python<'py>, user_id: &str, call_json: &str) -> PyResult<Bound<'py, PyAny>> {
+        let call = serde_json::from_str(call_json).unwrap_or(serde_json::Value::Null);
+        let auth = &self.auth;
+        let got = py.detach(|| {
+            catch_unwind(AssertUnwindSafe(|| {
+                let _permit = auth.admit(libauth_core::Work::HostCall).permit()?;
+                auth.sessions(user_id, &call)
+            }))
+        });
+        match got.map_err(|_| internal())? {
+            Ok(value) => value_to_py(py, &value),
+            Err(e) => Err(engine_error(&e)),
+        }
+    }
+
     /// Call `hook` with `args_json` as the engine would (the GIL released;
     /// the hook takes it): the decoded answer as JSON, or `EngineError`
     /// with the hook's error. For the host-conventions conformance test.

@@ -328,6 +328,12 @@ impl Limiter {
         self.store.clone()
     }
 
+    /// The client's address as the limits see it: the peer, or what a
+    /// trusted proxy says it forwarded for.
+    pub fn client_ip(&self, req: &AuthRequest) -> Option<std::net::IpAddr> {
+        self.proxies.client_ip(req)
+    }
+
     /// The keys a request is counted under for `route`: the client's IP
     /// (or the shared unknown key) and each identifier's HMAC.
     pub fn keys(&self, route: Route, req: &AuthRequest, identifiers: &[&str]) -> Keys {

@@ -13,6 +13,7 @@ mod session;
 mod sign_in;
 mod signin;
 mod signout;
+mod user_sessions;
 mod webauthn;
 
 pub use password::PasswordAction;
@@ -40,6 +41,8 @@ pub enum Action {
     WebAuthnOptions,
     /// `passkeys`: the signed-in user's passkeys (libauth).
     Passkeys,
+    /// The signed-in user's database sessions: list, end.
+    Sessions,
     /// `webauthn.js`: the passkey browser module (libauth).
     WebAuthnScript,
     /// `password/<step>`: the password provider's pages and forms (libauth).
@@ -59,6 +62,7 @@ impl Action {
             "error" => Action::Error,
             "webauthn-options" => Action::WebAuthnOptions,
             "passkeys" => Action::Passkeys,
+            "sessions" => Action::Sessions,
             "webauthn.js" => Action::WebAuthnScript,
             "password" => Action::Password,
             _ => return None,
@@ -520,6 +524,7 @@ fn dispatch_get(ctx: &mut Ctx) -> Result<Reply, AuthError> {
         Action::Callback => callback::handle(ctx),
         Action::WebAuthnOptions => webauthn::options(ctx),
         Action::Passkeys => webauthn::list(ctx),
+        Action::Sessions => user_sessions::list(ctx),
         Action::WebAuthnScript => Ok(Reply::Script(crate::pages::WEBAUTHN_MODULE)),
         Action::Password => password::get(ctx),
     }
@@ -534,6 +539,10 @@ fn dispatch_post(ctx: &mut Ctx) -> Result<Reply, AuthError> {
         Action::Passkeys => {
             ctx.require_csrf()?;
             webauthn::manage(ctx)
+        }
+        Action::Sessions => {
+            ctx.require_csrf()?;
+            user_sessions::manage(ctx)
         }
         Action::Password => password::post(ctx),
         _ => Err(AuthError::new(ErrorType::UnknownAction, format!("Cannot handle POST {:?}", ctx.action))),

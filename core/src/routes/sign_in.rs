@@ -99,7 +99,11 @@ pub(super) fn complete_sign_in(
             let expires_ms = (now_millis() as i64).saturating_add(ctx.auth.settings.session_max_age as i64 * 1000);
             let user_id = user.get("id").and_then(Value::as_str).unwrap_or_default().to_owned();
             let stored = crate::session::stored_session_token(&token);
-            db.create_session(&AdapterSession { session_token: stored, user_id, expires: expires_ms })?;
+            let details = ctx.auth.session_details(ctx.req);
+            db.create_session_with_details(
+                &AdapterSession { session_token: stored, user_id, expires: expires_ms },
+                &details,
+            )?;
             // No fixation: a session this browser held before (planted or
             // not) ends now; the new cookie replaces it.
             if let Some(previous) = jar.value() {

@@ -10,8 +10,8 @@ use std::time::{Duration, Instant};
 
 use super::{
     constraint, new_user_id, AccountStore, AdapterAccount, AdapterError, AdapterSession, AdapterUser, Authenticator,
-    Ensured, LeaseStore, NewUser, PasskeyStore, Sealing, SessionStore, UserStore, UserUpdate, VerificationStore,
-    VerificationToken,
+    Ensured, LeaseStore, ListedSession, NewUser, PasskeyStore, Sealing, SessionDetails, SessionStore, UserStore,
+    UserUpdate, VerificationStore, VerificationToken,
 };
 
 type AccountKey = (String, String);
@@ -22,7 +22,8 @@ struct Store {
     /// email -> user id, the unique index on `users.email`.
     user_by_email: HashMap<String, String>,
     accounts: HashMap<AccountKey, AdapterAccount>,
-    sessions: HashMap<String, AdapterSession>,
+    /// Each session with what it recorded when made.
+    sessions: HashMap<String, (AdapterSession, SessionDetails)>,
     verification_tokens: HashMap<AccountKey, VerificationToken>,
     /// Passkeys by credential id (unique across users).
     authenticators: HashMap<String, Authenticator>,
@@ -129,7 +130,7 @@ impl UserStore for MemoryAdapter {
             }
         }
         store.accounts.retain(|_, a| a.user_id != id);
-        store.sessions.retain(|_, s| s.user_id != id);
+        store.sessions.retain(|_, (s, _)| s.user_id != id);
         store.authenticators.retain(|_, a| a.user_id != id);
         Ok(())
     }
@@ -233,6 +234,14 @@ impl AccountStore for MemoryAdapter {
 
 impl SessionStore for MemoryAdapter {
     fn create_session(&self, session: &AdapterSession) -> Result<AdapterSession, AdapterError> {
+        self.create_session_with_details(session, &SessionDetails::default())
+    }
+
+    fn create_session_with_details(
+        &self,
+        session: &AdapterSession,
+        details: &SessionDetails,
+    ) -> Result<AdapterSession, AdapterError> {
         let mut store = self.store();
         if !store.users.contains_key(&session.user_id) {
             return Err(AdapterError::constraint("createSession", constraint::SESSION_USER));
@@ -240,7 +249,7 @@ impl SessionStore for MemoryAdapter {
         if store.sessions.contains_key(&session.session_token) {
             return Err(AdapterError::constraint("createSession", constraint::SESSION_TOKEN));
         }
-        store.sessions.insert(session.session_token.clone(), session.clone());
+        store.sessions.insert(session.session_token.clone(), (session.clone(), details.clone()));
         Ok(session.clone())
     }
 
@@ -249,31 +258,45 @@ impl SessionStore for MemoryAdapter {
         Ok(store
             .sessions
             .get(session_token)
-            .and_then(|s| store.users.get(&s.user_id).map(|u| (s.clone(), Some(u.clone())))))
+            .and_then(|(s, _)| store.users.get(&s.user_id).map(|u| (s.clone(), Some(u.clone())))))
     }
 
     fn update_session(&self, session_token: &str, expires: i64) -> Result<Option<AdapterSession>, AdapterError> {
-        Ok(self.store().sessions.get_mut(session_token).map(|s| {
+        Ok(self.store().sessions.get_mut(session_token).map(|(s, _)| {
             s.expires = expires;
             s.clone()
         }))
     }
 
     fn delete_session(&self, session_token: &str) -> Result<Option<AdapterSession>, AdapterError> {
-        Ok(self.store().sessions.remove(session_token))
+        Ok(self.store().sessions.remove(session_token).map(|(s, _)| s))
     }
 
     fn delete_user_sessions(&self, user_id: &str) -> Result<u64, AdapterError> {
         let mut store = self.store();
         let before = store.sessions.len();
-        store.sessions.retain(|_, s| s.user_id != user_id);
+        store.sessions.retain(|_, (s, _)| s.user_id != user_id);
         Ok((before - store.sessions.len()) as u64)
+    }
+
+    fn list_user_sessions(&self, user_id: &str) -> Result<Vec<ListedSession>, AdapterError> {
+        Ok(self
+            .store()
+            .sessions
+            .values()
+            .filter(|(s, _)| s.user_id == user_id)
+            .map(|(s, details)| ListedSession {
+                session_token: s.session_token.clone(),
+                expires: s.expires,
+                details: details.clone(),
+            })
+            .collect())
     }
 
     fn delete_expired_sessions(&self, now: i64) -> Result<u64, AdapterError> {
         let mut store = self.store();
         let before = store.sessions.len();
-        store.sessions.retain(|_, s| s.expires >= now);
+        store.sessions.retain(|_, (s, _)| s.expires >= now);
         Ok((before - store.sessions.len()) as u64)
     }
 }

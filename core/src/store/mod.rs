@@ -73,8 +73,8 @@ pub use postgres::PostgresAdapter;
 pub use postgres_options::PostgresOptions;
 pub(crate) use records::new_user_id;
 pub use records::{
-    AccountType, AdapterAccount, AdapterSession, AdapterUser, Authenticator, Ensured, NewUser, Purged, UserUpdate,
-    VerificationToken,
+    AccountType, AdapterAccount, AdapterSession, AdapterUser, Authenticator, Ensured, ListedSession, NewUser, Purged,
+    SessionDetails, UserUpdate, VerificationToken,
 };
 #[cfg(feature = "redis")]
 pub use redis::RedisStore;
@@ -293,6 +293,26 @@ pub trait SessionStore: Send + Sync {
     /// `Constraint(sessions_pkey)` for a token in use,
     /// `Constraint(sessions_user_fkey)` for an unknown user.
     fn create_session(&self, session: &AdapterSession) -> Result<AdapterSession, AdapterError>;
+
+    /// [`SessionStore::create_session`], recording where the session was
+    /// made for its owner's list. A store that cannot record them (a host
+    /// adapter, Auth.js's interface has no such fields) drops them.
+    fn create_session_with_details(
+        &self,
+        session: &AdapterSession,
+        details: &SessionDetails,
+    ) -> Result<AdapterSession, AdapterError> {
+        let _ = details;
+        self.create_session(session)
+    }
+
+    /// Every session of `user_id`, expired or not, in no set order. Not in
+    /// Auth.js's interface: the built-in backends implement it, the default
+    /// says the store cannot.
+    fn list_user_sessions(&self, user_id: &str) -> Result<Vec<ListedSession>, AdapterError> {
+        let _ = user_id;
+        Err(AdapterError::other("listUserSessions", "this adapter cannot list a user's sessions"))
+    }
 
     /// The session, expired or not, with its user when this backend stores
     /// users too (one read: a join, or a host's `getSessionAndUser`);

@@ -270,6 +270,45 @@ impl fmt::Debug for AdapterSession {
     }
 }
 
+/// What a session records about where it was made, for its owner's list
+/// of sessions: when, the browser's `User-Agent` (cut to
+/// [`SessionDetails::MAX_USER_AGENT`] bytes) and the client's address cut
+/// to its network (/24 for IPv4, /48 for IPv6), never the whole address.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct SessionDetails {
+    /// Unix ms.
+    pub created_at: Option<i64>,
+    pub user_agent: Option<String>,
+    pub ip: Option<String>,
+}
+
+impl SessionDetails {
+    pub const MAX_USER_AGENT: usize = 512;
+}
+
+/// One of a user's database sessions as the store lists it: the stored
+/// token (the key to end it), its expiry and what it recorded when made.
+/// Sessions made before these were recorded have no details.
+#[derive(Clone, PartialEq, Eq)]
+pub struct ListedSession {
+    /// The stored token (a hash of the cookie's), as `delete_session` takes
+    /// it. Never shown: the engine shows a hash of it as the session's id.
+    pub session_token: String,
+    /// Unix ms.
+    pub expires: i64,
+    pub details: SessionDetails,
+}
+
+impl fmt::Debug for ListedSession {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("ListedSession")
+            .field("session_token", &Redacted(&Some(())))
+            .field("expires", &self.expires)
+            .field("details", &self.details)
+            .finish()
+    }
+}
+
 /// An email sign-in token (Auth.js `VerificationToken`). `identifier` is the
 /// email address; `token` is what the adapter stores (the engine stores a
 /// hash of the token it mails).

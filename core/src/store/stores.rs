@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use super::{
     constraint, AccountStore, AdapterError, AdapterSession, AdapterUser, CounterStore, HostAdapter, LeaseStore,
-    PasskeyStore, Purged, SessionStore, UserStore, VerificationStore,
+    PasskeyStore, Purged, SessionDetails, SessionStore, UserStore, VerificationStore,
 };
 
 /// Every store the engine uses.
@@ -98,10 +98,19 @@ impl DataStores {
     /// first (a session for nobody would be a sign-in that reads as signed
     /// out).
     pub fn create_session(&self, session: &AdapterSession) -> Result<AdapterSession, AdapterError> {
+        self.create_session_with_details(session, &SessionDetails::default())
+    }
+
+    /// [`DataStores::create_session`], recording where the session was made.
+    pub fn create_session_with_details(
+        &self,
+        session: &AdapterSession,
+        details: &SessionDetails,
+    ) -> Result<AdapterSession, AdapterError> {
         if self.sessions_apart() && self.users.get_user(&session.user_id)?.is_none() {
             return Err(AdapterError::constraint("createSession", constraint::SESSION_USER));
         }
-        self.sessions.create_session(session)
+        self.sessions.create_session_with_details(session, details)
     }
 
     /// The session and its user (Auth.js's `getSessionAndUser`), expired or

@@ -255,6 +255,38 @@ class Auth:
         the user's last way to sign in."""
         self._passkeys(user_id, {"action": "delete", "id": passkey_id})
 
+    def list_sessions(
+        self, user_id: str, url: Optional[str] = None, cookie: Optional[str] = None
+    ) -> List[Dict[str, Any]]:
+        """The user's database sessions, the current one first, then the most
+        recently active (``id``, ``createdAt``, ``lastActiveAt``,
+        ``expires``, ``userAgent``, ``device``, ``ip`` as its network,
+        ``current``). The request's ``url`` and ``Cookie`` header, when
+        given, say which session is the caller's. Raises
+        ``UnsupportedStrategy`` for JWT sessions."""
+        return self._sessions(user_id, {"action": "list"}, url, cookie)  # type: ignore[no-any-return]
+
+    def end_session(self, user_id: str, session_id: str) -> None:
+        """End one of the user's sessions by its listed ``id``. Raises
+        ``SessionTokenError`` when it is not one of theirs."""
+        self._sessions(user_id, {"action": "end", "id": session_id})
+
+    def end_other_sessions(self, user_id: str, url: str, cookie: Optional[str]) -> int:
+        """End every session of the user but the one this request's
+        ``Cookie`` header carries; how many ended."""
+        return int(self._sessions(user_id, {"action": "endOthers"}, url, cookie)["ended"])
+
+    def end_all_sessions(self, user_id: str) -> int:
+        """End every session of the user (sign out everywhere); how many ended."""
+        return int(self._sessions(user_id, {"action": "endAll"})["ended"])
+
+    def _sessions(
+        self, user_id: str, call: Dict[str, Any], url: Optional[str] = None, cookie: Optional[str] = None
+    ) -> Any:
+        if cookie is not None:
+            call = {**call, "url": url or "http://localhost/", "cookie": cookie}
+        return _engine_call(self._native.sessions, user_id, json.dumps(call))
+
     def sign_in(
         self,
         provider: str,

@@ -102,17 +102,8 @@ fn end_other_sessions(ctx: &Ctx, db: &DataStores, user_id: &str) -> Result<(), A
     if ctx.auth.settings.strategy != SessionStrategy::Database {
         return Ok(());
     }
-    let jar = ChunkedCookie::read(&ctx.cookies.session_token, ctx.req);
-    let current = jar
-        .value()
-        .map(crate::session::stored_session_token)
-        .map(|token| db.session_and_user(&token).map(|found| found.map(|(session, _)| session)))
-        .transpose()?
-        .flatten();
-    db.sessions.delete_user_sessions(user_id)?;
-    if let Some(session) = current.filter(|s| s.user_id == user_id) {
-        db.create_session(&session)?;
-    }
+    let current = ctx.auth.current_stored_token(ctx.req);
+    ctx.auth.end_sessions_but(db, user_id, current.as_deref(), crate::EndScope::Others)?;
     Ok(())
 }
 

@@ -86,8 +86,8 @@ use tokio_postgres_rustls::MakeRustlsConnect;
 
 use super::{
     constraint, new_user_id, AccountStore, AdapterAccount, AdapterError, AdapterSession, AdapterUser, Authenticator,
-    Ensured, LeaseStore, NewUser, PasskeyStore, Sealing, SessionStore, UserStore, UserUpdate, VerificationStore,
-    VerificationToken,
+    Ensured, LeaseStore, ListedSession, NewUser, PasskeyStore, Sealing, SessionDetails, SessionStore, UserStore,
+    UserUpdate, VerificationStore, VerificationToken,
 };
 
 mod tls;
@@ -196,6 +196,17 @@ pub const MIGRATIONS: &[Migration] = &[
         name: "users' locale",
         up: "ALTER TABLE {schema}.users ADD COLUMN locale text;",
         down: "ALTER TABLE {schema}.users DROP COLUMN locale;",
+    },
+    // Where each session was made, for its owner's list of sessions: when,
+    // the browser's User-Agent and the client's network (the address cut
+    // to /24 or /48). Sessions already stored get none; nullable columns
+    // without a default rewrite no rows.
+    Migration {
+        version: 5,
+        name: "sessions' details",
+        up: "ALTER TABLE {schema}.sessions ADD COLUMN created_at timestamptz, ADD COLUMN user_agent text,
+        ADD COLUMN ip text;",
+        down: "ALTER TABLE {schema}.sessions DROP COLUMN ip, DROP COLUMN user_agent, DROP COLUMN created_at;",
     },
 ];
 
@@ -459,6 +470,7 @@ struct Statements {
     delete_expired_sessions: String,
     delete_expired_verification_tokens: String,
     delete_user_sessions: String,
+    list_user_sessions: String,
     take_lease: String,
     release_lease: String,
     // The counters' statements (see `counters`).
@@ -528,7 +540,13 @@ impl Statements {
                     token_type = $7, scope = $8, id_token = $9, session_state = $10, extra = $11
                  WHERE provider = $1 AND provider_account_id = $2 AND user_id = $12"
             ),
-            insert_session: format!("INSERT INTO {s}.sessions (session_token, user_id, expires) VALUES ($1, $2, $3)"),
+            insert_session: format!(
+                "INSERT INTO {s}.sessions (session_token, user_id, expires, created_at, user_agent, ip)
+                 VALUES ($1, $2, $3, $4, $5, $6)"
+            ),
+            list_user_sessions: format!(
+                "SELECT session_token, expires, created_at, user_agent, ip FROM {s}.sessions WHERE user_id = $1"
+            ),
             session_and_user: format!(
                 "SELECT s.session_token, s.user_id, s.expires, u.id, u.name, u.email, u.email_verified, u.image,
                     u.locale
@@ -1134,12 +1152,43 @@ impl AccountStore for PostgresAdapter {
 
 impl SessionStore for PostgresAdapter {
     fn create_session(&self, session: &AdapterSession) -> Result<AdapterSession, AdapterError> {
+        self.create_session_with_details(session, &SessionDetails::default())
+    }
+
+    fn create_session_with_details(
+        &self,
+        session: &AdapterSession,
+        details: &SessionDetails,
+    ) -> Result<AdapterSession, AdapterError> {
         let op = "createSession";
         let expires = to_timestamp(op, session.expires)?;
+        let created_at = details.created_at.map(|ms| to_timestamp(op, ms)).transpose()?;
         self.conn(op)?
-            .execute(&self.sql.insert_session, &[&session.session_token, &session.user_id, &expires])
+            .execute(
+                &self.sql.insert_session,
+                &[&session.session_token, &session.user_id, &expires, &created_at, &details.user_agent, &details.ip],
+            )
             .map_err(|e| map_error(op, e))?;
         Ok(session.clone())
+    }
+
+    fn list_user_sessions(&self, user_id: &str) -> Result<Vec<ListedSession>, AdapterError> {
+        let op = "listUserSessions";
+        let rows = self.conn(op)?.query(&self.sql.list_user_sessions, &[&user_id]).map_err(|e| map_error(op, e))?;
+        rows.iter()
+            .map(|row| {
+                Ok(ListedSession {
+                    session_token: row.try_get(0)?,
+                    expires: to_unix_ms(row.try_get(1)?),
+                    details: SessionDetails {
+                        created_at: row.try_get::<_, Option<_>>(2)?.map(to_unix_ms),
+                        user_agent: row.try_get(3)?,
+                        ip: row.try_get(4)?,
+                    },
+                })
+            })
+            .collect::<Result<Vec<_>, postgres::Error>>()
+            .map_err(|e| map_error(op, e))
     }
 
     fn get_session(&self, session_token: &str) -> Result<Option<(AdapterSession, Option<AdapterUser>)>, AdapterError> {

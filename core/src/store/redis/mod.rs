@@ -13,7 +13,7 @@
 //!
 //! | key | type | holds | expires |
 //! |---|---|---|---|
-//! | `session:<sha256(token)>` | hash | `userId`, `expires` (unix ms) | at `expires` |
+//! | `session:<sha256(token)>` | hash | `userId`, `expires` (unix ms), `token`, and where it was made: `createdAt`, `userAgent`, `ip` | at `expires` |
 //! | `user-sessions:<userId>` | set | the user's session key suffixes | with the user's last session |
 //! | `vt:<sha256(identifier, token)>` | string | `expires` | at `expires` |
 //! | `lease:<name>` | string | `1` | after the lease's ttl |
@@ -35,8 +35,8 @@ use std::time::Duration;
 use sha2::{Digest, Sha256};
 
 use super::{
-    constraint, AdapterError, AdapterSession, AdapterUser, LeaseStore, SessionStore, VerificationStore,
-    VerificationToken,
+    constraint, AdapterError, AdapterSession, AdapterUser, LeaseStore, ListedSession, SessionDetails, SessionStore,
+    VerificationStore, VerificationToken,
 };
 pub use pool::{FailureKind, RedisFailure, RedisOptions, RedisPool};
 
@@ -45,7 +45,10 @@ pub mod pool;
 
 const CREATE_SESSION: &str = r"
 if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
-redis.call('HSET', KEYS[1], 'userId', ARGV[1], 'expires', ARGV[2])
+redis.call('HSET', KEYS[1], 'userId', ARGV[1], 'expires', ARGV[2], 'token', ARGV[5])
+if ARGV[6] ~= '' then redis.call('HSET', KEYS[1], 'createdAt', ARGV[6]) end
+if ARGV[7] ~= '' then redis.call('HSET', KEYS[1], 'userAgent', ARGV[7]) end
+if ARGV[8] ~= '' then redis.call('HSET', KEYS[1], 'ip', ARGV[8]) end
 redis.call('PEXPIRE', KEYS[1], ARGV[3])
 redis.call('SADD', KEYS[2], ARGV[4])
 if redis.call('PTTL', KEYS[2]) < tonumber(ARGV[3]) then redis.call('PEXPIRE', KEYS[2], ARGV[3]) end
@@ -141,6 +144,17 @@ impl SessionStore for RedisStore {
     /// The user's existence is checked by the composition (see
     /// `DataStores::create_session`): this backend stores no users.
     fn create_session(&self, session: &AdapterSession) -> Result<AdapterSession, AdapterError> {
+        self.create_session_with_details(session, &SessionDetails::default())
+    }
+
+    /// The stored token is kept in the hash (as SQL keeps it in its row):
+    /// a user's list needs it to end one session. It is a hash of the
+    /// cookie's token, never the cookie.
+    fn create_session_with_details(
+        &self,
+        session: &AdapterSession,
+        details: &SessionDetails,
+    ) -> Result<AdapterSession, AdapterError> {
         let op = "createSession";
         let member = hex_sha256(&[&session.session_token]);
         let key = self.session_key(&member);
@@ -155,6 +169,10 @@ impl SessionStore for RedisStore {
                     .arg(session.expires)
                     .arg(ttl_until(session.expires))
                     .arg(&member)
+                    .arg(&session.session_token)
+                    .arg(details.created_at.map(|ms| ms.to_string()).unwrap_or_default())
+                    .arg(details.user_agent.as_deref().unwrap_or_default())
+                    .arg(details.ip.as_deref().unwrap_or_default())
                     .invoke(conn)
             })
             .map_err(failed(op))?;
@@ -206,6 +224,50 @@ impl SessionStore for RedisStore {
             .run(|conn| self.delete_user_sessions.key(&set).arg(&prefix).invoke::<i64>(conn))
             .map(|n| u64::try_from(n).unwrap_or(0))
             .map_err(failed(op))
+    }
+
+    /// The user's set, then each session's fields in one pipeline.
+    /// Sessions made before the token was kept in the hash cannot be ended
+    /// one by one and are not listed; ending all of them still ends them.
+    fn list_user_sessions(&self, user_id: &str) -> Result<Vec<ListedSession>, AdapterError> {
+        let op = "listUserSessions";
+        let set = format!("{}{user_id}", self.user_set_prefix());
+        type Fields = (Option<String>, Option<String>, Option<i64>, Option<i64>, Option<String>, Option<String>);
+        let rows: Vec<Fields> = self
+            .pool
+            .run(|conn| {
+                let members: Vec<String> = redis::cmd("SMEMBERS").arg(&set).query(conn)?;
+                if members.is_empty() {
+                    // Redis refuses an empty pipeline.
+                    return Ok(Vec::new());
+                }
+                let mut pipe = redis::pipe();
+                for member in &members {
+                    pipe.cmd("HMGET")
+                        .arg(self.session_key(member))
+                        .arg("userId")
+                        .arg("token")
+                        .arg("expires")
+                        .arg("createdAt")
+                        .arg("userAgent")
+                        .arg("ip");
+                }
+                pipe.query(conn)
+            })
+            .map_err(failed(op))?;
+        Ok(rows
+            .into_iter()
+            .filter_map(|(owner, token, expires, created_at, user_agent, ip)| {
+                if owner.as_deref() != Some(user_id) {
+                    return None;
+                }
+                Some(ListedSession {
+                    session_token: token?,
+                    expires: expires?,
+                    details: SessionDetails { created_at, user_agent, ip },
+                })
+            })
+            .collect())
     }
 
     // Redis expires sessions itself: nothing to purge

@@ -33,8 +33,8 @@ use rusqlite::{params, Connection, ErrorCode, OptionalExtension, Row, Transactio
 use super::migrations::{self, Migrated, Migration};
 use super::{
     constraint, new_user_id, AccountStore, AdapterAccount, AdapterError, AdapterSession, AdapterUser, Authenticator,
-    Ensured, LeaseStore, NewUser, PasskeyStore, Sealing, SessionStore, UserStore, UserUpdate, VerificationStore,
-    VerificationToken,
+    Ensured, LeaseStore, ListedSession, NewUser, PasskeyStore, Sealing, SessionDetails, SessionStore, UserStore,
+    UserUpdate, VerificationStore, VerificationToken,
 };
 use presence::Presence;
 
@@ -142,6 +142,19 @@ pub const MIGRATIONS: &[Migration] = &[
         name: "users' locale",
         up: "ALTER TABLE users ADD COLUMN locale TEXT;",
         down: "ALTER TABLE users DROP COLUMN locale;",
+    },
+    // Where each session was made, for its owner's list of sessions: when
+    // (unix ms), the browser's User-Agent and the client's network (the
+    // address cut to /24 or /48). Sessions already stored get none.
+    Migration {
+        version: 5,
+        name: "sessions' details",
+        up: "ALTER TABLE sessions ADD COLUMN created_at INTEGER;
+    ALTER TABLE sessions ADD COLUMN user_agent TEXT;
+    ALTER TABLE sessions ADD COLUMN ip TEXT;",
+        down: "ALTER TABLE sessions DROP COLUMN ip;
+    ALTER TABLE sessions DROP COLUMN user_agent;
+    ALTER TABLE sessions DROP COLUMN created_at;",
     },
 ];
 
@@ -851,11 +864,51 @@ impl AccountStore for SqliteAdapter {
 
 impl SessionStore for SqliteAdapter {
     fn create_session(&self, session: &AdapterSession) -> Result<AdapterSession, AdapterError> {
+        self.create_session_with_details(session, &SessionDetails::default())
+    }
+
+    fn create_session_with_details(
+        &self,
+        session: &AdapterSession,
+        details: &SessionDetails,
+    ) -> Result<AdapterSession, AdapterError> {
         let conn = self.conn("createSession")?;
-        conn.prepare_cached("INSERT INTO sessions (session_token, user_id, expires) VALUES (?1, ?2, ?3)")
-            .and_then(|mut stmt| stmt.execute(params![session.session_token, session.user_id, session.expires]))
-            .map_err(map_error("createSession", Some(constraint::SESSION_USER)))?;
+        conn.prepare_cached(
+            "INSERT INTO sessions (session_token, user_id, expires, created_at, user_agent, ip)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+        )
+        .and_then(|mut stmt| {
+            stmt.execute(params![
+                session.session_token,
+                session.user_id,
+                session.expires,
+                details.created_at,
+                details.user_agent,
+                details.ip
+            ])
+        })
+        .map_err(map_error("createSession", Some(constraint::SESSION_USER)))?;
         Ok(session.clone())
+    }
+
+    fn list_user_sessions(&self, user_id: &str) -> Result<Vec<ListedSession>, AdapterError> {
+        let op = "listUserSessions";
+        let conn = self.conn(op)?;
+        let mut stmt = conn
+            .prepare_cached(
+                "SELECT session_token, expires, created_at, user_agent, ip FROM sessions WHERE user_id = ?1",
+            )
+            .map_err(map_error(op, None))?;
+        let rows = stmt
+            .query_map([user_id], |row| {
+                Ok(ListedSession {
+                    session_token: row.get(0)?,
+                    expires: row.get(1)?,
+                    details: SessionDetails { created_at: row.get(2)?, user_agent: row.get(3)?, ip: row.get(4)? },
+                })
+            })
+            .map_err(map_error(op, None))?;
+        rows.collect::<rusqlite::Result<Vec<_>>>().map_err(map_error(op, None))
     }
 
     /// Two point reads on primary keys, not one join: SQLite re-prepares
