@@ -24,7 +24,7 @@ use crate::error::{AuthError, ErrorType};
 use crate::host::Hook;
 use crate::http::AuthRequest;
 use crate::session::stored_session_token;
-use crate::store::{DataStores, ListedSession, SessionDetails};
+use crate::store::{AdapterSession, DataStores, ListedSession, SessionDetails};
 use crate::time::{iso_millis, now_millis};
 use crate::Auth;
 
@@ -152,7 +152,10 @@ impl Auth {
         }
     }
 
-    /// Delete `user_id`'s sessions except the one stored as `keep`.
+    /// Delete `user_id`'s sessions except the one stored as `keep`. All of
+    /// them go in one store call, sessions the list cannot show included
+    /// (Redis sessions from before their token was kept), and the kept one
+    /// is stored again as it was, with its details.
     pub(crate) fn end_sessions_but(
         &self,
         db: &DataStores,
@@ -160,15 +163,33 @@ impl Auth {
         keep: Option<&str>,
         scope: EndScope,
     ) -> Result<u64, AuthError> {
-        let mut ended = 0;
-        for s in db.sessions.list_user_sessions(user_id)? {
-            if keep.is_some_and(|k| k == s.session_token) {
-                continue;
+        let kept = match keep {
+            Some(token) => {
+                match db.sessions.list_user_sessions(user_id)?.into_iter().find(|s| s.session_token == token) {
+                    Some(listed) => Some(listed),
+                    // Not listed (a Redis session from before its token was
+                    // kept): kept all the same, without details.
+                    None => {
+                        db.session_and_user(token)?.filter(|(s, _)| s.user_id == user_id).map(|(s, _)| ListedSession {
+                            session_token: s.session_token,
+                            expires: s.expires,
+                            details: SessionDetails::default(),
+                        })
+                    }
+                }
             }
-            if db.sessions.delete_session(&s.session_token)?.is_some() {
-                ended += 1;
-            }
+            None => None,
+        };
+        let deleted = db.sessions.delete_user_sessions(user_id)?;
+        if let Some(s) = &kept {
+            let session = AdapterSession {
+                session_token: s.session_token.clone(),
+                user_id: user_id.to_owned(),
+                expires: s.expires,
+            };
+            db.create_session_with_details(&session, &s.details)?;
         }
+        let ended = deleted.saturating_sub(u64::from(kept.is_some()));
         self.sessions_ended(user_id, ended, scope);
         Ok(ended)
     }

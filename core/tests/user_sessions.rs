@@ -262,3 +262,65 @@ fn sessions_from_before_the_migration_are_listed_without_details() {
     assert!(store.get_session("old").unwrap().is_none());
     assert!(signed_in(&mut b));
 }
+
+/// A session Redis stored before it kept the stored token in the hash
+/// (an upgrade with live sessions) cannot be listed, but ending the
+/// others or all of them still ends it, and a current one is kept.
+#[test]
+fn redis_sessions_from_before_the_upgrade_still_end() {
+    use libauth_core::store::redis::{RedisOptions, RedisPool};
+    let (file, prefix) = (temp_db_path(), format!("libauth-test-{}:", libauth_core::random::hex(6)));
+    let (mailbox, events) = (Mailbox::default(), Events::default());
+    let stores = json!({
+        "adapter": { "type": "sqlite", "path": file.0 },
+        "secondaryStorage": { "type": "redis", "url": redis_url(), "keyPrefix": prefix },
+    });
+    let auth = engine(stores, "database", &mailbox, &events);
+    let mut laptop = browser(&auth, Some(FIREFOX));
+    sign_up(&mut laptop, &mailbox, "ada@example.com");
+    let ada = identity_of(&laptop).unwrap().subject;
+
+    // Two sessions as the older layout wrote them: userId and expires only.
+    let pool = RedisPool::new(&RedisOptions { key_prefix: prefix.clone(), ..RedisOptions::new(redis_url()) }).unwrap();
+    let far = libauth_core::time::now_millis() as i64 + 3_600_000;
+    let legacy = |raw: &str| {
+        let stored = libauth_core::session::stored_session_token(raw);
+        // The Redis layout's key: the SHA-256 of the length-prefixed stored token.
+        let member: String = {
+            use sha2::Digest;
+            let mut hash = sha2::Sha256::new();
+            hash.update((stored.len() as u64).to_be_bytes());
+            hash.update(stored.as_bytes());
+            hash.finalize().iter().map(|b| format!("{b:02x}")).collect()
+        };
+        let (key, set) = (pool.key(&format!("session:{member}")), pool.key(&format!("user-sessions:{ada}")));
+        pool.run(|c| {
+            redis::pipe()
+                .cmd("HSET")
+                .arg(&key)
+                .arg("userId")
+                .arg(&ada)
+                .arg("expires")
+                .arg(far)
+                .cmd("SADD")
+                .arg(&set)
+                .arg(&member)
+                .query::<()>(c)
+        })
+        .unwrap();
+        let mut b = browser(&auth, None);
+        b.jar.insert("authjs.session-token".into(), raw.into());
+        b
+    };
+    let mut old_phone = legacy("old-phone");
+    let mut old_tablet = legacy("old-tablet");
+    assert!(signed_in(&mut old_phone) && signed_in(&mut old_tablet));
+    assert_eq!(listed(&mut laptop).len(), 1, "the old sessions are not listed");
+
+    // Ending the others from an old session keeps it and ends the rest.
+    assert_eq!(manage(&mut old_phone, &[("action", "endOthers")]).json().unwrap()["ended"], 2);
+    assert!(signed_in(&mut old_phone));
+    assert!(!signed_in(&mut old_tablet) && !signed_in(&mut laptop));
+    assert_eq!(auth.end_all_sessions(&ada).unwrap(), 1);
+    assert!(!signed_in(&mut old_phone));
+}
