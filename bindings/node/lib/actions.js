@@ -137,7 +137,8 @@ async function listSessions(userId, config, request) {
  * `SessionTokenError` when it is not one of theirs.
  */
 async function endSession(userId, sessionId, config) {
-  if (typeof sessionId !== "string" || !sessionId) throw new TypeError("endSession: sessionId must be a listed session id");
+  if (typeof sessionId !== "string" || !sessionId)
+    throw new TypeError("endSession: sessionId must be a listed session id");
   await sessionCall(userId, config, "endSession", { action: "end", id: sessionId });
 }
 

@@ -8,15 +8,7 @@ import { createRequire } from "node:module";
 import { rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import {
-  ServerAuth,
-  Password,
-  AuthError,
-  listSessions,
-  endSession,
-  endOtherSessions,
-  endAllSessions,
-} from "libauth";
+import { ServerAuth, Password, AuthError, listSessions, endSession, endOtherSessions, endAllSessions } from "libauth";
 import { listen, Browser, SECRET } from "./helpers.mjs";
 
 const express = createRequire(import.meta.url)("express");
@@ -111,7 +103,10 @@ describe("a user's sessions", () => {
     );
     const fromServer = await listSessions(ada, config);
     assert.equal(fromServer.length, 3);
-    assert.ok(fromServer.every((s) => s.current === false), "no request: no current session");
+    assert.ok(
+      fromServer.every((s) => s.current === false),
+      "no request: no current session",
+    );
 
     // Without the CSRF token nothing ends; another browser's session ends with it.
     const phoneId = (await (await phone.fetch("/auth/sessions")).json()).sessions[0].id;
@@ -125,7 +120,10 @@ describe("a user's sessions", () => {
     assert.notEqual(await laptop.session(), null);
 
     // From server code: unknown ids, the others, all.
-    await assert.rejects(endSession(ada, phoneId, config), (e) => e instanceof AuthError && e.type === "SessionTokenError");
+    await assert.rejects(
+      endSession(ada, phoneId, config),
+      (e) => e instanceof AuthError && e.type === "SessionTokenError",
+    );
     await assert.rejects(endSession(ada, "", config), TypeError);
     assert.deepEqual(await (await laptop.post("/end-others", {})).json(), { ended: 1 });
     assert.equal(await third.session(), null);
@@ -144,6 +142,9 @@ describe("a user's sessions", () => {
 
   it("JWT sessions are refused with UnsupportedStrategy", async () => {
     const jwt = { ...config, session: { strategy: "jwt" } };
-    await assert.rejects(listSessions("someone", jwt), (e) => e instanceof AuthError && e.type === "UnsupportedStrategy");
+    await assert.rejects(
+      listSessions("someone", jwt),
+      (e) => e instanceof AuthError && e.type === "UnsupportedStrategy",
+    );
   });
 });
