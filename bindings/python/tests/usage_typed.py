@@ -1,6 +1,6 @@
 """Checked by mypy (tests/test_types.py): the package's public surface as an app uses it."""
 
-from typing import Any, Dict, Optional
+from typing import Any, Dict, List, Optional
 
 import libauth
 
@@ -79,3 +79,13 @@ libauth.Auth(
         "callbacks": {"jwt": jwt, "session": session_callback},
     }
 )
+
+
+def my_sessions(auth: libauth.Auth, user_id: str, url: str, cookie: Optional[str]) -> int:
+    """A user's database sessions, as docs/user-sessions.md shows them."""
+    sessions: List[Dict[str, Any]] = auth.list_sessions(user_id, url, cookie)
+    others = [s["id"] for s in sessions if not s["current"]]
+    if others:
+        auth.end_session(user_id, others[0])
+    ended: int = auth.end_other_sessions(user_id, url, cookie)
+    return ended + auth.end_all_sessions(user_id)

@@ -9,6 +9,10 @@ import {
   signOut,
   getAccount,
   refreshAccount,
+  listSessions,
+  endSession,
+  endOtherSessions,
+  endAllSessions,
   Credentials,
   TikTok,
   GitHub,
@@ -56,6 +60,7 @@ import {
   type TokenSet,
   type JWTEncodeParams,
   type JWTDecodeParams,
+  type UserSession,
 } from "libauth";
 
 class InvalidLogin extends CredentialsSignin {
@@ -362,3 +367,18 @@ export const passkeyConfig: AuthConfig = {
   adapter: { type: "sqlite", path: "auth.db" },
   providers: [passkey, Passkey()],
 };
+
+// A user's database sessions (docs/user-sessions.md).
+export const sessionsConfig: AuthConfig = {
+  adapter: { type: "sqlite", path: "auth.db" },
+  session: { strategy: "database" },
+  events: { sessionsEnded: ({ userId, ended, scope }) => console.log(userId, ended, scope) },
+};
+export async function mySessions(req: express.Request, userId: string): Promise<number> {
+  const sessions: UserSession[] = await listSessions(userId, sessionsConfig, req);
+  const other = sessions.find((s) => !s.current);
+  if (other) await endSession(userId, other.id, sessionsConfig);
+  console.log(sessions[0]?.device, sessions[0]?.ip, sessions[0]?.lastActiveAt);
+  const ended: number = await endOtherSessions(userId, req, sessionsConfig);
+  return ended + (await endAllSessions(userId, sessionsConfig));
+}
