@@ -94,7 +94,7 @@ pub use host::{Hook, HookMap, Host, NoHooks};
 pub use http::{ActionOutcome, AuthRequest, AuthResponse};
 pub use identity::Identity;
 pub use routes::{Action, PasswordAction};
-pub use session::{Session, SessionView};
+pub use session::{Session, SessionView, SharedKey};
 pub use store::{Adapter, AdapterError, Purged, Stores};
 pub use user_sessions::EndScope;
 

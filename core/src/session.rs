@@ -96,11 +96,50 @@ impl SessionView {
         }
     }
 
+    /// For a session shared by every read of one cached cookie (see
+    /// [`SharedKey`]): the key naming it; `None` for a session built for
+    /// this read alone.
+    pub fn shared_key(&self) -> Option<SharedKey> {
+        match &self.0 {
+            View::Shared(shared) => Some(SharedKey(Arc::clone(shared))),
+            View::Built(_) => None,
+        }
+    }
+
     pub fn into_session(self) -> Session {
         match self.0 {
             View::Shared(shared) => Session(shared.map.clone(), shared.identity.clone()),
             View::Built(session) => session,
         }
+    }
+}
+
+/// Names one session shared by every read of one cached cookie: two reads
+/// with equal keys answered the same session (map, JSON text, identity). A
+/// binding may keep its own converted copy of the session under it (a
+/// Python dict) instead of converting the map again on every read. Holding
+/// a key keeps that session in memory; it says nothing about whether the
+/// cookie is still valid: only a read that answered it says that.
+#[derive(Clone)]
+pub struct SharedKey(Arc<SharedSession>);
+
+impl PartialEq for SharedKey {
+    fn eq(&self, other: &SharedKey) -> bool {
+        Arc::ptr_eq(&self.0, &other.0)
+    }
+}
+
+impl Eq for SharedKey {}
+
+impl std::hash::Hash for SharedKey {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        std::ptr::hash(Arc::as_ptr(&self.0), state);
+    }
+}
+
+impl std::fmt::Debug for SharedKey {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_tuple("SharedKey").field(&Arc::as_ptr(&self.0)).finish()
     }
 }
 

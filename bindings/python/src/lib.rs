@@ -13,6 +13,7 @@
 //!   catches them and raises `EngineError` (a `libauth.AuthError` upstairs).
 
 mod host;
+mod shared_dicts;
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::Arc;
@@ -24,6 +25,7 @@ use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyBool, PyBytes, PyDict, PyList, PyString, PyType};
 
 use host::PyHost;
+use shared_dicts::SharedDicts;
 
 pyo3::create_exception!(
     _native,
@@ -39,6 +41,8 @@ type NativeResponse = (u16, Vec<(String, String)>, Py<PyBytes>);
 #[pyclass(frozen, module = "libauth._native")]
 pub struct NativeAuth {
     auth: Arc<Auth>,
+    /// The dicts of sessions shared across reads (see `shared_dicts`).
+    dicts: SharedDicts,
 }
 
 /// Admitted engine work, to run once on a worker thread
@@ -117,7 +121,7 @@ fn create_auth(py: Python<'_>, config_json: &str, hooks: Vec<String>, dispatch: 
     // Building may call no hook, but SQLite opens its file: no GIL needed.
     let built = py.detach(|| catch_unwind(AssertUnwindSafe(|| Auth::new(config, host))));
     match built {
-        Ok(Ok(auth)) => Ok(Either::Built(NativeAuth { auth: Arc::new(auth) })),
+        Ok(Ok(auth)) => Ok(Either::Built(NativeAuth { auth: Arc::new(auth), dicts: SharedDicts::default() })),
         Ok(Err(e)) => Ok(refused(e)),
         Err(_) => Err(internal()),
     }
@@ -246,6 +250,13 @@ impl NativeAuth {
         // `libauth.Auth.get_session` is this method itself (no Python frame
         // between): it raises the host's error classes.
         let read = read.unwrap_or_else(|_| Err(AuthError::internal()));
+        // A session shared by every read of this cookie: its dict is built
+        // once (the plain dict only; `with_identity` builds its own class).
+        if let (Ok(Some(view)), false) = (&read, with_identity) {
+            if let Some(key) = view.shared_key() {
+                return Ok(self.dicts.dict(py, key, || session_dict(py, view))?.into_any());
+            }
+        }
         session_to_py(py, read, with_identity)
     }
 
@@ -495,17 +506,30 @@ fn session_to_py<'py>(
         Err(e) => return Err(host_error(py, &e)),
     };
     let dict = if with_identity {
-        SESSION_CLASS.import(py, "libauth._auth", "SessionWithIdentity")?.call0()?.cast_into::<PyDict>()?
+        let dict = SESSION_CLASS.import(py, "libauth._auth", "SessionWithIdentity")?.call0()?.cast_into::<PyDict>()?;
+        fill_session_dict(py, &dict, &session)?;
+        dict
     } else {
-        PyDict::new(py)
+        session_dict(py, &session)?
     };
-    for (key, value) in session.map() {
-        dict.set_item(key_to_py(py, key), value_to_py(py, value)?)?;
-    }
     if let (true, Some(id)) = (with_identity, session.identity()) {
         dict.setattr("_identity", (id.subject.as_str(), id.email.as_deref(), id.email_verified))?;
     }
     Ok(dict.into_any())
+}
+
+/// The session as a plain dict.
+fn session_dict<'py>(py: Python<'py>, session: &libauth_core::SessionView) -> PyResult<Bound<'py, PyDict>> {
+    let dict = PyDict::new(py);
+    fill_session_dict(py, &dict, session)?;
+    Ok(dict)
+}
+
+fn fill_session_dict(py: Python<'_>, dict: &Bound<'_, PyDict>, session: &libauth_core::SessionView) -> PyResult<()> {
+    for (key, value) in session.map() {
+        dict.set_item(key_to_py(py, key), value_to_py(py, value)?)?;
+    }
+    Ok(())
 }
 
 fn to_py(py: Python<'_>, res: AuthResponse) -> NativeResponse {

@@ -88,6 +88,29 @@ def test_get_session_answers_what_the_session_route_answers(with_callback: bool)
     assert read_some, "some cookies are sessions"
 
 
+def test_a_shared_session_is_a_new_dict_on_every_read() -> None:
+    """Later reads of a cached cookie copy one kept dict: each read gets its
+    own dict (and its own ``user`` dict), so what a caller changes in its
+    copy never shows in the next read."""
+    auth = jwt_engine(with_callback=False)
+    for cookie in cookies():
+        want = route(auth, cookie)
+        reads = [auth.get_session(URL, cookie) for _ in range(4)]
+        for read in reads:
+            assert as_engine_json(read) == want, cookie
+        if want == "null":
+            continue
+        first = reads[1]
+        assert first is not None and reads[2] is not None
+        assert first is not reads[2] and first["user"] is not reads[2]["user"]
+        first["user"]["name"] = "Mallory"
+        first["user"]["role"] = "admin"
+        first["expires"] = "never"
+        del first["user"]
+        assert as_engine_json(auth.get_session(URL, cookie)) == want, "a changed copy leaves the next read alone"
+        assert as_engine_json(auth.get_session_with_identity(URL, cookie)) == want
+
+
 def test_database_sessions_read_the_same_both_ways() -> None:
     auth = libauth.Auth(
         base_config(authorize=sync_authorize, adapter={"type": "memory"}, session={"strategy": "database"})
