@@ -89,8 +89,11 @@ impl Auth {
                 // Expiry moves to `maxAge` from the last read that extended
                 // it, so that read was `maxAge` before the expiry (to within
                 // `updateAge`).
-                let created = s.details.created_at;
-                let last_active = (s.expires - max_age_ms).clamp(created.unwrap_or(i64::MIN), now);
+                // Never before it was made, never after now; not `clamp`,
+                // which panics when another server's clock put `createdAt`
+                // after this one's now.
+                let last_active = (s.expires - max_age_ms).min(now);
+                let last_active = s.details.created_at.map_or(last_active, |created| last_active.max(created));
                 (is_current, last_active, session_json(&s, is_current, last_active))
             })
             .collect();
@@ -107,8 +110,9 @@ impl Auth {
             .list_user_sessions(user_id)?
             .into_iter()
             .find(|s| constant_time_eq::constant_time_eq(session_id(&s.session_token).as_bytes(), id.as_bytes()))
-            .ok_or_else(|| AuthError::new(ErrorType::SessionTokenError, "no such session"))?;
-        db.sessions.delete_session(&found.session_token)?;
+            .ok_or_else(no_such_session)?;
+        // Gone meanwhile (ended by another request): the same answer.
+        db.sessions.delete_session(&found.session_token)?.ok_or_else(no_such_session)?;
         self.sessions_ended(user_id, 1, EndScope::One);
         Ok(())
     }
@@ -218,6 +222,10 @@ impl Auth {
         }
         self.stores.data().ok_or_else(|| AuthError::new(ErrorType::MissingAdapter, "database sessions need an adapter"))
     }
+}
+
+fn no_such_session() -> AuthError {
+    AuthError::new(ErrorType::SessionTokenError, "no such session")
 }
 
 /// A session as its owner sees it.

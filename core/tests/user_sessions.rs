@@ -242,7 +242,7 @@ fn jwt_sessions_are_not_listed() {
 /// can be ended.
 #[test]
 fn sessions_from_before_the_migration_are_listed_without_details() {
-    use libauth_core::store::{AdapterSession, SessionStore, SqliteAdapter, UserStore};
+    use libauth_core::store::{AdapterSession, SessionDetails, SessionStore, SqliteAdapter, UserStore};
     let file = temp_db_path();
     let (mailbox, events) = (Mailbox::default(), Events::default());
     let auth = engine(json!({ "adapter": { "type": "sqlite", "path": file.0 } }), "database", &mailbox, &events);
@@ -261,6 +261,16 @@ fn sessions_from_before_the_migration_are_listed_without_details() {
     assert_eq!(manage(&mut b, &[("action", "end"), ("id", old["id"].as_str().unwrap())]).status, 200);
     assert!(store.get_session("old").unwrap().is_none());
     assert!(signed_in(&mut b));
+
+    // Made by a server whose clock is an hour ahead: listed, last active
+    // when it was made (never a panic on the out-of-order times).
+    let ahead = libauth_core::time::now_millis() as i64 + 3_600_000;
+    let details = SessionDetails { created_at: Some(ahead), user_agent: Some("x".into()), ip: None };
+    let session = AdapterSession { session_token: "ahead".into(), user_id: ada.clone(), expires: far };
+    store.create_session_with_details(&session, &details).unwrap();
+    let list = listed(&mut b);
+    let ahead_entry = list.iter().find(|s| s["userAgent"] == "x").expect("the session made ahead");
+    assert_eq!(ahead_entry["lastActiveAt"], ahead_entry["createdAt"]);
 }
 
 /// A session Redis stored before it kept the stored token in the hash

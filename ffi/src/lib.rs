@@ -474,26 +474,20 @@ pub unsafe extern "C" fn auth_passkeys(
     result_out: *mut *mut auth_buffer,
     error_out: *mut *mut auth_error,
 ) -> auth_result {
-    firewall("auth_passkeys", error_out, || {
-        // SAFETY: the header's contract for `auth`.
-        let auth = unsafe { engine(auth) }?;
-        // SAFETY: the header's contract for `user_id` and `call`.
-        let user_id = unsafe { text(user_id, user_id_len, "user_id") }?;
-        // SAFETY: as above.
-        let call = unsafe { text(call, call_len, "call") }?;
-        if result_out.is_null() {
-            return Err(null_output("result_out"));
-        }
-        let call: serde_json::Value = serde_json::from_str(call)
-            .map_err(|e| Failure::new(auth_result::AUTH_INVALID_JSON, format!("call: {e}")))?;
-        let _permit = auth.admit(Work::HostCall).permit()?;
-        let answer = auth.passkeys(user_id, &call)?;
-        let bytes =
-            serde_json::to_vec(&answer).map_err(|e| Failure::new(auth_result::AUTH_INTERNAL_ERROR, e.to_string()))?;
-        // SAFETY: not NULL; the contract makes it writable.
-        unsafe { *result_out = auth_buffer::boxed(bytes) };
-        Ok(())
-    })
+    // SAFETY: the header's contract, passed on.
+    unsafe {
+        user_json_call(
+            "auth_passkeys",
+            auth,
+            user_id,
+            user_id_len,
+            call,
+            call_len,
+            result_out,
+            error_out,
+            Auth::passkeys,
+        )
+    }
 }
 
 /// A session call for the user `user_id` (UTF-8): `call` is JSON (UTF-8),
@@ -517,7 +511,41 @@ pub unsafe extern "C" fn auth_sessions(
     result_out: *mut *mut auth_buffer,
     error_out: *mut *mut auth_error,
 ) -> auth_result {
-    firewall("auth_sessions", error_out, || {
+    // SAFETY: the header's contract, passed on.
+    unsafe {
+        user_json_call(
+            "auth_sessions",
+            auth,
+            user_id,
+            user_id_len,
+            call,
+            call_len,
+            result_out,
+            error_out,
+            Auth::sessions,
+        )
+    }
+}
+
+/// A call about one user with a JSON argument and a JSON answer
+/// (`auth_passkeys`, `auth_sessions`): the text checked, the call parsed,
+/// admitted as `auth_handle` is, the answer written to `*result_out`.
+///
+/// # Safety
+/// The contract of the function named `name` in `auth.h`.
+#[allow(clippy::too_many_arguments)]
+unsafe fn user_json_call(
+    name: &'static str,
+    auth: *const auth_engine,
+    user_id: *const c_char,
+    user_id_len: usize,
+    call: *const c_char,
+    call_len: usize,
+    result_out: *mut *mut auth_buffer,
+    error_out: *mut *mut auth_error,
+    run: fn(&Auth, &str, &Value) -> Result<Value, libauth_core::AuthError>,
+) -> auth_result {
+    firewall(name, error_out, || {
         // SAFETY: the header's contract for `auth`.
         let auth = unsafe { engine(auth) }?;
         // SAFETY: the header's contract for `user_id` and `call`.
@@ -530,7 +558,7 @@ pub unsafe extern "C" fn auth_sessions(
         let call: serde_json::Value = serde_json::from_str(call)
             .map_err(|e| Failure::new(auth_result::AUTH_INVALID_JSON, format!("call: {e}")))?;
         let _permit = auth.admit(Work::HostCall).permit()?;
-        let answer = auth.sessions(user_id, &call)?;
+        let answer = run(auth, user_id, &call)?;
         let bytes =
             serde_json::to_vec(&answer).map_err(|e| Failure::new(auth_result::AUTH_INTERNAL_ERROR, e.to_string()))?;
         // SAFETY: not NULL; the contract makes it writable.

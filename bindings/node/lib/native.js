@@ -171,14 +171,7 @@ class Instance {
    * @returns {Promise<unknown>}
    */
   passkeys(userId, call) {
-    const id = this.callId();
-    const promise = this.defer(id);
-    try {
-      this.native.passkeys(id, userId, JSON.stringify(call));
-    } catch (e) {
-      this.settle(id, String(e?.message ?? e));
-    }
-    return promise;
+    return this.userCall("passkeys", userId, call);
   }
 
   /**
@@ -187,10 +180,15 @@ class Instance {
    * @returns {Promise<unknown>}
    */
   sessions(userId, call) {
+    return this.userCall("sessions", userId, call);
+  }
+
+  /** A native call about one user with a JSON argument (`passkeys`, `sessions`). */
+  userCall(method, userId, call) {
     const id = this.callId();
     const promise = this.defer(id);
     try {
-      this.native.sessions(id, userId, JSON.stringify(call));
+      this.native[method](id, userId, JSON.stringify(call));
     } catch (e) {
       this.settle(id, String(e?.message ?? e));
     }

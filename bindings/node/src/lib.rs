@@ -340,11 +340,7 @@ impl NativeAuth {
     /// as JSON arrives through `on_done` with this `id`.
     #[napi(catch_unwind)]
     pub fn passkeys(&self, id: u32, user_id: String, call_json: String) {
-        let call = serde_json::from_str(&call_json).unwrap_or(serde_json::Value::Null);
-        self.run_admitted(id, move |auth| match auth.passkeys(&user_id, &call) {
-            Ok(value) => Outcome::Json(Some(value.to_string())),
-            Err(e) => Outcome::Failed(error_json(&e)),
-        });
+        self.user_json_call(id, user_id, call_json, Auth::passkeys);
     }
 
     /// A session call for `user_id` (`call_json`: `{ action: "list" |
@@ -353,11 +349,7 @@ impl NativeAuth {
     /// this `id`.
     #[napi(catch_unwind)]
     pub fn sessions(&self, id: u32, user_id: String, call_json: String) {
-        let call = serde_json::from_str(&call_json).unwrap_or(serde_json::Value::Null);
-        self.run_admitted(id, move |auth| match auth.sessions(&user_id, &call) {
-            Ok(value) => Outcome::Json(Some(value.to_string())),
-            Err(e) => Outcome::Failed(error_json(&e)),
-        });
+        self.user_json_call(id, user_id, call_json, Auth::sessions);
     }
 
     /// Call `hook` with `args_json` as the engine would, on a worker thread
@@ -385,6 +377,23 @@ impl NativeAuth {
     /// Hand a result to `on_done` from this (the JavaScript) thread.
     fn finish_now(&self, id: u32, outcome: Outcome) {
         self.done.call(Done { key: self.key, id, outcome }, ThreadsafeFunctionCallMode::NonBlocking);
+    }
+
+    /// A call about one user with a JSON argument and a JSON answer
+    /// (`passkeys`, `sessions`), on a worker thread; the answer arrives
+    /// through `on_done` with this `id`.
+    fn user_json_call(
+        &self,
+        id: u32,
+        user_id: String,
+        call_json: String,
+        run: fn(&Auth, &str, &serde_json::Value) -> std::result::Result<serde_json::Value, libauth_core::AuthError>,
+    ) {
+        let call = serde_json::from_str(&call_json).unwrap_or(serde_json::Value::Null);
+        self.run_admitted(id, move |auth| match run(auth, &user_id, &call) {
+            Ok(value) => Outcome::Json(Some(value.to_string())),
+            Err(e) => Outcome::Failed(error_json(&e)),
+        });
     }
 
     /// Host-code work that is always admitted (form actions, account

@@ -283,18 +283,7 @@ impl NativeAuth {
     /// "rename" | "delete", "id"?, "name"?}`, see `Auth::passkeys`), the GIL
     /// released: the answer as Python data, or the engine's error.
     fn passkeys<'py>(&self, py: Python<'py>, user_id: &str, call_json: &str) -> PyResult<Bound<'py, PyAny>> {
-        let call = serde_json::from_str(call_json).unwrap_or(serde_json::Value::Null);
-        let auth = &self.auth;
-        let got = py.detach(|| {
-            catch_unwind(AssertUnwindSafe(|| {
-                let _permit = auth.admit(libauth_core::Work::HostCall).permit()?;
-                auth.passkeys(user_id, &call)
-            }))
-        });
-        match got.map_err(|_| internal())? {
-            Ok(value) => value_to_py(py, &value),
-            Err(e) => Err(engine_error(&e)),
-        }
+        self.user_json_call(py, user_id, call_json, Auth::passkeys)
     }
 
     /// A session call for `user_id` (`call_json`: `{"action": "list" |
@@ -302,18 +291,7 @@ impl NativeAuth {
     /// `Auth::sessions`), the GIL released: the answer as Python data, or
     /// the engine's error.
     fn sessions<'py>(&self, py: Python<'py>, user_id: &str, call_json: &str) -> PyResult<Bound<'py, PyAny>> {
-        let call = serde_json::from_str(call_json).unwrap_or(serde_json::Value::Null);
-        let auth = &self.auth;
-        let got = py.detach(|| {
-            catch_unwind(AssertUnwindSafe(|| {
-                let _permit = auth.admit(libauth_core::Work::HostCall).permit()?;
-                auth.sessions(user_id, &call)
-            }))
-        });
-        match got.map_err(|_| internal())? {
-            Ok(value) => value_to_py(py, &value),
-            Err(e) => Err(engine_error(&e)),
-        }
+        self.user_json_call(py, user_id, call_json, Auth::sessions)
     }
 
     /// Call `hook` with `args_json` as the engine would (the GIL released;
@@ -516,6 +494,32 @@ fn session_to_py<'py>(
         dict.setattr("_identity", (id.subject.as_str(), id.email.as_deref(), id.email_verified))?;
     }
     Ok(dict.into_any())
+}
+
+impl NativeAuth {
+    /// A call about one user with a JSON argument (`passkeys`, `sessions`),
+    /// admitted and with the GIL released: the answer as Python data, or
+    /// the engine's error.
+    fn user_json_call<'py>(
+        &self,
+        py: Python<'py>,
+        user_id: &str,
+        call_json: &str,
+        run: fn(&Auth, &str, &serde_json::Value) -> Result<serde_json::Value, AuthError>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let call = serde_json::from_str(call_json).unwrap_or(serde_json::Value::Null);
+        let auth = &self.auth;
+        let got = py.detach(|| {
+            catch_unwind(AssertUnwindSafe(|| {
+                let _permit = auth.admit(libauth_core::Work::HostCall).permit()?;
+                run(auth, user_id, &call)
+            }))
+        });
+        match got.map_err(|_| internal())? {
+            Ok(value) => value_to_py(py, &value),
+            Err(e) => Err(engine_error(&e)),
+        }
+    }
 }
 
 /// The session as a plain dict.

@@ -41,7 +41,7 @@ pub enum Action {
     WebAuthnOptions,
     /// `passkeys`: the signed-in user's passkeys (libauth).
     Passkeys,
-    /// The signed-in user's database sessions: list, end.
+    /// `sessions`: the signed-in user's database sessions, listed and ended (libauth).
     Sessions,
     /// `webauthn.js`: the passkey browser module (libauth).
     WebAuthnScript,
