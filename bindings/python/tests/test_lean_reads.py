@@ -111,6 +111,37 @@ def test_a_shared_session_is_a_new_dict_on_every_read() -> None:
         assert as_engine_json(auth.get_session_with_identity(URL, cookie)) == want
 
 
+def test_past_the_bound_of_kept_dicts_every_read_is_still_its_own_session() -> None:
+    """More signed-in cookies than the binding keeps dicts for (1,024):
+    the kept dicts are dropped and built again, and every read still
+    answers its own cookie's session."""
+
+    def authorize(credentials: Dict[str, Any], request: Any) -> Optional[Dict[str, Any]]:
+        name = credentials.get("username", "")
+        return {"id": name, "name": name, "email": f"{name}@example.com"}
+
+    auth = libauth.Auth(base_config(authorize=authorize, session={"cache": {"maxEntries": 4096}}))
+    csrf = auth.handle("GET", "http://127.0.0.1:8000/auth/csrf", [])
+    jar = "; ".join(v.split(";", 1)[0] for k, v in csrf.headers if k.lower() == "set-cookie")
+    token = json.loads(csrf.body)["csrfToken"]
+    cookies = []
+    for i in range(1100):
+        signed = auth.handle(
+            "POST",
+            "http://127.0.0.1:8000/auth/callback/credentials",
+            [("content-type", "application/x-www-form-urlencoded"), ("cookie", jar)],
+            f"csrfToken={token}&username=u{i}&password=p".encode(),
+        )
+        cookies.append(
+            next(v.split(";", 1)[0] for k, v in signed.headers if k.lower() == "set-cookie" and "session-token=" in v)
+        )
+    for _ in range(3):
+        for i, cookie in enumerate(cookies):
+            session = auth.get_session(URL, cookie)
+            assert session is not None and session["user"]["name"] == f"u{i}", i
+            session["user"]["name"] = "changed"
+
+
 def test_database_sessions_read_the_same_both_ways() -> None:
     auth = libauth.Auth(
         base_config(authorize=sync_authorize, adapter={"type": "memory"}, session={"strategy": "database"})
