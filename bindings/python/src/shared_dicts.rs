@@ -12,7 +12,7 @@ use std::sync::{Mutex, MutexGuard};
 
 use libauth_core::SharedKey;
 use pyo3::prelude::*;
-use pyo3::types::PyDict;
+use pyo3::types::{PyDict, PyList};
 use rustc_hash::FxHashMap;
 
 #[derive(Default)]
@@ -20,16 +20,35 @@ pub(crate) struct SharedDicts {
     kept: Mutex<FxHashMap<SharedKey, Kept>>,
 }
 
-/// A session's dict, never handed out, and the keys in it whose values
-/// are dicts (`user`): a read copies the dict and those.
+/// A session's dict, never handed out, and how to copy it: the keys in it
+/// whose values are dicts (`user`), or, when a list or a deeper dict sits
+/// anywhere (a token with odd claims), a copy of every container.
 struct Kept {
     dict: Py<PyDict>,
     nested: Vec<Py<PyAny>>,
+    deep: bool,
 }
 
 impl Kept {
+    fn new(dict: Bound<'_, PyDict>) -> Kept {
+        let mut nested = Vec::new();
+        let mut deep = false;
+        for (key, value) in dict.iter() {
+            if let Ok(inner) = value.cast::<PyDict>() {
+                nested.push(key.unbind());
+                deep |= inner.values().iter().any(|v| is_container(&v));
+            } else {
+                deep |= is_container(&value);
+            }
+        }
+        Kept { dict: dict.unbind(), nested, deep }
+    }
+
     fn copy<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
         let dict = self.dict.bind(py);
+        if self.deep {
+            return Ok(deep_copy(dict.as_any())?.cast_into::<PyDict>()?);
+        }
         let out = dict.copy()?;
         for key in &self.nested {
             if let Some(inner) = dict.get_item(key)? {
@@ -38,6 +57,31 @@ impl Kept {
         }
         Ok(out)
     }
+}
+
+fn is_container(value: &Bound<'_, PyAny>) -> bool {
+    value.is_instance_of::<PyDict>() || value.is_instance_of::<PyList>()
+}
+
+/// Every dict and list in `value` copied; the rest (str, int, float, bool,
+/// None: immutable) shared.
+fn deep_copy<'py>(value: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
+    let py = value.py();
+    if let Ok(dict) = value.cast::<PyDict>() {
+        let out = PyDict::new(py);
+        for (k, v) in dict.iter() {
+            out.set_item(k, deep_copy(&v)?)?;
+        }
+        return Ok(out.into_any());
+    }
+    if let Ok(list) = value.cast::<PyList>() {
+        let out = PyList::empty(py);
+        for item in list.iter() {
+            out.append(deep_copy(&item)?)?;
+        }
+        return Ok(out.into_any());
+    }
+    Ok(value.clone())
 }
 
 impl SharedDicts {
@@ -57,10 +101,7 @@ impl SharedDicts {
         if let Some(kept) = self.lock().get(&key) {
             return kept.copy(py);
         }
-        let dict = build()?;
-        let nested =
-            dict.iter().filter(|(_, value)| value.is_instance_of::<PyDict>()).map(|(k, _)| k.unbind()).collect();
-        let kept = Kept { dict: dict.unbind(), nested };
+        let kept = Kept::new(build()?);
         let out = kept.copy(py);
         let mut all = self.lock();
         if all.len() >= Self::MAX {

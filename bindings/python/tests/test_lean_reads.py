@@ -111,6 +111,21 @@ def test_a_shared_session_is_a_new_dict_on_every_read() -> None:
         assert as_engine_json(auth.get_session_with_identity(URL, cookie)) == want
 
 
+def test_lists_and_dicts_in_odd_claims_are_copied_too() -> None:
+    """A token whose claims hold a list (or a dict in it) as the picture:
+    every container of the shared session is copied for each read."""
+    auth = jwt_engine(with_callback=False)
+    payload = {"name": "Odd", "email": "odd@example.com", "sub": "7", "picture": [1, {"k": [2]}]}
+    cookie = "authjs.session-token=" + mint_cookie(json.dumps(payload))
+    want = route(auth, cookie)
+    assert '"image":[1,{"k":[2]}]' in want, want
+    for _ in range(3):
+        session = auth.get_session(URL, cookie)
+        assert session is not None and as_engine_json(session) == want
+        session["user"]["image"].append("x")
+        session["user"]["image"][1]["k"].append("y")
+
+
 def test_past_the_bound_of_kept_dicts_every_read_is_still_its_own_session() -> None:
     """More signed-in cookies than the binding keeps dicts for (1,024):
     the kept dicts are dropped and built again, and every read still
