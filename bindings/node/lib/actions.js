@@ -157,12 +157,12 @@ async function endAllSessions(userId, config) {
 function sessionCall(userId, config, name, call, request) {
   const engine = engineForUser(userId, config, name);
   if (request == null) return engine.sessions(userId, call);
-  const t = target(request, config, name);
+  const { url, headers } = target(request, config, name);
   const cookies = [];
-  for (let i = 0; i + 1 < t.headers.length; i += 2) {
-    if (String(t.headers[i]).toLowerCase() === "cookie") cookies.push(t.headers[i + 1]);
+  for (let i = 0; i + 1 < headers.length; i += 2) {
+    if (String(headers[i]).toLowerCase() === "cookie") cookies.push(headers[i + 1]);
   }
-  return t.auth.sessions(userId, { ...call, url: t.url, cookie: cookies.join("; ") });
+  return engine.sessions(userId, { ...call, url, cookie: cookies.join("; ") });
 }
 
 function passkeyCall(userId, config, name, call) {

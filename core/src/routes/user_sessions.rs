@@ -1,8 +1,8 @@
 //! `GET sessions`: the signed-in user's database sessions (see
 //! [`Auth::list_sessions`](crate::Auth::list_sessions)); `POST sessions`
 //! with `action=end&id=`, `action=endOthers` or `action=endAll` (and
-//! `csrfToken`, checked by the caller) ends them. Signed out: 401. JWT
-//! sessions are not stored: 400 `UnsupportedStrategy`.
+//! `csrfToken`, checked by the caller) ends them. Signed out (or no
+//! adapter): 401. JWT sessions are not stored: 400 `UnsupportedStrategy`.
 
 use serde_json::{json, Value};
 
@@ -31,14 +31,11 @@ pub fn manage(ctx: &mut Ctx) -> Result<Reply, AuthError> {
 
 /// Run `f` for the signed-in user; refusals as JSON the page can show.
 fn answer(ctx: &mut Ctx, f: impl FnOnce(&Ctx, &str) -> Result<Value, AuthError>) -> Result<Reply, AuthError> {
+    // Who is signed in, with either strategy: the calls below refuse JWT
+    // sessions themselves (`UnsupportedStrategy`).
     let user_id = match ctx.auth.stores.data() {
-        Some(db) if ctx.auth.settings.strategy == crate::SessionStrategy::Database => {
-            register::current_user_id(ctx, db)?
-        }
-        _ => {
-            let e = AuthError::new(ErrorType::UnsupportedStrategy, "only database sessions can be listed or ended");
-            return Ok(refused(400, &e));
-        }
+        Some(db) => register::current_user_id(ctx, db)?,
+        None => None,
     };
     let Some(user_id) = user_id else {
         return Ok(Reply::Json {
@@ -51,7 +48,7 @@ fn answer(ctx: &mut Ctx, f: impl FnOnce(&Ctx, &str) -> Result<Value, AuthError>)
         Ok(body) => Ok(Reply::Json { status: 200, body, no_store: true }),
         Err(e) => match e.error_type {
             ErrorType::SessionTokenError => Ok(refused(404, &e)),
-            ErrorType::UnknownAction => Ok(refused(400, &e)),
+            ErrorType::UnknownAction | ErrorType::UnsupportedStrategy => Ok(refused(400, &e)),
             _ => Err(e),
         },
     }

@@ -284,7 +284,7 @@ class Auth:
         self, user_id: str, call: Dict[str, Any], url: Optional[str] = None, cookie: Optional[str] = None
     ) -> Any:
         if cookie is not None:
-            call = {**call, "url": url or "http://localhost/", "cookie": cookie}
+            call = {**call, "url": url, "cookie": cookie}
         return _engine_call(self._native.sessions, user_id, json.dumps(call))
 
     def sign_in(
