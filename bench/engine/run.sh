@@ -34,6 +34,8 @@ per_call=$(per_call --calls)
 per_call_off=$(per_call --calls-cache-off)
 per_call_first=$(per_call --calls-first-sight)
 per_call_first_off=$(per_call --calls-first-sight-cache-off)
+per_call_check=$(per_call --calls-sign-out-check)
+per_call_check_off=$(per_call --calls-sign-out-check-off)
 body=$(mktemp)
 {
   echo "Release build, pinned to CPU 1; each row the median of 5 rounds (min-max)."
@@ -53,6 +55,12 @@ body=$(mktemp)
   echo "|---|---|---|"
   echo "| the same cookie on every call | $per_call (hits) | $per_call_off |"
   echo "| a different cookie on every call (first sight) | $per_call_first (misses) | $per_call_first_off |"
+  echo
+  echo "With a SQLite adapter and JWT sessions, the sign-out check (\`session.revocationCheck\`, on by default there; the user's sign-out time read once, then remembered), the same cookie on every call:"
+  echo
+  echo "| instructions per \`get_session_view_by_cookie\` call | check on | \`revocationCheck: false\` | on / off |"
+  echo "|---|---|---|---|"
+  echo "| JWT + SQLite adapter | $per_call_check | $per_call_check_off | $(awk -v a="$per_call_check" -v b="$per_call_check_off" 'BEGIN { printf "%.2fx", a / b }') |"
 } >"$body"
 cat "$body"
 write_results engine "Engine, in-process" bench/engine/run.sh "$load_before" "$body"

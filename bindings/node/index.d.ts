@@ -751,6 +751,14 @@ export interface SessionOptions {
    * read). On by default (1024 entries, 4 MiB); `false` turns it off.
    */
   cache?: boolean | { maxEntries?: number; maxBytes?: number };
+  /**
+   * JWT strategy: end sessions before they expire (sign out everywhere, a
+   * password change or reset). Each engine trusts a user's sign-out time for
+   * `interval` seconds (default 60) and remembers `maxUsers` users (default
+   * 10000). On by default where the adapter keeps sign-out times; `false`
+   * turns it off.
+   */
+  revocationCheck?: boolean | { interval?: number; maxUsers?: number };
 }
 
 export interface CallbacksOptions {
@@ -807,8 +815,13 @@ export interface EventsOptions {
   emailChanged?: (message: { user: AdapterUser; previousEmail: string | null }) => Awaitable<void>;
   /** A user deleted their own account. */
   accountDeleted?: (message: { user: AdapterUser }) => Awaitable<void>;
-  /** Database sessions of a user were ended from their list or by the server. */
-  sessionsEnded?: (message: { userId: string; ended: number; scope: "one" | "others" | "all" }) => Awaitable<void>;
+  /** Sessions of a user were ended from their list, by the server or a password change; with JWT sessions `ended` is 0 and every session signed in to before `before` (ISO 8601) ended. */
+  sessionsEnded?: (message: {
+    userId: string;
+    ended: number;
+    scope: "one" | "others" | "all";
+    before?: string;
+  }) => Awaitable<void>;
   /** A request a rate limit refused; `key` is `ip:<address or /64>` or `id:<hash>` (never the username or email). */
   refreshTokenRevoked?: (message: { userId: string; provider: string; providerAccountId: string }) => Awaitable<void>;
   rateLimited?: (message: {
@@ -1101,14 +1114,14 @@ export declare function listSessions(
 /** End one of the user's sessions by its listed id; rejects with `SessionTokenError` when it is not theirs. */
 export declare function endSession(userId: string, sessionId: string, config: Omit<AuthConfig, "raw">): Promise<void>;
 
-/** End every session of the user but the one `request` carries; how many ended. */
+/** End every database session of the user but the one `request` carries; how many ended (JWT sessions: use the `sessions` route, which re-issues the caller's cookie). */
 export declare function endOtherSessions(
   userId: string,
   request: SessionRequest,
   config: Omit<AuthConfig, "raw">,
 ): Promise<number>;
 
-/** End every session of the user (sign out everywhere); how many ended. */
+/** End every session of the user (sign out everywhere); how many stored sessions ended (0 with JWT sessions, which end by a sign-out time). */
 export declare function endAllSessions(userId: string, config: Omit<AuthConfig, "raw">): Promise<number>;
 
 // ---------------------------------------------------------------- errors

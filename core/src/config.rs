@@ -164,6 +164,11 @@ pub struct SessionConfig {
     /// [`crate::session_cache`]).
     #[serde(default)]
     pub cache: Option<Value>,
+    /// Ending JWT sessions before they expire: absent for on wherever the
+    /// store can keep sign-out times, `false` for never, `true` or
+    /// `{ interval, maxUsers }` (see [`crate::sign_outs`]).
+    #[serde(default)]
+    pub revocation_check: Option<Value>,
 }
 
 /// How the engine waits for host code (`hooks` option): every hook call has
@@ -443,6 +448,8 @@ pub struct Settings {
     pub jwt_max_age: u64,
     /// `session.cache`; `None` when turned off.
     pub session_cache: Option<crate::session_cache::SessionCacheSettings>,
+    /// `session.revocationCheck`.
+    pub revocation_check: crate::sign_outs::RevocationOption,
     pub trust_host: bool,
     pub use_secure_cookies: Option<bool>,
     pub redirect_proxy_url: Option<Url>,
@@ -612,6 +619,7 @@ impl Settings {
             session_update_age,
             jwt_max_age: config.jwt.max_age.unwrap_or(session_max_age),
             session_cache: crate::session_cache::SessionCacheSettings::parse(config.session.cache.as_ref())?,
+            revocation_check: crate::sign_outs::RevocationOption::parse(config.session.revocation_check.as_ref())?,
             trust_host,
             use_secure_cookies: config.use_secure_cookies,
             redirect_proxy_url,

@@ -75,7 +75,7 @@ fn keywords_of(kind: &HookKind) -> &'static [&'static str] {
             Event::EmailVerified | Event::PasswordReset | Event::PasswordChanged | Event::AccountDeleted,
         ) => &["user"],
         HookKind::Event(Event::EmailChanged) => &["user", "previousEmail"],
-        HookKind::Event(Event::SessionsEnded) => &["userId", "ended", "scope"],
+        HookKind::Event(Event::SessionsEnded) => &["userId", "ended", "scope", "before"],
         HookKind::Provider { method: ProviderMethod::Authorize, .. } => &["credentials", "request"],
         HookKind::Provider { method: ProviderMethod::GetUserInfo, .. } => &["options", "request"],
         _ => &[],

@@ -63,6 +63,39 @@ impl Identity {
     }
 }
 
+/// The claim's key for when the session was signed in to (unix ms). Set at
+/// sign-in and kept by every re-issue (unlike `iat`, which a re-issue
+/// moves), so a sign-out everywhere ([`crate::sign_outs`]) can tell a
+/// session signed in to before it from one signed in to since.
+pub(crate) const SIGNED_IN_AT: &str = "authTime";
+
+/// The claim a session signed in to at `signed_in_at` (unix ms) carries.
+pub(crate) fn session_claim(identity: &Identity, signed_in_at: i64) -> Value {
+    let mut claim = identity.to_claim();
+    if let Value::Object(map) = &mut claim {
+        map.insert(SIGNED_IN_AT.into(), Value::from(signed_in_at));
+    }
+    claim
+}
+
+/// Whose session a token is and when it was signed in to (unix ms), for
+/// the sign-out check: the engine's claim (`sub`, `authTime`), else, for a
+/// token issued without it (by Auth.js), the token's `sub` and `iat` (to
+/// the second: the start of it, so a sign-out within that second ends it
+/// too). `None` for a token naming no user. A token with a user but no
+/// time counts as signed in to before any sign-out.
+pub(crate) fn signed_in(claim: Option<&Value>, sub: Option<&Value>, iat: Option<&Value>) -> Option<(String, i64)> {
+    let iat_ms =
+        || iat.and_then(Value::as_f64).filter(|t| t.is_finite()).map_or(i64::MIN, |t| (t.floor() * 1000.0) as i64);
+    if let Some(claim) = claim.and_then(Value::as_object) {
+        let subject = claim.get("sub").and_then(Value::as_str).filter(|s| !s.is_empty())?;
+        let at = claim.get(SIGNED_IN_AT).and_then(Value::as_i64).unwrap_or_else(iat_ms);
+        return Some((subject.to_owned(), at));
+    }
+    let subject = sub.and_then(Value::as_str).filter(|s| !s.is_empty())?;
+    Some((subject.to_owned(), iat_ms()))
+}
+
 /// Keep the engine's claim on a token a jwt callback returned: the value
 /// the engine issued wins over whatever the callback did with it.
 pub(crate) fn keep_claim(issued: &Map<String, Value>, returned: &mut Map<String, Value>) {

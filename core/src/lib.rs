@@ -76,6 +76,7 @@ pub mod session;
 #[doc(hidden)]
 pub mod session_cache;
 mod setup;
+pub mod sign_outs;
 pub mod store;
 #[doc(hidden)]
 pub mod time;
@@ -117,6 +118,9 @@ pub struct Auth {
     /// Decrypted session cookies (`session.cache`): JWT strategy, the
     /// engine's own codec. Dropped with the engine, and with it its secrets.
     session_cache: Option<session_cache::SessionCache>,
+    /// Users' sign-out times, for JWT sessions (`session.revocationCheck`):
+    /// JWT strategy with a store that keeps them.
+    sign_outs: Option<sign_outs::SignOuts>,
     csrf: Csrf,
     plain_cookies: CookieSet,
     secure_cookies: CookieSet,

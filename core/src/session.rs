@@ -13,8 +13,9 @@ use crate::cookies::{ChunkedCookie, CookieSet, SetCookie};
 use crate::error::{AuthError, ErrorType};
 use crate::host::Hook;
 use crate::http::AuthRequest;
-use crate::identity::Identity;
+use crate::identity::{Identity, CLAIM};
 use crate::session_cache::{Entry, PlainClaims, SessionCache, SharedSession};
+use crate::sign_outs::Verdict;
 use crate::time::{iso_millis, now_millis, now_seconds};
 use crate::Auth;
 
@@ -169,6 +170,11 @@ impl SessionRead {
     fn none(cookies: Vec<SetCookie>) -> SessionRead {
         SessionRead { session: None, shared: None, identity: None, cookies, adapter_error: None }
     }
+
+    /// The store could not be read: no session now, but the cookie is kept.
+    fn unknown(e: AuthError) -> SessionRead {
+        SessionRead { adapter_error: Some(e), ..SessionRead::none(Vec::new()) }
+    }
 }
 
 impl Auth {
@@ -259,11 +265,17 @@ impl Auth {
                 return SessionRead::none(jar.clear());
             }
         };
+        let signed_in = crate::identity::signed_in(claims.get(CLAIM), claims.get("sub"), claims.get("iat"));
+        match self.sign_out_verdict(signed_in.as_ref(), false) {
+            Verdict::Stands => {}
+            Verdict::Ended => return SessionRead::none(jar.clear()),
+            Verdict::Unknown(e) => return SessionRead::unknown(e),
+        }
         let issued_at = claims.get("iat").and_then(Value::as_f64).map(|iat| iat as u64);
         let is_update = matches!(mode, ReadMode::Update(_));
         // Only a jwt callback can change the token; without one, the claims
         // are the token and nothing is copied.
-        let (token, changed) = if is_update || self.callbacks.has_jwt {
+        let (mut token, changed) = if is_update || self.callbacks.has_jwt {
             let mut args = Map::new();
             if let ReadMode::Update(data) = &mode {
                 args.insert("trigger".into(), "update".into());
@@ -317,6 +329,21 @@ impl Auth {
 
         let mut out = Vec::new();
         if renew {
+            // The re-issued token keeps when the session was signed in to:
+            // its `iat` moves, the claim's `authTime` does not.
+            match (token.get_mut(CLAIM).and_then(Value::as_object_mut), &signed_in) {
+                (Some(claim), Some((_, at))) => {
+                    claim.entry(crate::identity::SIGNED_IN_AT).or_insert_with(|| Value::from(*at));
+                }
+                // No claim to keep it in: the new `iat` would hide a sign-out
+                // this engine has not read yet, so read it now.
+                (None, Some(_)) => match self.sign_out_verdict(signed_in.as_ref(), true) {
+                    Verdict::Stands => {}
+                    Verdict::Ended => return SessionRead::none(jar.clear()),
+                    Verdict::Unknown(e) => return SessionRead::unknown(e),
+                },
+                _ => {}
+            }
             match self.encode_session_token(&token, &spec.name) {
                 Ok(encoded) => out = jar.write(&encoded, expires),
                 Err(e) => {
@@ -366,6 +393,11 @@ impl Auth {
             self.callbacks.log(&jwt_session_error(e));
             return Some(SessionRead::none(jar.clear()));
         }
+        match self.sign_out_verdict(claims.signed_in.as_ref(), false) {
+            Verdict::Stands => {}
+            Verdict::Ended => return Some(SessionRead::none(jar.clear())),
+            Verdict::Unknown(e) => return Some(SessionRead::unknown(e)),
+        }
         let issued_at = iat.and_then(Value::as_f64).map(|iat| iat as u64);
         if matches!(mode, ReadMode::Refresh) && self.renewal_due(issued_at, now) {
             return None;
@@ -410,6 +442,55 @@ impl Auth {
             return None;
         };
         Some(CacheSlot { cache, secure, value, hit: Cell::new(false), passed: Cell::new(None) })
+    }
+
+    /// Who a JWT session cookie value `raw` (under cookie name `salt`)
+    /// signs in: the subject of the engine's claim, else the token's `sub`;
+    /// only for a token that passes what a session read checks (decryption,
+    /// its times, the sign-out check). The routes that act for the
+    /// signed-in user take their user from here, so a session ended
+    /// everywhere can do nothing, not even re-issue itself.
+    pub(crate) fn jwt_session_user(&self, raw: &str, salt: &str) -> Option<String> {
+        let token = self.decode_session_token(raw, salt).ok().flatten()?;
+        let signed_in = crate::identity::signed_in(token.get(CLAIM), token.get("sub"), token.get("iat"));
+        if !matches!(self.sign_out_verdict(signed_in.as_ref(), false), Verdict::Stands) {
+            return None;
+        }
+        match Identity::from_claims(&token) {
+            Some(identity) => Some(identity.subject),
+            None => token.get("sub").and_then(Value::as_str).filter(|s| !s.is_empty()).map(str::to_owned),
+        }
+    }
+
+    /// The JWT session cookie `req` carries, re-issued as signed in to at
+    /// `signed_in_at` (unix ms), so that it outlives the sign-out of its
+    /// user this request just recorded (a password change, "end the other
+    /// sessions"). Nothing when `req` carries no readable session of
+    /// `user_id`.
+    pub(crate) fn reissue_signed_in_at(
+        &self,
+        req: &AuthRequest,
+        user_id: &str,
+        signed_in_at: i64,
+    ) -> Result<Vec<SetCookie>, AuthError> {
+        let jar = ChunkedCookie::read(&self.cookies_for_url(&req.url).session_token, req);
+        let spec = jar.spec();
+        let Some(raw) = jar.value() else {
+            return Ok(Vec::new());
+        };
+        let mut token = match self.decode_session_token(raw, &spec.name) {
+            Ok(Some(token)) => token,
+            Ok(None) | Err(_) => return Ok(Vec::new()),
+        };
+        let Some(claim) = token.get_mut(CLAIM).and_then(Value::as_object_mut) else {
+            return Ok(Vec::new());
+        };
+        if claim.get("sub").and_then(Value::as_str) != Some(user_id) {
+            return Ok(Vec::new());
+        }
+        claim.insert(crate::identity::SIGNED_IN_AT.into(), Value::from(signed_in_at));
+        let encoded = self.encode_session_token(&token, &spec.name)?;
+        Ok(jar.write(&encoded, now_seconds().saturating_add(self.settings.session_max_age)))
     }
 
     /// Whether a token issued at `issued_at` is re-issued by `GET session`:
@@ -589,7 +670,8 @@ impl PlainClaims {
         };
         let (exp, iat, nbf) = (take(&mut claims.exp), take(&mut claims.iat), take(&mut claims.nbf));
         let identity = claims.libauth.get().and_then(Identity::from_claim);
-        Some(PlainClaims { exp, iat, nbf, user: claims.user(), identity })
+        let signed_in = crate::identity::signed_in(claims.libauth.get(), claims.sub.get(), iat.as_ref());
+        Some(PlainClaims { exp, iat, nbf, user: claims.user(), identity, signed_in })
     }
 }
 
@@ -757,6 +839,8 @@ struct SessionClaims {
     nbf: Claim,
     /// The engine's identity claim ([`crate::identity::CLAIM`]).
     libauth: Claim,
+    /// Whose session it is, for a token without the identity claim.
+    sub: Claim,
 }
 
 impl SessionClaims {

@@ -193,6 +193,9 @@ pub(crate) struct PlainClaims {
     pub(crate) nbf: Option<Value>,
     pub(crate) user: serde_json::Map<String, Value>,
     pub(crate) identity: Option<crate::identity::Identity>,
+    /// Whose session it is and when it was signed in to, for the sign-out
+    /// check ([`crate::identity::signed_in`]).
+    pub(crate) signed_in: Option<(String, i64)>,
 }
 
 pub(crate) struct Entry {

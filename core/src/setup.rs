@@ -12,7 +12,7 @@ use crate::host::{self, Hook, Host};
 use crate::jwt::JwtCodec;
 use crate::providers::{self, Providers};
 use crate::store::{self, Stores};
-use crate::{callbacks::Callbacks, ratelimit, session_cache, tokens, webauthn, Auth};
+use crate::{callbacks::Callbacks, ratelimit, session_cache, sign_outs, tokens, webauthn, Auth};
 
 impl Auth {
     pub(crate) fn build(
@@ -59,6 +59,7 @@ impl Auth {
             }
             _ => None,
         };
+        let sign_outs = sign_outs_for(&settings, stores.data())?;
         let csrf = Csrf::new(settings.secrets.clone());
         let callbacks = Callbacks::new(host.clone(), settings.debug);
         webauthn::check_config(&providers, stores.data(), settings.web_authn)?;
@@ -100,11 +101,40 @@ impl Auth {
             providers,
             codec,
             session_cache,
+            sign_outs,
             csrf,
             plain_cookies,
             secure_cookies,
         })
     }
+}
+
+/// The sign-out check of JWT sessions: on by default when the sessions'
+/// store keeps sign-out times; asked for (`session.revocationCheck`) where
+/// none can be kept, a configuration error.
+fn sign_outs_for(
+    settings: &Settings,
+    data: Option<&store::DataStores>,
+) -> Result<Option<sign_outs::SignOuts>, ConfigError> {
+    use sign_outs::{RevocationOption, RevocationSettings};
+    let keeps = data.is_some_and(|db| db.sessions.keeps_sign_outs());
+    let settings = match (settings.revocation_check, settings.strategy) {
+        (RevocationOption::Off, _) | (_, SessionStrategy::Database) => return Ok(None),
+        (RevocationOption::Default, _) if !keeps => return Ok(None),
+        (RevocationOption::Default, _) => RevocationSettings::default(),
+        (RevocationOption::On(_), _) if !keeps => {
+            return Err(ConfigError::new(
+                RevocationOption::OPTION,
+                if data.is_none() {
+                    "needs an `adapter` to keep when each user's sessions were ended"
+                } else {
+                    "this adapter cannot keep when a user's sessions were ended: use a built-in one, or `secondaryStorage`"
+                },
+            ))
+        }
+        (RevocationOption::On(on), _) => on,
+    };
+    Ok(Some(sign_outs::SignOuts::new(settings)))
 }
 
 /// Whether some hook the host registered is of a kind `reached` says a

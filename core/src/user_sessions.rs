@@ -10,8 +10,9 @@
 //! or ended: an id that is not one of theirs is "no such session", as an
 //! unknown one.
 //!
-//! JWT sessions are not stored, so there is nothing to list; those calls
-//! are refused with `UnsupportedStrategy`.
+//! JWT sessions are not stored, so there is nothing to list or end one by
+//! one; those calls are refused with `UnsupportedStrategy`. Ending all of
+//! a user's JWT sessions records a sign-out time ([`crate::sign_outs`]).
 
 use std::net::IpAddr;
 
@@ -113,7 +114,7 @@ impl Auth {
             .ok_or_else(no_such_session)?;
         // Gone meanwhile (ended by another request): the same answer.
         db.sessions.delete_session(&found.session_token)?.ok_or_else(no_such_session)?;
-        self.sessions_ended(user_id, 1, EndScope::One);
+        self.sessions_ended(user_id, 1, EndScope::One, None);
         Ok(())
     }
 
@@ -121,17 +122,50 @@ impl Auth {
     /// carries (all of them when it carries none of theirs); how many
     /// ended.
     pub fn end_other_sessions(&self, user_id: &str, request: Option<&AuthRequest>) -> Result<u64, AuthError> {
+        if self.settings.strategy == SessionStrategy::Jwt {
+            return Err(AuthError::new(
+                ErrorType::UnsupportedStrategy,
+                "a JWT session is kept while the others end only where its cookie can be re-issued: \
+                 POST sessions with action=endOthers; from the server, end all sessions",
+            ));
+        }
         let db = self.session_stores()?;
         let current = request.and_then(|req| self.current_stored_token(req));
         self.end_sessions_but(db, user_id, current.as_deref(), EndScope::Others)
     }
 
-    /// End every session of `user_id`; how many ended.
+    /// End every session of `user_id`; how many stored sessions ended.
+    /// JWT sessions are stored nowhere to count (0): every one `user_id`
+    /// signed in to until now ends, here at once and in every process
+    /// sharing the store within `session.revocationCheck.interval` (see
+    /// [`crate::sign_outs`]).
     pub fn end_all_sessions(&self, user_id: &str) -> Result<u64, AuthError> {
+        if self.settings.strategy == SessionStrategy::Jwt {
+            let before = self.sign_out_jwt_sessions(user_id)?;
+            self.sessions_ended(user_id, 0, EndScope::All, Some(before));
+            return Ok(0);
+        }
         let db = self.session_stores()?;
         let ended = db.sessions.delete_user_sessions(user_id)?;
-        self.sessions_ended(user_id, ended, EndScope::All);
+        self.sessions_ended(user_id, ended, EndScope::All, None);
         Ok(ended)
+    }
+
+    /// Record that `user_id`'s JWT sessions signed in to until now are
+    /// over; when. Refused where no sign-out can be kept.
+    pub(crate) fn sign_out_jwt_sessions(&self, user_id: &str) -> Result<i64, AuthError> {
+        if self.stores.data().is_none() {
+            return Err(AuthError::new(
+                ErrorType::MissingAdapter,
+                "ending JWT sessions needs an adapter to keep when each user's sessions were ended",
+            ));
+        }
+        self.record_sign_out(user_id)?.ok_or_else(|| {
+            AuthError::new(
+                ErrorType::UnsupportedStrategy,
+                "JWT sessions end before they expire only with session.revocationCheck on (it is off, or this adapter cannot keep sign-outs)",
+            )
+        })
     }
 
     /// The session calls as one entry point for the bindings: `call` is
@@ -194,16 +228,21 @@ impl Auth {
             db.create_session_with_details(&session, &s.details)?;
         }
         let ended = deleted.saturating_sub(u64::from(kept.is_some()));
-        self.sessions_ended(user_id, ended, scope);
+        self.sessions_ended(user_id, ended, scope, None);
         Ok(ended)
     }
 
-    fn sessions_ended(&self, user_id: &str, ended: u64, scope: EndScope) {
-        if ended > 0 {
-            self.callbacks.event(
-                &Hook::EVENT_SESSIONS_ENDED,
-                || json!({ "userId": user_id, "ended": ended, "scope": scope.as_str() }),
-            );
+    /// `events.sessionsEnded`: `ended` stored sessions, and with `before`
+    /// (unix ms) every JWT session signed in to before it.
+    pub(crate) fn sessions_ended(&self, user_id: &str, ended: u64, scope: EndScope, before: Option<i64>) {
+        if ended > 0 || before.is_some() {
+            self.callbacks.event(&Hook::EVENT_SESSIONS_ENDED, || {
+                let mut message = json!({ "userId": user_id, "ended": ended, "scope": scope.as_str() });
+                if let Some(before) = before {
+                    message["before"] = Value::String(iso_millis(before.max(0) as u64));
+                }
+                message
+            });
         }
     }
 

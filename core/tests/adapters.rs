@@ -29,7 +29,7 @@ use serde_json::{json, Value};
 const NOW: i64 = 1_763_800_000_123; // 2025-11-22, with milliseconds
 const DAY: i64 = 86_400_000;
 /// The schema version of the built-in SQL adapters (how many migrations).
-const SCHEMA_VERSION: usize = 5;
+const SCHEMA_VERSION: usize = 6;
 
 /// An adapter under test, and whatever must be cleaned up after it.
 struct Fixture {

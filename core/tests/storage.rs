@@ -17,7 +17,7 @@ use libauth_core::store::{
 };
 use proptest::prelude::*;
 
-const LATEST: u32 = 5;
+const LATEST: u32 = 6;
 
 fn tables(path: &std::path::Path) -> Vec<String> {
     let conn = rusqlite::Connection::open(path).unwrap();
@@ -104,9 +104,10 @@ fn postgres_migrates_down_and_up_and_refuses_a_newer_database() {
     let (current, steps) = postgres::plan(&options, Some(1)).unwrap();
     assert_eq!(current, LATEST);
     let sql: Vec<String> = steps.iter().map(|s| postgres::step_sql(s, &schema.0)).collect();
-    assert!(sql[0].contains(&format!("ALTER TABLE \"{}\".sessions DROP COLUMN ip", schema.0)), "{sql:?}");
-    assert!(sql[1].contains(&format!("ALTER TABLE \"{}\".users DROP COLUMN locale", schema.0)), "{sql:?}");
-    assert!(sql[2].contains(&format!("DROP TABLE \"{}\".leases", schema.0)), "{sql:?}");
+    assert!(sql[0].contains(&format!("DROP TABLE \"{}\".sign_outs", schema.0)), "{sql:?}");
+    assert!(sql[1].contains(&format!("ALTER TABLE \"{}\".sessions DROP COLUMN ip", schema.0)), "{sql:?}");
+    assert!(sql[2].contains(&format!("ALTER TABLE \"{}\".users DROP COLUMN locale", schema.0)), "{sql:?}");
+    assert!(sql[3].contains(&format!("DROP TABLE \"{}\".leases", schema.0)), "{sql:?}");
     assert_eq!(postgres::migrate(&options, Some(1)).unwrap().to, 1);
     let mut client = ::postgres::Client::connect(&postgres_url(), ::postgres::NoTls).unwrap();
     let count = |client: &mut ::postgres::Client, table: &str| -> i64 {

@@ -42,7 +42,14 @@ fn engine(stores: Value, strategy: &str, mailbox: &Mailbox, events: &Events) -> 
         "providers": [{ "type": "password", "argon2": { "memoryKib": 64, "iterations": 1 } }],
     });
     for (k, v) in stores.as_object().cloned().unwrap_or_default() {
-        config[k] = v;
+        match (k.as_str(), v) {
+            ("session", Value::Object(session)) => {
+                for (option, value) in session {
+                    config["session"][option] = value;
+                }
+            }
+            (_, v) => config[k] = v,
+        }
     }
     Auth::with_env(Config::from_value(config).expect("valid config"), Arc::new(hooks), &HashMap::new())
         .expect("engine builds")
@@ -221,6 +228,262 @@ fn a_user_lists_and_ends_their_own_sessions_on_every_backend() {
         assert_eq!(seen, [(json!("one"), json!(1)), (json!("others"), json!(1)), (json!("all"), json!(1))], "{name}");
         assert!(events.lock().unwrap().iter().all(|e| e["userId"] == ada.as_str()), "{name}");
     }
+}
+
+/// `backends()` with JWT sessions whose sign-out times are read again
+/// after `interval` seconds; memory left out, which two engines cannot share.
+fn shared_jwt_backends(interval: u64) -> Vec<(&'static str, Value, Box<dyn std::any::Any>)> {
+    backends()
+        .into_iter()
+        .filter(|(name, _, _)| *name != "memory")
+        .map(|(name, mut stores, guard)| {
+            stores["session"] = json!({ "revocationCheck": { "interval": interval } });
+            (name, stores, guard)
+        })
+        .collect()
+}
+
+/// A browser on another engine (another server process) with `b`'s cookies.
+fn same_cookies_on<'a>(auth: &'a Auth, b: &Browser) -> Browser<'a> {
+    let mut copy = browser(auth, None);
+    copy.jar = b.jar.clone();
+    copy
+}
+
+/// Signing out everywhere with JWT sessions: the engine that records it
+/// refuses the ended sessions at once; another engine on the same store (a
+/// second server process) within the configured interval, reading each
+/// user's sign-out time at most once per interval.
+#[test]
+fn jwt_sessions_end_everywhere_within_the_interval() {
+    const INTERVAL: u64 = 1;
+    for (name, stores, _guard) in shared_jwt_backends(INTERVAL) {
+        let (mailbox, events) = (Mailbox::default(), Events::default());
+        let here = engine(stores.clone(), "jwt", &mailbox, &events);
+        let there = engine(stores, "jwt", &mailbox, &Events::default());
+
+        let mut laptop = browser(&here, Some(FIREFOX));
+        sign_up(&mut laptop, &mailbox, "ada@example.com");
+        let mut phone = browser(&here, Some(IPHONE));
+        sign_in(&mut phone, "203.0.113.77", "ada@example.com");
+        let mut tablet = browser(&there, None);
+        sign_in(&mut tablet, "198.51.100.1", "ada@example.com");
+        let mut eve = browser(&here, None);
+        sign_up(&mut eve, &mailbox, "eve@example.com");
+        let ada = identity_of(&laptop).unwrap().subject;
+        let mut phone_there = same_cookies_on(&there, &phone);
+        assert!(signed_in(&mut phone) && signed_in(&mut phone_there) && signed_in(&mut tablet), "{name}");
+
+        // JWT sessions are not listed, nor ended one by one, nor "all but
+        // this one" from the server (no cookie to re-issue there).
+        assert_eq!(laptop.get("/auth/sessions").status, 400, "{name}");
+        let err = here.end_other_sessions(&ada, None).unwrap_err();
+        assert_eq!(err.error_type, ErrorType::UnsupportedStrategy, "{name}");
+        // Without the CSRF token nothing ends.
+        let res = laptop.post("/auth/sessions", &[("action", "endOthers")]);
+        assert!(location(&res).contains("error=MissingCSRF"), "{name}");
+        assert!(signed_in(&mut phone), "{name}");
+
+        // End the others from the laptop: its cookie is re-issued and stays
+        // good; the phone ends at once on this engine.
+        let reads_before = there.sign_out_reads().unwrap();
+        let stolen = phone.jar.clone();
+        let res = manage(&mut laptop, &[("action", "endOthers")]);
+        assert_eq!(res.status, 200, "{name}: {}", res.body_str());
+        assert!(res.json().unwrap()["before"].as_str().is_some_and(|t| t.ends_with('Z')), "{name}");
+        assert!(signed_in(&mut laptop), "{name}: the browser that ended the others stays signed in");
+        assert!(!signed_in(&mut phone), "{name}: ended at once where it was recorded");
+        assert!(signed_in(&mut eve), "{name}: another user's session stands");
+        assert!(!phone.has_session_cookie(), "{name}: an ended session's cookie is cleared");
+        // An ended cookie (a thief's copy) can do nothing: not re-issue
+        // itself past the sign-out by ending the others, not act at all.
+        let mut thief = browser(&here, None);
+        thief.jar = stolen;
+        assert_eq!(manage(&mut thief, &[("action", "endOthers")]).status, 401, "{name}");
+        assert_eq!(manage(&mut thief, &[("action", "endAll")]).status, 401, "{name}");
+        assert!(!signed_in(&mut thief), "{name}");
+
+        // The other engine: ended within the interval (it trusts what it
+        // read for that long), then for good.
+        let deadline = std::time::Instant::now() + std::time::Duration::from_millis(INTERVAL * 1000 + 500);
+        while signed_in(&mut phone_there) {
+            assert!(std::time::Instant::now() < deadline, "{name}: still signed in past the interval");
+            phone_there = same_cookies_on(&there, &phone_there);
+            std::thread::sleep(std::time::Duration::from_millis(50));
+        }
+        assert!(!signed_in(&mut tablet), "{name}: the tablet signed in there before the sign-out, so it ended");
+        let mut laptop_there = same_cookies_on(&there, &laptop);
+        assert!(signed_in(&mut laptop_there), "{name}: the re-issued laptop cookie stands there too");
+        // At most one store read of Ada's time per interval (and one for a
+        // first sight of each user), however many reads were served.
+        let reads = there.sign_out_reads().unwrap() - reads_before;
+        assert!(reads <= 3, "{name}: {reads} store reads");
+
+        // From the server, on the other engine: all of them, the laptop's
+        // too; that engine refuses its cookie at once.
+        assert_eq!(there.end_all_sessions(&ada).unwrap(), 0, "{name}: no stored session to count");
+        assert!(!signed_in(&mut same_cookies_on(&there, &laptop)), "{name}");
+        std::thread::sleep(std::time::Duration::from_millis(INTERVAL * 1000 + 100));
+        assert!(!signed_in(&mut laptop), "{name}: ended here within the interval");
+        assert!(signed_in(&mut eve), "{name}");
+
+        // Signing in again after it works, on either engine.
+        let mut again = browser(&there, None);
+        sign_in(&mut again, "198.51.100.1", "ada@example.com");
+        assert!(signed_in(&mut again) && signed_in(&mut same_cookies_on(&here, &again)), "{name}");
+
+        let seen: Vec<(Value, bool)> =
+            events.lock().unwrap().iter().map(|e| (e["scope"].clone(), e["before"].is_string())).collect();
+        assert_eq!(seen, [(json!("others"), true)], "{name}: this engine's events");
+    }
+}
+
+/// A password change ends the user's other JWT sessions and keeps this
+/// browser's; a reset ends every one signed in to before it.
+#[test]
+fn password_change_and_reset_end_other_jwt_sessions() {
+    for (name, stores, _guard) in shared_jwt_backends(60) {
+        let (mailbox, events) = (Mailbox::default(), Events::default());
+        let auth = engine(stores, "jwt", &mailbox, &events);
+        let mut laptop = browser(&auth, None);
+        sign_up(&mut laptop, &mailbox, "ada@example.com");
+        let mut phone = browser(&auth, None);
+        sign_in(&mut phone, "203.0.113.77", "ada@example.com");
+
+        let csrf = laptop.csrf();
+        let res = laptop.post(
+            "/auth/password/change",
+            &[("currentPassword", PASSWORD), ("newPassword", "a new horse battery"), ("csrfToken", &csrf)],
+        );
+        assert_eq!(res.status, 302, "{name}: {}", location(&res));
+        assert!(location(&res).contains("notice=password-changed"), "{name}: {}", location(&res));
+        assert!(signed_in(&mut laptop), "{name}: the browser that changed it stays");
+        assert!(!signed_in(&mut phone), "{name}: the other session ended");
+
+        // A reset from a third browser ends the laptop too.
+        let mut other = browser(&auth, None);
+        let csrf = other.csrf();
+        let res = other.post("/auth/password/forgot", &[("email", "ada@example.com"), ("csrfToken", &csrf)]);
+        assert_eq!(res.status, 302, "{name}: {}", location(&res));
+        let link = mailbox.lock().unwrap().pop().expect("a reset mail");
+        let token = url::Url::parse(&link).unwrap().query_pairs().find(|(k, _)| k == "token").unwrap().1.into_owned();
+        let csrf = other.csrf();
+        let res = other.post(
+            "/auth/password/reset",
+            &[
+                ("email", "ada@example.com"),
+                ("token", &token),
+                ("password", "a third horse battery"),
+                ("csrfToken", &csrf),
+            ],
+        );
+        assert_eq!(res.status, 302, "{name}: {}", location(&res));
+        assert!(signed_in(&mut other), "{name}: signed in by the reset");
+        assert!(!signed_in(&mut laptop), "{name}: signed in before the reset, so ended");
+        let scopes: Vec<Value> = events.lock().unwrap().iter().map(|e| e["scope"].clone()).collect();
+        assert_eq!(scopes, [json!("others"), json!("all")], "{name}");
+    }
+}
+
+/// Tokens issued without the sign-in time (by Auth.js, without the
+/// engine's claim; by a libauth before `authTime`): judged by `iat`, and a
+/// re-issue keeps the sign-in time (or reads the store first).
+#[test]
+fn tokens_without_a_sign_in_time_are_judged_by_iat() {
+    use libauth_core::jwt::JwtCodec;
+    let file = temp_db_path();
+    let (mailbox, events) = (Mailbox::default(), Events::default());
+    let stores = json!({ "adapter": { "type": "sqlite", "path": file.0 }, "session": { "updateAge": 0 } });
+    let auth = engine(stores, "jwt", &mailbox, &events);
+    let codec = JwtCodec::new(vec![SECRET.to_owned()], &["authjs.session-token"]);
+    let now = libauth_core::time::now_seconds();
+    let token = |claims: Value, iat: u64| {
+        let mut b = browser(&auth, None);
+        let value = codec.encode_at(claims.as_object().unwrap(), "authjs.session-token", 3600, iat).unwrap();
+        b.jar.insert("authjs.session-token".into(), value);
+        b
+    };
+    let old_libauth = json!({ "sub": "u1", "libauth": { "sub": "u1", "emailVerified": false } });
+    let authjs = json!({ "sub": "u1", "name": "Ada" });
+    let mut before = [token(old_libauth.clone(), now - 10), token(authjs.clone(), now - 10)];
+    // updateAge 0: every read re-issues; the libauth one gains `authTime`.
+    for b in before.iter_mut() {
+        assert!(signed_in(b));
+    }
+    assert_eq!(auth.end_all_sessions("u1").unwrap(), 0);
+    for b in before.iter_mut() {
+        assert!(!signed_in(b), "a token re-issued after its sign-in still carries when that was");
+    }
+    // Issued after the sign-out (the next second: `iat` is whole seconds).
+    std::thread::sleep(std::time::Duration::from_millis(1100));
+    let later = libauth_core::time::now_seconds();
+    for claims in [old_libauth, authjs] {
+        assert!(signed_in(&mut token(claims, later)));
+    }
+    // A token naming no user is not checked.
+    assert!(signed_in(&mut token(json!({ "name": "nobody" }), now - 10)));
+}
+
+/// Where no sign-out can be kept, asking for the check is a configuration
+/// error naming the option, and ending JWT sessions is refused.
+#[test]
+fn the_check_needs_a_store_that_keeps_sign_outs() {
+    let (mailbox, events) = (Mailbox::default(), Events::default());
+    let config = |extra: Value| {
+        let mut c = json!({ "secret": SECRET, "trustHost": true, "providers": [], "session": { "strategy": "jwt" } });
+        for (k, v) in extra.as_object().unwrap() {
+            c[k] = v.clone();
+        }
+        Config::from_value(c).unwrap()
+    };
+    let built = |extra: Value| Auth::with_env(config(extra), Arc::new(HookMap::new()), &HashMap::new());
+    let err = built(json!({ "session": { "strategy": "jwt", "revocationCheck": true } })).err().unwrap();
+    assert_eq!(err.option, "session.revocationCheck");
+    let err = built(json!({ "session": { "strategy": "jwt", "revocationCheck": { "interval": -1 } } })).err().unwrap();
+    assert_eq!(err.option, "session.revocationCheck.interval");
+
+    let no_adapter = built(json!({})).unwrap();
+    assert_eq!(no_adapter.sign_out_reads(), None);
+    assert_eq!(no_adapter.end_all_sessions("u1").unwrap_err().error_type, ErrorType::MissingAdapter);
+    let off = engine(
+        json!({ "adapter": { "type": "memory" }, "session": { "revocationCheck": false } }),
+        "jwt",
+        &mailbox,
+        &events,
+    );
+    assert_eq!(off.end_all_sessions("u1").unwrap_err().error_type, ErrorType::UnsupportedStrategy);
+}
+
+/// While the store cannot be read, a user whose sign-out time was never
+/// read has no session for the request (the cookie is kept); once read, the
+/// last time read judges.
+#[test]
+fn an_unreadable_store_refuses_unknown_users_and_keeps_cookies() {
+    let file = temp_db_path();
+    let (mailbox, events) = (Mailbox::default(), Events::default());
+    let down = json!({
+        "adapter": { "type": "sqlite", "path": file.0 },
+        "secondaryStorage": { "type": "redis", "url": "redis://127.0.0.1:1", "keyPrefix": "libauth-test-down:" },
+    });
+    let up = json!({ "adapter": { "type": "sqlite", "path": file.0 } });
+    let auth_up = engine(up, "jwt", &mailbox, &events);
+    let mut b = browser(&auth_up, None);
+    sign_up(&mut b, &mailbox, "ada@example.com");
+    let auth_down = engine(down, "jwt", &mailbox, &events);
+    let mut there = same_cookies_on(&auth_down, &b);
+    let res = there.get("/auth/session");
+    assert!(res.status < 500, "{}", res.status);
+    assert!(res.json().unwrap().is_null(), "no session while its user's sign-outs cannot be read");
+    assert!(res.header("set-cookie").is_none(), "the cookie is kept: {res:?}");
+    // The same store with the check off: the session (it was never the
+    // session's own data that could not be read).
+    let mut off = json!({
+        "adapter": { "type": "sqlite", "path": file.0 },
+        "secondaryStorage": { "type": "redis", "url": "redis://127.0.0.1:1", "keyPrefix": "libauth-test-down:" },
+    });
+    off["session"] = json!({ "revocationCheck": false });
+    let auth_off = engine(off, "jwt", &mailbox, &events);
+    assert!(signed_in(&mut same_cookies_on(&auth_off, &b)));
 }
 
 #[test]

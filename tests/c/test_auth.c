@@ -804,6 +804,12 @@ static void test_user_sessions(void) {
     CHECK(err && strcmp(auth_error_type(err), "UnsupportedStrategy") == 0, "type");
     CHECK(out == NULL, "nothing written");
     auth_error_free(err);
+    /* Ending all of them is a sign-out time: nothing stored to count. */
+    const char *end_all = "{\"action\":\"endAll\"}";
+    CHECK(auth_sessions(jwt, "ada", 3, end_all, strlen(end_all), &out, NULL) == AUTH_OK, "JWT sessions end all");
+    CHECK(out && out->len == 11 && memcmp(out->data, "{\"ended\":0}", 11) == 0, "none stored to count");
+    auth_buffer_free(out);
+    out = NULL;
     auth_free(jwt);
 
     err = NULL;

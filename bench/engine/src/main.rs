@@ -15,6 +15,9 @@
 //! `--calls-by-cookie N` makes N `get_session_by_cookie` calls (the URL and
 //! the Cookie header, no request built) on one cookie, for
 //! `bench/reads/run.sh`; `--print-cookie` prints the signed-in cookie.
+//! `--calls-sign-out-check N` and `--calls-sign-out-check-off N` make N
+//! reads of one cookie on JWT sessions beside a SQLite adapter, with the
+//! sign-out check on and off.
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -47,6 +50,13 @@ fn main() {
     let uncached = engine(json!({ "session": { "cache": false } }));
     if let Some(mode) = only.as_deref().filter(|o| o.starts_with("--calls")) {
         let calls: usize = std::env::args().nth(2).and_then(|n| n.parse().ok()).expect("--calls N");
+        if mode.starts_with("--calls-sign-out-check") {
+            let stored = StoredEngine::new(!mode.ends_with("-off"));
+            for _ in 0..calls {
+                std::hint::black_box(stored.read());
+            }
+            return;
+        }
         let engine = if mode.ends_with("cache-off") { &uncached } else { &auth };
         if mode == "--calls-by-cookie" {
             for _ in 0..calls {
@@ -111,6 +121,18 @@ fn main() {
             std::hint::black_box(uncached.get_session(req).unwrap());
         });
     }
+    // JWT sessions beside a SQLite adapter: the sign-out check (on by
+    // default there) against `session.revocationCheck: false`. The user's
+    // sign-out time is read from the store once, then remembered.
+    if wants("get_session (JWT + SQLite adapter") {
+        for on in [true, false] {
+            let stored = StoredEngine::new(on);
+            let name = format!("get_session (JWT + SQLite adapter, sign-out check {})", if on { "on" } else { "off" });
+            report(&name, &mut || {
+                std::hint::black_box(stored.read());
+            });
+        }
+    }
     let route_req = AuthRequest::get("http://localhost:3000/auth/session").with_header("cookie", cookie.clone());
     report("handle GET /auth/session (no renewal due)", &mut || {
         std::hint::black_box(auth.handle(&route_req));
@@ -159,6 +181,43 @@ fn main() {
     let ops = (threads * per_thread) as f64 / start.elapsed().as_secs_f64();
     println!("{:<52} {:>12.0} ops/s  ({threads} threads)", "get_session (JWT), all cores", ops);
 }
+
+/// An engine with JWT sessions beside a SQLite adapter (in a temporary
+/// file, deleted on drop) and a signed-in cookie.
+struct StoredEngine {
+    auth: Auth,
+    cookie: String,
+    path: std::path::PathBuf,
+}
+
+impl StoredEngine {
+    fn new(check: bool) -> StoredEngine {
+        let path = std::env::temp_dir().join(format!("libauth-bench-{}-{check}.db", std::process::id()));
+        let _ = std::fs::remove_file(&path);
+        let auth = engine(json!({
+            "adapter": { "type": "sqlite", "path": path },
+            "session": { "strategy": "jwt", "revocationCheck": check },
+        }));
+        let cookie = sign_in(&auth);
+        assert!(auth.get_session_by_cookie(DASHBOARD, Some(&cookie)).unwrap().is_some(), "bench setup: signed in");
+        assert_eq!(auth.sign_out_reads().is_some(), check, "bench setup: the check is {check}");
+        StoredEngine { auth, cookie, path }
+    }
+
+    fn read(&self) -> Option<libauth_core::SessionView> {
+        self.auth.get_session_view_by_cookie(DASHBOARD, Some(&self.cookie)).unwrap()
+    }
+}
+
+impl Drop for StoredEngine {
+    fn drop(&mut self) {
+        for suffix in ["", "-wal", "-shm"] {
+            let _ = std::fs::remove_file(format!("{}{suffix}", self.path.display()));
+        }
+    }
+}
+
+const DASHBOARD: &str = "http://localhost:3000/dashboard";
 
 /// `n` session cookies like `cookie` (the same claims, each its own `jti`),
 /// as requests.

@@ -140,11 +140,31 @@ describe("a user's sessions", () => {
     );
   });
 
-  it("JWT sessions are refused with UnsupportedStrategy", async () => {
-    const jwt = { ...config, session: { strategy: "jwt" } };
+  it("JWT sessions are not listed, but end all at once by a sign-out time", async () => {
+    const endedJwt = [];
+    const jwt = {
+      ...config,
+      adapter: { type: "sqlite", path: `${db}-jwt` },
+      session: { strategy: "jwt" },
+      events: { sessionsEnded: (message) => endedJwt.push(message) },
+    };
     await assert.rejects(
       listSessions("someone", jwt),
       (e) => e instanceof AuthError && e.type === "UnsupportedStrategy",
     );
+    await assert.rejects(
+      endOtherSessions("someone", new Request("http://localhost/", { headers: { cookie: "a=b" } }), jwt),
+      (e) => e instanceof AuthError && e.type === "UnsupportedStrategy",
+    );
+    assert.equal(await endAllSessions("someone", jwt), 0, "nothing stored to count");
+    assert.equal(endedJwt.length, 1);
+    assert.equal(endedJwt[0].scope, "all");
+    assert.match(endedJwt[0].before, /Z$/);
+    const off = { ...jwt, session: { strategy: "jwt", revocationCheck: false } };
+    await assert.rejects(
+      endAllSessions("someone", off),
+      (e) => e instanceof AuthError && e.type === "UnsupportedStrategy",
+    );
+    rmSync(`${db}-jwt`, { force: true });
   });
 });

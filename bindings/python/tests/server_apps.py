@@ -7,6 +7,7 @@ server handed over)."""
 from __future__ import annotations
 
 import json
+import os
 from typing import Any, Callable, Dict, List, Optional
 
 import libauth
@@ -20,14 +21,24 @@ def authorize(credentials: Dict[str, Any], request: Any) -> Optional[Dict[str, A
     return None
 
 
-auth = libauth.Auth(
-    {
+def _config() -> Dict[str, Any]:
+    config: Dict[str, Any] = {
         "secret": SECRET,
         "trustHost": True,
         "basePath": "/auth",
         "providers": [libauth.Credentials(authorize=authorize)],
     }
-)
+    # JWT sessions kept beside a shared SQLite file, whose sign-outs every
+    # server process checks (tests/test_user_sessions.py).
+    shared_db = os.environ.get("LIBAUTH_TEST_SHARED_DB")
+    if shared_db:
+        interval = int(os.environ.get("LIBAUTH_TEST_REVOCATION_INTERVAL", "60"))
+        config["adapter"] = {"type": "sqlite", "path": shared_db}
+        config["session"] = {"strategy": "jwt", "revocationCheck": {"interval": interval}}
+    return config
+
+
+auth = libauth.Auth(_config())
 
 
 def _wsgi(environ: Dict[str, Any], start_response: Callable[..., Any]) -> List[bytes]:

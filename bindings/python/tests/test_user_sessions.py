@@ -1,22 +1,26 @@
 """A user's database sessions from Python: ``list_sessions``,
 ``end_session``, ``end_other_sessions`` and ``end_all_sessions`` on sessions
 stored in SQLite the way the engine stores them, with the request's cookie
-marking the caller's session, and their error classes. (Sessions made by
+marking the caller's session, and their error classes; JWT sessions ended
+everywhere, across two server processes. (Sessions made by
 sign-ins through the routes: core/tests/user_sessions.rs and
 bindings/node/test/user-sessions.test.mjs.)"""
 
 from __future__ import annotations
 
 import hashlib
+import os
 import sqlite3
+import sys
 import time
 from pathlib import Path
 from typing import Any, Dict, List
 
 import pytest
+import requests
 
 import libauth
-from conftest import SECRET
+from conftest import SECRET, server_process
 
 URL = "http://localhost:3000/account"
 
@@ -87,9 +91,64 @@ def test_list_and_end_sessions(tmp_path: Path) -> None:
     ]
 
 
-def test_jwt_sessions_are_not_listed(tmp_path: Path) -> None:
-    auth = libauth.Auth(config(tmp_path / "auth.db", "jwt"))
+def test_jwt_sessions_are_not_listed_but_end_all_at_once(tmp_path: Path) -> None:
+    seen: List[Dict[str, Any]] = []
+
+    def sessions_ended(*, user_id: str, ended: int, scope: str, before: str | None = None) -> None:
+        seen.append({"userId": user_id, "ended": ended, "scope": scope, "before": before})
+
+    auth = libauth.Auth({**config(tmp_path / "auth.db", "jwt"), "events": {"sessionsEnded": sessions_ended}})
     with pytest.raises(libauth.UnsupportedStrategy):
         auth.list_sessions("ada")
     with pytest.raises(libauth.UnsupportedStrategy):
-        auth.end_all_sessions("ada")
+        auth.end_other_sessions("ada", URL, "authjs.session-token=x")
+    assert auth.end_all_sessions("ada") == 0, "nothing stored to count"
+    assert len(seen) == 1 and seen[0]["scope"] == "all" and seen[0]["before"].endswith("Z")
+    with pytest.raises(libauth.UnsupportedStrategy):
+        libauth.Auth({**config(tmp_path / "off.db", "jwt"), "session": {"strategy": "jwt", "revocationCheck": False}}).end_all_sessions("ada")
+
+
+def test_a_jwt_session_ended_on_one_server_process_ends_on_the_other(tmp_path: Path) -> None:
+    """Two waitress processes on one SQLite file, JWT sessions, sign-outs
+    read again after one second: "sign out everywhere" on the second ends
+    the session there at once and on the first within the interval."""
+    here = Path(__file__).parent
+    waitress = str(Path(sys.executable).parent / "waitress-serve")
+    command = [waitress, "--listen=127.0.0.1:{port}", "server_apps:wsgi_app"]
+    env = {
+        **os.environ,
+        "PYTHONPATH": str(here),
+        "LIBAUTH_TEST_SHARED_DB": str(tmp_path / "shared.db"),
+        "LIBAUTH_TEST_REVOCATION_INTERVAL": "1",
+    }
+    with server_process(command, cwd=here, env=env) as first, server_process(command, cwd=here, env=env) as second:
+        a, b = f"http://127.0.0.1:{first}", f"http://127.0.0.1:{second}"
+        browser = requests.Session()
+        csrf = browser.get(f"{a}/auth/csrf").json()["csrfToken"]
+        res = browser.post(
+            f"{a}/auth/callback/credentials",
+            {"csrfToken": csrf, "username": "ada", "password": "lovelace"},
+            allow_redirects=False,
+        )
+        assert res.status_code == 302, res.text
+        assert browser.get(f"{a}/me").json()["user"]["name"] == "Ada Lovelace"
+        assert browser.get(f"{b}/me").json()["user"]["name"] == "Ada Lovelace", "one session, both processes"
+        stolen = requests.Session()
+        stolen.cookies.update(browser.cookies)
+
+        csrf = browser.get(f"{b}/auth/csrf").json()["csrfToken"]
+        # Without the CSRF token, nothing ends.
+        assert browser.post(f"{b}/auth/sessions", {"action": "endAll"}, allow_redirects=False).status_code == 302
+        assert stolen.get(f"{b}/me").json() is not None
+        res = browser.post(f"{b}/auth/sessions", {"action": "endAll", "csrfToken": csrf}, allow_redirects=False)
+        assert res.status_code == 200, res.text
+        assert stolen.get(f"{b}/me").json() is None, "ended at once where it was recorded"
+        ended_at = time.monotonic()
+        while stolen.get(f"{a}/me").json() is not None:
+            assert time.monotonic() - ended_at < 1.5, "still signed in on the other process past the interval"
+            time.sleep(0.05)
+        # The ended cookie cannot act for its user on either process.
+        for url in (a, b):
+            token = stolen.get(f"{url}/auth/csrf").json()["csrfToken"]
+            res = stolen.post(f"{url}/auth/sessions", {"action": "endOthers", "csrfToken": token}, allow_redirects=False)
+            assert res.status_code == 401, res.text

@@ -94,10 +94,6 @@ fn profile_locale(user: &Map<String, Value>) -> Option<String> {
     tag_shaped.then(|| tag.to_owned())
 }
 
-fn str_field(map: &Map<String, Value>, key: &str) -> Option<String> {
-    map.get(key).and_then(Value::as_str).map(str::to_owned)
-}
-
 /// The stored user a sign-in would resolve to before the signIn callback
 /// runs (so the callback sees the adapter user, as in Auth.js).
 /// Looked up once, and handed on to [`login_or_register`].
@@ -131,12 +127,7 @@ pub(super) fn current_user_id(ctx: &Ctx, db: &DataStores) -> Result<Option<Strin
             .session_and_user(&crate::session::stored_session_token(raw))?
             .filter(|(s, _)| s.expires > now_millis() as i64)
             .map(|(_, u)| u.id)),
-        SessionStrategy::Jwt => Ok(ctx
-            .auth
-            .decode_session_token(raw, &ctx.cookies.session_token.name)
-            .ok()
-            .flatten()
-            .and_then(|t| str_field(&t, "sub"))),
+        SessionStrategy::Jwt => Ok(ctx.auth.jwt_session_user(raw, &ctx.cookies.session_token.name)),
     }
 }
 

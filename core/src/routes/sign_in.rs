@@ -133,7 +133,10 @@ pub(super) fn complete_sign_in(
                 Some(mut token) => {
                     // The engine's own claim, whatever the callback returned.
                     match identity {
-                        Some(identity) => token.insert(crate::identity::CLAIM.into(), identity.to_claim()),
+                        Some(identity) => token.insert(
+                            crate::identity::CLAIM.into(),
+                            crate::identity::session_claim(&identity, now_millis() as i64),
+                        ),
                         None => token.remove(crate::identity::CLAIM),
                     };
                     let encoded = ctx.auth.encode_session_token(&token, &ctx.cookies.session_token.name)?;

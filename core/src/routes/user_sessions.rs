@@ -2,12 +2,18 @@
 //! [`Auth::list_sessions`](crate::Auth::list_sessions)); `POST sessions`
 //! with `action=end&id=`, `action=endOthers` or `action=endAll` (and
 //! `csrfToken`, checked by the caller) ends them. Signed out (or no
-//! adapter): 401. JWT sessions are not stored: 400 `UnsupportedStrategy`.
+//! adapter): 401. JWT sessions are not stored, so they are not listed or
+//! ended one by one (400 `UnsupportedStrategy`); all of them, or all but
+//! this browser's, end by a sign-out time ([`crate::sign_outs`]).
 
 use serde_json::{json, Value};
 
 use super::{register, Ctx, Reply};
+use crate::config::SessionStrategy;
+use crate::cookies::ChunkedCookie;
 use crate::error::{AuthError, ErrorType};
+use crate::time::iso_millis;
+use crate::EndScope;
 
 pub fn list(ctx: &mut Ctx) -> Result<Reply, AuthError> {
     answer(ctx, |ctx, user_id| {
@@ -23,14 +29,29 @@ pub fn manage(ctx: &mut Ctx) -> Result<Reply, AuthError> {
             let id = id.as_deref().unwrap_or_default();
             ctx.auth.end_session(user_id, id).map(|()| json!({ "ended": 1 }))
         }
+        Some("endOthers") if ctx.auth.settings.strategy == SessionStrategy::Jwt => {
+            // This browser's cookie is re-issued as signed in to at the
+            // sign-out, so it alone outlives it.
+            let before = ctx.auth.sign_out_jwt_sessions(user_id)?;
+            let cookies = ctx.auth.reissue_signed_in_at(ctx.req, user_id, before)?;
+            ctx.set_cookies.extend(cookies);
+            ctx.auth.sessions_ended(user_id, 0, EndScope::Others, Some(before));
+            Ok(json!({ "ended": 0, "before": iso_millis(before.max(0) as u64) }))
+        }
         Some("endOthers") => ctx.auth.end_other_sessions(user_id, Some(ctx.req)).map(|n| json!({ "ended": n })),
-        Some("endAll") => ctx.auth.end_all_sessions(user_id).map(|n| json!({ "ended": n })),
+        Some("endAll") => {
+            let ended = ctx.auth.end_all_sessions(user_id)?;
+            // This browser's session is one of them.
+            let jar = ChunkedCookie::read(&ctx.cookies.session_token, ctx.req);
+            ctx.set_cookies.extend(jar.clear());
+            Ok(json!({ "ended": ended }))
+        }
         _ => Err(AuthError::new(ErrorType::UnknownAction, "action must be end, endOthers or endAll")),
     })
 }
 
 /// Run `f` for the signed-in user; refusals as JSON the page can show.
-fn answer(ctx: &mut Ctx, f: impl FnOnce(&Ctx, &str) -> Result<Value, AuthError>) -> Result<Reply, AuthError> {
+fn answer(ctx: &mut Ctx, f: impl FnOnce(&mut Ctx, &str) -> Result<Value, AuthError>) -> Result<Reply, AuthError> {
     // Who is signed in, with either strategy: the calls below refuse JWT
     // sessions themselves (`UnsupportedStrategy`).
     let user_id = match ctx.auth.stores.data() {
@@ -48,7 +69,9 @@ fn answer(ctx: &mut Ctx, f: impl FnOnce(&Ctx, &str) -> Result<Value, AuthError>)
         Ok(body) => Ok(Reply::Json { status: 200, body, no_store: true }),
         Err(e) => match e.error_type {
             ErrorType::SessionTokenError => Ok(refused(404, &e)),
-            ErrorType::UnknownAction | ErrorType::UnsupportedStrategy => Ok(refused(400, &e)),
+            ErrorType::UnknownAction | ErrorType::UnsupportedStrategy | ErrorType::MissingAdapter => {
+                Ok(refused(400, &e))
+            }
             _ => Err(e),
         },
     }

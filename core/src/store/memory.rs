@@ -27,6 +27,8 @@ struct Store {
     verification_tokens: HashMap<AccountKey, VerificationToken>,
     /// Passkeys by credential id (unique across users).
     authenticators: HashMap<String, Authenticator>,
+    /// user id -> (sessions signed in before this are over, kept until).
+    sign_outs: HashMap<String, (i64, i64)>,
 }
 
 impl Store {
@@ -297,7 +299,23 @@ impl SessionStore for MemoryAdapter {
         let mut store = self.store();
         let before = store.sessions.len();
         store.sessions.retain(|_, (s, _)| s.expires >= now);
+        store.sign_outs.retain(|_, (_, keep_until)| *keep_until >= now);
         Ok((before - store.sessions.len()) as u64)
+    }
+
+    fn keeps_sign_outs(&self) -> bool {
+        true
+    }
+
+    fn sign_out_before(&self, user_id: &str, before: i64, keep_until: i64) -> Result<(), AdapterError> {
+        let mut store = self.store();
+        let kept = store.sign_outs.entry(user_id.to_owned()).or_insert((before, keep_until));
+        *kept = (kept.0.max(before), kept.1.max(keep_until));
+        Ok(())
+    }
+
+    fn signed_out_before(&self, user_id: &str) -> Result<Option<i64>, AdapterError> {
+        Ok(self.store().sign_outs.get(user_id).map(|(before, _)| *before))
     }
 }
 

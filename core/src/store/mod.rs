@@ -334,11 +334,37 @@ pub trait SessionStore: Send + Sync {
         Err(AdapterError::other("deleteUserSessions", "this adapter cannot list a user's sessions"))
     }
 
-    /// Delete the sessions that expired before `now` (unix ms). A host
-    /// adapter purges its own store, so the default deletes nothing.
+    /// Delete the sessions that expired before `now` (unix ms), and the
+    /// sign-out times kept until before `now`. A host adapter purges its
+    /// own store, so the default deletes nothing.
     fn delete_expired_sessions(&self, now: i64) -> Result<u64, AdapterError> {
         let _ = now;
         Ok(0)
+    }
+
+    /// Whether this store keeps sign-out times
+    /// ([`SessionStore::sign_out_before`]): the built-in backends do; a
+    /// host adapter (Auth.js's interface has no such record) does not.
+    fn keeps_sign_outs(&self) -> bool {
+        false
+    }
+
+    /// Record that every session `user_id` signed in to before `before`
+    /// (unix ms) is over: JWT sessions, which no store holds, end by this
+    /// record (see [`crate::sign_outs`]). A later time than the one kept
+    /// replaces it, an earlier one changes nothing. Kept until
+    /// `keep_until` (unix ms), when no session signed in before it can be
+    /// unexpired any more.
+    fn sign_out_before(&self, user_id: &str, before: i64, keep_until: i64) -> Result<(), AdapterError> {
+        let _ = (user_id, before, keep_until);
+        Err(AdapterError::other("signOutBefore", "this adapter cannot keep when a user's sessions were ended"))
+    }
+
+    /// The time [`SessionStore::sign_out_before`] kept for `user_id`
+    /// (unix ms), if any.
+    fn signed_out_before(&self, user_id: &str) -> Result<Option<i64>, AdapterError> {
+        let _ = user_id;
+        Err(AdapterError::other("signedOutBefore", "this adapter cannot keep when a user's sessions were ended"))
     }
 }
 

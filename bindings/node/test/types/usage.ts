@@ -198,7 +198,13 @@ export const config: AuthConfig = {
     }),
   ],
   adapter,
-  session: { strategy: "jwt", maxAge: 3600, updateAge: 0, cache: { maxEntries: 4096, maxBytes: 8 << 20 } },
+  session: {
+    strategy: "jwt",
+    maxAge: 3600,
+    updateAge: 0,
+    cache: { maxEntries: 4096, maxBytes: 8 << 20 },
+    revocationCheck: { interval: 10, maxUsers: 50_000 },
+  },
   jwt: {
     maxAge: 3600,
     encode: ({ token, secret, salt, maxAge }: JWTEncodeParams) =>
@@ -372,7 +378,7 @@ export const passkeyConfig: AuthConfig = {
 export const sessionsConfig: AuthConfig = {
   adapter: { type: "sqlite", path: "auth.db" },
   session: { strategy: "database" },
-  events: { sessionsEnded: ({ userId, ended, scope }) => console.log(userId, ended, scope) },
+  events: { sessionsEnded: ({ userId, ended, scope, before }) => console.log(userId, ended, scope, before) },
 };
 export async function mySessions(req: express.Request, userId: string): Promise<number> {
   const sessions: UserSession[] = await listSessions(userId, sessionsConfig, req);

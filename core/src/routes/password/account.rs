@@ -97,9 +97,16 @@ pub(super) fn change_password(ctx: &mut Ctx, provider: &Provider, p: &PasswordPr
     Ok(done(ctx, "password-changed"))
 }
 
-/// End every database session of `user_id` but this browser's.
-fn end_other_sessions(ctx: &Ctx, db: &DataStores, user_id: &str) -> Result<(), AuthError> {
+/// End every session of `user_id` but this browser's. JWT sessions: by a
+/// sign-out time, with this browser's cookie re-issued as signed in to at
+/// it (nothing where the store keeps no sign-outs).
+fn end_other_sessions(ctx: &mut Ctx, db: &DataStores, user_id: &str) -> Result<(), AuthError> {
     if ctx.auth.settings.strategy != SessionStrategy::Database {
+        if let Some(before) = ctx.auth.record_sign_out(user_id)? {
+            let cookies = ctx.auth.reissue_signed_in_at(ctx.req, user_id, before)?;
+            ctx.set_cookies.extend(cookies);
+            ctx.auth.sessions_ended(user_id, 0, crate::EndScope::Others, Some(before));
+        }
         return Ok(());
     }
     let current = ctx.auth.current_stored_token(ctx.req);
@@ -177,7 +184,8 @@ pub(super) fn confirm_email(ctx: &mut Ctx, provider: &Provider, _p: &PasswordPro
 }
 
 /// Delete the account, with everything the store keeps for it (accounts,
-/// passkeys, sessions), and sign this browser out.
+/// passkeys, sessions), and sign this browser out, and with JWT sessions
+/// every other browser too.
 pub(super) fn delete(ctx: &mut Ctx, provider: &Provider, p: &PasswordProvider) -> Result<Reply, AuthError> {
     let user = match reauthenticate(ctx, provider, p, Step::Delete)? {
         Ok(user) => user,
@@ -185,6 +193,8 @@ pub(super) fn delete(ctx: &mut Ctx, provider: &Provider, p: &PasswordProvider) -
     };
     let db = stores(ctx)?;
     db.delete_user(&user.id)?;
+    // Its JWT sessions in other browsers end too.
+    ctx.auth.record_sign_out(&user.id)?;
     let jar = ChunkedCookie::read(&ctx.cookies.session_token, ctx.req);
     ctx.set_cookies.extend(jar.clear());
     let json = super::user_value(&user);

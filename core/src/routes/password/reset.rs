@@ -70,6 +70,11 @@ pub(super) fn reset(ctx: &mut Ctx, provider: &Provider, p: &PasswordProvider) ->
     };
     store_hash(db, provider, &user.id, new_hash)?;
     db.sessions.delete_user_sessions(&user.id)?;
+    // JWT sessions: every one signed in to before this reset ends too (the
+    // one signed in to below is after it).
+    if let Some(before) = ctx.auth.record_sign_out(&user.id)? {
+        ctx.auth.sessions_ended(&user.id, 0, crate::EndScope::All, Some(before));
+    }
     let json = super::user_value(&user);
     ctx.auth.callbacks.event(&Hook::EVENT_PASSWORD_RESET, || json!({ "user": json }));
     super::signin::sign_in_user(ctx, provider, &user)

@@ -208,6 +208,21 @@ pub const MIGRATIONS: &[Migration] = &[
         ADD COLUMN ip text;",
         down: "ALTER TABLE {schema}.sessions DROP COLUMN ip, DROP COLUMN user_agent, DROP COLUMN created_at;",
     },
+    // Sign-outs everywhere: every session a user signed in to before
+    // `ended_before` (unix ms) is over. JWT sessions are in no table, so
+    // this is how "end all" reaches them. No foreign key: a credentials
+    // user has no row in `users`. Kept until `keep_until` (unix ms), when
+    // no such session can be unexpired any more.
+    Migration {
+        version: 6,
+        name: "sign-outs everywhere",
+        up: "CREATE TABLE {schema}.sign_outs (
+        user_id text NOT NULL PRIMARY KEY,
+        ended_before bigint NOT NULL,
+        keep_until bigint NOT NULL
+    );",
+        down: "DROP TABLE {schema}.sign_outs;",
+    },
 ];
 
 /// Parse the URL and apply our timeout (the URL's `connect_timeout` wins),
@@ -471,6 +486,9 @@ struct Statements {
     delete_expired_verification_tokens: String,
     delete_user_sessions: String,
     list_user_sessions: String,
+    delete_expired_sign_outs: String,
+    sign_out_before: String,
+    signed_out_before: String,
     take_lease: String,
     release_lease: String,
     // The counters' statements (see `counters`).
@@ -572,6 +590,16 @@ impl Statements {
             delete_expired_sessions: format!("DELETE FROM {s}.sessions WHERE expires < $1"),
             delete_expired_verification_tokens: format!("DELETE FROM {s}.verification_tokens WHERE expires < $1"),
             delete_user_sessions: format!("DELETE FROM {s}.sessions WHERE user_id = $1"),
+            delete_expired_sign_outs: format!("DELETE FROM {s}.sign_outs WHERE keep_until < $1"),
+            // One statement: two processes ending the same user's sessions
+            // keep the later time, whichever writes last.
+            sign_out_before: format!(
+                "INSERT INTO {s}.sign_outs (user_id, ended_before, keep_until) VALUES ($1, $2, $3)
+                 ON CONFLICT (user_id) DO UPDATE SET
+                     ended_before = greatest({s}.sign_outs.ended_before, excluded.ended_before),
+                     keep_until = greatest({s}.sign_outs.keep_until, excluded.keep_until)"
+            ),
+            signed_out_before: format!("SELECT ended_before FROM {s}.sign_outs WHERE user_id = $1"),
             take_lease: format!(
                 "INSERT INTO {s}.leases AS l (name, expires) VALUES ($1, $2)
                  ON CONFLICT (name) DO UPDATE SET expires = excluded.expires WHERE l.expires <= $3"
@@ -1215,8 +1243,28 @@ impl SessionStore for PostgresAdapter {
 
     fn delete_expired_sessions(&self, now: i64) -> Result<u64, AdapterError> {
         let op = "deleteExpired";
+        let mut conn = self.conn(op)?;
+        conn.execute(&self.sql.delete_expired_sign_outs, &[&now]).map_err(|e| map_error(op, e))?;
         let now = to_timestamp(op, now)?;
-        self.conn(op)?.execute(&self.sql.delete_expired_sessions, &[&now]).map_err(|e| map_error(op, e))
+        conn.execute(&self.sql.delete_expired_sessions, &[&now]).map_err(|e| map_error(op, e))
+    }
+
+    fn keeps_sign_outs(&self) -> bool {
+        true
+    }
+
+    fn sign_out_before(&self, user_id: &str, before: i64, keep_until: i64) -> Result<(), AdapterError> {
+        let op = "signOutBefore";
+        self.conn(op)?
+            .execute(&self.sql.sign_out_before, &[&user_id, &before, &keep_until])
+            .map(|_| ())
+            .map_err(|e| map_error(op, e))
+    }
+
+    fn signed_out_before(&self, user_id: &str) -> Result<Option<i64>, AdapterError> {
+        let op = "signedOutBefore";
+        let row = self.conn(op)?.query_opt(&self.sql.signed_out_before, &[&user_id]).map_err(|e| map_error(op, e))?;
+        row.map(|row| row.try_get(0)).transpose().map_err(|e| map_error(op, e))
     }
 }
 

@@ -15,6 +15,7 @@
 //! |---|---|---|---|
 //! | `session:<sha256(token)>` | hash | `userId`, `expires` (unix ms), `token`, and where it was made: `createdAt`, `userAgent`, `ip` | at `expires` |
 //! | `user-sessions:<userId>` | set | the user's session key suffixes | with the user's last session |
+//! | `sign-out:<userId>` | string | sessions signed in before this (unix ms) are over | when none can be unexpired |
 //! | `vt:<sha256(identifier, token)>` | string | `expires` | at `expires` |
 //! | `lease:<name>` | string | `1` | after the lease's ttl |
 //! | `rl:<window ms>:<window number>:<key>` | string | the count | after its window |
@@ -73,6 +74,18 @@ redis.call('SREM', ARGV[1] .. v[1], ARGV[2])
 return v
 ";
 
+/// Keep the later of the stored and the new sign-out time, and the later
+/// expiry: two processes ending one user's sessions, in either order.
+const SIGN_OUT_BEFORE: &str = r"
+local kept = tonumber(redis.call('GET', KEYS[1]))
+if kept and kept >= tonumber(ARGV[1]) then
+  if redis.call('PTTL', KEYS[1]) < tonumber(ARGV[2]) then redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
+  return 0
+end
+redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
+return 1
+";
+
 const DELETE_USER_SESSIONS: &str = r"
 local members = redis.call('SMEMBERS', KEYS[1])
 for _, m in ipairs(members) do redis.call('DEL', ARGV[1] .. m) end
@@ -87,6 +100,7 @@ pub struct RedisStore {
     update_session: redis::Script,
     delete_session: redis::Script,
     delete_user_sessions: redis::Script,
+    sign_out_before: redis::Script,
     consume: redis::Script,
     refund: redis::Script,
 }
@@ -122,6 +136,7 @@ impl RedisStore {
             update_session: redis::Script::new(UPDATE_SESSION),
             delete_session: redis::Script::new(DELETE_SESSION),
             delete_user_sessions: redis::Script::new(DELETE_USER_SESSIONS),
+            sign_out_before: redis::Script::new(SIGN_OUT_BEFORE),
             consume: redis::Script::new(counters::CONSUME),
             refund: redis::Script::new(counters::REFUND),
         }
@@ -272,6 +287,25 @@ impl SessionStore for RedisStore {
 
     // Redis expires sessions itself: nothing to purge
     // (`delete_expired_sessions` keeps its default).
+
+    fn keeps_sign_outs(&self) -> bool {
+        true
+    }
+
+    fn sign_out_before(&self, user_id: &str, before: i64, keep_until: i64) -> Result<(), AdapterError> {
+        let op = "signOutBefore";
+        let key = self.pool.key(&format!("sign-out:{user_id}"));
+        self.pool
+            .run(|conn| self.sign_out_before.key(&key).arg(before).arg(ttl_until(keep_until)).invoke::<i64>(conn))
+            .map(|_| ())
+            .map_err(failed(op))
+    }
+
+    fn signed_out_before(&self, user_id: &str) -> Result<Option<i64>, AdapterError> {
+        let op = "signedOutBefore";
+        let key = self.pool.key(&format!("sign-out:{user_id}"));
+        self.pool.run(|conn| redis::cmd("GET").arg(&key).query::<Option<i64>>(conn)).map_err(failed(op))
+    }
 }
 
 impl VerificationStore for RedisStore {

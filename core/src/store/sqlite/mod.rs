@@ -156,6 +156,21 @@ pub const MIGRATIONS: &[Migration] = &[
     ALTER TABLE sessions DROP COLUMN user_agent;
     ALTER TABLE sessions DROP COLUMN created_at;",
     },
+    // Sign-outs everywhere: every session a user signed in to before
+    // `ended_before` (unix ms) is over. JWT sessions are in no table, so this is
+    // how "end all" reaches them. No foreign key: a credentials user has
+    // no row in `users`. Kept until `keep_until`, when no such session can
+    // be unexpired any more.
+    Migration {
+        version: 6,
+        name: "sign-outs everywhere",
+        up: "CREATE TABLE sign_outs (
+        user_id TEXT NOT NULL PRIMARY KEY,
+        ended_before INTEGER NOT NULL,
+        keep_until INTEGER NOT NULL
+    );",
+        down: "DROP TABLE sign_outs;",
+    },
 ];
 
 const USER_COLUMNS: &str = "id, name, email, email_verified, image, locale";
@@ -953,9 +968,37 @@ impl SessionStore for SqliteAdapter {
 
     fn delete_expired_sessions(&self, now: i64) -> Result<u64, AdapterError> {
         let conn = self.conn("deleteExpired")?;
+        conn.execute("DELETE FROM sign_outs WHERE keep_until < ?1", [now]).map_err(map_error("deleteExpired", None))?;
         conn.execute("DELETE FROM sessions WHERE expires < ?1", [now])
             .map(|n| n as u64)
             .map_err(map_error("deleteExpired", None))
+    }
+
+    fn keeps_sign_outs(&self) -> bool {
+        true
+    }
+
+    fn sign_out_before(&self, user_id: &str, before: i64, keep_until: i64) -> Result<(), AdapterError> {
+        let op = "signOutBefore";
+        let conn = self.conn(op)?;
+        // One statement: two processes ending the same user's sessions
+        // keep the later time, whichever writes last.
+        conn.prepare_cached(
+            "INSERT INTO sign_outs (user_id, ended_before, keep_until) VALUES (?1, ?2, ?3)
+             ON CONFLICT (user_id) DO UPDATE SET ended_before = max(ended_before, excluded.ended_before),
+                 keep_until = max(keep_until, excluded.keep_until)",
+        )
+        .and_then(|mut stmt| stmt.execute(params![user_id, before, keep_until]))
+        .map(|_| ())
+        .map_err(map_error(op, None))
+    }
+
+    fn signed_out_before(&self, user_id: &str) -> Result<Option<i64>, AdapterError> {
+        let op = "signedOutBefore";
+        let conn = self.conn(op)?;
+        conn.prepare_cached("SELECT ended_before FROM sign_outs WHERE user_id = ?1")
+            .and_then(|mut stmt| stmt.query_row([user_id], |row| row.get(0)).optional())
+            .map_err(map_error(op, None))
     }
 }
 
