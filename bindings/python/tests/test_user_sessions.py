@@ -105,7 +105,9 @@ def test_jwt_sessions_are_not_listed_but_end_all_at_once(tmp_path: Path) -> None
     assert auth.end_all_sessions("ada") == 0, "nothing stored to count"
     assert len(seen) == 1 and seen[0]["scope"] == "all" and seen[0]["before"].endswith("Z")
     with pytest.raises(libauth.UnsupportedStrategy):
-        libauth.Auth({**config(tmp_path / "off.db", "jwt"), "session": {"strategy": "jwt", "revocationCheck": False}}).end_all_sessions("ada")
+        libauth.Auth(
+            {**config(tmp_path / "off.db", "jwt"), "session": {"strategy": "jwt", "revocationCheck": False}}
+        ).end_all_sessions("ada")
 
 
 def test_a_jwt_session_ended_on_one_server_process_ends_on_the_other(tmp_path: Path) -> None:
@@ -150,5 +152,7 @@ def test_a_jwt_session_ended_on_one_server_process_ends_on_the_other(tmp_path: P
         # The ended cookie cannot act for its user on either process.
         for url in (a, b):
             token = stolen.get(f"{url}/auth/csrf").json()["csrfToken"]
-            res = stolen.post(f"{url}/auth/sessions", {"action": "endOthers", "csrfToken": token}, allow_redirects=False)
+            res = stolen.post(
+                f"{url}/auth/sessions", {"action": "endOthers", "csrfToken": token}, allow_redirects=False
+            )
             assert res.status_code == 401, res.text
