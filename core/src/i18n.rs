@@ -132,6 +132,8 @@ const ARGUMENTS: &[(&str, &str)] = &[
     ("email", "ada@example.com"),
     ("min", "8"),
     ("max", "256"),
+    ("ip", "203.0.113.0/24"),
+    ("when", "2026-11-28 22:10 UTC"),
 ];
 
 /// The cookie a host's own pages may set to remember a visitor's choice.

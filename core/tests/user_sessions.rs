@@ -486,6 +486,77 @@ fn an_unreadable_store_refuses_unknown_users_and_keeps_cookies() {
     assert!(signed_in(&mut same_cookies_on(&auth_off, &b)));
 }
 
+/// The built-in account page lists the user's other sessions (database
+/// sessions) with a button that ends each and one that ends them all, in
+/// the page's language; with JWT sessions, the button that ends every other
+/// one. Each form posts to the sessions route and comes back to the page.
+#[test]
+fn the_account_page_lists_and_ends_the_other_sessions() {
+    let (mailbox, events) = (Mailbox::default(), Events::default());
+    let auth = engine(json!({ "adapter": { "type": "memory" } }), "database", &mailbox, &events);
+    let mut laptop = browser(&auth, Some(FIREFOX));
+    sign_up(&mut laptop, &mailbox, "ada@example.com");
+    let mut phone = browser(&auth, Some(IPHONE));
+    sign_in(&mut phone, "203.0.113.77", "ada@example.com");
+    let mut tablet = browser(&auth, None);
+    sign_in(&mut tablet, "198.51.100.1", "ada@example.com");
+
+    let page = laptop.get("/auth/password/account");
+    assert_eq!(page.status, 200);
+    let html = page.body_str().to_owned();
+    assert!(html.contains("Signed in elsewhere") && html.contains("Sign out everywhere else"), "{html}");
+    assert!(html.contains("Safari on iPhone") && html.contains("Network 203.0.113.0/24, last active "), "{html}");
+    assert!(html.contains("Unknown browser"), "the tablet sent no User-Agent: {html}");
+    assert!(!html.contains("Firefox on Linux"), "this browser's own session is not listed");
+    let phone_id = listed(&mut laptop).iter().find(|s| s["ip"] == "203.0.113.0/24").unwrap()["id"].clone();
+    assert!(html.contains(&format!(r#"name="id" value="{}""#, phone_id.as_str().unwrap())));
+
+    // The phone's form: back to the page with a notice; the phone is out.
+    let csrf = laptop.csrf();
+    let res = laptop.post(
+        "/auth/sessions",
+        &[("action", "end"), ("id", phone_id.as_str().unwrap()), ("return", "account"), ("csrfToken", &csrf)],
+    );
+    assert_eq!(res.status, 302);
+    assert!(location(&res).ends_with("/auth/password/account?notice=sessions-ended"), "{}", location(&res));
+    assert!(!signed_in(&mut phone) && signed_in(&mut tablet) && signed_in(&mut laptop));
+    let html = laptop.get(location(&res).strip_prefix(ORIGIN).unwrap()).body_str().to_owned();
+    assert!(html.contains("Those sessions were signed out."), "{html}");
+    // The same id again: back to the page, without the notice.
+    let csrf = laptop.csrf();
+    let res = laptop.post(
+        "/auth/sessions",
+        &[("action", "end"), ("id", phone_id.as_str().unwrap()), ("return", "account"), ("csrfToken", &csrf)],
+    );
+    assert!(location(&res).ends_with("/auth/password/account"), "{}", location(&res));
+
+    // In German; then "everywhere else".
+    laptop.extra_headers.push(("accept-language".into(), "de".into()));
+    let html = laptop.get("/auth/password/account").body_str().to_owned();
+    assert!(html.contains("Anderswo angemeldet") && html.contains("Dieses Gerät abmelden"), "{html}");
+    let csrf = laptop.csrf();
+    let res = laptop.post("/auth/sessions", &[("action", "endOthers"), ("return", "account"), ("csrfToken", &csrf)]);
+    assert!(location(&res).contains("notice=sessions-ended"), "{}", location(&res));
+    assert!(!signed_in(&mut tablet) && signed_in(&mut laptop));
+    let html = laptop.get("/auth/password/account").body_str().to_owned();
+    assert!(!html.contains("Anderswo angemeldet"), "no other session left to show");
+
+    // JWT sessions: only "everywhere else", which keeps this browser.
+    let file = temp_db_path();
+    let jwt = engine(json!({ "adapter": { "type": "sqlite", "path": file.0 } }), "jwt", &mailbox, &events);
+    let mut laptop = browser(&jwt, None);
+    sign_up(&mut laptop, &mailbox, "grace@example.com");
+    let mut phone = browser(&jwt, None);
+    sign_in(&mut phone, "203.0.113.77", "grace@example.com");
+    let html = laptop.get("/auth/password/account").body_str().to_owned();
+    assert!(html.contains("Sign out every other browser and device"), "{html}");
+    assert!(!html.contains("Sign out this device"), "JWT sessions are not listed");
+    let csrf = laptop.csrf();
+    let res = laptop.post("/auth/sessions", &[("action", "endOthers"), ("return", "account"), ("csrfToken", &csrf)]);
+    assert!(location(&res).contains("notice=sessions-ended"), "{}", location(&res));
+    assert!(signed_in(&mut laptop) && !signed_in(&mut phone));
+}
+
 #[test]
 fn jwt_sessions_are_not_listed() {
     let (mailbox, events) = (Mailbox::default(), Events::default());

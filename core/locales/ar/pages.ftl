@@ -149,3 +149,16 @@ password-mail-confirm-note = إذا لم تطلب ذلك، فتجاهل هذه �
 password-mail-changing-subject = سيتم تغيير عنوان بريدك الإلكتروني على { $host }
 password-mail-changing-text = طلب شخص مسجّل الدخول إلى حسابك تغيير عنوان البريد الإلكتروني للحساب إلى { $email }.
 password-mail-changing-note = إذا لم تكن أنت من فعل ذلك، فاختر كلمة مرور جديدة الآن: لن يتم التغيير إلا بعد تأكيد العنوان الجديد.
+
+## The account page's list of sessions. Placeables: $ip (a network such
+## as 203.0.113.0/24), $when (a date and time, UTC).
+
+account-sessions-heading = تسجيل الدخول في أماكن أخرى
+account-sessions-text = حسابك مسجَّل الدخول أيضًا في المتصفحات والأجهزة أدناه.
+account-sessions-jwt-text = سجّل الخروج من كل المتصفحات والأجهزة الأخرى المسجَّل دخولها إلى حسابك.
+account-sessions-end-others = تسجيل الخروج من كل مكان آخر
+account-session-unknown-device = متصفح غير معروف
+account-session-details = الشبكة { $ip }، آخر نشاط { $when }
+account-session-active = آخر نشاط { $when }
+account-session-end = تسجيل الخروج من هذا الجهاز
+account-sessions-ended = تم تسجيل الخروج من تلك الجلسات.

@@ -149,3 +149,16 @@ password-mail-confirm-note = Wenn Sie dies nicht angefordert haben, ignorieren S
 password-mail-changing-subject = Ihre E-Mail-Adresse bei { $host } wird geändert
 password-mail-changing-text = Jemand, der in Ihrem Konto angemeldet ist, hat beantragt, dessen E-Mail-Adresse in { $email } zu ändern.
 password-mail-changing-note = Wenn Sie das nicht waren, wählen Sie jetzt ein neues Passwort: Die Änderung wird erst wirksam, wenn die neue Adresse bestätigt wurde.
+
+## The account page's list of sessions. Placeables: $ip (a network such
+## as 203.0.113.0/24), $when (a date and time, UTC).
+
+account-sessions-heading = Anderswo angemeldet
+account-sessions-text = Ihr Konto ist außerdem in den folgenden Browsern und auf den folgenden Geräten angemeldet.
+account-sessions-jwt-text = Melden Sie alle anderen Browser und Geräte ab, die bei Ihrem Konto angemeldet sind.
+account-sessions-end-others = Überall sonst abmelden
+account-session-unknown-device = Unbekannter Browser
+account-session-details = Netzwerk { $ip }, zuletzt aktiv { $when }
+account-session-active = Zuletzt aktiv { $when }
+account-session-end = Dieses Gerät abmelden
+account-sessions-ended = Diese Sitzungen wurden abgemeldet.

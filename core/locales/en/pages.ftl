@@ -151,3 +151,16 @@ password-mail-confirm-note = If you did not ask for this, ignore this email: not
 password-mail-changing-subject = Your email address on { $host } is changing
 password-mail-changing-text = Someone signed in to your account asked to change its email address to { $email }.
 password-mail-changing-note = If it was not you, choose a new password now: the change only happens once the new address is confirmed.
+
+## The account page's list of sessions. Placeables: $ip (a network such
+## as 203.0.113.0/24), $when (a date and time, UTC).
+
+account-sessions-heading = Signed in elsewhere
+account-sessions-text = Your account is also signed in on the browsers and devices below.
+account-sessions-jwt-text = Sign out every other browser and device signed in to your account.
+account-sessions-end-others = Sign out everywhere else
+account-session-unknown-device = Unknown browser
+account-session-details = Network { $ip }, last active { $when }
+account-session-active = Last active { $when }
+account-session-end = Sign out this device
+account-sessions-ended = Those sessions were signed out.

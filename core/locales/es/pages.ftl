@@ -149,3 +149,16 @@ password-mail-confirm-note = Si no lo solicitaste, ignora este correo: no cambia
 password-mail-changing-subject = Tu dirección de correo electrónico en { $host } va a cambiar
 password-mail-changing-text = Alguien que inició sesión en tu cuenta pidió cambiar su dirección de correo electrónico a { $email }.
 password-mail-changing-note = Si no fuiste tú, elige una nueva contraseña ahora: el cambio solo se aplica cuando se confirma la nueva dirección.
+
+## The account page's list of sessions. Placeables: $ip (a network such
+## as 203.0.113.0/24), $when (a date and time, UTC).
+
+account-sessions-heading = Sesiones en otros lugares
+account-sessions-text = Tu cuenta también tiene la sesión iniciada en los navegadores y dispositivos siguientes.
+account-sessions-jwt-text = Cierra la sesión en todos los demás navegadores y dispositivos conectados a tu cuenta.
+account-sessions-end-others = Cerrar sesión en todos los demás
+account-session-unknown-device = Navegador desconocido
+account-session-details = Red { $ip }, última actividad { $when }
+account-session-active = Última actividad { $when }
+account-session-end = Cerrar sesión en este dispositivo
+account-sessions-ended = Se cerraron esas sesiones.

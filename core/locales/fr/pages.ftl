@@ -149,3 +149,16 @@ password-mail-confirm-note = Si vous n’avez rien demandé, ignorez cet e-mail 
 password-mail-changing-subject = Votre adresse e-mail sur { $host } va changer
 password-mail-changing-text = Une personne connectée à votre compte a demandé à remplacer son adresse e-mail par { $email }.
 password-mail-changing-note = Si ce n’était pas vous, choisissez dès maintenant un nouveau mot de passe : le changement n’a lieu qu’une fois la nouvelle adresse confirmée.
+
+## The account page's list of sessions. Placeables: $ip (a network such
+## as 203.0.113.0/24), $when (a date and time, UTC).
+
+account-sessions-heading = Connecté ailleurs
+account-sessions-text = Votre compte est aussi connecté sur les navigateurs et appareils ci-dessous.
+account-sessions-jwt-text = Déconnectez tous les autres navigateurs et appareils connectés à votre compte.
+account-sessions-end-others = Se déconnecter partout ailleurs
+account-session-unknown-device = Navigateur inconnu
+account-session-details = Réseau { $ip }, dernière activité { $when }
+account-session-active = Dernière activité { $when }
+account-session-end = Déconnecter cet appareil
+account-sessions-ended = Ces sessions ont été déconnectées.

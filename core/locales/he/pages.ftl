@@ -149,3 +149,16 @@ password-mail-confirm-note = אם לא ביקשת זאת, אפשר להתעלם 
 password-mail-changing-subject = כתובת האימייל שלך באתר { $host } עומדת להשתנות
 password-mail-changing-text = מישהו שמחובר לחשבון שלך ביקש לשנות את כתובת האימייל של החשבון לכתובת { $email }.
 password-mail-changing-note = אם הבקשה לא נשלחה על ידך, יש לבחור סיסמה חדשה עכשיו: השינוי יתבצע רק אחרי שהכתובת החדשה תאושר.
+
+## The account page's list of sessions. Placeables: $ip (a network such
+## as 203.0.113.0/24), $when (a date and time, UTC).
+
+account-sessions-heading = מחובר במקומות אחרים
+account-sessions-text = החשבון שלך מחובר גם בדפדפנים ובמכשירים שלהלן.
+account-sessions-jwt-text = ניתוק כל שאר הדפדפנים והמכשירים שמחוברים לחשבון שלך.
+account-sessions-end-others = התנתקות מכל מקום אחר
+account-session-unknown-device = דפדפן לא ידוע
+account-session-details = רשת { $ip }, פעילות אחרונה { $when }
+account-session-active = פעילות אחרונה { $when }
+account-session-end = ניתוק המכשיר הזה
+account-sessions-ended = בוצעה התנתקות מההתחברויות האלה.

@@ -149,3 +149,16 @@ password-mail-confirm-note = Se non l’hai richiesto, ignora questa email: non 
 password-mail-changing-subject = Il tuo indirizzo email su { $host } sta per cambiare
 password-mail-changing-text = Qualcuno che ha effettuato l’accesso al tuo account ha chiesto di cambiarne l’indirizzo email in { $email }.
 password-mail-changing-note = Se non sei stato tu, scegli subito una nuova password: la modifica avviene solo dopo la conferma del nuovo indirizzo.
+
+## The account page's list of sessions. Placeables: $ip (a network such
+## as 203.0.113.0/24), $when (a date and time, UTC).
+
+account-sessions-heading = Accessi da altri dispositivi
+account-sessions-text = Il tuo account ha un accesso attivo anche nei browser e sui dispositivi qui sotto.
+account-sessions-jwt-text = Disconnetti tutti gli altri browser e dispositivi collegati al tuo account.
+account-sessions-end-others = Esci da tutti gli altri
+account-session-unknown-device = Browser sconosciuto
+account-session-details = Rete { $ip }, ultima attività { $when }
+account-session-active = Ultima attività { $when }
+account-session-end = Disconnetti questo dispositivo
+account-sessions-ended = Quelle sessioni sono state disconnesse.

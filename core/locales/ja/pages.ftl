@@ -149,3 +149,16 @@ password-mail-confirm-note = 心当たりがない場合は、このメールを
 password-mail-changing-subject = { $host } のメールアドレスが変更されようとしています
 password-mail-changing-text = アカウントにサインインしている方から、メールアドレスを { $email } に変更するリクエストがありました。
 password-mail-changing-note = 心当たりがない場合は、今すぐ新しいパスワードを設定してください。変更は新しいメールアドレスが確認されるまで反映されません。
+
+## The account page's list of sessions. Placeables: $ip (a network such
+## as 203.0.113.0/24), $when (a date and time, UTC).
+
+account-sessions-heading = ほかの場所でのサインイン
+account-sessions-text = このアカウントは、以下のブラウザやデバイスでもサインインしています。
+account-sessions-jwt-text = このアカウントにサインインしているほかのすべてのブラウザとデバイスからサインアウトします。
+account-sessions-end-others = ほかのすべての場所からサインアウト
+account-session-unknown-device = 不明なブラウザ
+account-session-details = ネットワーク { $ip }、最終アクティブ { $when }
+account-session-active = 最終アクティブ { $when }
+account-session-end = このデバイスをサインアウト
+account-sessions-ended = これらのセッションはサインアウトされました。

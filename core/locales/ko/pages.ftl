@@ -149,3 +149,16 @@ password-mail-confirm-note = 요청한 적이 없다면 이 이메일을 무시�
 password-mail-changing-subject = { $host }의 이메일 주소가 변경됩니다
 password-mail-changing-text = 계정에 로그인한 누군가가 계정의 이메일 주소를 { $email }(으)로 변경해 달라고 요청했습니다.
 password-mail-changing-note = 본인이 아니라면 지금 바로 새 비밀번호를 설정하세요. 새 주소가 확인되어야만 변경이 적용됩니다.
+
+## The account page's list of sessions. Placeables: $ip (a network such
+## as 203.0.113.0/24), $when (a date and time, UTC).
+
+account-sessions-heading = 다른 곳의 로그인
+account-sessions-text = 내 계정은 아래의 브라우저와 기기에도 로그인되어 있습니다.
+account-sessions-jwt-text = 내 계정에 로그인된 다른 모든 브라우저와 기기에서 로그아웃합니다.
+account-sessions-end-others = 다른 모든 곳에서 로그아웃
+account-session-unknown-device = 알 수 없는 브라우저
+account-session-details = 네트워크 { $ip }, 마지막 활동 { $when }
+account-session-active = 마지막 활동 { $when }
+account-session-end = 이 기기에서 로그아웃
+account-sessions-ended = 해당 세션에서 로그아웃되었습니다.

@@ -149,3 +149,16 @@ password-mail-confirm-note = Heb je hier niet om gevraagd? Negeer deze e-mail da
 password-mail-changing-subject = Je e-mailadres bij { $host } wordt gewijzigd
 password-mail-changing-text = Iemand die in je account is ingelogd, heeft gevraagd het e-mailadres ervan te wijzigen in { $email }.
 password-mail-changing-note = Was jij dit niet? Kies dan nu een nieuw wachtwoord: de wijziging gaat pas in zodra het nieuwe adres is bevestigd.
+
+## The account page's list of sessions. Placeables: $ip (a network such
+## as 203.0.113.0/24), $when (a date and time, UTC).
+
+account-sessions-heading = Elders ingelogd
+account-sessions-text = Je account is ook ingelogd in de browsers en op de apparaten hieronder.
+account-sessions-jwt-text = Log alle andere browsers en apparaten uit die bij je account zijn ingelogd.
+account-sessions-end-others = Overal anders uitloggen
+account-session-unknown-device = Onbekende browser
+account-session-details = Netwerk { $ip }, laatst actief { $when }
+account-session-active = Laatst actief { $when }
+account-session-end = Dit apparaat uitloggen
+account-sessions-ended = Die sessies zijn uitgelogd.

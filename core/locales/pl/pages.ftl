@@ -149,3 +149,16 @@ password-mail-confirm-note = Jeśli ta prośba nie pochodzi od Ciebie, zignoruj 
 password-mail-changing-subject = Twój adres e-mail w serwisie { $host } zostanie zmieniony
 password-mail-changing-text = Ktoś zalogowany na Twoje konto poprosił o zmianę przypisanego do niego adresu e-mail na { $email }.
 password-mail-changing-note = Jeśli to nie Ty, od razu wybierz nowe hasło: zmiana nastąpi dopiero po potwierdzeniu nowego adresu.
+
+## The account page's list of sessions. Placeables: $ip (a network such
+## as 203.0.113.0/24), $when (a date and time, UTC).
+
+account-sessions-heading = Zalogowano gdzie indziej
+account-sessions-text = Twoje konto jest zalogowane także w poniższych przeglądarkach i na poniższych urządzeniach.
+account-sessions-jwt-text = Wyloguj wszystkie inne przeglądarki i urządzenia zalogowane na Twoje konto.
+account-sessions-end-others = Wyloguj wszędzie indziej
+account-session-unknown-device = Nieznana przeglądarka
+account-session-details = Sieć { $ip }, ostatnia aktywność { $when }
+account-session-active = Ostatnia aktywność { $when }
+account-session-end = Wyloguj to urządzenie
+account-sessions-ended = Te sesje zostały wylogowane.

@@ -149,3 +149,16 @@ password-mail-confirm-note = Se você não solicitou isso, ignore este e-mail: n
 password-mail-changing-subject = Seu endereço de e-mail em { $host } está sendo alterado
 password-mail-changing-text = Alguém conectado à sua conta pediu para alterar o endereço de e-mail dela para { $email }.
 password-mail-changing-note = Se não foi você, escolha uma nova senha agora: a alteração só acontece depois que o novo endereço for confirmado.
+
+## The account page's list of sessions. Placeables: $ip (a network such
+## as 203.0.113.0/24), $when (a date and time, UTC).
+
+account-sessions-heading = Conectado em outros lugares
+account-sessions-text = Sua conta também está conectada nos navegadores e dispositivos abaixo.
+account-sessions-jwt-text = Encerre a sessão em todos os outros navegadores e dispositivos conectados à sua conta.
+account-sessions-end-others = Sair de todos os outros
+account-session-unknown-device = Navegador desconhecido
+account-session-details = Rede { $ip }, última atividade { $when }
+account-session-active = Última atividade { $when }
+account-session-end = Sair deste dispositivo
+account-sessions-ended = Essas sessões foram encerradas.

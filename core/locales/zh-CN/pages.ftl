@@ -149,3 +149,16 @@ password-mail-confirm-note = 如果你没有提出此请求，请忽略此邮件
 password-mail-changing-subject = 你在 { $host } 的邮箱地址即将更改
 password-mail-changing-text = 已登录你账号的某人请求将该账号的邮箱地址更改为 { $email }。
 password-mail-changing-note = 如果这不是你本人的操作，请立即设置新密码：只有在新地址得到确认后，更改才会生效。
+
+## The account page's list of sessions. Placeables: $ip (a network such
+## as 203.0.113.0/24), $when (a date and time, UTC).
+
+account-sessions-heading = 在其他地方的登录
+account-sessions-text = 你的账号还在以下浏览器和设备上登录。
+account-sessions-jwt-text = 从登录你账号的所有其他浏览器和设备退出登录。
+account-sessions-end-others = 从其他所有地方退出登录
+account-session-unknown-device = 未知浏览器
+account-session-details = 网络 { $ip }，最后活动 { $when }
+account-session-active = 最后活动 { $when }
+account-session-end = 让此设备退出登录
+account-sessions-ended = 这些会话已退出登录。

@@ -1,7 +1,9 @@
 //! `GET sessions`: the signed-in user's database sessions (see
 //! [`Auth::list_sessions`](crate::Auth::list_sessions)); `POST sessions`
 //! with `action=end&id=`, `action=endOthers` or `action=endAll` (and
-//! `csrfToken`, checked by the caller) ends them. Signed out (or no
+//! `csrfToken`, checked by the caller) ends them; with `return=account`
+//! (the built-in account page's forms) the answer is a redirect back to
+//! that page instead of JSON. Signed out (or no
 //! adapter): 401. JWT sessions are not stored, so they are not listed or
 //! ended one by one (400 `UnsupportedStrategy`); all of them, or all but
 //! this browser's, end by a sign-out time ([`crate::sign_outs`]).
@@ -22,6 +24,24 @@ pub fn list(ctx: &mut Ctx) -> Result<Reply, AuthError> {
 }
 
 pub fn manage(ctx: &mut Ctx) -> Result<Reply, AuthError> {
+    // The account page's forms: back to it, with a notice when it worked.
+    let back_to_account =
+        ctx.body_str("return").as_deref() == Some("account") && ctx.auth.providers.password().is_some();
+    let reply = end(ctx)?;
+    if !back_to_account {
+        return Ok(reply);
+    }
+    let url = super::password::account_url(ctx);
+    Ok(Reply::Redirect(match reply {
+        Reply::Json { status: 200, .. } => {
+            let sep = if url.contains('?') { '&' } else { '?' };
+            format!("{url}{sep}notice=sessions-ended")
+        }
+        _ => url,
+    }))
+}
+
+fn end(ctx: &mut Ctx) -> Result<Reply, AuthError> {
     let action = ctx.body_str("action");
     let id = ctx.body_str("id");
     answer(ctx, |ctx, user_id| match action.as_deref() {

@@ -391,6 +391,12 @@ fn user_value(user: &AdapterUser) -> Value {
     super::register::user_value(user)
 }
 
+/// The account page, where its forms that post elsewhere (the `sessions`
+/// route) send the browser back.
+pub(crate) fn account_url(ctx: &Ctx) -> String {
+    step_url(ctx, Step::Account)
+}
+
 /// `{basePath}/password/<step>`, with this request's explicit locale.
 fn step_url(ctx: &Ctx, step: Step) -> String {
     ctx.with_locale(format!("{}/password/{}", ctx.base_url(), step.path()))

@@ -2,6 +2,7 @@
 //! language, with the pages' Content-Security-Policy (no script).
 
 use super::{step_url, Step};
+use crate::config::SessionStrategy;
 use crate::pages::{render, FormField, Layout, PageForm, PasswordPage};
 use crate::providers::{PasswordProvider, Provider};
 use crate::routes::{Ctx, Reply};
@@ -127,6 +128,7 @@ pub(super) fn account(ctx: &mut Ctx, user: &AdapterUser, has_password: bool, err
         Some("password-changed") => Some(t.text("password-changed")),
         Some("email-sent") => Some(t.text("password-email-sent")),
         Some("email-changed") => Some(t.text("password-email-changed")),
+        Some("sessions-ended") => Some(t.text("account-sessions-ended")),
         _ => None,
     };
     let min = ctx.auth.providers.password().map(|(_, p)| p.policy.min_length());
@@ -167,7 +169,77 @@ pub(super) fn account(ctx: &mut Ctx, user: &AdapterUser, has_password: bool, err
             button: t.text("password-delete-button"),
         });
     }
+    forms.extend(session_forms(ctx, &user.id));
     let links =
         if has_password { Vec::new() } else { vec![(step_url(ctx, Step::Forgot), t.text("password-set-link"))] };
     page(ctx, "password-account-heading", forms, links, notice, error)
+}
+
+/// The account page's sessions (see `user_sessions`). Database sessions:
+/// the user's other sessions, each with a button that ends it, after one
+/// that ends them all. JWT sessions, where sign-outs are kept: the button
+/// that ends every other one. Each posts to the `sessions` route, which
+/// sends the browser back here (`return=account`).
+fn session_forms(ctx: &mut Ctx, user_id: &str) -> Vec<PageForm<'static>> {
+    let t = ctx.messages();
+    let action = format!("{}/sessions", ctx.base_url());
+    let end_others = |text: String| PageForm {
+        id: "sessions",
+        heading: Some(t.text("account-sessions-heading")),
+        text: Some(text),
+        action: action.clone(),
+        hidden: vec![("action", "endOthers".to_owned()), ("return", "account".to_owned())],
+        fields: Vec::new(),
+        button: t.text("account-sessions-end-others"),
+    };
+    if ctx.auth.settings.strategy == SessionStrategy::Jwt {
+        return if ctx.auth.sign_out_reads().is_some() {
+            vec![end_others(t.text("account-sessions-jwt-text"))]
+        } else {
+            Vec::new()
+        };
+    }
+    let listed = match ctx.auth.list_sessions(user_id, Some(ctx.req)) {
+        Ok(listed) => listed,
+        Err(e) => {
+            // The page still shows the rest (a host adapter cannot list).
+            ctx.auth.callbacks.log(&e);
+            return Vec::new();
+        }
+    };
+    let others: Vec<&serde_json::Value> = listed.iter().filter(|s| s["current"] != true).collect();
+    if others.is_empty() {
+        return Vec::new();
+    }
+    let mut forms = vec![end_others(t.text("account-sessions-text"))];
+    for session in others {
+        let text = |key: &str| session[key].as_str().map(str::to_owned);
+        let when = text("lastActiveAt").map(|iso| readable_time(&iso)).unwrap_or_default();
+        let details = match text("ip") {
+            Some(ip) => t.text_with("account-session-details", &[("ip", &ip), ("when", &when)]),
+            None => t.text_with("account-session-active", &[("when", &when)]),
+        };
+        forms.push(PageForm {
+            id: "session",
+            heading: Some(text("device").unwrap_or_else(|| t.text("account-session-unknown-device"))),
+            text: Some(details),
+            action: action.clone(),
+            hidden: vec![
+                ("action", "end".to_owned()),
+                ("id", text("id").unwrap_or_default()),
+                ("return", "account".to_owned()),
+            ],
+            fields: Vec::new(),
+            button: t.text("account-session-end"),
+        });
+    }
+    forms
+}
+
+/// `2026-11-28 22:10 UTC` from an ISO 8601 time in UTC.
+fn readable_time(iso: &str) -> String {
+    match (iso.get(..10), iso.get(11..16)) {
+        (Some(date), Some(time)) => format!("{date} {time} UTC"),
+        _ => iso.to_owned(),
+    }
 }
