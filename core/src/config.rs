@@ -43,6 +43,7 @@ const KNOWN_OPTIONS: &[&str] = &[
     "tokenRefresh",
     "trustedProxies",
     "trustHost",
+    "twoFactor",
     "useSecureCookies",
     "url",
 ];
@@ -107,6 +108,10 @@ pub struct Config {
     pub rate_limit: Option<Value>,
     #[serde(default)]
     pub token_refresh: TokenRefreshConfig,
+    /// Second factors: `{ issuer?, totp?: { algorithm?, digits?, period? } }`
+    /// (see [`crate::user_two_factor`]).
+    #[serde(default)]
+    pub two_factor: Option<Value>,
     /// Proxies whose `X-Forwarded-For` / `Forwarded` is believed (CIDR
     /// ranges or addresses); none by default.
     #[serde(default)]
@@ -315,6 +320,7 @@ impl Config {
             "trustedProxies" => self.trusted_proxies = parse(key, value)?,
             "forwardedHeader" => self.forwarded_header = if value.is_null() { None } else { Some(value) },
             "tokenRefresh" => self.token_refresh = parse(key, value)?,
+            "twoFactor" => self.two_factor = if value.is_null() { None } else { Some(value) },
             "redirectProxyUrl" => self.redirect_proxy_url = parse(key, value)?,
             "redirectProxyOrigins" => self.redirect_proxy_origins = parse(key, value)?,
             "secondaryStorage" => self.secondary_storage = if value.is_null() { None } else { Some(value) },
@@ -450,6 +456,8 @@ pub struct Settings {
     pub session_cache: Option<crate::session_cache::SessionCacheSettings>,
     /// `session.revocationCheck`.
     pub revocation_check: crate::sign_outs::RevocationOption,
+    /// `twoFactor`.
+    pub two_factor: crate::user_two_factor::TwoFactorSettings,
     pub trust_host: bool,
     pub use_secure_cookies: Option<bool>,
     pub redirect_proxy_url: Option<Url>,
@@ -620,6 +628,7 @@ impl Settings {
             jwt_max_age: config.jwt.max_age.unwrap_or(session_max_age),
             session_cache: crate::session_cache::SessionCacheSettings::parse(config.session.cache.as_ref())?,
             revocation_check: crate::sign_outs::RevocationOption::parse(config.session.revocation_check.as_ref())?,
+            two_factor: crate::user_two_factor::TwoFactorSettings::parse(config.two_factor.as_ref())?,
             trust_host,
             use_secure_cookies: config.use_secure_cookies,
             redirect_proxy_url,

@@ -76,6 +76,8 @@ fn keywords_of(kind: &HookKind) -> &'static [&'static str] {
         ) => &["user"],
         HookKind::Event(Event::EmailChanged) => &["user", "previousEmail"],
         HookKind::Event(Event::SessionsEnded) => &["userId", "ended", "scope", "before"],
+        HookKind::Event(Event::TwoFactorEnabled | Event::TwoFactorDisabled) => &["userId"],
+        HookKind::Event(Event::RecoveryCodeUsed) => &["userId", "left"],
         HookKind::Provider { method: ProviderMethod::Authorize, .. } => &["credentials", "request"],
         HookKind::Provider { method: ProviderMethod::GetUserInfo, .. } => &["options", "request"],
         _ => &[],

@@ -58,10 +58,13 @@ pub enum ErrorType {
     PasswordRefused,
     /// libauth's own: a form's email address is not a valid single address.
     InvalidEmail,
+    /// libauth's own: a second-factor code that is wrong, stale or used,
+    /// or a second-factor change the user's state does not allow.
+    TwoFactorError,
 }
 
 impl ErrorType {
-    pub const ALL: [ErrorType; 36] = [
+    pub const ALL: [ErrorType; 37] = [
         Self::AccessDenied,
         Self::AccountNotLinked,
         Self::AdapterError,
@@ -98,6 +101,7 @@ impl ErrorType {
         Self::LastSignInMethod,
         Self::PasswordRefused,
         Self::InvalidEmail,
+        Self::TwoFactorError,
     ];
 
     pub fn as_str(self) -> &'static str {
@@ -138,6 +142,7 @@ impl ErrorType {
             Self::LastSignInMethod => "LastSignInMethod",
             Self::PasswordRefused => "PasswordRefused",
             Self::InvalidEmail => "InvalidEmail",
+            Self::TwoFactorError => "TwoFactorError",
         }
     }
 

@@ -37,6 +37,9 @@ impl Hook {
     pub const EVENT_EMAIL_CHANGED: Hook = Hook::fixed("events.emailChanged");
     pub const EVENT_ACCOUNT_DELETED: Hook = Hook::fixed("events.accountDeleted");
     pub const EVENT_SESSIONS_ENDED: Hook = Hook::fixed("events.sessionsEnded");
+    pub const EVENT_TWO_FACTOR_ENABLED: Hook = Hook::fixed("events.twoFactorEnabled");
+    pub const EVENT_TWO_FACTOR_DISABLED: Hook = Hook::fixed("events.twoFactorDisabled");
+    pub const EVENT_RECOVERY_CODE_USED: Hook = Hook::fixed("events.recoveryCodeUsed");
 
     pub const JWT_ENCODE: Hook = Hook::fixed("jwt.encode");
     pub const JWT_DECODE: Hook = Hook::fixed("jwt.decode");
@@ -47,7 +50,7 @@ impl Hook {
     pub const LOGGER_DEBUG: Hook = Hook::fixed("logger.debug");
 
     /// Every hook whose name does not depend on a provider or an adapter method.
-    pub const FIXED: [Hook; 24] = [
+    pub const FIXED: [Hook; 27] = [
         Hook::SIGN_IN,
         Hook::REDIRECT,
         Hook::JWT,
@@ -66,6 +69,9 @@ impl Hook {
         Hook::EVENT_EMAIL_CHANGED,
         Hook::EVENT_ACCOUNT_DELETED,
         Hook::EVENT_SESSIONS_ENDED,
+        Hook::EVENT_TWO_FACTOR_ENABLED,
+        Hook::EVENT_TWO_FACTOR_DISABLED,
+        Hook::EVENT_RECOVERY_CODE_USED,
         Hook::JWT_ENCODE,
         Hook::JWT_DECODE,
         Hook::GENERATE_SESSION_TOKEN,
@@ -156,9 +162,16 @@ pub enum Event {
     EmailChanged,
     /// A user deleted their own account: `{ user }`.
     AccountDeleted,
-    /// Database sessions of a user were ended from their list or by the
-    /// server: `{ userId, ended, scope }` (`scope`: `one`, `others`, `all`).
+    /// Sessions of a user were ended from their list, by the server or a
+    /// password change: `{ userId, ended, scope, before? }` (`scope`:
+    /// `one`, `others`, `all`; `before` for JWT sessions).
     SessionsEnded,
+    /// A user turned a TOTP second factor on: `{ userId }`.
+    TwoFactorEnabled,
+    /// A user turned it off: `{ userId }`.
+    TwoFactorDisabled,
+    /// A recovery code was used: `{ userId, left }`.
+    RecoveryCodeUsed,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -207,6 +220,9 @@ impl HookKind {
             ("events", "emailChanged") => HookKind::Event(Event::EmailChanged),
             ("events", "accountDeleted") => HookKind::Event(Event::AccountDeleted),
             ("events", "sessionsEnded") => HookKind::Event(Event::SessionsEnded),
+            ("events", "twoFactorEnabled") => HookKind::Event(Event::TwoFactorEnabled),
+            ("events", "twoFactorDisabled") => HookKind::Event(Event::TwoFactorDisabled),
+            ("events", "recoveryCodeUsed") => HookKind::Event(Event::RecoveryCodeUsed),
             ("logger", "error") => HookKind::Logger(LogLevel::Error),
             ("logger", "warn") => HookKind::Logger(LogLevel::Warn),
             ("logger", "debug") => HookKind::Logger(LogLevel::Debug),

@@ -83,6 +83,7 @@ pub mod time;
 pub mod tokens;
 pub mod two_factor;
 mod user_sessions;
+pub mod user_two_factor;
 pub mod webauthn;
 
 use std::sync::atomic::AtomicUsize;
@@ -98,6 +99,7 @@ pub use routes::{Action, PasswordAction};
 pub use session::{Session, SessionView, SharedKey};
 pub use store::{Adapter, AdapterError, Purged, Stores};
 pub use user_sessions::EndScope;
+pub use user_two_factor::SecondFactor;
 
 use callbacks::Callbacks;
 use cookies::CookieSet;

@@ -76,6 +76,9 @@ pub enum auth_result {
     AUTH_PASSWORD_REFUSED = 135,
     /// A form's email address is not a valid single address.
     AUTH_INVALID_EMAIL = 136,
+    /// A second-factor code that is wrong, stale or used, or a change the
+    /// user's second factor does not allow.
+    AUTH_TWO_FACTOR_ERROR = 137,
 }
 
 use auth_result::*;
@@ -120,6 +123,7 @@ impl auth_result {
             ErrorType::LastSignInMethod => AUTH_LAST_SIGN_IN_METHOD,
             ErrorType::PasswordRefused => AUTH_PASSWORD_REFUSED,
             ErrorType::InvalidEmail => AUTH_INVALID_EMAIL,
+            ErrorType::TwoFactorError => AUTH_TWO_FACTOR_ERROR,
         }
     }
 
@@ -170,6 +174,7 @@ impl auth_result {
             AUTH_LAST_SIGN_IN_METHOD => c"LastSignInMethod",
             AUTH_PASSWORD_REFUSED => c"PasswordRefused",
             AUTH_INVALID_EMAIL => c"InvalidEmail",
+            AUTH_TWO_FACTOR_ERROR => c"TwoFactorError",
         }
     }
 

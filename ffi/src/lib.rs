@@ -527,8 +527,45 @@ pub unsafe extern "C" fn auth_sessions(
     }
 }
 
+/// A user's second factor: `call` is `{"action": "status"}`, `{"action":
+/// "begin", "label"?}`, `{"action": "confirm", "code"}`, `{"action":
+/// "verify", "code"}`, `{"action": "recoveryCodes", "code"}` or
+/// `{"action": "disable", "code"}`; `*result_out` receives the status
+/// (`{"enabled", "pending", "enabledAt", "recoveryCodesLeft"}`), the
+/// enrolment (`{"uri", "secret", "qrSvg"}`), `{"recoveryCodes": [...]}`,
+/// `{"factor": "totp" | "recoveryCode"}` or `null`. Fails with
+/// `AUTH_TWO_FACTOR_ERROR` for a wrong, stale or used code (or a change the
+/// user's state does not allow), `AUTH_UNKNOWN_ACTION`, `AUTH_INVALID_JSON`,
+/// `AUTH_ADAPTER_ERROR` or `AUTH_OVERLOADED`. Reads the database; admitted
+/// as `auth_handle` is.
+#[no_mangle]
+pub unsafe extern "C" fn auth_two_factor(
+    auth: *const auth_engine,
+    user_id: *const c_char,
+    user_id_len: usize,
+    call: *const c_char,
+    call_len: usize,
+    result_out: *mut *mut auth_buffer,
+    error_out: *mut *mut auth_error,
+) -> auth_result {
+    // SAFETY: the header's contract, passed on.
+    unsafe {
+        user_json_call(
+            "auth_two_factor",
+            auth,
+            user_id,
+            user_id_len,
+            call,
+            call_len,
+            result_out,
+            error_out,
+            Auth::two_factor,
+        )
+    }
+}
+
 /// A call about one user with a JSON argument and a JSON answer
-/// (`auth_passkeys`, `auth_sessions`): the text checked, the call parsed,
+/// (`auth_passkeys`, `auth_sessions`, `auth_two_factor`): the text checked, the call parsed,
 /// admitted as `auth_handle` is, the answer written to `*result_out`.
 ///
 /// # Safety

@@ -788,6 +788,44 @@ static void test_passkeys(void) {
  * is not theirs is AUTH_SESSION_TOKEN_ERROR; endAll answers the count; bad
  * JSON and NULLs are refused. (Sessions made by sign-ins, listed and ended:
  * core/tests/user_sessions.rs and the Node and Python tests.) */
+/* A user's second factor through auth_two_factor: the status as JSON, the
+ * typed codes for a refusal (no stored user, an unknown action, a code when
+ * none is on). (Enrolment with real codes: core/tests/two_factor.rs and the
+ * Node and Python tests.) */
+static void test_two_factor(void) {
+    auth_error *err = NULL;
+    auth_buffer *out = NULL;
+    char *c = config_with(",\"adapter\":{\"type\":\"memory\"}");
+    auth_engine *auth = engine(c, NULL, &err);
+    free(c);
+    CHECK(auth != NULL, "engine: %s", err ? auth_error_message(err) : "-");
+    auth_error_free(err);
+    if (!auth) return;
+    const char *status = "{\"action\":\"status\"}";
+    CHECK(auth_two_factor(auth, "ada", 3, status, strlen(status), &out, NULL) == AUTH_OK, "status");
+    const char *off = "{\"enabled\":false,\"pending\":false,\"enabledAt\":null,\"recoveryCodesLeft\":0}";
+    CHECK(out && out->len == strlen(off) && memcmp(out->data, off, out->len) == 0, "off: %s", out ? out->data : "-");
+    auth_buffer_free(out);
+    out = NULL;
+    struct {
+        const char *call;
+        auth_result code;
+    } refusals[] = {
+        {"{\"action\":\"begin\",\"label\":\"ada\"}", AUTH_ADAPTER_ERROR},
+        {"{\"action\":\"verify\",\"code\":\"123456\"}", AUTH_TWO_FACTOR_ERROR},
+        {"{\"action\":\"sms\"}", AUTH_UNKNOWN_ACTION},
+        {"{", AUTH_INVALID_JSON},
+    };
+    for (size_t i = 0; i < sizeof refusals / sizeof refusals[0]; i++) {
+        err = NULL;
+        auth_result code = auth_two_factor(auth, "ada", 3, refusals[i].call, strlen(refusals[i].call), &out, &err);
+        CHECK(code == refusals[i].code, "%s: code %d", refusals[i].call, code);
+        CHECK(out == NULL, "%s: nothing written", refusals[i].call);
+        auth_error_free(err);
+    }
+    auth_free(auth);
+}
+
 static void test_user_sessions(void) {
     auth_error *err = NULL;
     const char *list = "{\"action\":\"list\"}";
@@ -1190,6 +1228,7 @@ int main(void) {
     test_session_by_cookie();
     test_passkeys();
     test_user_sessions();
+    test_two_factor();
     test_password_actions();
     test_deadline_and_admission();
     test_email_and_adapter();

@@ -154,6 +154,64 @@ async function endAllSessions(userId, config) {
   return ended;
 }
 
+/**
+ * The user's second factor: `{ enabled, pending, enabledAt, recoveryCodesLeft }`.
+ * @returns {Promise<object>}
+ */
+async function twoFactorStatus(userId, config) {
+  return twoFactorCall(userId, config, "twoFactorStatus", { action: "status" });
+}
+
+/**
+ * Start turning a TOTP authenticator on: `{ uri, secret, qrSvg }` to show the
+ * user (`label`: what the app shows, e.g. their address). Nothing is on until
+ * `confirmTotp` gets a code from it. Rejects with `TwoFactorError` while one
+ * is on.
+ * @returns {Promise<{ uri: string, secret: string, qrSvg: string }>}
+ */
+async function beginTotp(userId, label, config) {
+  return twoFactorCall(userId, config, "beginTotp", { action: "begin", label: label ?? "" });
+}
+
+/** Turn it on with the app's first code: the ten recovery codes, to show once. */
+async function confirmTotp(userId, code, config) {
+  const { recoveryCodes } = await twoFactorCall(userId, config, "confirmTotp", {
+    action: "confirm",
+    code: String(code),
+  });
+  return recoveryCodes;
+}
+
+/**
+ * Check a code from the app or a recovery code (used up): `"totp"` or
+ * `"recoveryCode"`; each is accepted once. Rejects with `TwoFactorError`.
+ */
+async function verifySecondFactor(userId, code, config) {
+  const { factor } = await twoFactorCall(userId, config, "verifySecondFactor", {
+    action: "verify",
+    code: String(code),
+  });
+  return factor;
+}
+
+/** New recovery codes (the unused ones stop working), after a code. */
+async function regenerateRecoveryCodes(userId, code, config) {
+  const { recoveryCodes } = await twoFactorCall(userId, config, "regenerateRecoveryCodes", {
+    action: "recoveryCodes",
+    code: String(code),
+  });
+  return recoveryCodes;
+}
+
+/** Turn TOTP off, after a code from the app or a recovery code. */
+async function disableTotp(userId, code, config) {
+  await twoFactorCall(userId, config, "disableTotp", { action: "disable", code: String(code ?? "") });
+}
+
+function twoFactorCall(userId, config, name, call) {
+  return engineForUser(userId, config, name).twoFactor(userId, call);
+}
+
 function sessionCall(userId, config, name, call, request) {
   const engine = engineForUser(userId, config, name);
   if (request == null) return engine.sessions(userId, call);
@@ -259,4 +317,10 @@ module.exports = {
   endSession,
   endOtherSessions,
   endAllSessions,
+  twoFactorStatus,
+  beginTotp,
+  confirmTotp,
+  verifySecondFactor,
+  regenerateRecoveryCodes,
+  disableTotp,
 };

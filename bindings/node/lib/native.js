@@ -183,7 +183,16 @@ class Instance {
     return this.userCall("sessions", userId, call);
   }
 
-  /** A native call about one user with a JSON argument (`passkeys`, `sessions`). */
+  /**
+   * A second-factor call for a user (`{ action: "status" | "begin" | "confirm" | "verify" | "recoveryCodes" | "disable", label?, code? }`).
+   * On a worker thread (database).
+   * @returns {Promise<unknown>}
+   */
+  twoFactor(userId, call) {
+    return this.userCall("twoFactor", userId, call);
+  }
+
+  /** A native call about one user with a JSON argument (`passkeys`, `sessions`, `twoFactor`). */
   userCall(method, userId, call) {
     const id = this.callId();
     const promise = this.defer(id);

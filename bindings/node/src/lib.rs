@@ -352,6 +352,15 @@ impl NativeAuth {
         self.user_json_call(id, user_id, call_json, Auth::sessions);
     }
 
+    /// A second-factor call for `user_id` (`call_json`: `{ action: "status"
+    /// | "begin" | "confirm" | "verify" | "recoveryCodes" | "disable",
+    /// label?, code? }`, see `Auth::two_factor`); the answer as JSON
+    /// arrives through `on_done` with this `id`.
+    #[napi(catch_unwind)]
+    pub fn two_factor(&self, id: u32, user_id: String, call_json: String) {
+        self.user_json_call(id, user_id, call_json, Auth::two_factor);
+    }
+
     /// Call `hook` with `args_json` as the engine would, on a worker thread
     /// (the cross-language conformance test of the host conventions): the
     /// decoded answer as JSON, or the hook's error, arrives through

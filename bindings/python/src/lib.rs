@@ -294,6 +294,14 @@ impl NativeAuth {
         self.user_json_call(py, user_id, call_json, Auth::sessions)
     }
 
+    /// A second-factor call for `user_id` (`call_json`: `{"action":
+    /// "status" | "begin" | "confirm" | "verify" | "recoveryCodes" |
+    /// "disable", "label"?, "code"?}`, see `Auth::two_factor`), the GIL
+    /// released: the answer as Python data, or the engine's error.
+    fn two_factor<'py>(&self, py: Python<'py>, user_id: &str, call_json: &str) -> PyResult<Bound<'py, PyAny>> {
+        self.user_json_call(py, user_id, call_json, Auth::two_factor)
+    }
+
     /// Call `hook` with `args_json` as the engine would (the GIL released;
     /// the hook takes it): the decoded answer as JSON, or `EngineError`
     /// with the hook's error. For the host-conventions conformance test.

@@ -159,6 +159,10 @@ impl Providers {
             {
                 return Err(ConfigError::new(format!("{option}.type"), "only one password provider may be configured"));
             }
+            // The account row of a user's second factor has this provider id.
+            if provider.id == crate::user_two_factor::TOTP_ACCOUNT {
+                return Err(ConfigError::new(format!("{option}.id"), "this id is reserved for second factors"));
+            }
             if list.iter().any(|p| p.id == provider.id) {
                 return Err(ConfigError::new(
                     format!("{option}.id"),

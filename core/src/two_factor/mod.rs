@@ -13,8 +13,8 @@
 //! - [`RecoveryCodes`] (`recovery.rs`): ten single-use codes, shown once,
 //!   stored as keyed hashes.
 //!
-//! No route uses this module yet: the two-factor sign-in, its pages and its
-//! storage are the next step.
+//! A user's factor, kept and checked with these, is `user_two_factor`; the
+//! second step at sign-in and its pages are the next step.
 
 mod recovery;
 mod sealing;

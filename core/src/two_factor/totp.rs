@@ -112,6 +112,11 @@ impl TotpProfile {
         Some(Enrolment { secret_base32: totp.get_secret_base32(), secret, uri, qr_svg })
     }
 
+    /// Seconds per code.
+    pub fn period(&self) -> u64 {
+        self.period
+    }
+
     /// The time step a code belongs to at `now` (unix seconds).
     pub fn step_at(&self, now: u64) -> u64 {
         now / self.period

@@ -13,6 +13,12 @@ import {
   endSession,
   endOtherSessions,
   endAllSessions,
+  twoFactorStatus,
+  beginTotp,
+  confirmTotp,
+  verifySecondFactor,
+  regenerateRecoveryCodes,
+  disableTotp,
   Credentials,
   TikTok,
   GitHub,
@@ -61,6 +67,8 @@ import {
   type JWTEncodeParams,
   type JWTDecodeParams,
   type UserSession,
+  type TwoFactorStatus,
+  type TotpEnrolment,
 } from "libauth";
 
 class InvalidLogin extends CredentialsSignin {
@@ -387,4 +395,27 @@ export async function mySessions(req: express.Request, userId: string): Promise<
   console.log(sessions[0]?.device, sessions[0]?.ip, sessions[0]?.lastActiveAt);
   const ended: number = await endOtherSessions(userId, req, sessionsConfig);
   return ended + (await endAllSessions(userId, sessionsConfig));
+}
+
+// A user's second factor (docs/two-factor.md).
+export const twoFactorConfig: AuthConfig = {
+  adapter: { type: "sqlite", path: "auth.db" },
+  twoFactor: { issuer: "Example", totp: { algorithm: "SHA1", digits: 6, period: 30 } },
+  events: {
+    twoFactorEnabled: ({ userId }) => console.log(userId),
+    twoFactorDisabled: ({ userId }) => console.log(userId),
+    recoveryCodeUsed: ({ userId, left }) => console.log(userId, left),
+  },
+};
+export async function secondFactor(userId: string, code: string): Promise<string[]> {
+  const status: TwoFactorStatus = await twoFactorStatus(userId, twoFactorConfig);
+  if (!status.enabled) {
+    const enrolment: TotpEnrolment = await beginTotp(userId, "ada@example.com", twoFactorConfig);
+    console.log(enrolment.uri, enrolment.qrSvg.length, enrolment.secret);
+    return confirmTotp(userId, code, twoFactorConfig);
+  }
+  const factor: "totp" | "recoveryCode" = await verifySecondFactor(userId, code, twoFactorConfig);
+  if (factor === "recoveryCode") return regenerateRecoveryCodes(userId, code, twoFactorConfig);
+  await disableTotp(userId, code, twoFactorConfig);
+  return [];
 }

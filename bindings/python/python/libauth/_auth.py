@@ -280,6 +280,40 @@ class Auth:
         """End every session of the user (sign out everywhere); how many ended."""
         return int(self._sessions(user_id, {"action": "endAll"})["ended"])
 
+    def two_factor_status(self, user_id: str) -> Dict[str, Any]:
+        """The user's second factor: ``enabled``, ``pending`` (an enrolment
+        waits for its first code), ``enabledAt``, ``recoveryCodesLeft``."""
+        return self._two_factor(user_id, {"action": "status"})  # type: ignore[no-any-return]
+
+    def begin_totp(self, user_id: str, label: str = "") -> Dict[str, str]:
+        """Start turning a TOTP authenticator on: ``uri``, ``secret`` (base32)
+        and ``qrSvg`` to show the user (``label``: what the app shows, e.g.
+        their address). Nothing is on until ``confirm_totp`` gets a code.
+        Raises ``TwoFactorError`` while one is on."""
+        return self._two_factor(user_id, {"action": "begin", "label": label})  # type: ignore[no-any-return]
+
+    def confirm_totp(self, user_id: str, code: str) -> List[str]:
+        """Turn TOTP on with the app's first code: the ten recovery codes,
+        to show once. Raises ``TwoFactorError`` for a wrong code."""
+        return list(self._two_factor(user_id, {"action": "confirm", "code": code})["recoveryCodes"])
+
+    def verify_second_factor(self, user_id: str, code: str) -> str:
+        """Check a code from the app or a recovery code (used up):
+        ``"totp"`` or ``"recoveryCode"``; each is accepted once. Raises
+        ``TwoFactorError``."""
+        return str(self._two_factor(user_id, {"action": "verify", "code": code})["factor"])
+
+    def regenerate_recovery_codes(self, user_id: str, code: str) -> List[str]:
+        """New recovery codes after a code (the unused ones stop working)."""
+        return list(self._two_factor(user_id, {"action": "recoveryCodes", "code": code})["recoveryCodes"])
+
+    def disable_totp(self, user_id: str, code: str) -> None:
+        """Turn TOTP off, after a code from the app or a recovery code."""
+        self._two_factor(user_id, {"action": "disable", "code": code})
+
+    def _two_factor(self, user_id: str, call: Dict[str, Any]) -> Any:
+        return _engine_call(self._native.two_factor, user_id, json.dumps(call))
+
     def _sessions(
         self, user_id: str, call: Dict[str, Any], url: Optional[str] = None, cookie: Optional[str] = None
     ) -> Any:

@@ -185,6 +185,13 @@ class InvalidEmail(AuthError):
     type = "InvalidEmail"
 
 
+class TwoFactorError(AuthError):
+    """A second-factor code that is wrong, stale or used, or a change the
+    user's second factor does not allow (turning it on twice)."""
+
+    type = "TwoFactorError"
+
+
 class RateLimited(AuthError):
     """A rate limit refused the request (too many failed sign-ins, links or
     callbacks); the HTTP answer is 429 with ``Retry-After``."""
@@ -241,6 +248,7 @@ _CLASSES: List[Type[AuthError]] = [
     LastSignInMethod,
     PasswordRefused,
     InvalidEmail,
+    TwoFactorError,
     InvalidConfig,
 ]
 

@@ -1,0 +1,71 @@
+"""A user's TOTP second factor from Python, with codes made by an independent
+implementation (pyotp): turn it on, check codes and recovery codes, each
+once, turn it off; the error class and the events. (Every backend and two
+engines at once: core/tests/two_factor.rs.)"""
+
+from __future__ import annotations
+
+import sqlite3
+import time
+from pathlib import Path
+from typing import Any, Dict, List, Tuple
+
+import pyotp
+import pytest
+
+import libauth
+from conftest import SECRET
+
+
+def test_totp_with_codes_from_pyotp(tmp_path: Path) -> None:
+    db = tmp_path / "auth.db"
+    seen: List[Tuple[str, Dict[str, Any]]] = []
+    events = {
+        "twoFactorEnabled": lambda *, user_id: seen.append(("enabled", {"user_id": user_id})),
+        "recoveryCodeUsed": lambda *, user_id, left: seen.append(("recovery", {"left": left})),
+        "twoFactorDisabled": lambda *, user_id: seen.append(("disabled", {"user_id": user_id})),
+    }
+    auth = libauth.Auth(
+        {
+            "secret": SECRET,
+            "adapter": {"type": "sqlite", "path": str(db)},
+            "twoFactor": {"issuer": "Example"},
+            "events": events,
+        }
+    )
+    auth.two_factor_status("nobody")  # opens (and migrates) the database
+    with sqlite3.connect(db) as conn:
+        conn.execute("INSERT INTO users (id, email) VALUES ('ada', 'ada@example.com')")
+
+    enrolment = auth.begin_totp("ada", "ada@example.com")
+    assert enrolment["uri"].startswith("otpauth://totp/Example:ada%40example.com?")
+    assert "<svg" in enrolment["qrSvg"]
+    app = pyotp.TOTP(enrolment["secret"])
+    assert pyotp.parse_uri(enrolment["uri"]).secret == enrolment["secret"]
+    with pytest.raises(libauth.TwoFactorError):
+        auth.confirm_totp("ada", "not a code")
+
+    first = app.now()
+    recovery = auth.confirm_totp("ada", first)
+    assert len(recovery) == 10
+    assert auth.two_factor_status("ada")["enabled"] is True
+    with pytest.raises(libauth.TwoFactorError):
+        auth.verify_second_factor("ada", first)  # spent turning it on
+    after = app.at(time.time() + 30)
+    assert auth.verify_second_factor("ada", after) == "totp"
+    with pytest.raises(libauth.TwoFactorError):
+        auth.verify_second_factor("ada", after)
+    assert auth.verify_second_factor("ada", recovery[0]) == "recoveryCode"
+    with pytest.raises(libauth.TwoFactorError):
+        auth.verify_second_factor("ada", recovery[0])
+    with pytest.raises(libauth.TwoFactorError):
+        auth.begin_totp("ada", "ada@example.com")
+    auth.disable_totp("ada", recovery[1])
+    assert auth.two_factor_status("ada") == {
+        "enabled": False,
+        "pending": False,
+        "enabledAt": None,
+        "recoveryCodesLeft": 0,
+    }
+    assert [kind for kind, _ in seen] == ["enabled", "recovery", "recovery", "disabled"]
+    assert seen[1][1] == {"left": 9}
