@@ -831,7 +831,15 @@ export interface EventsOptions {
   /** A request a rate limit refused; `key` is `ip:<address or /64>` or `id:<hash>` (never the username or email). */
   refreshTokenRevoked?: (message: { userId: string; provider: string; providerAccountId: string }) => Awaitable<void>;
   rateLimited?: (message: {
-    route: "credentials" | "email" | "callback" | "passkey" | "signUp" | "passwordReset" | "passwordToken";
+    route:
+      | "credentials"
+      | "email"
+      | "callback"
+      | "passkey"
+      | "signUp"
+      | "passwordReset"
+      | "passwordToken"
+      | "twoFactor";
     key: string;
     limit: number;
     window: number;
@@ -889,6 +897,8 @@ export interface AuthConfig {
   twoFactor?: {
     issuer?: string;
     totp?: { algorithm?: "SHA1" | "SHA256" | "SHA512"; digits?: 6 | 7 | 8; period?: number };
+    /** The first factors after which a user with a second factor is asked for it (all by default). */
+    signIn?: Array<"password" | "credentials" | "oauth" | "email" | "passkey">;
   };
   /** Store provider access, refresh and id tokens encrypted (AES-256-GCM, key from the secret). Needs an adapter. */
   encryptTokens?: boolean;
@@ -1276,6 +1286,8 @@ export interface RateLimitOptions {
   passwordReset?: false | RateLimitRule;
   /** Uses of the password provider's links, per IP (default 30 per 10 minutes). */
   passwordToken?: false | RateLimitRule;
+  /** Codes at a sign-in's second step, per user (default 5 wrong codes per 5 minutes). */
+  twoFactor?: false | RateLimitRule;
   /** Where counts live: in memory (the default, one process) or shared by many server processes. See docs/scale-out.md. */
   store?: RateLimitStore;
 }

@@ -176,7 +176,8 @@ impl Auth {
                 | routes::Action::WebAuthnOptions
                 | routes::Action::Passkeys
                 | routes::Action::Sessions
-                | routes::Action::Password => false,
+                | routes::Action::Password
+                | routes::Action::TwoFactor => false,
             },
             routes::Target::Route { .. } => false,
         };

@@ -57,6 +57,8 @@ pub struct CookieSet {
     pub state: CookieSpec,
     pub nonce: CookieSpec,
     pub webauthn_challenge: CookieSpec,
+    /// A sign-in waiting for its second factor (libauth's own).
+    pub two_factor: CookieSpec,
 }
 
 impl CookieSet {
@@ -115,6 +117,7 @@ impl CookieSet {
             state: spec(format!("{prefix}authjs.state"), &short_lived, &overrides.state),
             nonce: spec(format!("{prefix}authjs.nonce"), &short_lived, &overrides.nonce),
             webauthn_challenge: spec(format!("{prefix}authjs.challenge"), &short_lived, &overrides.webauthn_challenge),
+            two_factor: spec(format!("{prefix}authjs.two-factor"), &short_lived, &None),
         }
     }
 }

@@ -69,11 +69,17 @@ impl Identity {
 /// session signed in to before it from one signed in to since.
 pub(crate) const SIGNED_IN_AT: &str = "authTime";
 
-/// The claim a session signed in to at `signed_in_at` (unix ms) carries.
-pub(crate) fn session_claim(identity: &Identity, signed_in_at: i64) -> Value {
+/// The claim's key for how the user signed in: RFC 8176 values, e.g.
+/// `["pwd", "otp"]` (see the sign-in route's `FirstFactor`).
+pub(crate) const AMR: &str = "amr";
+
+/// The claim a session signed in to at `signed_in_at` (unix ms), by the
+/// methods `amr`, carries.
+pub(crate) fn session_claim(identity: &Identity, signed_in_at: i64, amr: &[&str]) -> Value {
     let mut claim = identity.to_claim();
     if let Value::Object(map) = &mut claim {
         map.insert(SIGNED_IN_AT.into(), Value::from(signed_in_at));
+        map.insert(AMR.into(), Value::from(amr.to_vec()));
     }
     claim
 }

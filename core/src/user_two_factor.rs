@@ -30,6 +30,7 @@ use serde_json::{json, Value};
 
 use crate::error::{AuthError, ConfigError, ErrorType};
 use crate::host::Hook;
+use crate::routes::FirstFactor;
 use crate::store::{AccountType, AdapterAccount, DataStores};
 use crate::time::{iso_millis, now_millis, now_seconds};
 use crate::two_factor::{RecoveryCodes, SecretBox, TotpAlgorithm, TotpProfile};
@@ -51,6 +52,48 @@ pub struct TwoFactorSettings {
     /// host of `AUTH_URL`, else `libauth`.
     pub issuer: Option<String>,
     pub totp: TotpProfile,
+    /// After which first factors a user with a second factor is asked for
+    /// it (`twoFactor.signIn`).
+    pub sign_in: SecondStepAfter,
+}
+
+/// `twoFactor.signIn`: the first factors after which the second step is
+/// asked for (all by default). A passkey whose provider requires user
+/// verification is both factors and is never asked.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SecondStepAfter {
+    names: [bool; FIRST_FACTORS.len()],
+}
+
+/// The names `twoFactor.signIn` takes.
+const FIRST_FACTORS: [&str; 5] = ["password", "credentials", "oauth", "email", "passkey"];
+
+impl Default for SecondStepAfter {
+    fn default() -> Self {
+        SecondStepAfter { names: [true; FIRST_FACTORS.len()] }
+    }
+}
+
+impl SecondStepAfter {
+    fn parse(value: &Value) -> Result<SecondStepAfter, ConfigError> {
+        const OPTION: &str = "twoFactor.signIn";
+        let list = value.as_array().ok_or_else(|| {
+            ConfigError::new(OPTION, format!("must be a list of first factors: {}", FIRST_FACTORS.join(", ")))
+        })?;
+        let mut names = [false; FIRST_FACTORS.len()];
+        for (i, item) in list.iter().enumerate() {
+            let index = item.as_str().and_then(|n| FIRST_FACTORS.iter().position(|f| *f == n)).ok_or_else(|| {
+                ConfigError::new(format!("{OPTION}[{i}]"), format!("must be one of {}", FIRST_FACTORS.join(", ")))
+            })?;
+            names[index] = true;
+        }
+        Ok(SecondStepAfter { names })
+    }
+
+    fn asks_after(self, first: FirstFactor) -> bool {
+        first != FirstFactor::VerifiedPasskey
+            && FIRST_FACTORS.iter().position(|f| *f == first.name()).is_some_and(|i| self.names[i])
+    }
 }
 
 impl TwoFactorSettings {
@@ -75,7 +118,13 @@ impl TwoFactorSettings {
                     );
                 }
                 "totp" => settings.totp = parse_totp(value)?,
-                _ => return Err(ConfigError::new(format!("twoFactor.{key}"), "unknown option: use issuer or totp")),
+                "signIn" => settings.sign_in = SecondStepAfter::parse(value)?,
+                _ => {
+                    return Err(ConfigError::new(
+                        format!("twoFactor.{key}"),
+                        "unknown option: use issuer, totp or signIn",
+                    ))
+                }
             }
         }
         Ok(settings)
@@ -322,6 +371,24 @@ impl Auth {
                 "a two-factor call is status, begin, confirm, verify, recoveryCodes or disable",
             )),
         }
+    }
+
+    /// Whether a sign-in of `user_id` by `first` must pass the second step
+    /// before its session: the user has TOTP on and `twoFactor.signIn`
+    /// names `first`. An adapter that cannot read accounts (a host adapter
+    /// without `getUserAccount`) keeps no second factor: never. A store
+    /// that fails fails the sign-in (never a session without the check).
+    pub(crate) fn second_step_due(
+        &self,
+        db: &DataStores,
+        first: FirstFactor,
+        user_id: &str,
+    ) -> Result<bool, AuthError> {
+        if !self.settings.two_factor.sign_in.asks_after(first) || !db.supports("getUserAccount") {
+            return Ok(false);
+        }
+        let account = db.accounts.get_account(user_id, TOTP_ACCOUNT)?;
+        Ok(account.is_some_and(|a| a.extra.get(ENABLED_AT).is_some_and(|at| !at.is_null())))
     }
 
     /// The step `code` matched for `factor`, taken so no other request

@@ -229,3 +229,165 @@ fn configuration_and_stores_without_accounts() {
     assert_eq!(err.error_type, ErrorType::UnknownAction);
     assert_eq!(auth.two_factor("u", &json!({ "action": "status" })).unwrap()["enabled"], false);
 }
+
+type Mailbox = Arc<Mutex<Vec<String>>>;
+
+/// An engine with the password provider, for sign-ins through the routes.
+fn password_engine(adapter: Value, strategy: &str, mailbox: &Mailbox, extra: Value) -> Auth {
+    let mailbox = mailbox.clone();
+    let hooks = HookMap::new().on("providers.password.sendEmail", move |args| {
+        mailbox.lock().unwrap().push(args["url"].as_str().unwrap_or_default().to_owned());
+        Ok(Value::Null)
+    });
+    let mut config = json!({
+        "secret": SECRET, "trustHost": true, "adapter": adapter,
+        "session": { "strategy": strategy },
+        "providers": [{ "type": "password", "argon2": { "memoryKib": 64, "iterations": 1 } }],
+    });
+    for (k, v) in extra.as_object().unwrap() {
+        config[k] = v.clone();
+    }
+    Auth::with_env(Config::from_value(config).unwrap(), Arc::new(hooks), &HashMap::new()).expect("engine builds")
+}
+
+const PASSWORD: &str = "correct horse battery";
+
+/// Sign up in `b` and follow the mailed link; the new user's id.
+fn sign_up(b: &mut common::Browser, mailbox: &Mailbox, email: &str) -> String {
+    let csrf = b.csrf();
+    b.post("/auth/password/signup", &[("email", email), ("password", PASSWORD), ("csrfToken", &csrf)]);
+    let url = mailbox.lock().unwrap().pop().expect("a verification mail");
+    b.get(url.strip_prefix(common::ORIGIN).unwrap());
+    common::identity_of(b).expect("signed in").subject
+}
+
+fn password_sign_in(b: &mut common::Browser, email: &str) -> libauth_core::AuthResponse {
+    let csrf = b.csrf();
+    b.post(
+        "/auth/callback/password",
+        &[("email", email), ("password", PASSWORD), ("csrfToken", &csrf), ("callbackUrl", "/home")],
+    )
+}
+
+fn post_code(b: &mut common::Browser, code: &str) -> libauth_core::AuthResponse {
+    let csrf = b.csrf();
+    b.post("/auth/two-factor", &[("code", code), ("csrfToken", &csrf)])
+}
+
+/// The second step at sign-in: a user with TOTP on who signs in with the
+/// password gets no session but the code page; a wrong, replayed or
+/// missing-CSRF code gets none either; a right code or a recovery code
+/// finishes the sign-in (the session says `amr: ["pwd", "otp"]`); codes are
+/// rate-limited per user. JWT (SQLite) and database (memory) sessions.
+#[test]
+fn a_user_with_totp_on_signs_in_in_two_steps() {
+    let file = temp_db_path();
+    for (strategy, adapter) in
+        [("jwt", json!({ "type": "sqlite", "path": file.0 })), ("database", json!({ "type": "memory" }))]
+    {
+        let mailbox = Mailbox::default();
+        let auth = password_engine(adapter, strategy, &mailbox, json!({}));
+        let mut laptop = common::Browser::new(&auth);
+        let ada = sign_up(&mut laptop, &mailbox, "ada@example.com");
+        let secret = auth.begin_totp(&ada, "ada@example.com").unwrap()["secret"].as_str().unwrap().to_owned();
+        let recovery = auth.confirm_totp(&ada, &code(&secret, 0)).unwrap();
+
+        // First factor: no session, the code page.
+        let mut phone = common::Browser::new(&auth);
+        let res = password_sign_in(&mut phone, "ada@example.com");
+        assert_eq!(res.status, 302);
+        assert!(common::location(&res).ends_with("/auth/two-factor"), "{strategy}: {}", common::location(&res));
+        assert!(!phone.has_session_cookie(), "{strategy}: no session before the second factor");
+        assert_eq!(phone.session(), Value::Null, "{strategy}");
+        let page = phone.get("/auth/two-factor");
+        assert_eq!(page.status, 200);
+        assert!(page.body_str().contains(r#"name="code""#) && page.body_str().contains("one-time-code"));
+
+        // Refused: no CSRF token, a wrong code, a replayed code.
+        let res = phone.post("/auth/two-factor", &[("code", &code(&secret, 30))]);
+        assert!(common::location(&res).contains("error=MissingCSRF"), "{strategy}");
+        let wrong = post_code(&mut phone, "000000");
+        assert_eq!(wrong.status, 400, "{strategy}");
+        assert!(wrong.body_str().contains("That code is not right"), "{strategy}");
+        assert!(!phone.has_session_cookie(), "{strategy}");
+
+        // The right code: signed in, where the first step was going.
+        let res = post_code(&mut phone, &code(&secret, 30));
+        assert_eq!(res.status, 302, "{strategy}: {}", res.body_str());
+        assert_eq!(common::location(&res), format!("{}/home", common::ORIGIN), "{strategy}");
+        assert!(phone.has_session_cookie() && phone.session()["user"]["email"] == "ada@example.com", "{strategy}");
+        assert!(!phone.jar.contains_key("authjs.two-factor"), "{strategy}: the pending sign-in is spent");
+        if strategy == "jwt" {
+            let codec = libauth_core::jwt::JwtCodec::new(vec![SECRET.to_owned()], &["authjs.session-token"]);
+            let token = codec.decode(&phone.jar["authjs.session-token"], "authjs.session-token").unwrap();
+            assert_eq!(token["libauth"]["amr"], json!(["pwd", "otp"]), "{strategy}");
+        }
+
+        // Again from another browser: the same code is spent; a recovery code works.
+        let mut tablet = common::Browser::new(&auth);
+        password_sign_in(&mut tablet, "ada@example.com");
+        assert_eq!(post_code(&mut tablet, &code(&secret, 30)).status, 400, "{strategy}: replayed");
+        let res = post_code(&mut tablet, &recovery[0]);
+        assert_eq!(res.status, 302, "{strategy}");
+        assert!(tablet.has_session_cookie(), "{strategy}");
+
+        // Guessing: five wrong codes per user in five minutes (two were
+        // above, from other browsers: the count is the user's), then 429;
+        // the right codes were not counted.
+        let mut thief = common::Browser::new(&auth);
+        password_sign_in(&mut thief, "ada@example.com");
+        let statuses: Vec<u16> = (0..5).map(|i| post_code(&mut thief, &format!("{:06}", 111_111 * i)).status).collect();
+        assert_eq!(statuses, [400, 400, 400, 429, 429], "{strategy}");
+        assert!(!thief.has_session_cookie(), "{strategy}");
+        // Without a pending sign-in the page sends the browser to sign in.
+        let mut stranger = common::Browser::new(&auth);
+        let res = stranger.get("/auth/two-factor");
+        assert!(common::location(&res).ends_with("/auth/signin"), "{strategy}");
+        let res = post_code(&mut stranger, &recovery[1]);
+        assert!(common::location(&res).ends_with("/auth/signin"), "{strategy}");
+        assert!(!stranger.has_session_cookie(), "{strategy}");
+    }
+}
+
+/// `twoFactor.signIn` names the first factors the second step follows;
+/// a tampered pending cookie is no sign-in.
+#[test]
+fn the_second_step_follows_the_configured_first_factors_only() {
+    let mailbox = Mailbox::default();
+    let auth =
+        password_engine(json!({ "type": "memory" }), "jwt", &mailbox, json!({ "twoFactor": { "signIn": ["oauth"] } }));
+    let mut laptop = common::Browser::new(&auth);
+    let ada = sign_up(&mut laptop, &mailbox, "ada@example.com");
+    let secret = auth.begin_totp(&ada, "ada@example.com").unwrap()["secret"].as_str().unwrap().to_owned();
+    auth.confirm_totp(&ada, &code(&secret, 0)).unwrap();
+    let mut phone = common::Browser::new(&auth);
+    let res = password_sign_in(&mut phone, "ada@example.com");
+    assert!(common::location(&res).ends_with("/home"), "{}", common::location(&res));
+    assert!(phone.has_session_cookie());
+
+    let asks = password_engine(json!({ "type": "memory" }), "jwt", &mailbox, json!({}));
+    let mut b = common::Browser::new(&asks);
+    let ada = sign_up(&mut b, &mailbox, "ada@example.com");
+    let secret = asks.begin_totp(&ada, "ada@example.com").unwrap()["secret"].as_str().unwrap().to_owned();
+    asks.confirm_totp(&ada, &code(&secret, 0)).unwrap();
+    let mut tampered = common::Browser::new(&asks);
+    password_sign_in(&mut tampered, "ada@example.com");
+    let pending = tampered.jar.get_mut("authjs.two-factor").expect("a pending sign-in");
+    let flipped = if pending.ends_with('A') { 'B' } else { 'A' };
+    pending.pop();
+    pending.push(flipped);
+    let res = post_code(&mut tampered, &code(&secret, 30));
+    assert!(common::location(&res).ends_with("/auth/signin"), "{}", common::location(&res));
+    assert!(!tampered.has_session_cookie());
+    for (bad, option) in [
+        (json!({ "twoFactor": { "signIn": ["sms"] } }), "twoFactor.signIn[0]"),
+        (json!({ "twoFactor": { "signIn": "password" } }), "twoFactor.signIn"),
+    ] {
+        let mut config = json!({ "secret": SECRET, "providers": [] });
+        config["twoFactor"] = bad["twoFactor"].clone();
+        let err = Auth::with_env(Config::from_value(config).unwrap(), Arc::new(HookMap::new()), &HashMap::new())
+            .err()
+            .unwrap();
+        assert_eq!(err.option, option);
+    }
+}

@@ -162,3 +162,12 @@ account-session-details = الشبكة { $ip }، آخر نشاط { $when }
 account-session-active = آخر نشاط { $when }
 account-session-end = تسجيل الخروج من هذا الجهاز
 account-sessions-ended = تم تسجيل الخروج من تلك الجلسات.
+
+## The second step of a sign-in (a code from an authenticator app).
+
+two-factor-heading = التحقق بخطوتين
+two-factor-text = أدخل الرمز الذي يعرضه تطبيق المصادقة، أو أحد رموز الاسترداد.
+two-factor-code-label = الرمز
+two-factor-button = تحقّق
+two-factor-error = هذا الرمز غير صحيح أو استُخدم من قبل. جرّب الرمز التالي.
+two-factor-cancel = إلغاء وتسجيل الدخول من جديد

@@ -162,3 +162,12 @@ account-session-details = Netzwerk { $ip }, zuletzt aktiv { $when }
 account-session-active = Zuletzt aktiv { $when }
 account-session-end = Dieses Gerät abmelden
 account-sessions-ended = Diese Sitzungen wurden abgemeldet.
+
+## The second step of a sign-in (a code from an authenticator app).
+
+two-factor-heading = Bestätigung in zwei Schritten
+two-factor-text = Geben Sie den Code aus Ihrer Authenticator-App oder einen Ihrer Wiederherstellungscodes ein.
+two-factor-code-label = Code
+two-factor-button = Bestätigen
+two-factor-error = Dieser Code ist nicht richtig oder wurde schon verwendet. Versuchen Sie den nächsten.
+two-factor-cancel = Abbrechen und neu anmelden

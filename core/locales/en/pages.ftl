@@ -164,3 +164,12 @@ account-session-details = Network { $ip }, last active { $when }
 account-session-active = Last active { $when }
 account-session-end = Sign out this device
 account-sessions-ended = Those sessions were signed out.
+
+## The second step of a sign-in (a code from an authenticator app).
+
+two-factor-heading = Two-step verification
+two-factor-text = Enter the code your authenticator app shows, or one of your recovery codes.
+two-factor-code-label = Code
+two-factor-button = Verify
+two-factor-error = That code is not right, or it was used already. Try the next one.
+two-factor-cancel = Cancel and sign in again

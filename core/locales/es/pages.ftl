@@ -162,3 +162,12 @@ account-session-details = Red { $ip }, última actividad { $when }
 account-session-active = Última actividad { $when }
 account-session-end = Cerrar sesión en este dispositivo
 account-sessions-ended = Se cerraron esas sesiones.
+
+## The second step of a sign-in (a code from an authenticator app).
+
+two-factor-heading = Verificación en dos pasos
+two-factor-text = Introduce el código que muestra tu aplicación de autenticación o uno de tus códigos de recuperación.
+two-factor-code-label = Código
+two-factor-button = Verificar
+two-factor-error = Ese código no es correcto o ya se usó. Prueba con el siguiente.
+two-factor-cancel = Cancelar e iniciar sesión de nuevo

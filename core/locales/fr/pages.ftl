@@ -162,3 +162,12 @@ account-session-details = Réseau { $ip }, dernière activité { $when }
 account-session-active = Dernière activité { $when }
 account-session-end = Déconnecter cet appareil
 account-sessions-ended = Ces sessions ont été déconnectées.
+
+## The second step of a sign-in (a code from an authenticator app).
+
+two-factor-heading = Validation en deux étapes
+two-factor-text = Saisissez le code affiché par votre application d’authentification, ou l’un de vos codes de récupération.
+two-factor-code-label = Code
+two-factor-button = Valider
+two-factor-error = Ce code n’est pas correct ou a déjà été utilisé. Essayez le suivant.
+two-factor-cancel = Annuler et se reconnecter

@@ -162,3 +162,12 @@ account-session-details = רשת { $ip }, פעילות אחרונה { $when }
 account-session-active = פעילות אחרונה { $when }
 account-session-end = ניתוק המכשיר הזה
 account-sessions-ended = בוצעה התנתקות מההתחברויות האלה.
+
+## The second step of a sign-in (a code from an authenticator app).
+
+two-factor-heading = אימות דו-שלבי
+two-factor-text = יש להזין את הקוד שמוצג באפליקציית האימות, או אחד מקודי השחזור.
+two-factor-code-label = קוד
+two-factor-button = אימות
+two-factor-error = הקוד שגוי או שכבר נעשה בו שימוש. נסו את הקוד הבא.
+two-factor-cancel = ביטול והתחברות מחדש

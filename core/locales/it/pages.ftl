@@ -162,3 +162,12 @@ account-session-details = Rete { $ip }, ultima attività { $when }
 account-session-active = Ultima attività { $when }
 account-session-end = Disconnetti questo dispositivo
 account-sessions-ended = Quelle sessioni sono state disconnesse.
+
+## The second step of a sign-in (a code from an authenticator app).
+
+two-factor-heading = Verifica in due passaggi
+two-factor-text = Inserisci il codice mostrato dalla tua app di autenticazione o uno dei tuoi codici di recupero.
+two-factor-code-label = Codice
+two-factor-button = Verifica
+two-factor-error = Il codice non è corretto o è già stato usato. Prova con il successivo.
+two-factor-cancel = Annulla e accedi di nuovo

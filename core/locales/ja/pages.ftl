@@ -162,3 +162,12 @@ account-session-details = ネットワーク { $ip }、最終アクティブ { $
 account-session-active = 最終アクティブ { $when }
 account-session-end = このデバイスをサインアウト
 account-sessions-ended = これらのセッションはサインアウトされました。
+
+## The second step of a sign-in (a code from an authenticator app).
+
+two-factor-heading = 2 段階認証
+two-factor-text = 認証アプリに表示されているコード、またはリカバリーコードのいずれかを入力してください。
+two-factor-code-label = コード
+two-factor-button = 確認
+two-factor-error = コードが正しくないか、すでに使用されています。次のコードをお試しください。
+two-factor-cancel = キャンセルしてもう一度サインイン

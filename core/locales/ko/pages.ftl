@@ -162,3 +162,12 @@ account-session-details = 네트워크 { $ip }, 마지막 활동 { $when }
 account-session-active = 마지막 활동 { $when }
 account-session-end = 이 기기에서 로그아웃
 account-sessions-ended = 해당 세션에서 로그아웃되었습니다.
+
+## The second step of a sign-in (a code from an authenticator app).
+
+two-factor-heading = 2단계 인증
+two-factor-text = 인증 앱에 표시된 코드나 복구 코드 중 하나를 입력하세요.
+two-factor-code-label = 코드
+two-factor-button = 확인
+two-factor-error = 코드가 올바르지 않거나 이미 사용되었습니다. 다음 코드를 입력해 보세요.
+two-factor-cancel = 취소하고 다시 로그인

@@ -162,3 +162,12 @@ account-session-details = Netwerk { $ip }, laatst actief { $when }
 account-session-active = Laatst actief { $when }
 account-session-end = Dit apparaat uitloggen
 account-sessions-ended = Die sessies zijn uitgelogd.
+
+## The second step of a sign-in (a code from an authenticator app).
+
+two-factor-heading = Verificatie in twee stappen
+two-factor-text = Voer de code uit je authenticator-app in, of een van je herstelcodes.
+two-factor-code-label = Code
+two-factor-button = Verifiëren
+two-factor-error = Die code klopt niet of is al gebruikt. Probeer de volgende.
+two-factor-cancel = Annuleren en opnieuw inloggen

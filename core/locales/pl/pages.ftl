@@ -162,3 +162,12 @@ account-session-details = Sieć { $ip }, ostatnia aktywność { $when }
 account-session-active = Ostatnia aktywność { $when }
 account-session-end = Wyloguj to urządzenie
 account-sessions-ended = Te sesje zostały wylogowane.
+
+## The second step of a sign-in (a code from an authenticator app).
+
+two-factor-heading = Weryfikacja dwuetapowa
+two-factor-text = Wpisz kod z aplikacji uwierzytelniającej lub jeden z kodów odzyskiwania.
+two-factor-code-label = Kod
+two-factor-button = Zweryfikuj
+two-factor-error = Ten kod jest nieprawidłowy albo został już użyty. Spróbuj następnego.
+two-factor-cancel = Anuluj i zaloguj się ponownie

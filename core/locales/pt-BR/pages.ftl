@@ -162,3 +162,12 @@ account-session-details = Rede { $ip }, última atividade { $when }
 account-session-active = Última atividade { $when }
 account-session-end = Sair deste dispositivo
 account-sessions-ended = Essas sessões foram encerradas.
+
+## The second step of a sign-in (a code from an authenticator app).
+
+two-factor-heading = Verificação em duas etapas
+two-factor-text = Digite o código que seu aplicativo autenticador mostra ou um dos seus códigos de recuperação.
+two-factor-code-label = Código
+two-factor-button = Verificar
+two-factor-error = Esse código não está correto ou já foi usado. Tente o próximo.
+two-factor-cancel = Cancelar e entrar novamente

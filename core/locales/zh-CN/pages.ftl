@@ -162,3 +162,12 @@ account-session-details = 网络 { $ip }，最后活动 { $when }
 account-session-active = 最后活动 { $when }
 account-session-end = 让此设备退出登录
 account-sessions-ended = 这些会话已退出登录。
+
+## The second step of a sign-in (a code from an authenticator app).
+
+two-factor-heading = 两步验证
+two-factor-text = 请输入身份验证器应用显示的验证码，或你的一个恢复码。
+two-factor-code-label = 验证码
+two-factor-button = 验证
+two-factor-error = 验证码不正确或已被使用。请尝试下一个验证码。
+two-factor-cancel = 取消并重新登录

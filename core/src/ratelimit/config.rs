@@ -9,9 +9,10 @@
 //! { "type": "database" }                                 // the `adapter`'s SQLite or PostgreSQL
 //! ```
 //!
-//! Each also takes `failClosed`: `["credentials"]` by default (an
-//! unreachable store refuses password sign-ins, so guessing cannot go on
-//! unlimited, and lets magic links and callbacks through, so an outage of
+//! Each also takes `failClosed`: `["credentials", "twoFactor"]` by default
+//! (an unreachable store refuses password sign-ins and second-factor codes,
+//! so guessing cannot go on unlimited, and lets magic links and callbacks
+//! through, so an outage of
 //! the store does not stop every sign-in), `true` for every route, `false`
 //! for none, or a list of route names.
 
@@ -29,7 +30,7 @@ const OPTION: &str = "rateLimit.store";
 
 /// Parse `rateLimit.store`; also answers its `failClosed`, per route.
 pub fn parse(value: Option<&Value>) -> Result<(StoreConfig, [bool; Route::ALL.len()]), ConfigError> {
-    let default_closed = Route::ALL.map(|r| r == Route::Credentials);
+    let default_closed = Route::ALL.map(|r| matches!(r, Route::Credentials | Route::TwoFactor));
     let map = match value {
         None | Some(Value::Null) => return Ok((StoreConfig::memory(), default_closed)),
         Some(Value::Object(map)) => map,

@@ -81,6 +81,8 @@ pub enum Route {
     /// Uses of the password provider's links (verify, reset, confirm an
     /// address): every guess at a token counts.
     PasswordToken,
+    /// Codes at a sign-in's second step, per user: a wrong code counts.
+    TwoFactor,
 }
 
 impl Route {
@@ -93,10 +95,11 @@ impl Route {
             Route::SignUp => "signUp",
             Route::PasswordReset => "passwordReset",
             Route::PasswordToken => "passwordToken",
+            Route::TwoFactor => "twoFactor",
         }
     }
 
-    const ALL: [Route; 7] = [
+    const ALL: [Route; 8] = [
         Route::Credentials,
         Route::Email,
         Route::Callback,
@@ -104,6 +107,7 @@ impl Route {
         Route::SignUp,
         Route::PasswordReset,
         Route::PasswordToken,
+        Route::TwoFactor,
     ];
 
     fn default_rule(self) -> Rule {
@@ -115,6 +119,7 @@ impl Route {
             Route::SignUp => Rule { window: Duration::from_secs(3600), max: 10, max_per_ip: 10 },
             Route::PasswordReset => Rule { window: Duration::from_secs(3600), max: 3, max_per_ip: 20 },
             Route::PasswordToken => Rule { window: Duration::from_secs(600), max: 30, max_per_ip: 30 },
+            Route::TwoFactor => Rule { window: Duration::from_secs(300), max: 5, max_per_ip: 50 },
         }
     }
 }
@@ -142,7 +147,7 @@ impl Default for RateLimits {
         RateLimits {
             rules: Route::ALL.map(|r| Some(r.default_rule())),
             store: StoreConfig::memory(),
-            fail_closed: Route::ALL.map(|r| r == Route::Credentials),
+            fail_closed: Route::ALL.map(|r| matches!(r, Route::Credentials | Route::TwoFactor)),
         }
     }
 }
@@ -157,11 +162,11 @@ impl RateLimits {
             Some(_) => {
                 return Err(ConfigError::new(
                     "rateLimit",
-                    "must be false or an object { window, max, credentials, email, callback, passkey, signUp, passwordReset, passwordToken, store }",
+                    "must be false or an object { window, max, credentials, email, callback, passkey, signUp, passwordReset, passwordToken, twoFactor, store }",
                 ))
             }
         };
-        const KEYS: [&str; 10] = [
+        const KEYS: [&str; 11] = [
             "window",
             "max",
             "credentials",
@@ -171,6 +176,7 @@ impl RateLimits {
             "signUp",
             "passwordReset",
             "passwordToken",
+            "twoFactor",
             "store",
         ];
         if let Some(key) = map.keys().find(|k| !KEYS.contains(&k.as_str())) {

@@ -13,10 +13,12 @@ mod session;
 mod sign_in;
 mod signin;
 mod signout;
+mod two_factor;
 mod user_sessions;
 mod webauthn;
 
 pub use password::PasswordAction;
+pub(crate) use sign_in::FirstFactor;
 pub(crate) use webauthn::passkey_json;
 
 use serde_json::{json, Map, Value};
@@ -47,6 +49,8 @@ pub enum Action {
     WebAuthnScript,
     /// `password/<step>`: the password provider's pages and forms (libauth).
     Password,
+    /// `two-factor`: the second step of a sign-in (libauth).
+    TwoFactor,
 }
 
 impl Action {
@@ -65,6 +69,7 @@ impl Action {
             "sessions" => Action::Sessions,
             "webauthn.js" => Action::WebAuthnScript,
             "password" => Action::Password,
+            "two-factor" => Action::TwoFactor,
             _ => return None,
         })
     }
@@ -527,6 +532,7 @@ fn dispatch_get(ctx: &mut Ctx) -> Result<Reply, AuthError> {
         Action::Sessions => user_sessions::list(ctx),
         Action::WebAuthnScript => Ok(Reply::Script(crate::pages::WEBAUTHN_MODULE)),
         Action::Password => password::get(ctx),
+        Action::TwoFactor => two_factor::page(ctx),
     }
 }
 
@@ -545,6 +551,7 @@ fn dispatch_post(ctx: &mut Ctx) -> Result<Reply, AuthError> {
             user_sessions::manage(ctx)
         }
         Action::Password => password::post(ctx),
+        Action::TwoFactor => two_factor::verify(ctx),
         _ => Err(AuthError::new(ErrorType::UnknownAction, format!("Cannot handle POST {:?}", ctx.action))),
     }
 }

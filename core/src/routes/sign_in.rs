@@ -89,9 +89,117 @@ pub(super) fn complete_sign_in(
         }
     }
     let identity = if use_adapter { stored_identity(&user) } else { Some(unstored_identity) };
-    let account = account_json(&account);
-    let profile = profile.map(Value::Object);
+    // A stored user with a second factor: no session yet, the second step
+    // first (a passkey that verified its user is both factors).
+    let first = FirstFactor::of(ctx, kind, &account.provider);
+    if let (Some(db), true, Some(user_id)) = (stores, use_adapter, user.get("id").and_then(Value::as_str)) {
+        if ctx.auth.second_step_due(db, first, user_id)? {
+            let finish = Finish {
+                kind,
+                first,
+                user,
+                account: account_json(&account),
+                profile: profile.map(Value::Object),
+                is_new_user,
+                identity,
+                callback_url,
+            };
+            return super::two_factor::start(ctx, finish);
+        }
+    }
+    let finish = Finish {
+        kind,
+        first,
+        user,
+        account: account_json(&account),
+        profile: profile.map(Value::Object),
+        is_new_user,
+        identity,
+        callback_url,
+    };
+    issue_session(ctx, finish, &[first.amr()])
+}
 
+/// How the first factor of a sign-in was proven, for the second step's
+/// policy (`twoFactor.signIn`) and the session's `amr` (RFC 8176 values).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum FirstFactor {
+    Password,
+    Credentials,
+    OAuth,
+    Email,
+    /// A passkey whose provider requires user verification: both factors.
+    VerifiedPasskey,
+    /// A passkey that may not have verified its user.
+    Passkey,
+}
+
+impl FirstFactor {
+    fn of(ctx: &Ctx, kind: SignInKind, provider_id: &str) -> FirstFactor {
+        match kind {
+            SignInKind::Password => FirstFactor::Password,
+            SignInKind::Credentials => FirstFactor::Credentials,
+            SignInKind::OAuth { .. } => FirstFactor::OAuth,
+            SignInKind::Email => FirstFactor::Email,
+            SignInKind::WebAuthn => {
+                let required = ctx.auth.providers.iter().any(|p| {
+                    p.id == provider_id
+                        && matches!(&p.kind, crate::providers::ProviderKind::WebAuthn(w)
+                            if w.user_verification == crate::providers::webauthn::UserVerification::Required)
+                });
+                if required {
+                    FirstFactor::VerifiedPasskey
+                } else {
+                    FirstFactor::Passkey
+                }
+            }
+        }
+    }
+
+    /// The `amr` value (RFC 8176): `pwd`, `fed` (a federated sign-in:
+    /// OAuth/OIDC), `email` (a link), `hwk` (a passkey), `mfa` for a
+    /// passkey that verified its user.
+    pub(crate) fn amr(self) -> &'static str {
+        match self {
+            FirstFactor::Password | FirstFactor::Credentials => "pwd",
+            FirstFactor::OAuth => "fed",
+            FirstFactor::Email => "email",
+            FirstFactor::VerifiedPasskey => "mfa",
+            FirstFactor::Passkey => "hwk",
+        }
+    }
+
+    pub(crate) fn name(self) -> &'static str {
+        match self {
+            FirstFactor::Password => "password",
+            FirstFactor::Credentials => "credentials",
+            FirstFactor::OAuth => "oauth",
+            FirstFactor::Email => "email",
+            FirstFactor::VerifiedPasskey | FirstFactor::Passkey => "passkey",
+        }
+    }
+}
+
+/// A sign-in whose user is known: what issuing its session needs (kept in
+/// the pending cookie while the second step waits).
+pub(crate) struct Finish {
+    pub kind: SignInKind,
+    pub first: FirstFactor,
+    pub user: Map<String, Value>,
+    pub account: Value,
+    pub profile: Option<Value>,
+    pub is_new_user: bool,
+    pub identity: Option<crate::identity::Identity>,
+    pub callback_url: String,
+}
+
+/// The session of a finished sign-in (a JWT through the jwt callback, or a
+/// database session), the signIn event, the redirect. `amr`: how the user
+/// signed in, carried in a JWT session's identity claim.
+pub(crate) fn issue_session(ctx: &mut Ctx, finish: Finish, amr: &[&str]) -> Result<Reply, AuthError> {
+    let Finish { kind, user, account, profile, is_new_user, identity, callback_url, .. } = finish;
+    let strategy = ctx.auth.settings.strategy;
+    let stores = ctx.auth.stores.data();
     let jar = ChunkedCookie::read(&ctx.cookies.session_token, ctx.req);
     match (strategy, stores) {
         (SessionStrategy::Database, Some(db)) => {
@@ -135,7 +243,7 @@ pub(super) fn complete_sign_in(
                     match identity {
                         Some(identity) => token.insert(
                             crate::identity::CLAIM.into(),
-                            crate::identity::session_claim(&identity, now_millis() as i64),
+                            crate::identity::session_claim(&identity, now_millis() as i64, amr),
                         ),
                         None => token.remove(crate::identity::CLAIM),
                     };
