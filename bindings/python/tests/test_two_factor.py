@@ -1,7 +1,8 @@
 """A user's TOTP second factor from Python, with codes made by an independent
 implementation (pyotp): turn it on, check codes and recovery codes, each
-once, turn it off; the error class and the events. (Every backend and two
-engines at once: core/tests/two_factor.rs.)"""
+once, turn it off; the error class and the events; the two-step sign-in
+over HTTP. (Every backend and two engines at once:
+core/tests/two_factor.rs.)"""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ import pyotp
 import pytest
 
 import libauth
-from conftest import SECRET
+from conftest import SECRET, Browser, base_config, start_wsgi
 
 
 def test_totp_with_codes_from_pyotp(tmp_path: Path) -> None:
@@ -69,3 +70,40 @@ def test_totp_with_codes_from_pyotp(tmp_path: Path) -> None:
     }
     assert [kind for kind, _ in seen] == ["enabled", "recovery", "recovery", "disabled"]
     assert seen[1][1] == {"left": 9}
+
+
+def test_sign_in_in_two_steps_over_http_with_pyotp_codes(tmp_path: Path) -> None:
+    """A stored user with TOTP on signs in through a WSGI server: the
+    credentials give no session but the code page; pyotp's code finishes
+    the sign-in."""
+    db = tmp_path / "auth.db"
+    server = start_wsgi(
+        base_config(
+            trustHost=True,
+            adapter={"type": "sqlite", "path": str(db)},
+            session={"strategy": "database"},
+        )
+    )
+    try:
+        first = Browser(server)
+        assert first.sign_in("ada", "lovelace").status_code == 302
+        assert first.session()["user"]["name"] == "Ada Lovelace"
+        with sqlite3.connect(db) as conn:
+            (user_id,) = conn.execute("SELECT id FROM users").fetchone()
+        app = pyotp.TOTP(server.auth.begin_totp(user_id, "ada")["secret"])
+        server.auth.confirm_totp(user_id, app.now())
+
+        second = Browser(server)
+        res = second.sign_in("ada", "lovelace")
+        assert res.status_code == 302 and res.headers["location"].endswith("/auth/two-factor"), res.headers
+        assert second.session() is None, "no session after the first factor"
+        page = second.get("/auth/two-factor")
+        assert page.status_code == 200 and 'name="code"' in page.text
+        token = second.csrf()
+        res = second.post("/auth/two-factor", {"code": "000000", "csrfToken": token})
+        assert res.status_code == 400
+        res = second.post("/auth/two-factor", {"code": app.at(time.time() + 30), "csrfToken": token})
+        assert res.status_code == 302, res.text
+        assert second.session()["user"]["name"] == "Ada Lovelace"
+    finally:
+        server.stop()
