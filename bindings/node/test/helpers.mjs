@@ -6,6 +6,7 @@ import { once } from "node:events";
 import { spawn } from "node:child_process";
 import net from "node:net";
 import { createRequire } from "node:module";
+import { createHmac } from "node:crypto";
 import { ServerAuth, getSession } from "libauth";
 
 export const SECRET = "libauth-node-test-secret-0123456789abcdef";
@@ -260,4 +261,24 @@ export async function startProcess(args, { cwd, env, ready, command = process.ex
     output: () => out,
     stop: () => new Promise((r) => (child.exitCode !== null ? r() : (child.once("exit", r), child.kill("SIGTERM")))),
   };
+}
+
+/** RFC 4648 base32 to bytes. */
+function base32(text) {
+  const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567";
+  let bits = "";
+  for (const c of text.replace(/=+$/, "")) bits += alphabet.indexOf(c).toString(2).padStart(5, "0");
+  const bytes = [];
+  for (let i = 0; i + 8 <= bits.length; i += 8) bytes.push(Number.parseInt(bits.slice(i, i + 8), 2));
+  return Buffer.from(bytes);
+}
+
+/** The 6-digit SHA-1 code of `secret` (base32) at `seconds` (RFC 6238 with a 30 s step). */
+export function totp(secret, seconds) {
+  const counter = Buffer.alloc(8);
+  counter.writeBigUInt64BE(BigInt(Math.floor(seconds / 30)));
+  const mac = createHmac("sha1", base32(secret)).update(counter).digest();
+  const offset = mac[mac.length - 1] & 0xf;
+  const value = (mac.readUInt32BE(offset) & 0x7fffffff) % 1_000_000;
+  return String(value).padStart(6, "0");
 }

@@ -2,7 +2,8 @@
 // (Debian's /usr/bin/chromium, driven by playwright-core) through the
 // built-in pages behind Express, then signing in with libauth/client's
 // `signIn("password", { email, password })` (Auth.js's client wire), and
-// the server-side steps (`signUp`, …) with their error types.
+// the server-side steps (`signUp`, …) with their error types; a user with a
+// TOTP second factor signing in through the sign-in and two-factor pages.
 import { describe, it, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { spawn, spawnSync } from "node:child_process";
@@ -12,8 +13,8 @@ import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import express from "express";
-import { ServerAuth, Password, signUp, requestPasswordReset, AuthError } from "libauth";
-import { listen, launch, freePort, startProcess, CHROMIUM, SECRET, skipUnless } from "./helpers.mjs";
+import { ServerAuth, Password, signUp, requestPasswordReset, AuthError, beginTotp, confirmTotp } from "libauth";
+import { listen, launch, freePort, startProcess, CHROMIUM, SECRET, skipUnless, totp } from "./helpers.mjs";
 
 const root = fileURLToPath(new URL("../../../", import.meta.url));
 const PYTHON = process.env.LIBAUTH_PYTHON || `${root}.venv/bin/python`;
@@ -194,6 +195,62 @@ describe("password accounts in headless Chromium", { skip }, () => {
       assert.equal(out.right.ok, true);
       assert.equal(out.session.user.email, "ada@example.com");
       await fresh.close();
+    } finally {
+      await context.close();
+      await server.close();
+    }
+  });
+});
+
+describe("a two-step sign-in in headless Chromium", { skip }, () => {
+  let browser;
+  const db = join(tmpdir(), `libauth-two-step-${process.pid}.db`);
+  before(async () => (browser = await launch()));
+  after(() => {
+    browser?.close();
+    for (const suffix of ["", "-wal", "-shm"]) rmSync(db + suffix, { force: true });
+  });
+
+  it("the password on the sign-in page, then a code on the two-factor page", async () => {
+    const mailbox = [];
+    let userId;
+    const config = {
+      ...passwordConfig(mailbox, db),
+      session: { strategy: "jwt" },
+      events: { createUser: ({ user }) => (userId = user.id) },
+    };
+    const server = await listen(app(config));
+    const context = await browser.newContext();
+    try {
+      const origin = server.url;
+      const request = new Request(`${origin}/auth/password/signup`, { method: "POST" });
+      await signUp({ email: "grace@example.com", password: "correct horse battery" }, request, config);
+      const page = await context.newPage();
+      await page.goto(mailbox.shift().url);
+      const { secret } = await beginTotp(userId, "grace@example.com", config);
+      await confirmTotp(userId, totp(secret, Date.now() / 1000), config);
+      await page.goto(`${origin}/auth/signout`);
+      await Promise.all([page.waitForURL(`${origin}/**`), page.click("button[type=submit]")]);
+
+      await page.goto(`${origin}/auth/signin`);
+      await page.fill("#input-email-for-password", "grace@example.com");
+      await page.fill("#input-password-for-password", "correct horse battery");
+      await Promise.all([
+        page.waitForURL(/\/auth\/two-factor/),
+        page.click("#input-password-for-password >> xpath=../button"),
+      ]);
+      let session = await (await page.request.get(`${origin}/auth/session`)).json();
+      assert.equal(session, null, "no session after the password alone");
+      await page.fill("#input-two-factor-code", "000000");
+      await page.click("button[type=submit]");
+      assert.match(await page.textContent(".error"), /not right/);
+      await page.fill("#input-two-factor-code", totp(secret, Date.now() / 1000 + 30));
+      await Promise.all([
+        page.waitForURL((url) => !url.pathname.startsWith("/auth/")),
+        page.click("button[type=submit]"),
+      ]);
+      session = await (await page.request.get(`${origin}/auth/session`)).json();
+      assert.equal(session?.user?.email, "grace@example.com", "signed in after the code");
     } finally {
       await context.close();
       await server.close();

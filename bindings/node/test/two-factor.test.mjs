@@ -1,11 +1,10 @@
 // A user's TOTP second factor from Node: turn it on with a code made by an
-// independent implementation (RFC 6238 over node:crypto, below), check codes
+// independent implementation (RFC 6238 over node:crypto, in helpers.mjs), check codes
 // and recovery codes (each once), turn it off; `TwoFactorError` and the
 // events. (Every backend and two engines at once: core/tests/two_factor.rs;
 // codes from pyotp: bindings/python/tests/test_two_factor.py.)
 import { describe, it, after } from "node:test";
 import assert from "node:assert/strict";
-import { createHmac } from "node:crypto";
 import { rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -20,27 +19,7 @@ import {
   regenerateRecoveryCodes,
   disableTotp,
 } from "libauth";
-import { SECRET } from "./helpers.mjs";
-
-/** RFC 4648 base32 to bytes. */
-function base32(text) {
-  const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567";
-  let bits = "";
-  for (const c of text.replace(/=+$/, "")) bits += alphabet.indexOf(c).toString(2).padStart(5, "0");
-  const bytes = [];
-  for (let i = 0; i + 8 <= bits.length; i += 8) bytes.push(Number.parseInt(bits.slice(i, i + 8), 2));
-  return Buffer.from(bytes);
-}
-
-/** The 6-digit SHA-1 code of `secret` (base32) at `seconds` (RFC 6238 with a 30 s step). */
-function totp(secret, seconds) {
-  const counter = Buffer.alloc(8);
-  counter.writeBigUInt64BE(BigInt(Math.floor(seconds / 30)));
-  const mac = createHmac("sha1", base32(secret)).update(counter).digest();
-  const offset = mac[mac.length - 1] & 0xf;
-  const value = (mac.readUInt32BE(offset) & 0x7fffffff) % 1_000_000;
-  return String(value).padStart(6, "0");
-}
+import { SECRET, totp } from "./helpers.mjs";
 
 describe("a user's second factor", () => {
   const db = join(tmpdir(), `libauth-two-factor-${process.pid}.db`);
