@@ -92,21 +92,7 @@ pub(super) fn complete_sign_in(
     // A stored user with a second factor: no session yet, the second step
     // first (a passkey that verified its user is both factors).
     let first = FirstFactor::of(ctx, kind, &account.provider);
-    if let (Some(db), true, Some(user_id)) = (stores, use_adapter, user.get("id").and_then(Value::as_str)) {
-        if ctx.auth.second_step_due(db, first, user_id)? {
-            let finish = Finish {
-                kind,
-                first,
-                user,
-                account: account_json(&account),
-                profile: profile.map(Value::Object),
-                is_new_user,
-                identity,
-                callback_url,
-            };
-            return super::two_factor::start(ctx, finish);
-        }
-    }
+    let user_id = user.get("id").and_then(Value::as_str).map(str::to_owned);
     let finish = Finish {
         kind,
         first,
@@ -117,6 +103,11 @@ pub(super) fn complete_sign_in(
         identity,
         callback_url,
     };
+    if let (Some(db), true, Some(user_id)) = (stores, use_adapter, user_id) {
+        if ctx.auth.second_step_due(db, first, &user_id)? {
+            return super::two_factor::start(ctx, finish);
+        }
+    }
     issue_session(ctx, finish, &[first.amr()])
 }
 
