@@ -59,6 +59,8 @@ pub struct CookieSet {
     pub webauthn_challenge: CookieSpec,
     /// A sign-in waiting for its second factor (libauth's own).
     pub two_factor: CookieSpec,
+    /// A browser its user trusts to skip the second step (libauth's own).
+    pub trusted_device: CookieSpec,
 }
 
 impl CookieSet {
@@ -118,6 +120,7 @@ impl CookieSet {
             nonce: spec(format!("{prefix}authjs.nonce"), &short_lived, &overrides.nonce),
             webauthn_challenge: spec(format!("{prefix}authjs.challenge"), &short_lived, &overrides.webauthn_challenge),
             two_factor: spec(format!("{prefix}authjs.two-factor"), &short_lived, &None),
+            trusted_device: spec(format!("{prefix}authjs.trusted-device"), &base, &None),
         }
     }
 }

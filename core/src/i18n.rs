@@ -134,6 +134,7 @@ const ARGUMENTS: &[(&str, &str)] = &[
     ("max", "256"),
     ("ip", "203.0.113.0/24"),
     ("when", "2026-11-28 22:10 UTC"),
+    ("count", "8"),
 ];
 
 /// The cookie a host's own pages may set to remember a visitor's choice.

@@ -73,6 +73,41 @@ pub(crate) const SIGNED_IN_AT: &str = "authTime";
 /// `["pwd", "otp"]` (see the sign-in route's `FirstFactor`).
 pub(crate) const AMR: &str = "amr";
 
+/// The `amr` values the engine records (RFC 8176): a password, a one-time
+/// code, a federated sign-in (OAuth/OIDC), an email link, a passkey, a
+/// passkey that verified its user.
+const AMR_VALUES: [&str; 6] = ["pwd", "otp", "fed", "email", "hwk", "mfa"];
+
+/// A list of `amr` values as the session shows it, if every value is one
+/// the engine records (and there are at most four).
+fn amr_list<S: AsRef<str>>(values: impl Iterator<Item = Option<S>>) -> Option<Value> {
+    let known = |v: S| AMR_VALUES.iter().find(|known| **known == v.as_ref()).copied();
+    let list: Option<Vec<&str>> = values.map(|v| v.and_then(known)).collect();
+    list.filter(|l| (1..=4).contains(&l.len())).map(Value::from)
+}
+
+/// How a JWT session's user signed in, from the engine's claim.
+pub(crate) fn amr_of_claim(claim: Option<&Value>) -> Option<Value> {
+    let list = claim?.get(AMR)?.as_array()?;
+    amr_list(list.iter().map(Value::as_str))
+}
+
+/// A database session's cookie value: the session token, `~`, and how the
+/// user signed in (`pwd+otp`). The store keys the session by a hash of the
+/// whole value, so that part cannot be changed without losing the session,
+/// and nothing is stored or read for it.
+pub(crate) fn session_cookie_with_amr(token: &str, amr: &[&str]) -> String {
+    format!("{token}~{}", amr.join("+"))
+}
+
+/// How a database session's user signed in, from its cookie value (see
+/// [`session_cookie_with_amr`]); `None` for a session made without it
+/// (imported, or before the engine recorded it).
+pub(crate) fn amr_of_session_cookie(value: &str) -> Option<Value> {
+    let (_, methods) = value.rsplit_once('~')?;
+    amr_list(methods.split('+').map(Some))
+}
+
 /// The claim a session signed in to at `signed_in_at` (unix ms), by the
 /// methods `amr`, carries.
 pub(crate) fn session_claim(identity: &Identity, signed_in_at: i64, amr: &[&str]) -> Value {

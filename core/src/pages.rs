@@ -126,8 +126,19 @@ pub struct PageForm<'a> {
     pub button: String,
 }
 
+/// A QR code on a page (a second factor's enrolment): an image (the SVG
+/// as a `data:` URI, which the pages' policy allows) and, for whoever
+/// cannot scan it, what it encodes as text.
+pub struct QrCode {
+    pub data_uri: String,
+    pub alt: String,
+    pub secret_label: String,
+    pub secret: String,
+}
+
 /// The password provider's pages (sign-up, forgotten password, reset,
-/// account): forms, a notice or an error, links.
+/// account) and the second factor's: forms, a notice or an error, a QR
+/// code, codes to write down, links.
 #[derive(Template)]
 #[template(path = "password.html")]
 pub struct PasswordPage<'a> {
@@ -136,6 +147,9 @@ pub struct PasswordPage<'a> {
     pub notice: Option<String>,
     pub error: Option<String>,
     pub csrf_token: &'a str,
+    pub qr_code: Option<QrCode>,
+    /// Shown once, to write down (recovery codes).
+    pub codes: Vec<String>,
     pub forms: Vec<PageForm<'a>>,
     pub links: Vec<(String, String)>,
 }

@@ -309,7 +309,8 @@ impl Auth {
         let fresh_expiry = now.saturating_add(self.settings.session_max_age);
         let expires = if renew { fresh_expiry } else { token_expiry(token.get("exp")).unwrap_or(fresh_expiry) };
 
-        let session = session_value(user_from_token(&token), expires);
+        let amr = crate::identity::amr_of_claim(token.get(CLAIM));
+        let session = session_value(user_from_token(&token), expires, amr);
         let session = if self.callbacks.has_session {
             let mut extra = Map::new();
             extra.insert("token".into(), Value::Object(token.clone()));
@@ -418,9 +419,9 @@ impl Auth {
             }
         }
         let expires = expiry.unwrap_or_else(|| now.saturating_add(self.settings.session_max_age));
-        let (user, identity) = user_and_identity(claims);
+        let (user, identity, amr) = user_and_identity(claims);
         Some(SessionRead {
-            session: Some(session_value(user, expires)),
+            session: Some(session_value(user, expires, amr)),
             shared: None,
             identity,
             cookies: Vec::new(),
@@ -543,10 +544,13 @@ impl Auth {
                 Err(e) => self.callbacks.log(&AuthError::from(e)),
             }
         }
-        let session = json!({
+        let mut session = json!({
             "user": { "name": user.name, "email": user.email, "image": user.image },
             "expires": iso_millis(stored.expires.max(0) as u64),
         });
+        if let Some(amr) = jar.value().and_then(crate::identity::amr_of_session_cookie) {
+            session["amr"] = amr;
+        }
         let session = if self.callbacks.has_session {
             let mut extra = Map::new();
             extra.insert("user".into(), serde_json::to_value(&user).unwrap_or(Value::Null));
@@ -670,24 +674,25 @@ impl PlainClaims {
         };
         let (exp, iat, nbf) = (take(&mut claims.exp), take(&mut claims.iat), take(&mut claims.nbf));
         let identity = claims.libauth.get().and_then(Identity::from_claim);
+        let amr = crate::identity::amr_of_claim(claims.libauth.get());
         let signed_in = crate::identity::signed_in(claims.libauth.get(), claims.sub.get(), iat.as_ref());
-        Some(PlainClaims { exp, iat, nbf, user: claims.user(), identity, signed_in })
+        Some(PlainClaims { exp, iat, nbf, user: claims.user(), identity, amr, signed_in })
     }
 }
 
 /// The user and identity of the claims, moved out of this read's own
 /// parse or copied from the cache's.
-fn user_and_identity(claims: Cow<'_, PlainClaims>) -> (Map<String, Value>, Option<Identity>) {
+fn user_and_identity(claims: Cow<'_, PlainClaims>) -> (Map<String, Value>, Option<Identity>, Option<Value>) {
     match claims {
-        Cow::Owned(claims) => (claims.user, claims.identity),
-        Cow::Borrowed(claims) => (claims.user.clone(), claims.identity.clone()),
+        Cow::Owned(claims) => (claims.user, claims.identity, claims.amr),
+        Cow::Borrowed(claims) => (claims.user.clone(), claims.identity.clone(), claims.amr.clone()),
     }
 }
 
 /// The session every hookless read of a cached token shows: what
 /// [`session_value`] builds from its claims, with its JSON text.
 fn shared_session(claims: &PlainClaims, expires: u64) -> SharedSession {
-    let map = match session_value(claims.user.clone(), expires) {
+    let map = match session_value(claims.user.clone(), expires, claims.amr.clone()) {
         Value::Object(map) => map,
         _ => Map::new(),
     };
@@ -781,11 +786,16 @@ fn user_from_token(token: &Map<String, Value>) -> Map<String, Value> {
 }
 
 /// The session the client sees: `{ user, expires }`, `expires` as an ISO
-/// string with milliseconds (`expires_at` in unix seconds).
-fn session_value(user: Map<String, Value>, expires_at: u64) -> Value {
+/// string with milliseconds (`expires_at` in unix seconds), and `amr`, how
+/// the user signed in (RFC 8176 values, e.g. `["pwd", "otp"]`), where the
+/// engine recorded it.
+fn session_value(user: Map<String, Value>, expires_at: u64, amr: Option<Value>) -> Value {
     let mut session = Map::new();
     session.insert("user".into(), Value::Object(user));
     session.insert("expires".into(), Value::String(iso_millis(expires_at.saturating_mul(1000))));
+    if let Some(amr) = amr {
+        session.insert("amr".into(), amr);
+    }
     Value::Object(session)
 }
 

@@ -193,6 +193,8 @@ pub(crate) struct PlainClaims {
     pub(crate) nbf: Option<Value>,
     pub(crate) user: serde_json::Map<String, Value>,
     pub(crate) identity: Option<crate::identity::Identity>,
+    /// How the user signed in (the engine's claim's `amr`).
+    pub(crate) amr: Option<Value>,
     /// Whose session it is and when it was signed in to, for the sign-out
     /// check ([`crate::identity::signed_in`]).
     pub(crate) signed_in: Option<(String, i64)>,

@@ -274,18 +274,32 @@ impl Auth {
     /// process sharing the store (within `session.revocationCheck.interval`
     /// in the others, at once in this one). When, or `None` when this
     /// engine does not check (database sessions, or the check is off).
+    ///
+    /// The same record ends the browsers `user_id` trusted to skip the
+    /// second step (see `routes::trusted_device`), with database sessions
+    /// too: it is written whenever the store keeps sign-outs and either
+    /// needs it.
     pub(crate) fn record_sign_out(&self, user_id: &str) -> Result<Option<i64>, AuthError> {
-        let (Some(checks), Some(db)) = (&self.sign_outs, self.stores.data()) else {
+        let Some(db) = self.stores.data().filter(|db| db.sessions.keeps_sign_outs()) else {
             return Ok(None);
         };
+        let trusted_for = self.settings.two_factor.trusted_device.max_age;
+        if self.sign_outs.is_none() && trusted_for.is_none() {
+            return Ok(None);
+        }
         let now = now_millis();
         let before = i64::try_from(now).unwrap_or(i64::MAX);
-        // No session signed in to before `before` outlives this: one renewed
-        // within the check's interval lives `maxAge` from then.
-        let longest = self.settings.session_max_age.max(self.settings.jwt_max_age).saturating_mul(1000);
-        let keep_until =
-            before.saturating_add(i64::try_from(longest.saturating_add(checks.interval_ms)).unwrap_or(i64::MAX));
+        // No session signed in to before `before` outlives this (one renewed
+        // within the check's interval lives `maxAge` from then), nor a
+        // browser trusted before it.
+        let mut longest = trusted_for.unwrap_or(0).saturating_mul(1000);
+        if let Some(checks) = &self.sign_outs {
+            let session = self.settings.session_max_age.max(self.settings.jwt_max_age).saturating_mul(1000);
+            longest = longest.max(session.saturating_add(checks.interval_ms));
+        }
+        let keep_until = before.saturating_add(i64::try_from(longest).unwrap_or(i64::MAX));
         db.sessions.sign_out_before(user_id, before, keep_until)?;
+        let Some(checks) = &self.sign_outs else { return Ok(None) };
         checks.remember(user_id, before, now);
         Ok(Some(before))
     }

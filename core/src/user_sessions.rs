@@ -147,6 +147,8 @@ impl Auth {
         }
         let db = self.session_stores()?;
         let ended = db.sessions.delete_user_sessions(user_id)?;
+        // The browsers the user trusted to skip the second step end too.
+        self.record_sign_out(user_id)?;
         self.sessions_ended(user_id, ended, EndScope::All, None);
         Ok(ended)
     }
@@ -228,6 +230,9 @@ impl Auth {
             db.create_session_with_details(&session, &s.details)?;
         }
         let ended = deleted.saturating_sub(u64::from(kept.is_some()));
+        // The browsers the user trusted to skip the second step end too
+        // (this one's included: it is asked for a code at its next sign-in).
+        self.record_sign_out(user_id)?;
         self.sessions_ended(user_id, ended, scope, None);
         Ok(ended)
     }

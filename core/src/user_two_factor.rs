@@ -19,10 +19,10 @@
 //! change of the row happens under the user's lock (another lease), so a
 //! recovery code is found and deleted in one step.
 //!
-//! Not built yet: the second step at sign-in (a first-factor sign-in of a
-//! user with a second factor still issues a session), its pages, `amr`, the
-//! trusted-device cookie, per-user rate limits on codes. Until then this is
-//! for host code: e.g. a step-up check before a sensitive action.
+//! The second step at sign-in is `routes::two_factor`; turning the factor
+//! on and off from the built-in account page is `routes::two_factor_setup`.
+//! Host code calls the methods here directly, e.g. for a step-up check
+//! before a sensitive action.
 
 use std::time::{Duration, Instant};
 
@@ -55,6 +55,52 @@ pub struct TwoFactorSettings {
     /// After which first factors a user with a second factor is asked for
     /// it (`twoFactor.signIn`).
     pub sign_in: SecondStepAfter,
+    /// Whether, and for how long, a browser can be trusted to skip the
+    /// second step (`twoFactor.trustedDevice`).
+    pub trusted_device: TrustedDevice,
+}
+
+/// `twoFactor.trustedDevice`: `{ maxAge }` (seconds, 30 days by default),
+/// `true` for the default, `false` to never offer it. A trusted browser
+/// skips the second step for its user until `maxAge` passes, their
+/// sessions are ended everywhere (or their password changes), or their
+/// second factor is turned off.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TrustedDevice {
+    /// Seconds; `None`: off.
+    pub max_age: Option<u64>,
+}
+
+impl TrustedDevice {
+    pub const DEFAULT_MAX_AGE: u64 = 30 * 24 * 60 * 60;
+
+    fn parse(value: &Value) -> Result<TrustedDevice, ConfigError> {
+        const OPTION: &str = "twoFactor.trustedDevice";
+        match value {
+            Value::Bool(false) => Ok(TrustedDevice { max_age: None }),
+            Value::Bool(true) => Ok(TrustedDevice::default()),
+            Value::Object(map) => {
+                let mut device = TrustedDevice::default();
+                for (key, value) in map {
+                    if key != "maxAge" {
+                        return Err(ConfigError::new(format!("{OPTION}.{key}"), "unknown option: use maxAge"));
+                    }
+                    let seconds = value.as_u64().filter(|s| (60..=365 * 24 * 60 * 60).contains(s));
+                    device.max_age = Some(seconds.ok_or_else(|| {
+                        ConfigError::new(format!("{OPTION}.maxAge"), "must be seconds, from 60 to a year")
+                    })?);
+                }
+                Ok(device)
+            }
+            _ => Err(ConfigError::new(OPTION, "must be { maxAge }, true or false")),
+        }
+    }
+}
+
+impl Default for TrustedDevice {
+    fn default() -> Self {
+        TrustedDevice { max_age: Some(TrustedDevice::DEFAULT_MAX_AGE) }
+    }
 }
 
 /// `twoFactor.signIn`: the first factors after which the second step is
@@ -98,13 +144,13 @@ impl SecondStepAfter {
 
 impl TwoFactorSettings {
     /// `twoFactor`: absent, or `{ issuer?, totp?: { algorithm?, digits?,
-    /// period? } }` (`SHA1`, 6, 30 by default: what authenticator apps
-    /// expect).
+    /// period? }, signIn?, trustedDevice? }` (`SHA1`, 6, 30 by default:
+    /// what authenticator apps expect).
     pub fn parse(value: Option<&Value>) -> Result<TwoFactorSettings, ConfigError> {
         let map = match value {
             None | Some(Value::Null) => return Ok(TwoFactorSettings::default()),
             Some(Value::Object(map)) => map,
-            Some(_) => return Err(ConfigError::new("twoFactor", "must be { issuer, totp }")),
+            Some(_) => return Err(ConfigError::new("twoFactor", "must be { issuer, totp, signIn, trustedDevice }")),
         };
         let mut settings = TwoFactorSettings::default();
         for (key, value) in map {
@@ -119,10 +165,11 @@ impl TwoFactorSettings {
                 }
                 "totp" => settings.totp = parse_totp(value)?,
                 "signIn" => settings.sign_in = SecondStepAfter::parse(value)?,
+                "trustedDevice" => settings.trusted_device = TrustedDevice::parse(value)?,
                 _ => {
                     return Err(ConfigError::new(
                         format!("twoFactor.{key}"),
-                        "unknown option: use issuer, totp or signIn",
+                        "unknown option: use issuer, totp, signIn or trustedDevice",
                     ))
                 }
             }
@@ -338,6 +385,30 @@ impl Auth {
         Ok(())
     }
 
+    /// The enrolment under way for `user_id` (begun, not yet confirmed),
+    /// shown again as [`Auth::begin_totp`] gave it; `None` without one.
+    pub(crate) fn pending_totp(&self, user_id: &str, label: &str) -> Result<Option<Value>, AuthError> {
+        let db = self.two_factor_stores()?;
+        let Some(factor) = self.factor(db, user_id)?.filter(|f| f.enabled_at.is_none()) else {
+            return Ok(None);
+        };
+        let label = if label.trim().is_empty() { user_id } else { label.trim() };
+        let enrolment = self.settings.two_factor.totp.enrolment_for(factor.secret, &self.totp_issuer(), label);
+        Ok(enrolment.map(|e| json!({ "uri": e.uri, "secret": e.secret_base32, "qrSvg": e.qr_svg })))
+    }
+
+    /// Turn TOTP off for `user_id` whose password was just checked (the
+    /// account page accepts it instead of a code).
+    pub(crate) fn disable_totp_after_password(&self, user_id: &str) -> Result<(), AuthError> {
+        let db = self.two_factor_stores()?;
+        let Some(factor) = self.factor(db, user_id)? else { return Ok(()) };
+        db.accounts.unlink_account(TOTP_ACCOUNT, user_id)?;
+        if factor.enabled_at.is_some() {
+            self.callbacks.event(&Hook::EVENT_TWO_FACTOR_DISABLED, || json!({ "userId": user_id }));
+        }
+        Ok(())
+    }
+
     /// `{ enabled, pending, enabledAt, recoveryCodesLeft }` for `user_id`.
     pub fn two_factor_status(&self, user_id: &str) -> Result<Value, AuthError> {
         let db = self.two_factor_stores()?;
@@ -374,21 +445,21 @@ impl Auth {
     }
 
     /// Whether a sign-in of `user_id` by `first` must pass the second step
-    /// before its session: the user has TOTP on and `twoFactor.signIn`
-    /// names `first`. An adapter that cannot read accounts (a host adapter
-    /// without `getUserAccount`) keeps no second factor: never. A store
-    /// that fails fails the sign-in (never a session without the check).
+    /// before its session: when the user's TOTP was turned on (unix ms),
+    /// if it is on and `twoFactor.signIn` names `first`. An adapter that
+    /// cannot read accounts (a host adapter without `getUserAccount`)
+    /// keeps no second factor: never. A store that fails fails the
+    /// sign-in (never a session without the check).
     pub(crate) fn second_step_due(
         &self,
         db: &DataStores,
         first: FirstFactor,
         user_id: &str,
-    ) -> Result<bool, AuthError> {
+    ) -> Result<Option<i64>, AuthError> {
         if !self.settings.two_factor.sign_in.asks_after(first) || !db.supports("getUserAccount") {
-            return Ok(false);
+            return Ok(None);
         }
-        let account = db.accounts.get_account(user_id, TOTP_ACCOUNT)?;
-        Ok(account.is_some_and(|a| a.extra.get(ENABLED_AT).is_some_and(|at| !at.is_null())))
+        totp_enabled_at(db, user_id)
     }
 
     /// The step `code` matched for `factor`, taken so no other request
@@ -460,4 +531,10 @@ impl Auth {
             .data()
             .ok_or_else(|| AuthError::new(ErrorType::MissingAdapter, "a second factor is kept by an adapter"))
     }
+}
+
+/// When `user_id`'s TOTP was turned on (unix ms); `None` while it is off.
+pub(crate) fn totp_enabled_at(db: &DataStores, user_id: &str) -> Result<Option<i64>, AuthError> {
+    let account = db.accounts.get_account(user_id, TOTP_ACCOUNT)?;
+    Ok(account.and_then(|a| a.extra.get(ENABLED_AT).and_then(Value::as_i64)))
 }

@@ -317,6 +317,20 @@ fn a_user_with_totp_on_signs_in_in_two_steps() {
         assert_eq!(common::location(&res), format!("{}/home", common::ORIGIN), "{strategy}");
         assert!(phone.has_session_cookie() && phone.session()["user"]["email"] == "ada@example.com", "{strategy}");
         assert!(!phone.jar.contains_key("authjs.two-factor"), "{strategy}: the pending sign-in is spent");
+        // The session says how: to getSession (and the session callback).
+        assert_eq!(phone.session()["amr"], json!(["pwd", "otp"]), "{strategy}");
+        if strategy == "database" {
+            // Bound to the stored session: a cookie claiming less (or more)
+            // is no session at all.
+            let mut forged = phone.jar.clone();
+            let value = forged.get_mut("authjs.session-token").unwrap();
+            let (token, methods) = value.rsplit_once('~').expect("how the user signed in, after the token");
+            assert!(methods == "pwd+otp" || methods == "pwd%2Botp", "{strategy}: {methods}");
+            *value = format!("{token}~mfa");
+            let mut other = common::Browser::new(&auth);
+            other.jar = forged;
+            assert_eq!(other.session(), Value::Null, "{strategy}");
+        }
         if strategy == "jwt" {
             let codec = libauth_core::jwt::JwtCodec::new(vec![SECRET.to_owned()], &["authjs.session-token"]);
             let token = codec.decode(&phone.jar["authjs.session-token"], "authjs.session-token").unwrap();
@@ -385,6 +399,219 @@ fn the_second_step_follows_the_configured_first_factors_only() {
     ] {
         let mut config = json!({ "secret": SECRET, "providers": [] });
         config["twoFactor"] = bad["twoFactor"].clone();
+        let err = Auth::with_env(Config::from_value(config).unwrap(), Arc::new(HookMap::new()), &HashMap::new())
+            .err()
+            .unwrap();
+        assert_eq!(err.option, option);
+    }
+}
+
+/// The recovery codes a page shows (`<li><code>…</code></li>`).
+fn shown_codes(html: &str) -> Vec<String> {
+    html.split("<li><code>").skip(1).filter_map(|rest| rest.split("</code>").next()).map(str::to_owned).collect()
+}
+
+/// The key an enrolment page shows beside its QR code.
+fn shown_key(html: &str) -> String {
+    let caption = html.split("<figcaption>").nth(1).expect("a QR code's caption");
+    caption.split("<code>").nth(1).and_then(|rest| rest.split("</code>").next()).expect("the key").to_owned()
+}
+
+fn post_form(b: &mut common::Browser, path: &str, pairs: &[(&str, &str)]) -> libauth_core::AuthResponse {
+    let csrf = b.csrf();
+    let mut pairs = pairs.to_vec();
+    pairs.push(("csrfToken", &csrf));
+    b.post(path, &pairs)
+}
+
+/// The built-in account page turns TOTP on (a QR code as an image, its key
+/// as text, a first code, the ten recovery codes shown once), gives new
+/// recovery codes after a code, and turns it off with the password; each
+/// step needs the CSRF token and the signed-in user. JWT (SQLite) and
+/// database (memory) sessions.
+#[test]
+fn the_account_page_turns_the_second_factor_on_and_off() {
+    use base64::Engine as _;
+    let file = temp_db_path();
+    for (strategy, adapter) in
+        [("jwt", json!({ "type": "sqlite", "path": file.0 })), ("database", json!({ "type": "memory" }))]
+    {
+        let mailbox = Mailbox::default();
+        let auth = password_engine(adapter, strategy, &mailbox, json!({ "twoFactor": { "issuer": "Example" } }));
+        let mut b = common::Browser::new(&auth);
+        let ada = sign_up(&mut b, &mailbox, "ada@example.com");
+        let page = b.get("/auth/password/account");
+        assert!(page.body_str().contains("Two-factor authentication"), "{strategy}");
+        assert!(page.body_str().contains(r#"action="http://localhost:3000/auth/two-factor/setup""#), "{strategy}");
+
+        // No CSRF token, or no signed-in user: nothing starts.
+        let res = b.post("/auth/two-factor/setup", &[("code", "")]);
+        assert!(common::location(&res).contains("error=MissingCSRF"), "{strategy}");
+        let mut stranger = common::Browser::new(&auth);
+        let res = post_form(&mut stranger, "/auth/two-factor/setup", &[]);
+        assert!(common::location(&res).ends_with("/auth/password/account"), "{strategy}");
+        assert_eq!(auth.two_factor_status(&ada).unwrap()["pending"], false, "{strategy}");
+
+        // The enrolment: an image of the QR code, and the key as text.
+        let res = post_form(&mut b, "/auth/two-factor/setup", &[]);
+        assert_eq!(res.status, 200, "{strategy}");
+        let html = res.body_str().to_owned();
+        let key = shown_key(&html);
+        let data = html.split("data:image/svg+xml;base64,").nth(1).unwrap().split('"').next().unwrap();
+        let svg = String::from_utf8(base64::engine::general_purpose::STANDARD.decode(data).unwrap()).unwrap();
+        assert!(svg.contains("<svg") && svg.contains("<path"), "{strategy}: an SVG QR code");
+        assert!(!html.contains("<script"), "{strategy}");
+
+        // A wrong first code: the same key again; the right one: on, and
+        // the ten recovery codes.
+        let res = post_form(&mut b, "/auth/two-factor/setup", &[("code", "000000")]);
+        assert_eq!(res.status, 400, "{strategy}");
+        assert_eq!(shown_key(res.body_str()), key, "{strategy}: the enrolment is shown again, not replaced");
+        let res = post_form(&mut b, "/auth/two-factor/setup", &[("code", &code(&key, -30))]);
+        assert_eq!(res.status, 200, "{strategy}: {}", res.body_str());
+        let first_codes = shown_codes(res.body_str());
+        assert_eq!(first_codes.len(), 10, "{strategy}");
+        assert_eq!(auth.two_factor_status(&ada).unwrap()["enabled"], true, "{strategy}");
+        let page = b.get("/auth/password/account");
+        assert!(page.body_str().contains("Recovery codes left: 10"), "{strategy}");
+        // Set up again while on: the account page, nothing replaced.
+        let res = post_form(&mut b, "/auth/two-factor/setup", &[]);
+        assert!(common::location(&res).contains("notice=two-factor-on"), "{strategy}");
+
+        // New recovery codes: a wrong code is refused; a right one replaces them.
+        let res = post_form(&mut b, "/auth/two-factor/recovery-codes", &[("code", "123456")]);
+        assert!(common::location(&res).contains("notice=two-factor-wrong"), "{strategy}");
+        let page = b.get("/auth/password/account?notice=two-factor-wrong");
+        assert!(page.body_str().contains(r#"class="error""#), "{strategy}");
+        let res = post_form(&mut b, "/auth/two-factor/recovery-codes", &[("code", &code(&key, 0))]);
+        let new_codes = shown_codes(res.body_str());
+        assert_eq!(new_codes.len(), 10, "{strategy}");
+        assert!(new_codes.iter().all(|c| !first_codes.contains(c)), "{strategy}");
+        assert!(
+            refused(auth.verify_second_factor(&ada, &first_codes[0]).unwrap_err()),
+            "{strategy}: the old ones are gone"
+        );
+
+        // Turning it off: a wrong password is refused; the password works.
+        let res = post_form(&mut b, "/auth/two-factor/disable", &[("code", "not my password")]);
+        assert!(common::location(&res).contains("notice=two-factor-wrong"), "{strategy}");
+        assert_eq!(auth.two_factor_status(&ada).unwrap()["enabled"], true, "{strategy}");
+        let res = post_form(&mut b, "/auth/two-factor/disable", &[("code", PASSWORD)]);
+        assert!(common::location(&res).contains("notice=two-factor-off"), "{strategy}");
+        assert_eq!(auth.two_factor_status(&ada).unwrap()["enabled"], false, "{strategy}");
+
+        // On again, and off with a recovery code.
+        let res = post_form(&mut b, "/auth/two-factor/setup", &[]);
+        let key = shown_key(res.body_str());
+        let res = post_form(&mut b, "/auth/two-factor/setup", &[("code", &code(&key, 30))]);
+        let codes = shown_codes(res.body_str());
+        let res = post_form(&mut b, "/auth/two-factor/disable", &[("code", &codes[3])]);
+        assert!(common::location(&res).contains("notice=two-factor-off"), "{strategy}");
+        assert_eq!(auth.two_factor_status(&ada).unwrap()["enabled"], false, "{strategy}");
+        // An unknown step is no page.
+        assert_eq!(post_form(&mut b, "/auth/two-factor/sms", &[]).status, 302, "{strategy}");
+    }
+}
+
+/// A browser trusted at the second step skips it for its user: not for
+/// another user, not with a tampered cookie, not after the user's sessions
+/// were ended everywhere, not once their second factor was turned off and
+/// on again; and never where `twoFactor.trustedDevice` is false. JWT
+/// (SQLite) and database (memory) sessions.
+#[test]
+fn a_trusted_browser_skips_the_second_step_until_the_user_signs_out_everywhere() {
+    let file = temp_db_path();
+    for (strategy, adapter) in
+        [("jwt", json!({ "type": "sqlite", "path": file.0 })), ("database", json!({ "type": "memory" }))]
+    {
+        let mailbox = Mailbox::default();
+        let auth = password_engine(adapter, strategy, &mailbox, json!({}));
+        let mut laptop = common::Browser::new(&auth);
+        let ada = sign_up(&mut laptop, &mailbox, "ada@example.com");
+        let key = auth.begin_totp(&ada, "ada@example.com").unwrap()["secret"].as_str().unwrap().to_owned();
+        let recovery = auth.confirm_totp(&ada, &code(&key, -30)).unwrap();
+        let mut other = common::Browser::new(&auth);
+        let bob = sign_up(&mut other, &mailbox, "bob@example.com");
+        let bob_key = auth.begin_totp(&bob, "bob@example.com").unwrap()["secret"].as_str().unwrap().to_owned();
+        auth.confirm_totp(&bob, &code(&bob_key, -30)).unwrap();
+
+        let mut phone = common::Browser::new(&auth);
+        password_sign_in(&mut phone, "ada@example.com");
+        assert!(phone.get("/auth/two-factor").body_str().contains(r#"name="trust""#), "{strategy}");
+        let csrf = phone.csrf();
+        let res = phone.post("/auth/two-factor", &[("code", &code(&key, 0)), ("trust", "on"), ("csrfToken", &csrf)]);
+        assert_eq!(res.status, 302, "{strategy}");
+        assert!(phone.jar.contains_key("authjs.trusted-device"), "{strategy}");
+        let sign_out = |b: &mut common::Browser| {
+            b.jar.remove("authjs.session-token");
+        };
+
+        // Trusted: the next sign-in of ada's is one step (and says so).
+        sign_out(&mut phone);
+        let res = password_sign_in(&mut phone, "ada@example.com");
+        assert!(common::location(&res).ends_with("/home"), "{strategy}: {}", common::location(&res));
+        assert_eq!(phone.session()["user"]["email"], "ada@example.com", "{strategy}");
+        assert_eq!(phone.session()["amr"], json!(["pwd"]), "{strategy}");
+        // Not bob's, in the same browser.
+        sign_out(&mut phone);
+        let res = password_sign_in(&mut phone, "bob@example.com");
+        assert!(common::location(&res).ends_with("/auth/two-factor"), "{strategy}");
+        phone.jar.remove("authjs.two-factor");
+        // A tampered cookie trusts nothing.
+        let trusted = phone.jar["authjs.trusted-device"].clone();
+        let mut tampered = trusted.clone();
+        let flipped = if tampered.ends_with('A') { 'B' } else { 'A' };
+        tampered.pop();
+        tampered.push(flipped);
+        phone.jar.insert("authjs.trusted-device".into(), tampered);
+        let res = password_sign_in(&mut phone, "ada@example.com");
+        assert!(common::location(&res).ends_with("/auth/two-factor"), "{strategy}");
+        phone.jar.insert("authjs.trusted-device".into(), trusted.clone());
+        phone.jar.remove("authjs.two-factor");
+
+        // Ada signs out everywhere: the trusted browser is asked again.
+        auth.end_all_sessions(&ada).unwrap();
+        let res = password_sign_in(&mut phone, "ada@example.com");
+        assert!(common::location(&res).ends_with("/auth/two-factor"), "{strategy}: ended with her sessions");
+        // Trusted again (a recovery code counts), then TOTP off and on again.
+        std::thread::sleep(std::time::Duration::from_millis(5));
+        let csrf = phone.csrf();
+        phone.post("/auth/two-factor", &[("code", &recovery[0]), ("trust", "on"), ("csrfToken", &csrf)]);
+        sign_out(&mut phone);
+        let res = password_sign_in(&mut phone, "ada@example.com");
+        assert!(common::location(&res).ends_with("/home"), "{strategy}: trusted again");
+        auth.disable_totp(&ada, &recovery[1]).unwrap();
+        let key = auth.begin_totp(&ada, "ada@example.com").unwrap()["secret"].as_str().unwrap().to_owned();
+        auth.confirm_totp(&ada, &code(&key, 30)).unwrap();
+        sign_out(&mut phone);
+        let res = password_sign_in(&mut phone, "ada@example.com");
+        assert!(common::location(&res).ends_with("/auth/two-factor"), "{strategy}: a new second factor");
+    }
+
+    // Off: no checkbox, and `trust` is ignored.
+    let mailbox = Mailbox::default();
+    let auth = password_engine(
+        json!({ "type": "memory" }),
+        "jwt",
+        &mailbox,
+        json!({ "twoFactor": { "trustedDevice": false } }),
+    );
+    let mut b = common::Browser::new(&auth);
+    let ada = sign_up(&mut b, &mailbox, "ada@example.com");
+    let key = auth.begin_totp(&ada, "ada@example.com").unwrap()["secret"].as_str().unwrap().to_owned();
+    auth.confirm_totp(&ada, &code(&key, -30)).unwrap();
+    let mut phone = common::Browser::new(&auth);
+    password_sign_in(&mut phone, "ada@example.com");
+    assert!(!phone.get("/auth/two-factor").body_str().contains(r#"name="trust""#));
+    let csrf = phone.csrf();
+    phone.post("/auth/two-factor", &[("code", &code(&key, 0)), ("trust", "on"), ("csrfToken", &csrf)]);
+    assert!(phone.has_session_cookie() && !phone.jar.contains_key("authjs.trusted-device"));
+    for (bad, option) in [
+        (json!({ "maxAge": 5 }), "twoFactor.trustedDevice.maxAge"),
+        (json!({ "days": 5 }), "twoFactor.trustedDevice.days"),
+        (json!("yes"), "twoFactor.trustedDevice"),
+    ] {
+        let config = json!({ "secret": SECRET, "providers": [], "twoFactor": { "trustedDevice": bad } });
         let err = Auth::with_env(Config::from_value(config).unwrap(), Arc::new(HookMap::new()), &HashMap::new())
             .err()
             .unwrap();

@@ -171,3 +171,28 @@ two-factor-code-label = الرمز
 two-factor-button = تحقّق
 two-factor-error = هذا الرمز غير صحيح أو استُخدم من قبل. جرّب الرمز التالي.
 two-factor-cancel = إلغاء وتسجيل الدخول من جديد
+
+## The account page's second factor (turning it on and off, recovery
+## codes) and trusting a browser at the second step. Placeable: $count
+## (how many recovery codes are left).
+
+two-factor-trust-label = لا تطلب رمزًا مرة أخرى في هذا المتصفح
+account-two-factor-heading = المصادقة الثنائية
+account-two-factor-off-text = احمِ حسابك برموز من تطبيق مصادقة إلى جانب كلمة المرور.
+account-two-factor-setup-button = إعداد
+account-two-factor-on-text = مفعّلة. رموز الاسترداد المتبقية: { $count }
+account-two-factor-codes-button = رموز استرداد جديدة
+account-two-factor-disable-label = رمز من تطبيقك أو رمز استرداد أو كلمة المرور
+account-two-factor-disable-button = إيقاف
+account-two-factor-off-notice = المصادقة الثنائية متوقفة.
+account-two-factor-wrong = هذا ليس رمزًا من تطبيقك ولا رمز استرداد ولا كلمة المرور.
+two-factor-on-notice = المصادقة الثنائية مفعّلة.
+two-factor-setup-heading = إعداد المصادقة الثنائية
+two-factor-setup-text = امسح رمز QR بتطبيق المصادقة، ثم أدخل الرمز الذي يعرضه.
+two-factor-setup-qr-alt = رمز QR لتطبيق المصادقة
+two-factor-setup-secret = أو أدخل هذا المفتاح في التطبيق:
+two-factor-setup-button = تفعيل
+two-factor-codes-heading = رموز الاسترداد الخاصة بك
+two-factor-codes-text = احفظ هذه الرموز في مكان آمن: كل رمز يتيح لك تسجيل الدخول مرة واحدة إذا فقدت تطبيق المصادقة. لن تُعرض إلا الآن.
+two-factor-codes-notice = رموز الاسترداد الجديدة تحل محل القديمة.
+two-factor-back-link = العودة إلى حسابك

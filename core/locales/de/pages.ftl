@@ -171,3 +171,28 @@ two-factor-code-label = Code
 two-factor-button = Bestätigen
 two-factor-error = Dieser Code ist nicht richtig oder wurde schon verwendet. Versuchen Sie den nächsten.
 two-factor-cancel = Abbrechen und neu anmelden
+
+## The account page's second factor (turning it on and off, recovery
+## codes) and trusting a browser at the second step. Placeable: $count
+## (how many recovery codes are left).
+
+two-factor-trust-label = In diesem Browser nicht mehr nach einem Code fragen
+account-two-factor-heading = Zwei-Faktor-Authentifizierung
+account-two-factor-off-text = Schützen Sie Ihr Konto zusätzlich zum Passwort mit Codes aus einer Authenticator-App.
+account-two-factor-setup-button = Einrichten
+account-two-factor-on-text = Aktiv. Verbleibende Wiederherstellungscodes: { $count }
+account-two-factor-codes-button = Neue Wiederherstellungscodes
+account-two-factor-disable-label = Ein Code aus Ihrer App, ein Wiederherstellungscode oder Ihr Passwort
+account-two-factor-disable-button = Ausschalten
+account-two-factor-off-notice = Die Zwei-Faktor-Authentifizierung ist aus.
+account-two-factor-wrong = Das ist weder ein Code aus Ihrer App noch ein Wiederherstellungscode noch Ihr Passwort.
+two-factor-on-notice = Die Zwei-Faktor-Authentifizierung ist aktiv.
+two-factor-setup-heading = Zwei-Faktor-Authentifizierung einrichten
+two-factor-setup-text = Scannen Sie den QR-Code mit Ihrer Authenticator-App und geben Sie dann den angezeigten Code ein.
+two-factor-setup-qr-alt = QR-Code für Ihre Authenticator-App
+two-factor-setup-secret = Oder geben Sie diesen Schlüssel in der App ein:
+two-factor-setup-button = Einschalten
+two-factor-codes-heading = Ihre Wiederherstellungscodes
+two-factor-codes-text = Bewahren Sie diese Codes sicher auf: Jeder meldet Sie einmal an, falls Sie Ihre Authenticator-App verlieren. Sie werden nur jetzt angezeigt.
+two-factor-codes-notice = Ihre neuen Wiederherstellungscodes ersetzen die alten.
+two-factor-back-link = Zurück zu Ihrem Konto

@@ -173,3 +173,28 @@ two-factor-code-label = Code
 two-factor-button = Verify
 two-factor-error = That code is not right, or it was used already. Try the next one.
 two-factor-cancel = Cancel and sign in again
+
+## The account page's second factor (turning it on and off, recovery
+## codes) and trusting a browser at the second step. Placeable: $count
+## (how many recovery codes are left).
+
+two-factor-trust-label = Don't ask for a code again in this browser
+account-two-factor-heading = Two-factor authentication
+account-two-factor-off-text = Protect your account with codes from an authenticator app as well as your password.
+account-two-factor-setup-button = Set up
+account-two-factor-on-text = On. Recovery codes left: { $count }
+account-two-factor-codes-button = New recovery codes
+account-two-factor-disable-label = A code from your app, a recovery code or your password
+account-two-factor-disable-button = Turn off
+account-two-factor-off-notice = Two-factor authentication is off.
+account-two-factor-wrong = That is not a code from your app, a recovery code or your password.
+two-factor-on-notice = Two-factor authentication is on.
+two-factor-setup-heading = Set up two-factor authentication
+two-factor-setup-text = Scan the QR code with your authenticator app, then enter the code it shows.
+two-factor-setup-qr-alt = QR code for your authenticator app
+two-factor-setup-secret = Or enter this key in the app:
+two-factor-setup-button = Turn on
+two-factor-codes-heading = Your recovery codes
+two-factor-codes-text = Keep these codes somewhere safe: each one signs you in once if you lose your authenticator app. They are shown only now.
+two-factor-codes-notice = Your new recovery codes replace the old ones.
+two-factor-back-link = Back to your account

@@ -171,3 +171,28 @@ two-factor-code-label = Código
 two-factor-button = Verificar
 two-factor-error = Ese código no es correcto o ya se usó. Prueba con el siguiente.
 two-factor-cancel = Cancelar e iniciar sesión de nuevo
+
+## The account page's second factor (turning it on and off, recovery
+## codes) and trusting a browser at the second step. Placeable: $count
+## (how many recovery codes are left).
+
+two-factor-trust-label = No volver a pedir un código en este navegador
+account-two-factor-heading = Autenticación en dos pasos
+account-two-factor-off-text = Protege tu cuenta con códigos de una aplicación de autenticación además de tu contraseña.
+account-two-factor-setup-button = Configurar
+account-two-factor-on-text = Activada. Códigos de recuperación restantes: { $count }
+account-two-factor-codes-button = Nuevos códigos de recuperación
+account-two-factor-disable-label = Un código de tu aplicación, un código de recuperación o tu contraseña
+account-two-factor-disable-button = Desactivar
+account-two-factor-off-notice = La autenticación en dos pasos está desactivada.
+account-two-factor-wrong = Eso no es un código de tu aplicación, un código de recuperación ni tu contraseña.
+two-factor-on-notice = La autenticación en dos pasos está activada.
+two-factor-setup-heading = Configurar la autenticación en dos pasos
+two-factor-setup-text = Escanea el código QR con tu aplicación de autenticación y luego introduce el código que muestra.
+two-factor-setup-qr-alt = Código QR para tu aplicación de autenticación
+two-factor-setup-secret = O introduce esta clave en la aplicación:
+two-factor-setup-button = Activar
+two-factor-codes-heading = Tus códigos de recuperación
+two-factor-codes-text = Guarda estos códigos en un lugar seguro: cada uno te permite iniciar sesión una vez si pierdes tu aplicación de autenticación. Solo se muestran ahora.
+two-factor-codes-notice = Tus nuevos códigos de recuperación sustituyen a los anteriores.
+two-factor-back-link = Volver a tu cuenta

@@ -171,3 +171,28 @@ two-factor-code-label = Code
 two-factor-button = Valider
 two-factor-error = Ce code n’est pas correct ou a déjà été utilisé. Essayez le suivant.
 two-factor-cancel = Annuler et se reconnecter
+
+## The account page's second factor (turning it on and off, recovery
+## codes) and trusting a browser at the second step. Placeable: $count
+## (how many recovery codes are left).
+
+two-factor-trust-label = Ne plus demander de code dans ce navigateur
+account-two-factor-heading = Authentification à deux facteurs
+account-two-factor-off-text = Protégez votre compte avec des codes d’une application d’authentification en plus de votre mot de passe.
+account-two-factor-setup-button = Configurer
+account-two-factor-on-text = Activée. Codes de récupération restants : { $count }
+account-two-factor-codes-button = Nouveaux codes de récupération
+account-two-factor-disable-label = Un code de votre application, un code de récupération ou votre mot de passe
+account-two-factor-disable-button = Désactiver
+account-two-factor-off-notice = L’authentification à deux facteurs est désactivée.
+account-two-factor-wrong = Ce n’est ni un code de votre application, ni un code de récupération, ni votre mot de passe.
+two-factor-on-notice = L’authentification à deux facteurs est activée.
+two-factor-setup-heading = Configurer l’authentification à deux facteurs
+two-factor-setup-text = Scannez le code QR avec votre application d’authentification, puis saisissez le code qu’elle affiche.
+two-factor-setup-qr-alt = Code QR pour votre application d’authentification
+two-factor-setup-secret = Ou saisissez cette clé dans l’application :
+two-factor-setup-button = Activer
+two-factor-codes-heading = Vos codes de récupération
+two-factor-codes-text = Conservez ces codes en lieu sûr : chacun vous connecte une fois si vous perdez votre application d’authentification. Ils ne sont affichés que maintenant.
+two-factor-codes-notice = Vos nouveaux codes de récupération remplacent les anciens.
+two-factor-back-link = Retour à votre compte

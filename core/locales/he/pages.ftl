@@ -171,3 +171,28 @@ two-factor-code-label = קוד
 two-factor-button = אימות
 two-factor-error = הקוד שגוי או שכבר נעשה בו שימוש. נסו את הקוד הבא.
 two-factor-cancel = ביטול והתחברות מחדש
+
+## The account page's second factor (turning it on and off, recovery
+## codes) and trusting a browser at the second step. Placeable: $count
+## (how many recovery codes are left).
+
+two-factor-trust-label = לא לבקש קוד שוב בדפדפן הזה
+account-two-factor-heading = אימות דו-שלבי
+account-two-factor-off-text = הגנו על החשבון בקודים מאפליקציית אימות בנוסף לסיסמה.
+account-two-factor-setup-button = הגדרה
+account-two-factor-on-text = פעיל. קודי שחזור שנותרו: { $count }
+account-two-factor-codes-button = קודי שחזור חדשים
+account-two-factor-disable-label = קוד מהאפליקציה, קוד שחזור או הסיסמה
+account-two-factor-disable-button = כיבוי
+account-two-factor-off-notice = האימות הדו-שלבי כבוי.
+account-two-factor-wrong = זה לא קוד מהאפליקציה, לא קוד שחזור ולא הסיסמה.
+two-factor-on-notice = האימות הדו-שלבי פעיל.
+two-factor-setup-heading = הגדרת אימות דו-שלבי
+two-factor-setup-text = סרקו את קוד ה-QR באפליקציית האימות, ואז הזינו את הקוד שהיא מציגה.
+two-factor-setup-qr-alt = קוד QR לאפליקציית האימות
+two-factor-setup-secret = או הזינו את המפתח הזה באפליקציה:
+two-factor-setup-button = הפעלה
+two-factor-codes-heading = קודי השחזור שלכם
+two-factor-codes-text = שמרו את הקודים האלה במקום בטוח: כל קוד מאפשר כניסה אחת אם תאבדו את אפליקציית האימות. הם מוצגים רק עכשיו.
+two-factor-codes-notice = קודי השחזור החדשים מחליפים את הישנים.
+two-factor-back-link = חזרה לחשבון

@@ -171,3 +171,28 @@ two-factor-code-label = Codice
 two-factor-button = Verifica
 two-factor-error = Il codice non è corretto o è già stato usato. Prova con il successivo.
 two-factor-cancel = Annulla e accedi di nuovo
+
+## The account page's second factor (turning it on and off, recovery
+## codes) and trusting a browser at the second step. Placeable: $count
+## (how many recovery codes are left).
+
+two-factor-trust-label = Non chiedere più un codice in questo browser
+account-two-factor-heading = Autenticazione a due fattori
+account-two-factor-off-text = Proteggi il tuo account con i codici di un’app di autenticazione oltre alla password.
+account-two-factor-setup-button = Configura
+account-two-factor-on-text = Attiva. Codici di recupero rimasti: { $count }
+account-two-factor-codes-button = Nuovi codici di recupero
+account-two-factor-disable-label = Un codice dell’app, un codice di recupero o la tua password
+account-two-factor-disable-button = Disattiva
+account-two-factor-off-notice = L’autenticazione a due fattori è disattivata.
+account-two-factor-wrong = Non è un codice dell’app, né un codice di recupero, né la tua password.
+two-factor-on-notice = L’autenticazione a due fattori è attiva.
+two-factor-setup-heading = Configura l’autenticazione a due fattori
+two-factor-setup-text = Scansiona il codice QR con l’app di autenticazione, poi inserisci il codice che mostra.
+two-factor-setup-qr-alt = Codice QR per la tua app di autenticazione
+two-factor-setup-secret = Oppure inserisci questa chiave nell’app:
+two-factor-setup-button = Attiva
+two-factor-codes-heading = I tuoi codici di recupero
+two-factor-codes-text = Conserva questi codici in un luogo sicuro: ognuno ti fa accedere una volta se perdi l’app di autenticazione. Sono mostrati solo ora.
+two-factor-codes-notice = I nuovi codici di recupero sostituiscono i precedenti.
+two-factor-back-link = Torna al tuo account

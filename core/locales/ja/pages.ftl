@@ -171,3 +171,28 @@ two-factor-code-label = コード
 two-factor-button = 確認
 two-factor-error = コードが正しくないか、すでに使用されています。次のコードをお試しください。
 two-factor-cancel = キャンセルしてもう一度サインイン
+
+## The account page's second factor (turning it on and off, recovery
+## codes) and trusting a browser at the second step. Placeable: $count
+## (how many recovery codes are left).
+
+two-factor-trust-label = このブラウザーでは今後コードを求めない
+account-two-factor-heading = 2 要素認証
+account-two-factor-off-text = パスワードに加えて、認証アプリのコードでアカウントを保護します。
+account-two-factor-setup-button = 設定する
+account-two-factor-on-text = オン。残りの復旧コード: { $count }
+account-two-factor-codes-button = 新しい復旧コード
+account-two-factor-disable-label = アプリのコード、復旧コード、またはパスワード
+account-two-factor-disable-button = オフにする
+account-two-factor-off-notice = 2 要素認証はオフです。
+account-two-factor-wrong = アプリのコード、復旧コード、パスワードのいずれでもありません。
+two-factor-on-notice = 2 要素認証はオンです。
+two-factor-setup-heading = 2 要素認証を設定
+two-factor-setup-text = 認証アプリで QR コードを読み取り、表示されたコードを入力してください。
+two-factor-setup-qr-alt = 認証アプリ用の QR コード
+two-factor-setup-secret = またはアプリにこのキーを入力:
+two-factor-setup-button = オンにする
+two-factor-codes-heading = 復旧コード
+two-factor-codes-text = これらのコードを安全な場所に保管してください。認証アプリを失ったとき、各コードで 1 回サインインできます。表示されるのは今だけです。
+two-factor-codes-notice = 新しい復旧コードが古いコードに置き換わりました。
+two-factor-back-link = アカウントに戻る

@@ -171,3 +171,28 @@ two-factor-code-label = 코드
 two-factor-button = 확인
 two-factor-error = 코드가 올바르지 않거나 이미 사용되었습니다. 다음 코드를 입력해 보세요.
 two-factor-cancel = 취소하고 다시 로그인
+
+## The account page's second factor (turning it on and off, recovery
+## codes) and trusting a browser at the second step. Placeable: $count
+## (how many recovery codes are left).
+
+two-factor-trust-label = 이 브라우저에서는 더 이상 코드를 묻지 않기
+account-two-factor-heading = 2단계 인증
+account-two-factor-off-text = 비밀번호와 함께 인증 앱의 코드로 계정을 보호하세요.
+account-two-factor-setup-button = 설정
+account-two-factor-on-text = 켜짐. 남은 복구 코드: { $count }
+account-two-factor-codes-button = 새 복구 코드
+account-two-factor-disable-label = 앱의 코드, 복구 코드 또는 비밀번호
+account-two-factor-disable-button = 끄기
+account-two-factor-off-notice = 2단계 인증이 꺼졌습니다.
+account-two-factor-wrong = 앱의 코드, 복구 코드, 비밀번호 중 어느 것도 아닙니다.
+two-factor-on-notice = 2단계 인증이 켜졌습니다.
+two-factor-setup-heading = 2단계 인증 설정
+two-factor-setup-text = 인증 앱으로 QR 코드를 스캔한 다음 앱에 표시된 코드를 입력하세요.
+two-factor-setup-qr-alt = 인증 앱용 QR 코드
+two-factor-setup-secret = 또는 앱에 이 키를 입력하세요:
+two-factor-setup-button = 켜기
+two-factor-codes-heading = 복구 코드
+two-factor-codes-text = 이 코드를 안전한 곳에 보관하세요. 인증 앱을 잃어버렸을 때 각 코드로 한 번 로그인할 수 있습니다. 지금만 표시됩니다.
+two-factor-codes-notice = 새 복구 코드가 이전 코드를 대체합니다.
+two-factor-back-link = 계정으로 돌아가기

@@ -171,3 +171,28 @@ two-factor-code-label = Code
 two-factor-button = Verifiëren
 two-factor-error = Die code klopt niet of is al gebruikt. Probeer de volgende.
 two-factor-cancel = Annuleren en opnieuw inloggen
+
+## The account page's second factor (turning it on and off, recovery
+## codes) and trusting a browser at the second step. Placeable: $count
+## (how many recovery codes are left).
+
+two-factor-trust-label = In deze browser niet meer om een code vragen
+account-two-factor-heading = Tweestapsverificatie
+account-two-factor-off-text = Bescherm je account naast je wachtwoord met codes uit een authenticator-app.
+account-two-factor-setup-button = Instellen
+account-two-factor-on-text = Aan. Resterende herstelcodes: { $count }
+account-two-factor-codes-button = Nieuwe herstelcodes
+account-two-factor-disable-label = Een code uit je app, een herstelcode of je wachtwoord
+account-two-factor-disable-button = Uitzetten
+account-two-factor-off-notice = Tweestapsverificatie staat uit.
+account-two-factor-wrong = Dat is geen code uit je app, geen herstelcode en niet je wachtwoord.
+two-factor-on-notice = Tweestapsverificatie staat aan.
+two-factor-setup-heading = Tweestapsverificatie instellen
+two-factor-setup-text = Scan de QR-code met je authenticator-app en vul daarna de code in die de app toont.
+two-factor-setup-qr-alt = QR-code voor je authenticator-app
+two-factor-setup-secret = Of voer deze sleutel in de app in:
+two-factor-setup-button = Aanzetten
+two-factor-codes-heading = Je herstelcodes
+two-factor-codes-text = Bewaar deze codes op een veilige plek: met elke code kun je één keer inloggen als je je authenticator-app kwijtraakt. Ze worden alleen nu getoond.
+two-factor-codes-notice = Je nieuwe herstelcodes vervangen de oude.
+two-factor-back-link = Terug naar je account

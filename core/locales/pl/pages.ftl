@@ -171,3 +171,28 @@ two-factor-code-label = Kod
 two-factor-button = Zweryfikuj
 two-factor-error = Ten kod jest nieprawidłowy albo został już użyty. Spróbuj następnego.
 two-factor-cancel = Anuluj i zaloguj się ponownie
+
+## The account page's second factor (turning it on and off, recovery
+## codes) and trusting a browser at the second step. Placeable: $count
+## (how many recovery codes are left).
+
+two-factor-trust-label = Nie pytaj więcej o kod w tej przeglądarce
+account-two-factor-heading = Uwierzytelnianie dwuskładnikowe
+account-two-factor-off-text = Chroń konto kodami z aplikacji uwierzytelniającej, oprócz hasła.
+account-two-factor-setup-button = Skonfiguruj
+account-two-factor-on-text = Włączone. Pozostałe kody odzyskiwania: { $count }
+account-two-factor-codes-button = Nowe kody odzyskiwania
+account-two-factor-disable-label = Kod z aplikacji, kod odzyskiwania lub hasło
+account-two-factor-disable-button = Wyłącz
+account-two-factor-off-notice = Uwierzytelnianie dwuskładnikowe jest wyłączone.
+account-two-factor-wrong = To nie jest kod z aplikacji, kod odzyskiwania ani Twoje hasło.
+two-factor-on-notice = Uwierzytelnianie dwuskładnikowe jest włączone.
+two-factor-setup-heading = Skonfiguruj uwierzytelnianie dwuskładnikowe
+two-factor-setup-text = Zeskanuj kod QR aplikacją uwierzytelniającą, a potem wpisz wyświetlony w niej kod.
+two-factor-setup-qr-alt = Kod QR dla aplikacji uwierzytelniającej
+two-factor-setup-secret = Albo wpisz ten klucz w aplikacji:
+two-factor-setup-button = Włącz
+two-factor-codes-heading = Twoje kody odzyskiwania
+two-factor-codes-text = Przechowuj te kody w bezpiecznym miejscu: każdy pozwala zalogować się raz, jeśli stracisz aplikację uwierzytelniającą. Są pokazywane tylko teraz.
+two-factor-codes-notice = Nowe kody odzyskiwania zastępują poprzednie.
+two-factor-back-link = Wróć do konta

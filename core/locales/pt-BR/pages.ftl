@@ -171,3 +171,28 @@ two-factor-code-label = Código
 two-factor-button = Verificar
 two-factor-error = Esse código não está correto ou já foi usado. Tente o próximo.
 two-factor-cancel = Cancelar e entrar novamente
+
+## The account page's second factor (turning it on and off, recovery
+## codes) and trusting a browser at the second step. Placeable: $count
+## (how many recovery codes are left).
+
+two-factor-trust-label = Não pedir mais um código neste navegador
+account-two-factor-heading = Autenticação em dois fatores
+account-two-factor-off-text = Proteja sua conta com códigos de um aplicativo autenticador, além da senha.
+account-two-factor-setup-button = Configurar
+account-two-factor-on-text = Ativada. Códigos de recuperação restantes: { $count }
+account-two-factor-codes-button = Novos códigos de recuperação
+account-two-factor-disable-label = Um código do aplicativo, um código de recuperação ou sua senha
+account-two-factor-disable-button = Desativar
+account-two-factor-off-notice = A autenticação em dois fatores está desativada.
+account-two-factor-wrong = Isso não é um código do aplicativo, um código de recuperação nem sua senha.
+two-factor-on-notice = A autenticação em dois fatores está ativada.
+two-factor-setup-heading = Configurar a autenticação em dois fatores
+two-factor-setup-text = Escaneie o código QR com seu aplicativo autenticador e digite o código que ele mostra.
+two-factor-setup-qr-alt = Código QR para seu aplicativo autenticador
+two-factor-setup-secret = Ou digite esta chave no aplicativo:
+two-factor-setup-button = Ativar
+two-factor-codes-heading = Seus códigos de recuperação
+two-factor-codes-text = Guarde estes códigos em um lugar seguro: cada um permite entrar uma vez se você perder o aplicativo autenticador. Eles só são mostrados agora.
+two-factor-codes-notice = Seus novos códigos de recuperação substituem os antigos.
+two-factor-back-link = Voltar para sua conta

@@ -171,3 +171,28 @@ two-factor-code-label = 验证码
 two-factor-button = 验证
 two-factor-error = 验证码不正确或已被使用。请尝试下一个验证码。
 two-factor-cancel = 取消并重新登录
+
+## The account page's second factor (turning it on and off, recovery
+## codes) and trusting a browser at the second step. Placeable: $count
+## (how many recovery codes are left).
+
+two-factor-trust-label = 在此浏览器中不再要求输入验证码
+account-two-factor-heading = 双重身份验证
+account-two-factor-off-text = 除密码外，再用身份验证器应用的验证码保护你的账户。
+account-two-factor-setup-button = 设置
+account-two-factor-on-text = 已开启。剩余恢复码：{ $count }
+account-two-factor-codes-button = 新的恢复码
+account-two-factor-disable-label = 应用中的验证码、恢复码或你的密码
+account-two-factor-disable-button = 关闭
+account-two-factor-off-notice = 双重身份验证已关闭。
+account-two-factor-wrong = 这不是应用中的验证码、恢复码，也不是你的密码。
+two-factor-on-notice = 双重身份验证已开启。
+two-factor-setup-heading = 设置双重身份验证
+two-factor-setup-text = 用身份验证器应用扫描二维码，然后输入它显示的验证码。
+two-factor-setup-qr-alt = 身份验证器应用的二维码
+two-factor-setup-secret = 或在应用中输入此密钥：
+two-factor-setup-button = 开启
+two-factor-codes-heading = 你的恢复码
+two-factor-codes-text = 请把这些恢复码保存在安全的地方：丢失身份验证器应用时，每个恢复码可登录一次。它们只显示这一次。
+two-factor-codes-notice = 新的恢复码已替换旧的恢复码。
+two-factor-back-link = 返回你的账户

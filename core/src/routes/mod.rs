@@ -13,7 +13,9 @@ mod session;
 mod sign_in;
 mod signin;
 mod signout;
+mod trusted_device;
 mod two_factor;
+mod two_factor_setup;
 mod user_sessions;
 mod webauthn;
 
@@ -49,7 +51,8 @@ pub enum Action {
     WebAuthnScript,
     /// `password/<step>`: the password provider's pages and forms (libauth).
     Password,
-    /// `two-factor`: the second step of a sign-in (libauth).
+    /// `two-factor`: the second step of a sign-in; `two-factor/<step>`:
+    /// turning a second factor on and off (libauth).
     TwoFactor,
 }
 
@@ -532,7 +535,11 @@ fn dispatch_get(ctx: &mut Ctx) -> Result<Reply, AuthError> {
         Action::Sessions => user_sessions::list(ctx),
         Action::WebAuthnScript => Ok(Reply::Script(crate::pages::WEBAUTHN_MODULE)),
         Action::Password => password::get(ctx),
-        Action::TwoFactor => two_factor::page(ctx),
+        Action::TwoFactor => match ctx.provider_id.as_deref().map(two_factor_setup::SetupStep::parse) {
+            None => two_factor::page(ctx),
+            Some(Some(_)) => Ok(Reply::Redirect(password::account_url(ctx))),
+            Some(None) => Err(unknown_two_factor_step()),
+        },
     }
 }
 
@@ -551,9 +558,17 @@ fn dispatch_post(ctx: &mut Ctx) -> Result<Reply, AuthError> {
             user_sessions::manage(ctx)
         }
         Action::Password => password::post(ctx),
-        Action::TwoFactor => two_factor::verify(ctx),
+        Action::TwoFactor => match ctx.provider_id.clone().map(|step| two_factor_setup::SetupStep::parse(&step)) {
+            None => two_factor::verify(ctx),
+            Some(Some(step)) => two_factor_setup::post(ctx, step),
+            Some(None) => Err(unknown_two_factor_step()),
+        },
         _ => Err(AuthError::new(ErrorType::UnknownAction, format!("Cannot handle POST {:?}", ctx.action))),
     }
+}
+
+fn unknown_two_factor_step() -> AuthError {
+    AuthError::new(ErrorType::UnknownAction, "no such two-factor step; see two-factor/setup, recovery-codes, disable")
 }
 
 /// The one parser of auth routes: `{basePath}/<action>[/<providerId>]`,
@@ -570,7 +585,10 @@ pub(crate) fn parse_action(path: &str, base_path: &str) -> Option<(Action, Optio
         return None;
     }
     if provider.is_some()
-        && !matches!(action, Action::SignIn | Action::Callback | Action::WebAuthnOptions | Action::Password)
+        && !matches!(
+            action,
+            Action::SignIn | Action::Callback | Action::WebAuthnOptions | Action::Password | Action::TwoFactor
+        )
     {
         return None;
     }

@@ -90,7 +90,8 @@ pub(super) fn complete_sign_in(
     }
     let identity = if use_adapter { stored_identity(&user) } else { Some(unstored_identity) };
     // A stored user with a second factor: no session yet, the second step
-    // first (a passkey that verified its user is both factors).
+    // first (a passkey that verified its user is both factors), unless this
+    // browser is one the user trusts.
     let first = FirstFactor::of(ctx, kind, &account.provider);
     let user_id = user.get("id").and_then(Value::as_str).map(str::to_owned);
     let finish = Finish {
@@ -104,8 +105,10 @@ pub(super) fn complete_sign_in(
         callback_url,
     };
     if let (Some(db), true, Some(user_id)) = (stores, use_adapter, user_id) {
-        if ctx.auth.second_step_due(db, first, &user_id)? {
-            return super::two_factor::start(ctx, finish);
+        if let Some(since) = ctx.auth.second_step_due(db, first, &user_id)? {
+            if !super::trusted_device::trusted(ctx, db, &user_id, since) {
+                return super::two_factor::start(ctx, finish);
+            }
         }
     }
     issue_session(ctx, finish, &[first.amr()])
@@ -186,7 +189,8 @@ pub(crate) struct Finish {
 
 /// The session of a finished sign-in (a JWT through the jwt callback, or a
 /// database session), the signIn event, the redirect. `amr`: how the user
-/// signed in, carried in a JWT session's identity claim.
+/// signed in, carried in a JWT session's identity claim or a database
+/// session's cookie.
 pub(crate) fn issue_session(ctx: &mut Ctx, finish: Finish, amr: &[&str]) -> Result<Reply, AuthError> {
     let Finish { kind, user, account, profile, is_new_user, identity, callback_url, .. } = finish;
     let strategy = ctx.auth.settings.strategy;
@@ -194,7 +198,7 @@ pub(crate) fn issue_session(ctx: &mut Ctx, finish: Finish, amr: &[&str]) -> Resu
     let jar = ChunkedCookie::read(&ctx.cookies.session_token, ctx.req);
     match (strategy, stores) {
         (SessionStrategy::Database, Some(db)) => {
-            let token = ctx.auth.generate_session_token()?;
+            let token = crate::identity::session_cookie_with_amr(&ctx.auth.generate_session_token()?, amr);
             let expires_ms = (now_millis() as i64).saturating_add(ctx.auth.settings.session_max_age as i64 * 1000);
             let user_id = user.get("id").and_then(Value::as_str).unwrap_or_default().to_owned();
             let stored = crate::session::stored_session_token(&token);

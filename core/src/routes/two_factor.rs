@@ -7,6 +7,9 @@
 //! the first factor alone would have. Codes are rate-limited per user
 //! (`rateLimit.twoFactor`).
 //!
+//! A user who ticks "trust this browser" with a right code skips the step
+//! in this browser from then on (see `trusted_device`).
+//!
 //! The pending cookie holds what the first factor established (the user,
 //! the account, the profile, where to go): sealed with the auth secret
 //! under its own key (the cookie's name is the key derivation salt), valid
@@ -16,7 +19,7 @@
 use serde_json::{Map, Value};
 
 use super::sign_in::{issue_session, Finish, FirstFactor};
-use super::{limits, register::SignInKind, Ctx, Reply};
+use super::{limits, register::SignInKind, trusted_device, Ctx, Reply};
 use crate::cookies::ChunkedCookie;
 use crate::error::{AuthError, ErrorType};
 use crate::identity::Identity;
@@ -64,6 +67,12 @@ pub(crate) fn verify(ctx: &mut Ctx) -> Result<Reply, AuthError> {
             limits::refund(ctx, &counted);
             let jar = ChunkedCookie::read(&ctx.cookies.two_factor, ctx.req);
             ctx.set_cookies.extend(jar.clear());
+            if ctx.body_str("trust").is_some_and(|v| v == "on" || v == "1" || v == "true") {
+                let db = ctx.auth.stores.data().ok_or_else(|| AuthError::new(ErrorType::MissingAdapter, "no store"))?;
+                if let Some(since) = crate::user_two_factor::totp_enabled_at(db, &user_id)? {
+                    trusted_device::trust(ctx, &user_id, since)?;
+                }
+            }
             // A recovery code is a one-time password too.
             let amr = [finish.first.amr(), "otp"];
             issue_session(ctx, finish, &amr)
@@ -83,21 +92,33 @@ fn page_url(ctx: &Ctx) -> String {
 fn code_page(ctx: &mut Ctx, status: u16, error: Option<String>) -> Reply {
     let csrf_token = ctx.csrf_token();
     let t = ctx.messages();
+    let mut fields = vec![FormField {
+        name: "code",
+        label: t.text("two-factor-code-label"),
+        input_type: "text",
+        value: String::new(),
+        autocomplete: "one-time-code",
+        required: true,
+        minlength: None,
+    }];
+    if trusted_device::offered(ctx) {
+        fields.push(FormField {
+            name: "trust",
+            label: t.text("two-factor-trust-label"),
+            input_type: "checkbox",
+            value: "on".to_owned(),
+            autocomplete: "off",
+            required: false,
+            minlength: None,
+        });
+    }
     let form = PageForm {
         id: "two-factor",
         heading: None,
         text: Some(t.text("two-factor-text")),
         action: page_url(ctx),
         hidden: Vec::new(),
-        fields: vec![FormField {
-            name: "code",
-            label: t.text("two-factor-code-label"),
-            input_type: "text",
-            value: String::new(),
-            autocomplete: "one-time-code",
-            required: true,
-            minlength: None,
-        }],
+        fields,
         button: t.text("two-factor-button"),
     };
     let page = PasswordPage {
@@ -106,6 +127,8 @@ fn code_page(ctx: &mut Ctx, status: u16, error: Option<String>) -> Reply {
         notice: None,
         error,
         csrf_token: &csrf_token,
+        qr_code: None,
+        codes: Vec::new(),
         forms: vec![form],
         links: vec![(format!("{}/signin", ctx.base_url()), t.text("two-factor-cancel"))],
     };

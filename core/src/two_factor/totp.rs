@@ -105,6 +105,12 @@ impl TotpProfile {
     pub fn enrol(&self, issuer: &str, account: &str) -> Option<Enrolment> {
         let mut secret = vec![0u8; SECRET_LEN];
         getrandom::getrandom(&mut secret).ok()?;
+        self.enrolment_for(secret, issuer, account)
+    }
+
+    /// The URI and QR code of an existing `secret` (an enrolment shown
+    /// again, e.g. after a mistyped first code).
+    pub fn enrolment_for(&self, secret: Vec<u8>, issuer: &str, account: &str) -> Option<Enrolment> {
         let totp = self.totp(&secret, Some(issuer), account)?;
         let uri = totp.get_url();
         let qr = qrcode::QrCode::new(uri.as_bytes()).ok()?;

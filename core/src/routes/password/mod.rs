@@ -391,8 +391,18 @@ fn user_value(user: &AdapterUser) -> Value {
     super::register::user_value(user)
 }
 
+/// Whether `password` is `user_id`'s password; `None` without a password
+/// provider or a password of theirs. The account page takes it instead of
+/// a code to turn the second factor off (the caller counts the attempt).
+pub(crate) fn password_matches(ctx: &Ctx, user_id: &str, password: &str) -> Result<Option<bool>, AuthError> {
+    let Some((provider, p)) = ctx.auth.providers.password() else { return Ok(None) };
+    let db = stores(ctx)?;
+    let Some((_, hash)) = password_account(db, provider, user_id)? else { return Ok(None) };
+    Ok(Some(verify(p, password, &hash)?.ok))
+}
+
 /// The account page, where its forms that post elsewhere (the `sessions`
-/// route) send the browser back.
+/// and `two-factor` routes) send the browser back.
 pub(crate) fn account_url(ctx: &Ctx) -> String {
     step_url(ctx, Step::Account)
 }

@@ -54,6 +54,8 @@ fn page(
         notice,
         error,
         csrf_token: &csrf_token,
+        qr_code: None,
+        codes: Vec::new(),
         forms,
         links,
     };
@@ -121,7 +123,8 @@ pub(super) fn reset(ctx: &mut Ctx, error: Option<String>) -> Reply {
 }
 
 /// The account page: the address, and forms to change the password or the
-/// address and to delete the account (each asks for the password).
+/// address and to delete the account (each asks for the password), the
+/// second factor, the other sessions.
 pub(super) fn account(ctx: &mut Ctx, user: &AdapterUser, has_password: bool, error: Option<String>) -> Reply {
     let t = ctx.messages();
     let notice = match ctx.query("notice").as_deref() {
@@ -129,8 +132,13 @@ pub(super) fn account(ctx: &mut Ctx, user: &AdapterUser, has_password: bool, err
         Some("email-sent") => Some(t.text("password-email-sent")),
         Some("email-changed") => Some(t.text("password-email-changed")),
         Some("sessions-ended") => Some(t.text("account-sessions-ended")),
+        Some("two-factor-off") => Some(t.text("account-two-factor-off-notice")),
+        Some("two-factor-on") => Some(t.text("two-factor-on-notice")),
         _ => None,
     };
+    let error = error.or_else(|| {
+        (ctx.query("notice").as_deref() == Some("two-factor-wrong")).then(|| t.text("account-two-factor-wrong"))
+    });
     let min = ctx.auth.providers.password().map(|(_, p)| p.policy.min_length());
     let email = user.email.clone().unwrap_or_default();
     let mut forms = Vec::new();
@@ -169,6 +177,7 @@ pub(super) fn account(ctx: &mut Ctx, user: &AdapterUser, has_password: bool, err
             button: t.text("password-delete-button"),
         });
     }
+    forms.extend(crate::routes::two_factor_setup::account_forms(ctx, &user.id));
     forms.extend(session_forms(ctx, &user.id));
     let links =
         if has_password { Vec::new() } else { vec![(step_url(ctx, Step::Forgot), t.text("password-set-link"))] };
