@@ -46,7 +46,8 @@
  *    "body": ""}
  *
  * SESSION (auth_get_session): {"user": {"name": ..., "email": ..., "image": ...},
- * "expires": "2026-01-01T00:00:00.000Z"} as the session callback shaped it, or
+ * "expires": "2026-01-01T00:00:00.000Z", "amr": ["pwd", "otp"]} as the session
+ * callback shaped it (`amr`: how the user signed in, where recorded), or
  * no buffer at all (NULL) when the request carries no valid session.
  *
  * OWNERSHIP
@@ -244,7 +245,7 @@ typedef struct auth_hook_result auth_hook_result;
 //        "signIn" or "signUp"; on `update()` (POST session): trigger
 //        "update" and session (the client's data); on a session read: the
 //        token alone.
-//   callbacks.session  {session: {user: {name?, email?, image?}, expires}, token?, user?, newSession?, trigger?}
+//   callbacks.session  {session: {user: {name?, email?, image?}, expires, amr?}, token?, user?, newSession?, trigger?}
 //     -> the session the client sees (an object; anything else, or a
 //        failure: no session). The session's user has the fields the
 //        token or the stored user has. JWT sessions add `token` (and

@@ -118,6 +118,12 @@ export interface DefaultSession {
   user?: User;
   /** ISO date string. */
   expires: string;
+  /**
+   * How the user signed in (RFC 8176 values): e.g. `["pwd", "otp"]` for a
+   * password then a one-time code; absent for a session made before libauth
+   * recorded it.
+   */
+  amr?: Array<"pwd" | "otp" | "fed" | "email" | "hwk" | "mfa">;
 }
 
 /** What `getSession` and `GET {basePath}/session` return. */
@@ -899,6 +905,8 @@ export interface AuthConfig {
     totp?: { algorithm?: "SHA1" | "SHA256" | "SHA512"; digits?: 6 | 7 | 8; period?: number };
     /** The first factors after which a user with a second factor is asked for it (all by default). */
     signIn?: Array<"password" | "credentials" | "oauth" | "email" | "passkey">;
+    /** How long a browser the user trusts skips the second step (`maxAge` seconds, 30 days by default); `false`: never offered. */
+    trustedDevice?: boolean | { maxAge?: number };
   };
   /** Store provider access, refresh and id tokens encrypted (AES-256-GCM, key from the secret). Needs an adapter. */
   encryptTokens?: boolean;

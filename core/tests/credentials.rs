@@ -25,7 +25,9 @@ fn a_returned_user_signs_in_and_the_session_shows_name_email_image_only() {
         json!({"name": "Ada Lovelace", "email": "ada@example.com", "image": "https://img.example/ada.png"})
     );
     assert!(session["expires"].as_str().unwrap().ends_with('Z'));
-    assert_eq!(session.as_object().unwrap().len(), 2, "nothing but user and expires: {session}");
+    // How the user signed in (RFC 8176): a password.
+    assert_eq!(session["amr"], json!(["pwd"]));
+    assert_eq!(session.as_object().unwrap().len(), 3, "nothing but user, expires and amr: {session}");
 
     let calls = log.lock().unwrap();
     let (name, message) = &calls[0];

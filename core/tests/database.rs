@@ -37,9 +37,11 @@ fn lifecycle(adapter_config: Value) {
     let mut b = Browser::new(&auth);
     assert_eq!(location(&b.sign_in("ada", "secret")), ORIGIN);
 
-    // The cookie holds only an opaque session token.
+    // The cookie holds only an opaque session token, and how the user
+    // signed in (bound to it: the row's key is the hash of the whole value).
     let token = b.jar.get("authjs.session-token").unwrap().clone();
-    assert!(uuid_like(&token), "{token}");
+    let (random, amr) = token.split_once('~').expect("the token, then how");
+    assert!(uuid_like(random) && amr == "pwd", "{token}");
     let (stored, user) = db.get_session_and_user(&row(&token)).unwrap().expect("a session row");
     // The database holds only the token's hash: the cookie's value finds nothing.
     assert_eq!(stored.session_token, row(&token));

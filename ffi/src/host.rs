@@ -52,7 +52,7 @@ pub const AUTH_HOOK_ERROR: i32 = 1;
 ///        "signIn" or "signUp"; on `update()` (POST session): trigger
 ///        "update" and session (the client's data); on a session read: the
 ///        token alone.
-///   callbacks.session  {session: {user: {name?, email?, image?}, expires}, token?, user?, newSession?, trigger?}
+///   callbacks.session  {session: {user: {name?, email?, image?}, expires, amr?}, token?, user?, newSession?, trigger?}
 ///     -> the session the client sees (an object; anything else, or a
 ///        failure: no session). The session's user has the fields the
 ///        token or the stored user has. JWT sessions add `token` (and

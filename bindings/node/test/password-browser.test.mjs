@@ -2,8 +2,9 @@
 // (Debian's /usr/bin/chromium, driven by playwright-core) through the
 // built-in pages behind Express, then signing in with libauth/client's
 // `signIn("password", { email, password })` (Auth.js's client wire), and
-// the server-side steps (`signUp`, …) with their error types; a user with a
-// TOTP second factor signing in through the sign-in and two-factor pages.
+// the server-side steps (`signUp`, …) with their error types; a user who
+// turns TOTP on on the account page, then signs in through the sign-in and
+// two-factor pages and trusts the browser.
 import { describe, it, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { spawn, spawnSync } from "node:child_process";
@@ -13,7 +14,7 @@ import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import express from "express";
-import { ServerAuth, Password, signUp, requestPasswordReset, AuthError, beginTotp, confirmTotp } from "libauth";
+import { ServerAuth, Password, signUp, requestPasswordReset, AuthError } from "libauth";
 import { listen, launch, freePort, startProcess, CHROMIUM, SECRET, skipUnless, totp } from "./helpers.mjs";
 
 const root = fileURLToPath(new URL("../../../", import.meta.url));
@@ -211,46 +212,72 @@ describe("a two-step sign-in in headless Chromium", { skip }, () => {
     for (const suffix of ["", "-wal", "-shm"]) rmSync(db + suffix, { force: true });
   });
 
-  it("the password on the sign-in page, then a code on the two-factor page", async () => {
+  it("set up on the account page, then the password and a code; a trusted browser skips the code", async () => {
     const mailbox = [];
-    let userId;
-    const config = {
-      ...passwordConfig(mailbox, db),
-      session: { strategy: "jwt" },
-      events: { createUser: ({ user }) => (userId = user.id) },
-    };
+    const config = { ...passwordConfig(mailbox, db), session: { strategy: "jwt" } };
     const server = await listen(app(config));
     const context = await browser.newContext();
+    const now = () => Date.now() / 1000;
+    const sessionOf = async (page) => (await page.request.get(`${server.url}/auth/session`)).json();
     try {
       const origin = server.url;
       const request = new Request(`${origin}/auth/password/signup`, { method: "POST" });
       await signUp({ email: "grace@example.com", password: "correct horse battery" }, request, config);
       const page = await context.newPage();
       await page.goto(mailbox.shift().url);
-      const { secret } = await beginTotp(userId, "grace@example.com", config);
-      await confirmTotp(userId, totp(secret, Date.now() / 1000), config);
+
+      // The account page: set up, scan (here: read the key), the first code.
+      await page.goto(`${origin}/auth/password/account`);
+      await Promise.all([page.waitForURL(/\/auth\/two-factor\/setup/), page.click("section >> text=Set up")]);
+      const qr = page.locator("figure.qr img");
+      assert.ok(await qr.evaluate((img) => img.complete && img.naturalWidth > 0), "the QR code's image renders");
+      const secret = (await page.textContent("figure.qr code")).trim();
+      if (process.env.LIBAUTH_TEST_OUTPUT) {
+        await page.screenshot({ path: join(process.env.LIBAUTH_TEST_OUTPUT, "two-factor-setup.png") });
+      }
+      await page.fill("#input-two-factor-setup-code", totp(secret, now() - 30));
+      await page.click("button[type=submit]");
+      const codes = await page.locator("ul.codes li").allTextContents();
+      assert.equal(codes.length, 10, "ten recovery codes, shown once");
       await page.goto(`${origin}/auth/signout`);
       await Promise.all([page.waitForURL(`${origin}/**`), page.click("button[type=submit]")]);
 
-      await page.goto(`${origin}/auth/signin`);
-      await page.fill("#input-email-for-password", "grace@example.com");
-      await page.fill("#input-password-for-password", "correct horse battery");
-      await Promise.all([
-        page.waitForURL(/\/auth\/two-factor/),
-        page.click("#input-password-for-password >> xpath=../button"),
-      ]);
-      let session = await (await page.request.get(`${origin}/auth/session`)).json();
-      assert.equal(session, null, "no session after the password alone");
+      // The password, then the code page.
+      const signIn = async () => {
+        await page.goto(`${origin}/auth/signin`);
+        await page.fill("#input-email-for-password", "grace@example.com");
+        await page.fill("#input-password-for-password", "correct horse battery");
+        await Promise.all([page.waitForURL(`${origin}/**`), page.click("#input-password-for-password >> xpath=../button")]);
+      };
+      await signIn();
+      assert.match(page.url(), /\/auth\/two-factor/);
+      assert.equal(await sessionOf(page), null, "no session after the password alone");
       await page.fill("#input-two-factor-code", "000000");
       await page.click("button[type=submit]");
       assert.match(await page.textContent(".error"), /not right/);
-      await page.fill("#input-two-factor-code", totp(secret, Date.now() / 1000 + 30));
+      await page.fill("#input-two-factor-code", totp(secret, now()));
+      await page.check("#input-two-factor-trust");
       await Promise.all([
         page.waitForURL((url) => !url.pathname.startsWith("/auth/")),
         page.click("button[type=submit]"),
       ]);
-      session = await (await page.request.get(`${origin}/auth/session`)).json();
+      let session = await sessionOf(page);
       assert.equal(session?.user?.email, "grace@example.com", "signed in after the code");
+      assert.deepEqual(session.amr, ["pwd", "otp"]);
+
+      // Trusted: the next sign-in in this browser is the password alone.
+      await page.goto(`${origin}/auth/signout`);
+      await Promise.all([page.waitForURL(`${origin}/**`), page.click("button[type=submit]")]);
+      await signIn();
+      assert.ok(!new URL(page.url()).pathname.startsWith("/auth/"), page.url());
+      session = await sessionOf(page);
+      assert.deepEqual(session?.amr, ["pwd"]);
+
+      // Off again, with the password, on the account page.
+      await page.goto(`${origin}/auth/password/account`);
+      await page.fill("#input-two-factor-disable-code", "correct horse battery");
+      await Promise.all([page.waitForURL(/notice=two-factor-off/), page.click("#input-two-factor-disable-code >> xpath=../button")]);
+      assert.match(await page.textContent(".notice"), /off/);
     } finally {
       await context.close();
       await server.close();

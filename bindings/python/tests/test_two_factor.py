@@ -105,5 +105,9 @@ def test_sign_in_in_two_steps_over_http_with_pyotp_codes(tmp_path: Path) -> None
         res = second.post("/auth/two-factor", {"code": app.at(time.time() + 30), "csrfToken": token})
         assert res.status_code == 302, res.text
         assert second.session()["user"]["name"] == "Ada Lovelace"
+        # How each signed in: credentials then a code; credentials alone
+        # (before TOTP was on).
+        assert second.session()["amr"] == ["pwd", "otp"]
+        assert first.session()["amr"] == ["pwd"]
     finally:
         server.stop()
