@@ -474,8 +474,9 @@ function messageFor(error, messages) {
  * sign-in page calls it): submitting signs in with any passkey on the
  * device when the email field is empty, and signs up a new account with
  * that email when it is filled; and `data-conditional-ui="true"` offers
- * passkeys in the email field's autofill. Errors go to the form's (or the
- * page's) `[data-webauthn-error]` element.
+ * passkeys in the email field's autofill; `data-webauthn-action="register"`
+ * (the account page) adds a passkey to the signed-in user. Errors go to the
+ * form's (or the page's) `[data-webauthn-error]` element.
  * @param {ParentNode} [root]
  */
 export function initSignInPage(root = document) {
@@ -483,6 +484,8 @@ export function initSignInPage(root = document) {
     root.querySelectorAll("form[data-webauthn-provider]")
   )) {
     const providerId = form.dataset.webauthnProvider || "passkey";
+    // `register` on the account page: add a passkey to the signed-in user.
+    const action = form.dataset.webauthnAction === "register" ? "register" : undefined;
     const basePath = form.dataset.basePath || DEFAULT_BASE_PATH;
     const callbackUrl = form.dataset.callbackUrl || undefined;
     const errorBox = form.querySelector("[data-webauthn-error]") ?? root.querySelector("[data-webauthn-error]");
@@ -506,7 +509,13 @@ export function initSignInPage(root = document) {
       const email = /** @type {HTMLInputElement | null} */ (form.querySelector('input[name="email"]'))?.value.trim();
       if (button) button.disabled = true;
       show({ ok: true, url: null, error: undefined });
-      const result = await signIn(providerId, { email: email || undefined, callbackUrl, basePath, redirect: false });
+      const result = await signIn(providerId, {
+        action,
+        email: email || undefined,
+        callbackUrl,
+        basePath,
+        redirect: false,
+      });
       if (button) button.disabled = false;
       if (result.ok && result.url) {
         location.href = result.url;

@@ -124,6 +124,20 @@ pub struct PageForm<'a> {
     pub hidden: Vec<(&'a str, String)>,
     pub fields: Vec<FormField<'a>>,
     pub button: String,
+    /// A passkey ceremony instead of a post: the browser module drives it
+    /// (the page then carries the module, allowed by hash).
+    pub passkey: Option<PasskeyForm>,
+}
+
+/// What the browser module needs for a passkey form (see
+/// `initSignInPage`): adding a passkey to the signed-in user.
+pub struct PasskeyForm {
+    pub provider_id: String,
+    pub base_path: String,
+    /// Where the browser goes once the passkey is added.
+    pub callback_url: String,
+    /// The module's messages in the page's language ([`passkey_messages`]).
+    pub messages: String,
 }
 
 /// A QR code on a page (a second factor's enrolment): an image (the SVG
@@ -147,6 +161,9 @@ pub struct PasswordPage<'a> {
     pub notice: Option<String>,
     pub error: Option<String>,
     pub csrf_token: &'a str,
+    /// The passkey module and its page hook, when a form is a passkey form
+    /// (the reply then carries [`passkey_page_csp`]).
+    pub script: Option<&'static str>,
     pub qr_code: Option<QrCode>,
     /// Shown once, to write down (recovery codes).
     pub codes: Vec<String>,

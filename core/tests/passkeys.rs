@@ -89,6 +89,7 @@ on_every_adapter!(
     an_unreadable_session_cookie_on_options_is_signed_out,
     passkeys_are_listed_renamed_and_the_last_one_kept,
     a_second_passkey_can_be_deleted,
+    the_account_page_adds_and_removes_passkeys,
 );
 
 /// `GET webauthn-options/passkey?<query>`: `(action, options)`.
@@ -434,6 +435,65 @@ fn a_signed_in_user_adds_a_passkey_and_must_say_which_action(adapter: &Value) {
         callback(&mut b, "authenticate", &key.authenticate(&opts));
         assert_eq!(b.session()["user"]["id"], user_id);
     }
+}
+
+/// The password provider's account page lists the user's passkeys with a
+/// button that removes each, and a form the browser module drives to add
+/// one (the page then allows that script by its hash); removing goes back
+/// to the page with a notice, and the last way to sign in is kept.
+fn the_account_page_adds_and_removes_passkeys(adapter: &Value) {
+    let providers =
+        json!([{ "type": "webauthn" }, { "type": "password", "argon2": { "memoryKib": 64, "iterations": 1 } }]);
+    let hooks = HookMap::new()
+        .on("callbacks.session", |args| {
+            let mut session = args["session"].clone();
+            session["user"]["id"] = args["user"]["id"].clone();
+            Ok(session)
+        })
+        .on("providers.password.sendEmail", |_| Ok(Value::Null));
+    let config =
+        passkey_config(adapter.clone(), json!({ "providers": providers, "session": { "strategy": "database" } }));
+    let auth = Auth::with_env(config, Arc::new(hooks), &std::collections::HashMap::new()).expect("engine builds");
+    let mut browser = Browser::new(&auth);
+    let mut first = SoftAuthenticator::new(Alg::Es256, ORIGIN);
+    let (_, opts) = options(&mut browser, "email=ada@example.com");
+    callback(&mut browser, "register", &first.register(&opts));
+    let user_id = browser.session()["user"]["id"].as_str().unwrap().to_owned();
+
+    let page = browser.get("/auth/password/account");
+    assert_eq!(page.status, 200);
+    let html = page.body_str();
+    assert!(html.contains("<h2>Passkeys</h2>") && html.contains(r#"data-webauthn-action="register""#), "{html}");
+    assert!(html.contains(r#"data-callback-url="http://localhost:3000/auth/password/account?notice=passkey-added""#));
+    assert!(html.contains(&format!(r#"name="id" value="{}""#, first.credential_id_b64())), "the passkey is listed");
+    let csp = page.header("content-security-policy").unwrap_or_default();
+    assert!(csp.contains("script-src 'sha256-") && html.contains(r#"<script type="module">"#), "{csp}");
+
+    // What the module does on "Add a passkey": a registration for the signed-in user.
+    let (action, opts) = options(&mut browser, "action=register");
+    assert_eq!(action, "register");
+    let mut second = SoftAuthenticator::new(Alg::EdDsa, ORIGIN);
+    assert_eq!(callback(&mut browser, "register", &second.register(&opts)).status, 302);
+    assert_eq!(auth.list_passkeys(&user_id).unwrap().len(), 2);
+
+    // Remove: back to the page; the last one (no password) stays.
+    let remove = |browser: &mut Browser, id: &str| {
+        let csrf = browser.csrf();
+        let res = browser
+            .post("/auth/passkeys", &[("action", "delete"), ("id", id), ("return", "account"), ("csrfToken", &csrf)]);
+        common::location(&res).to_owned()
+    };
+    assert!(remove(&mut browser, &first.credential_id_b64()).ends_with("notice=passkey-removed"));
+    assert_eq!(auth.list_passkeys(&user_id).unwrap().len(), 1);
+    assert!(remove(&mut browser, &second.credential_id_b64()).ends_with("notice=passkey-last"));
+    assert_eq!(auth.list_passkeys(&user_id).unwrap().len(), 1);
+    let page = browser.get("/auth/password/account?notice=passkey-last");
+    assert!(page.body_str().contains("your only way to sign in"));
+    // Without the CSRF token: nothing.
+    let res = browser
+        .post("/auth/passkeys", &[("action", "delete"), ("id", &second.credential_id_b64()), ("return", "account")]);
+    assert_ne!(res.status, 200);
+    assert_eq!(auth.list_passkeys(&user_id).unwrap().len(), 1);
 }
 
 fn a_challenge_signs_in_once_even_with_a_zero_counter(adapter: &Value) {

@@ -3,8 +3,8 @@
 // built-in pages behind Express, then signing in with libauth/client's
 // `signIn("password", { email, password })` (Auth.js's client wire), and
 // the server-side steps (`signUp`, …) with their error types; a user who
-// turns TOTP on on the account page, then signs in through the sign-in and
-// two-factor pages and trusts the browser.
+// adds a passkey and turns TOTP on on the account page, then signs in
+// through the sign-in and two-factor pages and trusts the browser.
 import { describe, it, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { spawn, spawnSync } from "node:child_process";
@@ -14,7 +14,7 @@ import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import express from "express";
-import { ServerAuth, Password, signUp, requestPasswordReset, AuthError } from "libauth";
+import { ServerAuth, Password, Passkey, signUp, requestPasswordReset, AuthError } from "libauth";
 import { listen, launch, freePort, startProcess, CHROMIUM, SECRET, skipUnless, totp } from "./helpers.mjs";
 
 const root = fileURLToPath(new URL("../../../", import.meta.url));
@@ -212,22 +212,60 @@ describe("a two-step sign-in in headless Chromium", { skip }, () => {
     for (const suffix of ["", "-wal", "-shm"]) rmSync(db + suffix, { force: true });
   });
 
-  it("set up on the account page, then the password and a code; a trusted browser skips the code", async () => {
+  it("a passkey and TOTP set up on the account page, then the password and a code; a trusted browser skips the code", async () => {
     const mailbox = [];
-    const config = { ...passwordConfig(mailbox, db), session: { strategy: "jwt" } };
+    const base = passwordConfig(mailbox, db);
+    const config = {
+      ...base,
+      session: { strategy: "jwt" },
+      experimental: { enableWebAuthn: true },
+      providers: [...base.providers, Passkey()],
+    };
     const server = await listen(app(config));
     const context = await browser.newContext();
     const now = () => Date.now() / 1000;
-    const sessionOf = async (page) => (await page.request.get(`${server.url}/auth/session`)).json();
+    // Passkeys need a host name: localhost, not 127.0.0.1.
+    const origin = server.url.replace("127.0.0.1", "localhost");
+    const sessionOf = async (page) => (await page.request.get(`${origin}/auth/session`)).json();
     try {
-      const origin = server.url;
       const request = new Request(`${origin}/auth/password/signup`, { method: "POST" });
       await signUp({ email: "grace@example.com", password: "correct horse battery" }, request, config);
       const page = await context.newPage();
       await page.goto(mailbox.shift().url);
 
-      // The account page: set up, scan (here: read the key), the first code.
+      // The account page: add a passkey (a virtual authenticator answers
+      // the browser module's ceremony)...
+      const cdp = await context.newCDPSession(page);
+      await cdp.send("WebAuthn.enable");
+      const { authenticatorId } = await cdp.send("WebAuthn.addVirtualAuthenticator", {
+        options: {
+          protocol: "ctap2",
+          transport: "internal",
+          hasResidentKey: true,
+          hasUserVerification: true,
+          isUserVerified: true,
+          automaticPresenceSimulation: true,
+        },
+      });
+      const logs = [];
+      page.on("console", (m) => logs.push(`${m.type()}: ${m.text()}`));
+      page.on("pageerror", (e) => logs.push(`pageerror: ${e.message}`));
       await page.goto(`${origin}/auth/password/account`);
+      await Promise.all([
+        page.waitForURL(/notice=passkey-added/, { timeout: 10000 }).catch(async (e) => {
+          const shown = await page.textContent("[data-webauthn-error]").catch(() => "");
+          e.message += `\npage: ${page.url()}\nerror shown: ${shown}\nconsole:\n${logs.join("\n")}`;
+          throw e;
+        }),
+        page.click("section >> text=Add a passkey"),
+      ]);
+      assert.equal((await cdp.send("WebAuthn.getCredentials", { authenticatorId })).credentials.length, 1);
+      assert.ok(await page.isVisible("section >> text=Remove"), "the passkey is listed");
+      // Gone with its device: the sign-in page's passkey autofill would
+      // otherwise sign in with it before the password is typed.
+      await cdp.send("WebAuthn.removeVirtualAuthenticator", { authenticatorId });
+
+      // ...then TOTP: set up, scan (here: read the key), the first code.
       await Promise.all([page.waitForURL(/\/auth\/two-factor\/setup/), page.click("section >> text=Set up")]);
       const qr = page.locator("figure.qr img");
       assert.ok(await qr.evaluate((img) => img.complete && img.naturalWidth > 0), "the QR code's image renders");
@@ -244,10 +282,13 @@ describe("a two-step sign-in in headless Chromium", { skip }, () => {
 
       // The password, then the code page.
       const signIn = async () => {
-        await page.goto(`${origin}/auth/signin`);
+        await page.goto(`${origin}/auth/signin?callbackUrl=%2F`);
         await page.fill("#input-email-for-password", "grace@example.com");
         await page.fill("#input-password-for-password", "correct horse battery");
-        await Promise.all([page.waitForURL(`${origin}/**`), page.click("#input-password-for-password >> xpath=../button")]);
+        await Promise.all([
+          page.waitForURL(`${origin}/**`),
+          page.click("#input-password-for-password >> xpath=../button"),
+        ]);
       };
       await signIn();
       assert.match(page.url(), /\/auth\/two-factor/);
@@ -276,7 +317,10 @@ describe("a two-step sign-in in headless Chromium", { skip }, () => {
       // Off again, with the password, on the account page.
       await page.goto(`${origin}/auth/password/account`);
       await page.fill("#input-two-factor-disable-code", "correct horse battery");
-      await Promise.all([page.waitForURL(/notice=two-factor-off/), page.click("#input-two-factor-disable-code >> xpath=../button")]);
+      await Promise.all([
+        page.waitForURL(/notice=two-factor-off/),
+        page.click("#input-two-factor-disable-code >> xpath=../button"),
+      ]);
       assert.match(await page.textContent(".notice"), /off/);
     } finally {
       await context.close();

@@ -196,3 +196,15 @@ two-factor-codes-heading = رموز الاسترداد الخاصة بك
 two-factor-codes-text = احفظ هذه الرموز في مكان آمن: كل رمز يتيح لك تسجيل الدخول مرة واحدة إذا فقدت تطبيق المصادقة. لن تُعرض إلا الآن.
 two-factor-codes-notice = رموز الاسترداد الجديدة تحل محل القديمة.
 two-factor-back-link = العودة إلى حسابك
+
+## The account page's passkeys. Placeable: $when (a date and time, UTC).
+
+account-passkeys-heading = مفاتيح المرور
+account-passkeys-text = سجّل الدخول ببصمتك أو وجهك أو قفل الشاشة بدلًا من كلمة المرور.
+account-passkey-add = إضافة مفتاح مرور
+account-passkey-unnamed = مفتاح مرور
+account-passkey-details = أُضيف في { $when }
+account-passkey-remove = إزالة
+account-passkey-added = أُضيف مفتاح المرور.
+account-passkey-removed = أُزيل مفتاح المرور.
+account-passkey-last = مفتاح المرور هذا هو طريقتك الوحيدة لتسجيل الدخول: أضف طريقة أخرى أولًا.

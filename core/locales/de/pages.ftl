@@ -196,3 +196,15 @@ two-factor-codes-heading = Ihre Wiederherstellungscodes
 two-factor-codes-text = Bewahren Sie diese Codes sicher auf: Jeder meldet Sie einmal an, falls Sie Ihre Authenticator-App verlieren. Sie werden nur jetzt angezeigt.
 two-factor-codes-notice = Ihre neuen Wiederherstellungscodes ersetzen die alten.
 two-factor-back-link = Zurück zu Ihrem Konto
+
+## The account page's passkeys. Placeable: $when (a date and time, UTC).
+
+account-passkeys-heading = Passkeys
+account-passkeys-text = Melden Sie sich mit Fingerabdruck, Gesicht oder Bildschirmsperre statt mit einem Passwort an.
+account-passkey-add = Passkey hinzufügen
+account-passkey-unnamed = Passkey
+account-passkey-details = Hinzugefügt am { $when }
+account-passkey-remove = Entfernen
+account-passkey-added = Der Passkey wurde hinzugefügt.
+account-passkey-removed = Der Passkey wurde entfernt.
+account-passkey-last = Dieser Passkey ist Ihre einzige Möglichkeit, sich anzumelden: Richten Sie zuerst eine andere ein.

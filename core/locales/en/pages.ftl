@@ -198,3 +198,15 @@ two-factor-codes-heading = Your recovery codes
 two-factor-codes-text = Keep these codes somewhere safe: each one signs you in once if you lose your authenticator app. They are shown only now.
 two-factor-codes-notice = Your new recovery codes replace the old ones.
 two-factor-back-link = Back to your account
+
+## The account page's passkeys. Placeable: $when (a date and time, UTC).
+
+account-passkeys-heading = Passkeys
+account-passkeys-text = Sign in with your fingerprint, face or screen lock instead of a password.
+account-passkey-add = Add a passkey
+account-passkey-unnamed = Passkey
+account-passkey-details = Added { $when }
+account-passkey-remove = Remove
+account-passkey-added = The passkey was added.
+account-passkey-removed = The passkey was removed.
+account-passkey-last = That passkey is your only way to sign in: add another way first.

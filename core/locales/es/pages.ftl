@@ -196,3 +196,15 @@ two-factor-codes-heading = Tus códigos de recuperación
 two-factor-codes-text = Guarda estos códigos en un lugar seguro: cada uno te permite iniciar sesión una vez si pierdes tu aplicación de autenticación. Solo se muestran ahora.
 two-factor-codes-notice = Tus nuevos códigos de recuperación sustituyen a los anteriores.
 two-factor-back-link = Volver a tu cuenta
+
+## The account page's passkeys. Placeable: $when (a date and time, UTC).
+
+account-passkeys-heading = Llaves de acceso
+account-passkeys-text = Inicia sesión con tu huella, tu cara o el bloqueo de pantalla en lugar de una contraseña.
+account-passkey-add = Añadir una llave de acceso
+account-passkey-unnamed = Llave de acceso
+account-passkey-details = Añadida el { $when }
+account-passkey-remove = Eliminar
+account-passkey-added = Se añadió la llave de acceso.
+account-passkey-removed = Se eliminó la llave de acceso.
+account-passkey-last = Esa llave de acceso es tu única forma de iniciar sesión: añade otra primero.

@@ -196,3 +196,15 @@ two-factor-codes-heading = Vos codes de récupération
 two-factor-codes-text = Conservez ces codes en lieu sûr : chacun vous connecte une fois si vous perdez votre application d’authentification. Ils ne sont affichés que maintenant.
 two-factor-codes-notice = Vos nouveaux codes de récupération remplacent les anciens.
 two-factor-back-link = Retour à votre compte
+
+## The account page's passkeys. Placeable: $when (a date and time, UTC).
+
+account-passkeys-heading = Clés d’accès
+account-passkeys-text = Connectez-vous avec votre empreinte, votre visage ou le verrouillage de l’écran au lieu d’un mot de passe.
+account-passkey-add = Ajouter une clé d’accès
+account-passkey-unnamed = Clé d’accès
+account-passkey-details = Ajoutée le { $when }
+account-passkey-remove = Supprimer
+account-passkey-added = La clé d’accès a été ajoutée.
+account-passkey-removed = La clé d’accès a été supprimée.
+account-passkey-last = Cette clé d’accès est votre seul moyen de connexion : ajoutez-en un autre d’abord.

@@ -196,3 +196,15 @@ two-factor-codes-heading = קודי השחזור שלכם
 two-factor-codes-text = שמרו את הקודים האלה במקום בטוח: כל קוד מאפשר כניסה אחת אם תאבדו את אפליקציית האימות. הם מוצגים רק עכשיו.
 two-factor-codes-notice = קודי השחזור החדשים מחליפים את הישנים.
 two-factor-back-link = חזרה לחשבון
+
+## The account page's passkeys. Placeable: $when (a date and time, UTC).
+
+account-passkeys-heading = מפתחות גישה
+account-passkeys-text = היכנסו בטביעת אצבע, בזיהוי פנים או בנעילת המסך במקום בסיסמה.
+account-passkey-add = הוספת מפתח גישה
+account-passkey-unnamed = מפתח גישה
+account-passkey-details = נוסף ב-{ $when }
+account-passkey-remove = הסרה
+account-passkey-added = מפתח הגישה נוסף.
+account-passkey-removed = מפתח הגישה הוסר.
+account-passkey-last = מפתח הגישה הזה הוא הדרך היחידה שלכם להיכנס: הוסיפו דרך אחרת קודם.

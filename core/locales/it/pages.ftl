@@ -196,3 +196,15 @@ two-factor-codes-heading = I tuoi codici di recupero
 two-factor-codes-text = Conserva questi codici in un luogo sicuro: ognuno ti fa accedere una volta se perdi l’app di autenticazione. Sono mostrati solo ora.
 two-factor-codes-notice = I nuovi codici di recupero sostituiscono i precedenti.
 two-factor-back-link = Torna al tuo account
+
+## The account page's passkeys. Placeable: $when (a date and time, UTC).
+
+account-passkeys-heading = Passkey
+account-passkeys-text = Accedi con l’impronta, il volto o il blocco schermo invece di una password.
+account-passkey-add = Aggiungi una passkey
+account-passkey-unnamed = Passkey
+account-passkey-details = Aggiunta il { $when }
+account-passkey-remove = Rimuovi
+account-passkey-added = La passkey è stata aggiunta.
+account-passkey-removed = La passkey è stata rimossa.
+account-passkey-last = Quella passkey è il tuo unico modo di accedere: aggiungine prima un altro.

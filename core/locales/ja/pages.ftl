@@ -196,3 +196,15 @@ two-factor-codes-heading = 復旧コード
 two-factor-codes-text = これらのコードを安全な場所に保管してください。認証アプリを失ったとき、各コードで 1 回サインインできます。表示されるのは今だけです。
 two-factor-codes-notice = 新しい復旧コードが古いコードに置き換わりました。
 two-factor-back-link = アカウントに戻る
+
+## The account page's passkeys. Placeable: $when (a date and time, UTC).
+
+account-passkeys-heading = パスキー
+account-passkeys-text = パスワードの代わりに指紋、顔、または画面ロックでサインインします。
+account-passkey-add = パスキーを追加
+account-passkey-unnamed = パスキー
+account-passkey-details = 追加日時: { $when }
+account-passkey-remove = 削除
+account-passkey-added = パスキーを追加しました。
+account-passkey-removed = パスキーを削除しました。
+account-passkey-last = このパスキーは唯一のサインイン方法です。先に別の方法を追加してください。

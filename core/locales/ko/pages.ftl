@@ -196,3 +196,15 @@ two-factor-codes-heading = 복구 코드
 two-factor-codes-text = 이 코드를 안전한 곳에 보관하세요. 인증 앱을 잃어버렸을 때 각 코드로 한 번 로그인할 수 있습니다. 지금만 표시됩니다.
 two-factor-codes-notice = 새 복구 코드가 이전 코드를 대체합니다.
 two-factor-back-link = 계정으로 돌아가기
+
+## The account page's passkeys. Placeable: $when (a date and time, UTC).
+
+account-passkeys-heading = 패스키
+account-passkeys-text = 비밀번호 대신 지문, 얼굴 또는 화면 잠금으로 로그인하세요.
+account-passkey-add = 패스키 추가
+account-passkey-unnamed = 패스키
+account-passkey-details = { $when }에 추가됨
+account-passkey-remove = 삭제
+account-passkey-added = 패스키를 추가했습니다.
+account-passkey-removed = 패스키를 삭제했습니다.
+account-passkey-last = 이 패스키가 유일한 로그인 방법입니다. 먼저 다른 방법을 추가하세요.

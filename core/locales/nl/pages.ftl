@@ -196,3 +196,15 @@ two-factor-codes-heading = Je herstelcodes
 two-factor-codes-text = Bewaar deze codes op een veilige plek: met elke code kun je één keer inloggen als je je authenticator-app kwijtraakt. Ze worden alleen nu getoond.
 two-factor-codes-notice = Je nieuwe herstelcodes vervangen de oude.
 two-factor-back-link = Terug naar je account
+
+## The account page's passkeys. Placeable: $when (a date and time, UTC).
+
+account-passkeys-heading = Toegangssleutels
+account-passkeys-text = Log in met je vingerafdruk, gezicht of schermvergrendeling in plaats van een wachtwoord.
+account-passkey-add = Toegangssleutel toevoegen
+account-passkey-unnamed = Toegangssleutel
+account-passkey-details = Toegevoegd op { $when }
+account-passkey-remove = Verwijderen
+account-passkey-added = De toegangssleutel is toegevoegd.
+account-passkey-removed = De toegangssleutel is verwijderd.
+account-passkey-last = Die toegangssleutel is je enige manier om in te loggen: voeg eerst een andere toe.

@@ -196,3 +196,15 @@ two-factor-codes-heading = Twoje kody odzyskiwania
 two-factor-codes-text = Przechowuj te kody w bezpiecznym miejscu: każdy pozwala zalogować się raz, jeśli stracisz aplikację uwierzytelniającą. Są pokazywane tylko teraz.
 two-factor-codes-notice = Nowe kody odzyskiwania zastępują poprzednie.
 two-factor-back-link = Wróć do konta
+
+## The account page's passkeys. Placeable: $when (a date and time, UTC).
+
+account-passkeys-heading = Klucze dostępu
+account-passkeys-text = Loguj się odciskiem palca, twarzą lub blokadą ekranu zamiast hasła.
+account-passkey-add = Dodaj klucz dostępu
+account-passkey-unnamed = Klucz dostępu
+account-passkey-details = Dodano { $when }
+account-passkey-remove = Usuń
+account-passkey-added = Klucz dostępu został dodany.
+account-passkey-removed = Klucz dostępu został usunięty.
+account-passkey-last = Ten klucz dostępu to Twój jedyny sposób logowania: najpierw dodaj inny.

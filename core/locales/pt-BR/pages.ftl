@@ -196,3 +196,15 @@ two-factor-codes-heading = Seus códigos de recuperação
 two-factor-codes-text = Guarde estes códigos em um lugar seguro: cada um permite entrar uma vez se você perder o aplicativo autenticador. Eles só são mostrados agora.
 two-factor-codes-notice = Seus novos códigos de recuperação substituem os antigos.
 two-factor-back-link = Voltar para sua conta
+
+## The account page's passkeys. Placeable: $when (a date and time, UTC).
+
+account-passkeys-heading = Chaves de acesso
+account-passkeys-text = Entre com sua digital, seu rosto ou o bloqueio de tela em vez de uma senha.
+account-passkey-add = Adicionar uma chave de acesso
+account-passkey-unnamed = Chave de acesso
+account-passkey-details = Adicionada em { $when }
+account-passkey-remove = Remover
+account-passkey-added = A chave de acesso foi adicionada.
+account-passkey-removed = A chave de acesso foi removida.
+account-passkey-last = Essa chave de acesso é sua única forma de entrar: adicione outra primeiro.

@@ -196,3 +196,15 @@ two-factor-codes-heading = 你的恢复码
 two-factor-codes-text = 请把这些恢复码保存在安全的地方：丢失身份验证器应用时，每个恢复码可登录一次。它们只显示这一次。
 two-factor-codes-notice = 新的恢复码已替换旧的恢复码。
 two-factor-back-link = 返回你的账户
+
+## The account page's passkeys. Placeable: $when (a date and time, UTC).
+
+account-passkeys-heading = 通行密钥
+account-passkeys-text = 使用指纹、面容或屏幕锁代替密码登录。
+account-passkey-add = 添加通行密钥
+account-passkey-unnamed = 通行密钥
+account-passkey-details = 添加于 { $when }
+account-passkey-remove = 移除
+account-passkey-added = 已添加通行密钥。
+account-passkey-removed = 已移除通行密钥。
+account-passkey-last = 该通行密钥是你唯一的登录方式：请先添加其他方式。

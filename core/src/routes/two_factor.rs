@@ -120,6 +120,7 @@ fn code_page(ctx: &mut Ctx, status: u16, error: Option<String>) -> Reply {
         hidden: Vec::new(),
         fields,
         button: t.text("two-factor-button"),
+        passkey: None,
     };
     let page = PasswordPage {
         layout: Layout::new("two-factor-heading", &ctx.auth.settings.theme, &t),
@@ -127,6 +128,7 @@ fn code_page(ctx: &mut Ctx, status: u16, error: Option<String>) -> Reply {
         notice: None,
         error,
         csrf_token: &csrf_token,
+        script: None,
         qr_code: None,
         codes: Vec::new(),
         forms: vec![form],

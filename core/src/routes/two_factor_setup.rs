@@ -192,6 +192,7 @@ fn enrolment_page(ctx: &mut Ctx, enrolment: &Value, status: u16, error: Option<S
         hidden: Vec::new(),
         fields: vec![code_field(t.text("two-factor-code-label"))],
         button: t.text("two-factor-setup-button"),
+        passkey: None,
     };
     let page = PasswordPage {
         layout: Layout::new("two-factor-setup-heading", &ctx.auth.settings.theme, &t),
@@ -199,6 +200,7 @@ fn enrolment_page(ctx: &mut Ctx, enrolment: &Value, status: u16, error: Option<S
         notice: Some(t.text("two-factor-setup-text")),
         error,
         csrf_token: &csrf_token,
+        script: None,
         qr_code: Some(qr_code),
         codes: Vec::new(),
         forms: vec![form],
@@ -217,6 +219,7 @@ fn codes_page(ctx: &mut Ctx, notice_id: &str, codes: Vec<String>) -> Reply {
         notice: Some(format!("{} {}", t.text(notice_id), t.text("two-factor-codes-text"))),
         error: None,
         csrf_token: &csrf_token,
+        script: None,
         qr_code: None,
         codes,
         forms: Vec::new(),
@@ -247,6 +250,7 @@ pub(crate) fn account_forms(ctx: &mut Ctx, user_id: &str) -> Vec<PageForm<'stati
             hidden: Vec::new(),
             fields: Vec::new(),
             button: t.text("account-two-factor-setup-button"),
+            passkey: None,
         }];
     }
     let left = status["recoveryCodesLeft"].as_u64().unwrap_or(0).to_string();
@@ -259,6 +263,7 @@ pub(crate) fn account_forms(ctx: &mut Ctx, user_id: &str) -> Vec<PageForm<'stati
             hidden: Vec::new(),
             fields: vec![code_field(t.text("two-factor-code-label"))],
             button: t.text("account-two-factor-codes-button"),
+            passkey: None,
         },
         PageForm {
             id: "two-factor-disable",
@@ -272,6 +277,7 @@ pub(crate) fn account_forms(ctx: &mut Ctx, user_id: &str) -> Vec<PageForm<'stati
                 ..code_field(t.text("account-two-factor-disable-label"))
             }],
             button: t.text("account-two-factor-disable-button"),
+            passkey: None,
         },
     ]
 }

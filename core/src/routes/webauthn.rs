@@ -385,8 +385,27 @@ pub fn list(ctx: &mut Ctx) -> Result<Reply, AuthError> {
 }
 
 /// `POST passkeys` with `action=rename&id=&name=` or `action=delete&id=`
-/// (and `csrfToken`, checked by the caller).
+/// (and `csrfToken`, checked by the caller). The account page's forms add
+/// `return=account`: the answer is then a redirect back to it, with a
+/// notice saying what happened.
 pub fn manage(ctx: &mut Ctx) -> Result<Reply, AuthError> {
+    let back_to_account =
+        ctx.body_str("return").as_deref() == Some("account") && ctx.auth.providers.password().is_some();
+    let reply = change(ctx)?;
+    if !back_to_account {
+        return Ok(reply);
+    }
+    let notice = match &reply {
+        Reply::Json { status: 200, .. } => "passkey-removed",
+        Reply::Json { status: 409, .. } => "passkey-last",
+        _ => return Ok(Reply::Redirect(super::password::account_url(ctx))),
+    };
+    let url = super::password::account_url(ctx);
+    let sep = if url.contains('?') { '&' } else { '?' };
+    Ok(Reply::Redirect(format!("{url}{sep}notice={notice}")))
+}
+
+fn change(ctx: &mut Ctx) -> Result<Reply, AuthError> {
     let Some((_, user_id)) = signed_in_user(ctx)? else { return Ok(unauthorized()) };
     let id = ctx.body_str("id").unwrap_or_default();
     let answer = match ctx.body_str("action").as_deref() {

@@ -3,8 +3,8 @@
 
 use super::{step_url, Step};
 use crate::config::SessionStrategy;
-use crate::pages::{render, FormField, Layout, PageForm, PasswordPage};
-use crate::providers::{PasswordProvider, Provider};
+use crate::pages::{render, FormField, Layout, PageForm, PasskeyForm, PasswordPage};
+use crate::providers::{PasswordProvider, Provider, ProviderKind};
 use crate::routes::{Ctx, Reply};
 use crate::store::AdapterUser;
 
@@ -48,17 +48,23 @@ fn page(
 ) -> Reply {
     let csrf_token = ctx.csrf_token();
     let t = ctx.messages();
+    // A passkey form runs the browser module, allowed by its hash.
+    let with_script = forms.iter().any(|f| f.passkey.is_some());
     let page = PasswordPage {
         layout: Layout::new(heading_id, &ctx.auth.settings.theme, &t),
         heading: t.text(heading_id),
         notice,
         error,
         csrf_token: &csrf_token,
+        script: with_script.then(crate::pages::passkey_page_script),
         qr_code: None,
         codes: Vec::new(),
         forms,
         links,
     };
+    if with_script {
+        return Reply::Page { status: 200, html: render(&page), csp: crate::pages::passkey_page_csp().to_owned() };
+    }
     Reply::Html { status: 200, html: render(&page) }
 }
 
@@ -85,6 +91,7 @@ pub(super) fn sign_up(ctx: &mut Ctx, _provider: &Provider, p: &PasswordProvider,
             password_field(ctx, "password", "password-label", Some(p.policy.min_length())),
         ],
         button: ctx.messages().text("password-signup-button"),
+        passkey: None,
     };
     let links = vec![sign_in_link(ctx)];
     page(ctx, "password-signup-heading", vec![form], links, None, error)
@@ -100,6 +107,7 @@ pub(super) fn forgot(ctx: &mut Ctx, error: Option<String>) -> Reply {
         hidden: Vec::new(),
         fields: vec![email_field(ctx, "email", "signin-email-label", email)],
         button: ctx.messages().text("password-forgot-button"),
+        passkey: None,
     };
     let links = vec![sign_in_link(ctx)];
     page(ctx, "password-forgot-heading", vec![form], links, None, error)
@@ -118,6 +126,7 @@ pub(super) fn reset(ctx: &mut Ctx, error: Option<String>) -> Reply {
         hidden: vec![("token", token), ("email", email)],
         fields: vec![password_field(ctx, "password", "password-new-label", min)],
         button: ctx.messages().text("password-reset-button"),
+        passkey: None,
     };
     page(ctx, "password-reset-heading", vec![form], Vec::new(), None, error)
 }
@@ -134,10 +143,14 @@ pub(super) fn account(ctx: &mut Ctx, user: &AdapterUser, has_password: bool, err
         Some("sessions-ended") => Some(t.text("account-sessions-ended")),
         Some("two-factor-off") => Some(t.text("account-two-factor-off-notice")),
         Some("two-factor-on") => Some(t.text("two-factor-on-notice")),
+        Some("passkey-added") => Some(t.text("account-passkey-added")),
+        Some("passkey-removed") => Some(t.text("account-passkey-removed")),
         _ => None,
     };
-    let error = error.or_else(|| {
-        (ctx.query("notice").as_deref() == Some("two-factor-wrong")).then(|| t.text("account-two-factor-wrong"))
+    let error = error.or_else(|| match ctx.query("notice").as_deref() {
+        Some("two-factor-wrong") => Some(t.text("account-two-factor-wrong")),
+        Some("passkey-last") => Some(t.text("account-passkey-last")),
+        _ => None,
     });
     let min = ctx.auth.providers.password().map(|(_, p)| p.policy.min_length());
     let email = user.email.clone().unwrap_or_default();
@@ -154,6 +167,7 @@ pub(super) fn account(ctx: &mut Ctx, user: &AdapterUser, has_password: bool, err
                 password_field(ctx, "newPassword", "password-new-label", min),
             ],
             button: t.text("password-change-button"),
+            passkey: None,
         });
         forms.push(PageForm {
             id: "email",
@@ -166,6 +180,7 @@ pub(super) fn account(ctx: &mut Ctx, user: &AdapterUser, has_password: bool, err
                 password_field(ctx, "currentPassword", "password-current-label", None),
             ],
             button: t.text("password-email-button"),
+            passkey: None,
         });
         forms.push(PageForm {
             id: "delete",
@@ -175,13 +190,70 @@ pub(super) fn account(ctx: &mut Ctx, user: &AdapterUser, has_password: bool, err
             hidden: Vec::new(),
             fields: vec![password_field(ctx, "currentPassword", "password-current-label", None)],
             button: t.text("password-delete-button"),
+            passkey: None,
         });
     }
     forms.extend(crate::routes::two_factor_setup::account_forms(ctx, &user.id));
+    forms.extend(passkey_forms(ctx, &user.id));
     forms.extend(session_forms(ctx, &user.id));
     let links =
         if has_password { Vec::new() } else { vec![(step_url(ctx, Step::Forgot), t.text("password-set-link"))] };
     page(ctx, "password-account-heading", forms, links, notice, error)
+}
+
+/// The account page's passkeys, with a passkey provider: "Add a passkey"
+/// (the browser module's ceremony, for the signed-in user, back here
+/// afterwards), then each passkey with a button that removes it (posted to
+/// the `passkeys` route, which sends the browser back here).
+fn passkey_forms(ctx: &mut Ctx, user_id: &str) -> Vec<PageForm<'static>> {
+    let Some(provider) = ctx.auth.providers.iter().find(|p| matches!(p.kind, ProviderKind::WebAuthn(_))) else {
+        return Vec::new();
+    };
+    let passkeys = match ctx.auth.stores.data().map(|db| db.passkeys.list_authenticators_by_user_id(user_id)) {
+        Some(Ok(passkeys)) => passkeys,
+        Some(Err(e)) => {
+            ctx.auth.callbacks.log(&crate::error::AuthError::from(e));
+            return Vec::new();
+        }
+        None => return Vec::new(),
+    };
+    let t = ctx.messages();
+    let account = super::account_url(ctx);
+    let sep = if account.contains('?') { '&' } else { '?' };
+    let mut forms = vec![PageForm {
+        id: "passkey-add",
+        heading: Some(t.text("account-passkeys-heading")),
+        text: Some(t.text("account-passkeys-text")),
+        action: String::new(),
+        hidden: Vec::new(),
+        fields: Vec::new(),
+        button: t.text("account-passkey-add"),
+        passkey: Some(PasskeyForm {
+            provider_id: provider.id.clone(),
+            base_path: ctx.auth.settings.base_path.clone(),
+            callback_url: format!("{account}{sep}notice=passkey-added"),
+            messages: crate::pages::passkey_messages(&t),
+        }),
+    }];
+    let action = format!("{}/passkeys", ctx.base_url());
+    for passkey in &passkeys {
+        let added = passkey.created_at.map(|ms| readable_time(&crate::store::date::to_iso(ms)));
+        forms.push(PageForm {
+            id: "passkey",
+            heading: Some(passkey.name.clone().unwrap_or_else(|| t.text("account-passkey-unnamed"))),
+            text: added.map(|when| t.text_with("account-passkey-details", &[("when", &when)])),
+            action: action.clone(),
+            hidden: vec![
+                ("action", "delete".to_owned()),
+                ("id", passkey.credential_id.clone()),
+                ("return", "account".to_owned()),
+            ],
+            fields: Vec::new(),
+            button: t.text("account-passkey-remove"),
+            passkey: None,
+        });
+    }
+    forms
 }
 
 /// The account page's sessions (see `user_sessions`). Database sessions:
@@ -200,6 +272,7 @@ fn session_forms(ctx: &mut Ctx, user_id: &str) -> Vec<PageForm<'static>> {
         hidden: vec![("action", "endOthers".to_owned()), ("return", "account".to_owned())],
         fields: Vec::new(),
         button: t.text("account-sessions-end-others"),
+        passkey: None,
     };
     if ctx.auth.settings.strategy == SessionStrategy::Jwt {
         return if ctx.auth.sign_out_reads().is_some() {
@@ -240,6 +313,7 @@ fn session_forms(ctx: &mut Ctx, user_id: &str) -> Vec<PageForm<'static>> {
             ],
             fields: Vec::new(),
             button: t.text("account-session-end"),
+            passkey: None,
         });
     }
     forms
