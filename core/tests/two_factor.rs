@@ -363,6 +363,32 @@ fn a_user_with_totp_on_signs_in_in_two_steps() {
     }
 }
 
+/// A sign-in page of the app's own (the Auth.js client's
+/// `X-Auth-Return-Redirect`): the first factor answers `{ url }` of the
+/// second step, a wrong code `400 { error: "TwoFactorError" }`, the right
+/// one `{ url }` of where the sign-in was going.
+#[test]
+fn a_custom_page_gets_json_at_each_step() {
+    let mailbox = Mailbox::default();
+    let auth = password_engine(json!({ "type": "memory" }), "jwt", &mailbox, json!({}));
+    let mut b = common::Browser::new(&auth);
+    let ada = sign_up(&mut b, &mailbox, "ada@example.com");
+    let key = auth.begin_totp(&ada, "ada@example.com").unwrap()["secret"].as_str().unwrap().to_owned();
+    auth.confirm_totp(&ada, &code(&key, -30)).unwrap();
+    let mut page = common::Browser::new(&auth);
+    page.extra_headers.push(("x-auth-return-redirect".into(), "1".into()));
+    let res = password_sign_in(&mut page, "ada@example.com");
+    assert_eq!(res.status, 200);
+    assert_eq!(res.json().unwrap()["url"], "http://localhost:3000/auth/two-factor");
+    let wrong = post_code(&mut page, "000000");
+    assert_eq!(wrong.status, 400);
+    assert_eq!(wrong.json().unwrap()["error"], "TwoFactorError");
+    let res = post_code(&mut page, &code(&key, 0));
+    assert_eq!(res.status, 200);
+    assert_eq!(res.json().unwrap()["url"], "http://localhost:3000/home");
+    assert_eq!(page.session()["amr"], json!(["pwd", "otp"]));
+}
+
 /// `twoFactor.signIn` names the first factors the second step follows;
 /// a tampered pending cookie is no sign-in.
 #[test]

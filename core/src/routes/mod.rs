@@ -138,6 +138,14 @@ impl<'a> Ctx<'a> {
         format!("{}{}", self.origin, self.auth.settings.base_path)
     }
 
+    /// Whether the client asked for JSON rather than a page (the Auth.js
+    /// client's `X-Auth-Return-Redirect`, or JSON accepted or sent).
+    pub fn wants_json(&self) -> bool {
+        self.req.header("x-auth-return-redirect").is_some()
+            || self.req.header("accept").is_some_and(|a| a.contains("application/json"))
+            || self.req.header("content-type").is_some_and(|t| t.contains("application/json"))
+    }
+
     pub fn query(&self, name: &str) -> Option<String> {
         self.url.query_pairs().find(|(k, _)| k == name).map(|(_, v)| v.into_owned())
     }
@@ -765,10 +773,7 @@ fn finish(ctx: &Ctx, reply: Reply) -> AuthResponse {
         }
         Reply::Limited(limited) => {
             headers.extend(limited.headers());
-            let wants_json = ctx.req.header("x-auth-return-redirect").is_some()
-                || ctx.req.header("accept").is_some_and(|a| a.contains("application/json"))
-                || ctx.req.header("content-type").is_some_and(|t| t.contains("application/json"));
-            if wants_json {
+            if ctx.wants_json() {
                 headers.push(("content-type".into(), "application/json".into()));
                 let body = json!({ "error": "RateLimited", "message": ctx.messages().text("api-rate-limited"),
                                    "retryAfter": limited.retry_after.as_secs().max(1) });

@@ -5,7 +5,9 @@
 //! CSRF token and a code from the authenticator, or a recovery code,
 //! finishes the sign-in: the session, the signIn event, the redirect, as
 //! the first factor alone would have. Codes are rate-limited per user
-//! (`rateLimit.twoFactor`).
+//! (`rateLimit.twoFactor`). A page of the app's own gets JSON: the first
+//! factor answers `{ url }` (this route) and a wrong code `400 { error:
+//! "TwoFactorError", message }`.
 //!
 //! A user who ticks "trust this browser" with a right code skips the step
 //! in this browser from then on (see `trusted_device`).
@@ -79,6 +81,10 @@ pub(crate) fn verify(ctx: &mut Ctx) -> Result<Reply, AuthError> {
         }
         Err(e) if e.error_type == ErrorType::TwoFactorError => {
             let message = ctx.messages().text("two-factor-error");
+            if ctx.wants_json() {
+                let body = serde_json::json!({ "error": e.error_type.as_str(), "message": message });
+                return Ok(Reply::Json { status: 400, body, no_store: true });
+            }
             Ok(code_page(ctx, 400, Some(message)))
         }
         Err(e) => Err(e),

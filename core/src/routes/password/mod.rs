@@ -208,13 +208,6 @@ fn stores<'a>(ctx: &Ctx<'a>) -> Result<&'a DataStores, AuthError> {
         .ok_or_else(|| AuthError::new(ErrorType::MissingAdapter, "the password provider needs an adapter"))
 }
 
-/// Whether the client asked for JSON rather than a page.
-fn wants_json(ctx: &Ctx) -> bool {
-    ctx.req.header("x-auth-return-redirect").is_some()
-        || ctx.req.header("accept").is_some_and(|a| a.contains("application/json"))
-        || ctx.req.header("content-type").is_some_and(|t| t.contains("application/json"))
-}
-
 /// Why a form was refused; nothing was changed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Refusal {
@@ -247,7 +240,7 @@ fn refuse(ctx: &mut Ctx, provider: &Provider, step: Step, why: Refusal, message:
     if ctx.server_action {
         return Err(why.error(message));
     }
-    if wants_json(ctx) {
+    if ctx.wants_json() {
         let error = why.error(message);
         let body = json!({ "error": error.error_type.as_str(), "code": error.code, "message": error.message });
         return Ok(Reply::Json { status: 400, body, no_store: true });
