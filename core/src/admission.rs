@@ -177,7 +177,8 @@ impl Auth {
                 | routes::Action::Passkeys
                 | routes::Action::Sessions
                 | routes::Action::Password
-                | routes::Action::TwoFactor => false,
+                | routes::Action::TwoFactor
+                | routes::Action::Account => false,
             },
             routes::Target::Route { .. } => false,
         };

@@ -464,7 +464,7 @@ fn the_account_page_adds_and_removes_passkeys(adapter: &Value) {
     assert_eq!(page.status, 200);
     let html = page.body_str();
     assert!(html.contains("<h2>Passkeys</h2>") && html.contains(r#"data-webauthn-action="register""#), "{html}");
-    assert!(html.contains(r#"data-callback-url="http://localhost:3000/auth/password/account?notice=passkey-added""#));
+    assert!(html.contains(r#"data-callback-url="http://localhost:3000/auth/account?notice=passkey-added""#));
     assert!(html.contains(&format!(r#"name="id" value="{}""#, first.credential_id_b64())), "the passkey is listed");
     let csp = page.header("content-security-policy").unwrap_or_default();
     assert!(csp.contains("script-src 'sha256-") && html.contains(r#"<script type="module">"#), "{csp}");

@@ -518,7 +518,7 @@ fn the_account_page_lists_and_ends_the_other_sessions() {
         &[("action", "end"), ("id", phone_id.as_str().unwrap()), ("return", "account"), ("csrfToken", &csrf)],
     );
     assert_eq!(res.status, 302);
-    assert!(location(&res).ends_with("/auth/password/account?notice=sessions-ended"), "{}", location(&res));
+    assert!(location(&res).ends_with("/auth/account?notice=sessions-ended"), "{}", location(&res));
     assert!(!signed_in(&mut phone) && signed_in(&mut tablet) && signed_in(&mut laptop));
     let html = laptop.get(location(&res).strip_prefix(ORIGIN).unwrap()).body_str().to_owned();
     assert!(html.contains("Those sessions were signed out."), "{html}");
@@ -528,7 +528,7 @@ fn the_account_page_lists_and_ends_the_other_sessions() {
         "/auth/sessions",
         &[("action", "end"), ("id", phone_id.as_str().unwrap()), ("return", "account"), ("csrfToken", &csrf)],
     );
-    assert!(location(&res).ends_with("/auth/password/account"), "{}", location(&res));
+    assert!(location(&res).ends_with("/auth/account"), "{}", location(&res));
 
     // In German; then "everywhere else".
     laptop.extra_headers.push(("accept-language".into(), "de".into()));
@@ -667,4 +667,48 @@ fn redis_sessions_from_before_the_upgrade_still_end() {
     assert!(!signed_in(&mut old_tablet) && !signed_in(&mut laptop));
     assert_eq!(auth.end_all_sessions(&ada).unwrap(), 1);
     assert!(!signed_in(&mut old_phone));
+}
+
+/// The account page needs no password provider: with credentials and
+/// database sessions it shows the second factor and the other sessions
+/// (no password forms); signed out it sends the browser to sign in and back;
+/// without an adapter there is no stored user to show.
+#[test]
+fn the_account_page_without_the_password_provider() {
+    let auth = common::auth(
+        json!({ "adapter": { "type": "memory" }, "session": { "strategy": "database" } }),
+        common::hooks(),
+    );
+    let mut laptop = Browser::new(&auth);
+    let mut phone = Browser::new(&auth);
+    for b in [&mut laptop, &mut phone] {
+        assert_eq!(b.sign_in("ada", "secret").status, 302);
+    }
+    let page = laptop.get("/auth/account");
+    assert_eq!(page.status, 200);
+    let html = page.body_str();
+    assert!(html.contains("Two-factor authentication") && html.contains("Signed in elsewhere"), "{html}");
+    assert!(!html.contains("currentPassword"), "no password forms without the password provider");
+    // The second factor is set up from here too.
+    let csrf = laptop.csrf();
+    let res = laptop.post("/auth/two-factor/setup", &[("code", ""), ("csrfToken", &csrf)]);
+    assert!(res.body_str().contains("data:image/svg+xml;base64,"));
+    // Ending the other session comes back here.
+    let csrf = laptop.csrf();
+    let res = laptop.post("/auth/sessions", &[("action", "endOthers"), ("return", "account"), ("csrfToken", &csrf)]);
+    assert!(location(&res).ends_with("/auth/account?notice=sessions-ended"), "{}", location(&res));
+    assert!(!signed_in(&mut phone));
+    // Signed out: to the sign-in page, then back.
+    let mut stranger = Browser::new(&auth);
+    let res = stranger.get("/auth/account");
+    assert!(location(&res).contains("/auth/signin?callbackUrl=http%3A%2F%2Flocalhost%3A3000%2Fauth%2Faccount"));
+    // A notice is looked up, never shown as sent.
+    let page = laptop.get("/auth/account?notice=%3Cscript%3E");
+    assert!(!page.body_str().contains("<script>") && page.status == 200);
+
+    let jwt_only = common::auth(json!({}), common::hooks());
+    let mut b = Browser::new(&jwt_only);
+    b.sign_in("ada", "secret");
+    let res = b.get("/auth/account");
+    assert!(location(&res).ends_with("/auth/error?error=Configuration"), "{}", location(&res));
 }

@@ -1,6 +1,7 @@
 //! Request dispatch: parse the action from the path, run the route, and turn
 //! any error into the response Auth.js v5 gives for it.
 
+mod account;
 mod callback;
 mod email;
 mod info;
@@ -51,6 +52,8 @@ pub enum Action {
     WebAuthnScript,
     /// `password/<step>`: the password provider's pages and forms (libauth).
     Password,
+    /// `account`: the signed-in user's account page (libauth).
+    Account,
     /// `two-factor`: the second step of a sign-in; `two-factor/<step>`:
     /// turning a second factor on and off (libauth).
     TwoFactor,
@@ -73,6 +76,7 @@ impl Action {
             "webauthn.js" => Action::WebAuthnScript,
             "password" => Action::Password,
             "two-factor" => Action::TwoFactor,
+            "account" => Action::Account,
             _ => return None,
         })
     }
@@ -543,9 +547,10 @@ fn dispatch_get(ctx: &mut Ctx) -> Result<Reply, AuthError> {
         Action::Sessions => user_sessions::list(ctx),
         Action::WebAuthnScript => Ok(Reply::Script(crate::pages::WEBAUTHN_MODULE)),
         Action::Password => password::get(ctx),
+        Action::Account => account::get(ctx, None),
         Action::TwoFactor => match ctx.provider_id.as_deref().map(two_factor_setup::SetupStep::parse) {
             None => two_factor::page(ctx),
-            Some(Some(_)) => Ok(Reply::Redirect(password::account_url(ctx))),
+            Some(Some(_)) => Ok(Reply::Redirect(account::url(ctx))),
             Some(None) => Err(unknown_two_factor_step()),
         },
     }

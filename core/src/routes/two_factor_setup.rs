@@ -15,7 +15,8 @@
 use base64::Engine as _;
 use serde_json::Value;
 
-use super::password::{account_url, password_matches};
+use super::account::{url as account_url, url_with_notice};
+use super::password::password_matches;
 use super::{limits, Ctx, Reply};
 use crate::error::{AuthError, ErrorType};
 use crate::pages::{render, FormField, Layout, PageForm, PasswordPage, QrCode};
@@ -154,9 +155,7 @@ fn disable(ctx: &mut Ctx, user: &AdapterUser) -> Result<Reply, AuthError> {
 
 /// The account page with a notice (or an error) named by `notice`.
 fn back(ctx: &Ctx, notice: &str) -> Reply {
-    let url = account_url(ctx);
-    let sep = if url.contains('?') { '&' } else { '?' };
-    Reply::Redirect(format!("{url}{sep}notice={notice}"))
+    Reply::Redirect(url_with_notice(ctx, notice))
 }
 
 fn code_field(label: String) -> FormField<'static> {

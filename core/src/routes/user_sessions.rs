@@ -25,19 +25,14 @@ pub fn list(ctx: &mut Ctx) -> Result<Reply, AuthError> {
 
 pub fn manage(ctx: &mut Ctx) -> Result<Reply, AuthError> {
     // The account page's forms: back to it, with a notice when it worked.
-    let back_to_account =
-        ctx.body_str("return").as_deref() == Some("account") && ctx.auth.providers.password().is_some();
+    let back_to_account = ctx.body_str("return").as_deref() == Some("account");
     let reply = end(ctx)?;
     if !back_to_account {
         return Ok(reply);
     }
-    let url = super::password::account_url(ctx);
     Ok(Reply::Redirect(match reply {
-        Reply::Json { status: 200, .. } => {
-            let sep = if url.contains('?') { '&' } else { '?' };
-            format!("{url}{sep}notice=sessions-ended")
-        }
-        _ => url,
+        Reply::Json { status: 200, .. } => super::account::url_with_notice(ctx, "sessions-ended"),
+        _ => super::account::url(ctx),
     }))
 }
 

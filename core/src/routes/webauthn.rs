@@ -389,8 +389,7 @@ pub fn list(ctx: &mut Ctx) -> Result<Reply, AuthError> {
 /// `return=account`: the answer is then a redirect back to it, with a
 /// notice saying what happened.
 pub fn manage(ctx: &mut Ctx) -> Result<Reply, AuthError> {
-    let back_to_account =
-        ctx.body_str("return").as_deref() == Some("account") && ctx.auth.providers.password().is_some();
+    let back_to_account = ctx.body_str("return").as_deref() == Some("account");
     let reply = change(ctx)?;
     if !back_to_account {
         return Ok(reply);
@@ -398,11 +397,9 @@ pub fn manage(ctx: &mut Ctx) -> Result<Reply, AuthError> {
     let notice = match &reply {
         Reply::Json { status: 200, .. } => "passkey-removed",
         Reply::Json { status: 409, .. } => "passkey-last",
-        _ => return Ok(Reply::Redirect(super::password::account_url(ctx))),
+        _ => return Ok(Reply::Redirect(super::account::url(ctx))),
     };
-    let url = super::password::account_url(ctx);
-    let sep = if url.contains('?') { '&' } else { '?' };
-    Ok(Reply::Redirect(format!("{url}{sep}notice={notice}")))
+    Ok(Reply::Redirect(super::account::url_with_notice(ctx, notice)))
 }
 
 fn change(ctx: &mut Ctx) -> Result<Reply, AuthError> {

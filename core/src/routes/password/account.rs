@@ -1,4 +1,4 @@
-//! The signed-in user's own account: its page (`GET password/account`),
+//! The signed-in user's own account (its page is `routes::account`):
 //! changing the password (`POST password/change`), the address (`POST
 //! password/change-email`, confirmed by `GET password/confirm-email`) and
 //! deleting it (`POST password/delete`). Each change asks for the current
@@ -23,21 +23,6 @@ use crate::routes::{Ctx, Reply};
 use crate::store::{AdapterUser, DataStores, UserUpdate};
 use crate::time::now_millis;
 
-/// The account page, or the sign-in page (back here afterwards) for a
-/// browser that is not signed in.
-pub(super) fn page(ctx: &mut Ctx, provider: &Provider, error: Option<String>) -> Result<Reply, AuthError> {
-    let db = stores(ctx)?;
-    let Some(user) = signed_in_user(ctx, db)? else { return Ok(to_sign_in(ctx)) };
-    let has_password = password_account(db, provider, &user.id)?.is_some();
-    Ok(super::page::account(ctx, &user, has_password, error))
-}
-
-fn to_sign_in(ctx: &Ctx) -> Reply {
-    let back = super::step_url(ctx, Step::Account);
-    let query = url::form_urlencoded::Serializer::new(String::new()).append_pair("callbackUrl", &back).finish();
-    Reply::Redirect(ctx.with_locale(format!("{}/signin?{query}", ctx.base_url())))
-}
-
 /// The signed-in user, once their current password (field
 /// `currentPassword`) is checked: `Err(reply)` answers the request
 /// instead (not signed in, no password, a wrong one).
@@ -48,7 +33,9 @@ fn reauthenticate(
     step: Step,
 ) -> Result<Result<AdapterUser, Reply>, AuthError> {
     let db = stores(ctx)?;
-    let Some(user) = signed_in_user(ctx, db)? else { return Ok(Err(to_sign_in(ctx))) };
+    let Some(user) = signed_in_user(ctx, db)? else {
+        return Ok(Err(Reply::Redirect(crate::routes::account::url(ctx))));
+    };
     let key = user.email.clone().unwrap_or_else(|| user.id.clone());
     let counted = crate::routes::limits::check(ctx, Route::Credentials, &[key.as_str()], 1)?;
     let current = field(ctx, "currentPassword");
@@ -69,9 +56,7 @@ fn reauthenticate(
 
 /// Back to the account page with a notice (or `{ url }` for JSON clients).
 fn done(ctx: &Ctx, notice: &str) -> Reply {
-    let url = super::step_url(ctx, Step::Account);
-    let sep = if url.contains('?') { '&' } else { '?' };
-    Reply::Redirect(format!("{url}{sep}notice={notice}"))
+    Reply::Redirect(crate::routes::account::url_with_notice(ctx, notice))
 }
 
 /// A new password: every other session of the user ends (database

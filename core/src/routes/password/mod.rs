@@ -31,6 +31,7 @@ mod reset;
 mod signin;
 mod signup;
 
+pub(super) use page::{account_forms, form_page};
 pub(super) use signin::sign_in;
 
 /// A step host code may call itself ([`crate::Auth::password_action`]),
@@ -171,7 +172,7 @@ pub(super) fn get(ctx: &mut Ctx) -> Result<Reply, AuthError> {
         Step::SignUp => Ok(page::sign_up(ctx, provider, p, None)),
         Step::Forgot => Ok(page::forgot(ctx, None)),
         Step::Reset => Ok(page::reset(ctx, None)),
-        Step::Account => account::page(ctx, provider, None),
+        Step::Account => super::account::get(ctx, None),
         Step::Verify => signup::verify(ctx, provider, p),
         Step::ConfirmEmail => account::confirm_email(ctx, provider, p),
         Step::Change | Step::ChangeEmail | Step::Delete => {
@@ -253,7 +254,7 @@ fn refuse(ctx: &mut Ctx, provider: &Provider, step: Step, why: Refusal, message:
         Step::SignUp => page::sign_up(ctx, provider, p, Some(message)),
         Step::Forgot => page::forgot(ctx, Some(message)),
         Step::Reset => page::reset(ctx, Some(message)),
-        _ => account::page(ctx, provider, Some(message))?,
+        _ => super::account::get(ctx, Some(message))?,
     };
     Ok(match reply {
         Reply::Html { html, .. } => Reply::Html { status: 400, html },
@@ -394,10 +395,9 @@ pub(crate) fn password_matches(ctx: &Ctx, user_id: &str, password: &str) -> Resu
     Ok(Some(verify(p, password, &hash)?.ok))
 }
 
-/// The account page, where its forms that post elsewhere (the `sessions`
-/// and `two-factor` routes) send the browser back.
-pub(crate) fn account_url(ctx: &Ctx) -> String {
-    step_url(ctx, Step::Account)
+/// Whether `user_id` has a password of `provider`'s.
+pub(super) fn has_password(db: &DataStores, provider: &Provider, user_id: &str) -> Result<bool, AuthError> {
+    Ok(password_account(db, provider, user_id)?.is_some())
 }
 
 /// `{basePath}/password/<step>`, with this request's explicit locale.

@@ -2,9 +2,8 @@
 //! language, with the pages' Content-Security-Policy (no script).
 
 use super::{step_url, Step};
-use crate::config::SessionStrategy;
-use crate::pages::{render, FormField, Layout, PageForm, PasskeyForm, PasswordPage};
-use crate::providers::{PasswordProvider, Provider, ProviderKind};
+use crate::pages::{render, FormField, Layout, PageForm, PasswordPage};
+use crate::providers::{PasswordProvider, Provider};
 use crate::routes::{Ctx, Reply};
 use crate::store::AdapterUser;
 
@@ -38,7 +37,7 @@ fn kept(ctx: &mut Ctx, name: &str) -> String {
     ctx.body_str(name).or_else(|| ctx.query(name)).unwrap_or_default()
 }
 
-fn page(
+pub(crate) fn form_page(
     ctx: &mut Ctx,
     heading_id: &str,
     forms: Vec<PageForm<'_>>,
@@ -94,7 +93,7 @@ pub(super) fn sign_up(ctx: &mut Ctx, _provider: &Provider, p: &PasswordProvider,
         passkey: None,
     };
     let links = vec![sign_in_link(ctx)];
-    page(ctx, "password-signup-heading", vec![form], links, None, error)
+    form_page(ctx, "password-signup-heading", vec![form], links, None, error)
 }
 
 pub(super) fn forgot(ctx: &mut Ctx, error: Option<String>) -> Reply {
@@ -110,7 +109,7 @@ pub(super) fn forgot(ctx: &mut Ctx, error: Option<String>) -> Reply {
         passkey: None,
     };
     let links = vec![sign_in_link(ctx)];
-    page(ctx, "password-forgot-heading", vec![form], links, None, error)
+    form_page(ctx, "password-forgot-heading", vec![form], links, None, error)
 }
 
 /// The reset link's page: the token and address ride along hidden; the
@@ -128,30 +127,18 @@ pub(super) fn reset(ctx: &mut Ctx, error: Option<String>) -> Reply {
         button: ctx.messages().text("password-reset-button"),
         passkey: None,
     };
-    page(ctx, "password-reset-heading", vec![form], Vec::new(), None, error)
+    form_page(ctx, "password-reset-heading", vec![form], Vec::new(), None, error)
 }
 
-/// The account page: the address, and forms to change the password or the
-/// address and to delete the account (each asks for the password), the
-/// second factor, the other sessions.
-pub(super) fn account(ctx: &mut Ctx, user: &AdapterUser, has_password: bool, error: Option<String>) -> Reply {
+/// The account page's password sections: forms to change the password or
+/// the address and to delete the account (each asks for the password), or,
+/// for a user without a password, a link to set one.
+pub(crate) fn account_forms(
+    ctx: &mut Ctx,
+    user: &AdapterUser,
+    has_password: bool,
+) -> (Vec<PageForm<'static>>, Vec<(String, String)>) {
     let t = ctx.messages();
-    let notice = match ctx.query("notice").as_deref() {
-        Some("password-changed") => Some(t.text("password-changed")),
-        Some("email-sent") => Some(t.text("password-email-sent")),
-        Some("email-changed") => Some(t.text("password-email-changed")),
-        Some("sessions-ended") => Some(t.text("account-sessions-ended")),
-        Some("two-factor-off") => Some(t.text("account-two-factor-off-notice")),
-        Some("two-factor-on") => Some(t.text("two-factor-on-notice")),
-        Some("passkey-added") => Some(t.text("account-passkey-added")),
-        Some("passkey-removed") => Some(t.text("account-passkey-removed")),
-        _ => None,
-    };
-    let error = error.or_else(|| match ctx.query("notice").as_deref() {
-        Some("two-factor-wrong") => Some(t.text("account-two-factor-wrong")),
-        Some("passkey-last") => Some(t.text("account-passkey-last")),
-        _ => None,
-    });
     let min = ctx.auth.providers.password().map(|(_, p)| p.policy.min_length());
     let email = user.email.clone().unwrap_or_default();
     let mut forms = Vec::new();
@@ -193,136 +180,7 @@ pub(super) fn account(ctx: &mut Ctx, user: &AdapterUser, has_password: bool, err
             passkey: None,
         });
     }
-    forms.extend(crate::routes::two_factor_setup::account_forms(ctx, &user.id));
-    forms.extend(passkey_forms(ctx, &user.id));
-    forms.extend(session_forms(ctx, &user.id));
     let links =
         if has_password { Vec::new() } else { vec![(step_url(ctx, Step::Forgot), t.text("password-set-link"))] };
-    page(ctx, "password-account-heading", forms, links, notice, error)
-}
-
-/// The account page's passkeys, with a passkey provider: "Add a passkey"
-/// (the browser module's ceremony, for the signed-in user, back here
-/// afterwards), then each passkey with a button that removes it (posted to
-/// the `passkeys` route, which sends the browser back here).
-fn passkey_forms(ctx: &mut Ctx, user_id: &str) -> Vec<PageForm<'static>> {
-    let Some(provider) = ctx.auth.providers.iter().find(|p| matches!(p.kind, ProviderKind::WebAuthn(_))) else {
-        return Vec::new();
-    };
-    let passkeys = match ctx.auth.stores.data().map(|db| db.passkeys.list_authenticators_by_user_id(user_id)) {
-        Some(Ok(passkeys)) => passkeys,
-        Some(Err(e)) => {
-            ctx.auth.callbacks.log(&crate::error::AuthError::from(e));
-            return Vec::new();
-        }
-        None => return Vec::new(),
-    };
-    let t = ctx.messages();
-    let account = super::account_url(ctx);
-    let sep = if account.contains('?') { '&' } else { '?' };
-    let mut forms = vec![PageForm {
-        id: "passkey-add",
-        heading: Some(t.text("account-passkeys-heading")),
-        text: Some(t.text("account-passkeys-text")),
-        action: String::new(),
-        hidden: Vec::new(),
-        fields: Vec::new(),
-        button: t.text("account-passkey-add"),
-        passkey: Some(PasskeyForm {
-            provider_id: provider.id.clone(),
-            base_path: ctx.auth.settings.base_path.clone(),
-            callback_url: format!("{account}{sep}notice=passkey-added"),
-            messages: crate::pages::passkey_messages(&t),
-        }),
-    }];
-    let action = format!("{}/passkeys", ctx.base_url());
-    for passkey in &passkeys {
-        let added = passkey.created_at.map(|ms| readable_time(&crate::store::date::to_iso(ms)));
-        forms.push(PageForm {
-            id: "passkey",
-            heading: Some(passkey.name.clone().unwrap_or_else(|| t.text("account-passkey-unnamed"))),
-            text: added.map(|when| t.text_with("account-passkey-details", &[("when", &when)])),
-            action: action.clone(),
-            hidden: vec![
-                ("action", "delete".to_owned()),
-                ("id", passkey.credential_id.clone()),
-                ("return", "account".to_owned()),
-            ],
-            fields: Vec::new(),
-            button: t.text("account-passkey-remove"),
-            passkey: None,
-        });
-    }
-    forms
-}
-
-/// The account page's sessions (see `user_sessions`). Database sessions:
-/// the user's other sessions, each with a button that ends it, after one
-/// that ends them all. JWT sessions, where sign-outs are kept: the button
-/// that ends every other one. Each posts to the `sessions` route, which
-/// sends the browser back here (`return=account`).
-fn session_forms(ctx: &mut Ctx, user_id: &str) -> Vec<PageForm<'static>> {
-    let t = ctx.messages();
-    let action = format!("{}/sessions", ctx.base_url());
-    let end_others = |text: String| PageForm {
-        id: "sessions",
-        heading: Some(t.text("account-sessions-heading")),
-        text: Some(text),
-        action: action.clone(),
-        hidden: vec![("action", "endOthers".to_owned()), ("return", "account".to_owned())],
-        fields: Vec::new(),
-        button: t.text("account-sessions-end-others"),
-        passkey: None,
-    };
-    if ctx.auth.settings.strategy == SessionStrategy::Jwt {
-        return if ctx.auth.sign_out_reads().is_some() {
-            vec![end_others(t.text("account-sessions-jwt-text"))]
-        } else {
-            Vec::new()
-        };
-    }
-    let listed = match ctx.auth.list_sessions(user_id, Some(ctx.req)) {
-        Ok(listed) => listed,
-        Err(e) => {
-            // The page still shows the rest (a host adapter cannot list).
-            ctx.auth.callbacks.log(&e);
-            return Vec::new();
-        }
-    };
-    let others: Vec<&serde_json::Value> = listed.iter().filter(|s| s["current"] != true).collect();
-    if others.is_empty() {
-        return Vec::new();
-    }
-    let mut forms = vec![end_others(t.text("account-sessions-text"))];
-    for session in others {
-        let text = |key: &str| session[key].as_str().map(str::to_owned);
-        let when = text("lastActiveAt").map(|iso| readable_time(&iso)).unwrap_or_default();
-        let details = match text("ip") {
-            Some(ip) => t.text_with("account-session-details", &[("ip", &ip), ("when", &when)]),
-            None => t.text_with("account-session-active", &[("when", &when)]),
-        };
-        forms.push(PageForm {
-            id: "session",
-            heading: Some(text("device").unwrap_or_else(|| t.text("account-session-unknown-device"))),
-            text: Some(details),
-            action: action.clone(),
-            hidden: vec![
-                ("action", "end".to_owned()),
-                ("id", text("id").unwrap_or_default()),
-                ("return", "account".to_owned()),
-            ],
-            fields: Vec::new(),
-            button: t.text("account-session-end"),
-            passkey: None,
-        });
-    }
-    forms
-}
-
-/// `2026-11-28 22:10 UTC` from an ISO 8601 time in UTC.
-fn readable_time(iso: &str) -> String {
-    match (iso.get(..10), iso.get(11..16)) {
-        (Some(date), Some(time)) => format!("{date} {time} UTC"),
-        _ => iso.to_owned(),
-    }
+    (forms, links)
 }
