@@ -535,6 +535,9 @@ impl Auth {
 
 /// When `user_id`'s TOTP was turned on (unix ms); `None` while it is off.
 pub(crate) fn totp_enabled_at(db: &DataStores, user_id: &str) -> Result<Option<i64>, AuthError> {
+    if !db.supports("getUserAccount") {
+        return Ok(None);
+    }
     let account = db.accounts.get_account(user_id, TOTP_ACCOUNT)?;
     Ok(account.and_then(|a| a.extra.get(ENABLED_AT).and_then(Value::as_i64)))
 }

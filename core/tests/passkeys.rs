@@ -90,6 +90,7 @@ on_every_adapter!(
     passkeys_are_listed_renamed_and_the_last_one_kept,
     a_second_passkey_can_be_deleted,
     the_account_page_adds_and_removes_passkeys,
+    a_passkey_added_by_a_user_with_totp_on_is_kept_only_after_the_code,
 );
 
 /// `GET webauthn-options/passkey?<query>`: `(action, options)`.
@@ -494,6 +495,50 @@ fn the_account_page_adds_and_removes_passkeys(adapter: &Value) {
         .post("/auth/passkeys", &[("action", "delete"), ("id", &second.credential_id_b64()), ("return", "account")]);
     assert_ne!(res.status, 200);
     assert_eq!(auth.list_passkeys(&user_id).unwrap().len(), 1);
+}
+
+/// A signed-in user with TOTP on who adds a passkey is asked for a code
+/// before it is kept (a stolen session cannot add a way in that skips the
+/// second step): nothing is stored until the code is right.
+fn a_passkey_added_by_a_user_with_totp_on_is_kept_only_after_the_code(adapter: &Value) {
+    let auth = engine(adapter.clone(), json!({}));
+    let mut browser = Browser::new(&auth);
+    let mut first = SoftAuthenticator::new(Alg::Es256, ORIGIN);
+    let (_, opts) = options(&mut browser, "email=ada@example.com");
+    callback(&mut browser, "register", &first.register(&opts));
+    let user_id = browser.session()["user"]["id"].as_str().unwrap().to_owned();
+    let key = auth.begin_totp(&user_id, "ada@example.com").unwrap()["secret"].as_str().unwrap().to_owned();
+    let code = |seconds: i64| {
+        let raw = totp_rs::Secret::Encoded(key.clone()).to_bytes().unwrap();
+        let at = (libauth_core::time::now_seconds() as i64 + seconds) as u64;
+        libauth_core::two_factor::TotpProfile::default().code_at(&raw, at).unwrap()
+    };
+    auth.confirm_totp(&user_id, &code(-30)).unwrap();
+
+    // Abandoned at the code: nothing kept.
+    let (_, opts) = options(&mut browser, "action=register");
+    let mut abandoned = SoftAuthenticator::new(Alg::EdDsa, ORIGIN);
+    let res = callback(&mut browser, "register", &abandoned.register(&opts));
+    assert!(common::location(&res).ends_with("/auth/two-factor"), "{}", common::location(&res));
+    assert_eq!(auth.list_passkeys(&user_id).unwrap().len(), 1);
+    browser.jar.remove("authjs.two-factor");
+
+    // With the code: kept.
+    let (_, opts) = options(&mut browser, "action=register");
+    let mut second = SoftAuthenticator::new(Alg::EdDsa, ORIGIN);
+    callback(&mut browser, "register", &second.register(&opts));
+    assert_eq!(auth.list_passkeys(&user_id).unwrap().len(), 1, "not before the code");
+    let csrf = browser.csrf();
+    let res = browser.post("/auth/two-factor", &[("code", &code(0)), ("csrfToken", &csrf)]);
+    assert_eq!(res.status, 302, "{}", res.body_str());
+    assert_eq!(auth.list_passkeys(&user_id).unwrap().len(), 2);
+    assert_eq!(browser.session()["amr"], json!(["mfa", "otp"]));
+    // It signs in, as both factors (the provider requires user verification).
+    let mut other = Browser::new(&auth);
+    let (_, opts) = options(&mut other, "");
+    let res = callback(&mut other, "authenticate", &second.authenticate(&opts));
+    assert!(common::location(&res).ends_with("/after"), "{}", common::location(&res));
+    assert_eq!(other.session()["amr"], json!(["mfa"]));
 }
 
 fn a_challenge_signs_in_once_even_with_a_zero_counter(adapter: &Value) {

@@ -75,10 +75,6 @@ pub(super) fn complete_sign_in(
     let (user, is_new_user) = match (stores, use_adapter) {
         (Some(a), true) => {
             let r = register::login_or_register(ctx, a, kind, known, &signed_in, &account, profile.as_ref())?;
-            if let Some(passkey) = new_passkey {
-                let user_id = r.user.get("id").and_then(Value::as_str).unwrap_or_default();
-                store_new_passkey(ctx, a, passkey, user_id, r.is_new_user)?;
-            }
             (r.user, r.is_new_user)
         }
         _ => (signed_in.raw, false),
@@ -94,7 +90,7 @@ pub(super) fn complete_sign_in(
     // browser is one the user trusts.
     let first = FirstFactor::of(ctx, kind, &account.provider);
     let user_id = user.get("id").and_then(Value::as_str).map(str::to_owned);
-    let finish = Finish {
+    let mut finish = Finish {
         kind,
         first,
         user,
@@ -103,15 +99,39 @@ pub(super) fn complete_sign_in(
         is_new_user,
         identity,
         callback_url,
+        new_passkey,
     };
     if let (Some(db), true, Some(user_id)) = (stores, use_adapter, user_id) {
-        if let Some(since) = ctx.auth.second_step_due(db, first, &user_id)? {
-            if !super::trusted_device::trusted(ctx, db, &user_id, since) {
+        // A passkey added to a user with a second factor is kept only once
+        // the second step is passed, whatever the passkey or the browser: a
+        // stolen session cannot add a way in (a verifying passkey is both
+        // factors) that skips it.
+        let adds_passkey = finish.new_passkey.is_some() && !is_new_user;
+        let due = if adds_passkey {
+            crate::user_two_factor::totp_enabled_at(db, &user_id)?
+        } else {
+            ctx.auth.second_step_due(db, first, &user_id)?
+        };
+        if let Some(since) = due {
+            if adds_passkey || !super::trusted_device::trusted(ctx, db, &user_id, since) {
                 return super::two_factor::start(ctx, finish);
             }
         }
     }
+    store_pending_passkey(ctx, &mut finish)?;
     issue_session(ctx, finish, &[first.amr()])
+}
+
+/// Store the passkey a registration brought, once the user is known (and
+/// past the second step where there is one); the sign-in is undone if it
+/// cannot be.
+pub(crate) fn store_pending_passkey(ctx: &Ctx, finish: &mut Finish) -> Result<(), AuthError> {
+    let (Some(passkey), Some(db)) = (finish.new_passkey.take(), ctx.auth.stores.data()) else {
+        return Ok(());
+    };
+    let user_id = finish.user.get("id").and_then(Value::as_str).unwrap_or_default().to_owned();
+    let provider_id = finish.account.get("provider").and_then(Value::as_str).unwrap_or_default().to_owned();
+    store_new_passkey(ctx, db, passkey, &user_id, &provider_id, finish.is_new_user)
 }
 
 /// How the first factor of a sign-in was proven, for the second step's
@@ -185,6 +205,8 @@ pub(crate) struct Finish {
     pub is_new_user: bool,
     pub identity: Option<crate::identity::Identity>,
     pub callback_url: String,
+    /// A registration's new passkey, stored once the sign-in is finished.
+    pub new_passkey: Option<Authenticator>,
 }
 
 /// The session of a finished sign-in (a JWT through the jwt callback, or a
@@ -294,6 +316,7 @@ fn store_new_passkey(
     db: &DataStores,
     mut authenticator: Authenticator,
     user_id: &str,
+    provider_id: &str,
     is_new_user: bool,
 ) -> Result<(), AuthError> {
     authenticator.user_id = user_id.to_owned();
@@ -304,7 +327,7 @@ fn store_new_passkey(
     let undo = if is_new_user {
         db.delete_user(user_id)
     } else {
-        db.accounts.unlink_account(ctx.provider_id.as_deref().unwrap_or_default(), &authenticator.provider_account_id)
+        db.accounts.unlink_account(provider_id, &authenticator.provider_account_id)
     };
     if let Err(undo_error) = undo {
         ctx.auth.callbacks.log(&AuthError::from(undo_error));

@@ -13,14 +13,15 @@
 //! in this browser from then on (see `trusted_device`).
 //!
 //! The pending cookie holds what the first factor established (the user,
-//! the account, the profile, where to go): sealed with the auth secret
+//! the account, the profile, where to go, and a passkey registration's new
+//! passkey, stored only once the code is right): sealed with the auth secret
 //! under its own key (the cookie's name is the key derivation salt), valid
 //! for five minutes, and cleared once used. Nothing in it can be changed
 //! or read by the browser.
 
 use serde_json::{Map, Value};
 
-use super::sign_in::{issue_session, Finish, FirstFactor};
+use super::sign_in::{issue_session, store_pending_passkey, Finish, FirstFactor};
 use super::{limits, register::SignInKind, trusted_device, Ctx, Reply};
 use crate::cookies::ChunkedCookie;
 use crate::error::{AuthError, ErrorType};
@@ -77,6 +78,8 @@ pub(crate) fn verify(ctx: &mut Ctx) -> Result<Reply, AuthError> {
             }
             // A recovery code is a one-time password too.
             let amr = [finish.first.amr(), "otp"];
+            let mut finish = finish;
+            store_pending_passkey(ctx, &mut finish)?;
             issue_session(ctx, finish, &amr)
         }
         Err(e) if e.error_type == ErrorType::TwoFactorError => {
@@ -157,6 +160,9 @@ fn pending_claims(finish: &Finish) -> Map<String, Value> {
     if let Some(identity) = &finish.identity {
         claims.insert("identity".into(), identity.to_claim());
     }
+    if let Some(passkey) = &finish.new_passkey {
+        claims.insert("passkey".into(), serde_json::to_value(passkey).unwrap_or(Value::Null));
+    }
     claims.insert("callbackUrl".into(), Value::String(finish.callback_url.clone()));
     claims
 }
@@ -179,6 +185,11 @@ fn read_pending(ctx: &Ctx) -> Option<Finish> {
         is_new_user: claims.get("isNewUser").and_then(Value::as_bool).unwrap_or(false),
         identity: claims.get("identity").and_then(Identity::from_claim),
         callback_url: text("callbackUrl")?.to_owned(),
+        new_passkey: match claims.get("passkey") {
+            // Sealed by the engine: one that does not parse is no sign-in.
+            Some(passkey) => Some(serde_json::from_value(passkey.clone()).ok()?),
+            None => None,
+        },
     })
 }
 
