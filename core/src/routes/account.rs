@@ -20,6 +20,7 @@ use crate::config::SessionStrategy;
 use crate::error::{AuthError, ErrorType};
 use crate::pages::{PageForm, PasskeyForm};
 use crate::providers::ProviderKind;
+use crate::store::{AdapterUser, DataStores};
 
 /// `{basePath}/account`, with this request's explicit locale.
 pub(crate) fn url(ctx: &Ctx) -> String {
@@ -36,14 +37,8 @@ pub(crate) fn url_with_notice(ctx: &Ctx, notice: &str) -> String {
 /// `GET account`: the page for the signed-in user, with `error` (a form
 /// refused) shown above it.
 pub(crate) fn get(ctx: &mut Ctx, error: Option<String>) -> Result<Reply, AuthError> {
-    let db = ctx.auth.stores.data().ok_or_else(|| {
-        AuthError::new(ErrorType::MissingAdapter, "the account page shows a stored user: it needs an adapter")
-    })?;
-    let user = match super::register::current_user_id(ctx, db)? {
-        Some(id) => db.users.get_user(&id)?,
-        None => None,
-    };
-    let Some(user) = user else { return Ok(to_sign_in(ctx)) };
+    let Some(user) = signed_in_user(ctx)? else { return Ok(to_sign_in(ctx)) };
+    let db = stores(ctx)?;
     let t = ctx.messages();
     let shown = ctx.query("notice");
     let (notice, refused) = match shown.as_deref() {
@@ -72,6 +67,22 @@ pub(crate) fn get(ctx: &mut Ctx, error: Option<String>) -> Result<Reply, AuthErr
     forms.extend(passkey_forms(ctx, &user.id));
     forms.extend(session_forms(ctx, &user.id));
     Ok(super::password::form_page(ctx, "password-account-heading", forms, links, notice, error))
+}
+
+fn stores<'a>(ctx: &Ctx<'a>) -> Result<&'a DataStores, AuthError> {
+    ctx.auth.stores.data().ok_or_else(|| {
+        AuthError::new(ErrorType::MissingAdapter, "the account page shows a stored user: it needs an adapter")
+    })
+}
+
+/// The stored user this browser is signed in as (a JWT must pass the
+/// sign-out check), if any: whom the account page and its forms act for.
+pub(crate) fn signed_in_user(ctx: &Ctx) -> Result<Option<AdapterUser>, AuthError> {
+    let db = stores(ctx)?;
+    match super::register::current_user_id(ctx, db)? {
+        Some(id) => Ok(db.users.get_user(&id)?),
+        None => Ok(None),
+    }
 }
 
 fn to_sign_in(ctx: &Ctx) -> Reply {

@@ -9,8 +9,7 @@ use serde_json::json;
 use super::links::{self, Binding, Purpose};
 use super::mail::{self, Mail};
 use super::{
-    check_new_password, field, hash_new, password_account, refusal_message, refuse, signed_in_user, store_hash, stores,
-    Refusal, Step,
+    check_new_password, field, hash_new, password_account, refusal_message, refuse, store_hash, stores, Refusal, Step,
 };
 use crate::config::SessionStrategy;
 use crate::cookies::ChunkedCookie;
@@ -33,7 +32,7 @@ fn reauthenticate(
     step: Step,
 ) -> Result<Result<AdapterUser, Reply>, AuthError> {
     let db = stores(ctx)?;
-    let Some(user) = signed_in_user(ctx, db)? else {
+    let Some(user) = crate::routes::account::signed_in_user(ctx)? else {
         return Ok(Err(Reply::Redirect(crate::routes::account::url(ctx))));
     };
     let key = user.email.clone().unwrap_or_else(|| user.id.clone());

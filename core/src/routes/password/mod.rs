@@ -374,12 +374,6 @@ fn public_account(provider: &Provider, user_id: &str) -> AdapterAccount {
 }
 
 /// The user a database session or a JWT of this browser names, if any.
-fn signed_in_user(ctx: &Ctx, db: &DataStores) -> Result<Option<AdapterUser>, AuthError> {
-    match super::register::current_user_id(ctx, db)? {
-        Some(id) => Ok(db.users.get_user(&id)?),
-        None => Ok(None),
-    }
-}
 
 fn user_value(user: &AdapterUser) -> Value {
     super::register::user_value(user)
