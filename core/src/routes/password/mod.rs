@@ -373,8 +373,6 @@ fn public_account(provider: &Provider, user_id: &str) -> AdapterAccount {
     account
 }
 
-/// The user a database session or a JWT of this browser names, if any.
-
 fn user_value(user: &AdapterUser) -> Value {
     super::register::user_value(user)
 }
