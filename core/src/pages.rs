@@ -146,6 +146,10 @@ pub struct PasskeyForm {
 pub struct QrCode {
     pub data_uri: String,
     pub alt: String,
+    /// The `otpauth://` URI itself, as a link (a phone opens its
+    /// authenticator app with it), and the link's text.
+    pub uri: String,
+    pub uri_label: String,
     pub secret_label: String,
     pub secret: String,
 }

@@ -486,6 +486,9 @@ fn the_account_page_turns_the_second_factor_on_and_off() {
         let data = html.split("data:image/svg+xml;base64,").nth(1).unwrap().split('"').next().unwrap();
         let svg = String::from_utf8(base64::engine::general_purpose::STANDARD.decode(data).unwrap()).unwrap();
         assert!(svg.contains("<svg") && svg.contains("<path"), "{strategy}: an SVG QR code");
+        // The URI as a link too, for a phone's own authenticator app.
+        let uri = format!("otpauth://totp/Example:ada%40example.com?secret={key}");
+        assert!(html.contains(&format!(r#"<a href="{uri}"#)), "{strategy}: {html}");
         assert!(!html.contains("<script"), "{strategy}");
 
         // A wrong first code: the same key again; the right one: on, and

@@ -191,6 +191,7 @@ two-factor-setup-heading = إعداد المصادقة الثنائية
 two-factor-setup-text = امسح رمز QR بتطبيق المصادقة، ثم أدخل الرمز الذي يعرضه.
 two-factor-setup-qr-alt = رمز QR لتطبيق المصادقة
 two-factor-setup-secret = أو أدخل هذا المفتاح في التطبيق:
+two-factor-setup-open-app = فتح في تطبيق المصادقة على هذا الجهاز
 two-factor-setup-button = تفعيل
 two-factor-codes-heading = رموز الاسترداد الخاصة بك
 two-factor-codes-text = احفظ هذه الرموز في مكان آمن: كل رمز يتيح لك تسجيل الدخول مرة واحدة إذا فقدت تطبيق المصادقة. لن تُعرض إلا الآن.

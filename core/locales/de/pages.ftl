@@ -191,6 +191,7 @@ two-factor-setup-heading = Zwei-Faktor-Authentifizierung einrichten
 two-factor-setup-text = Scannen Sie den QR-Code mit Ihrer Authenticator-App und geben Sie dann den angezeigten Code ein.
 two-factor-setup-qr-alt = QR-Code für Ihre Authenticator-App
 two-factor-setup-secret = Oder geben Sie diesen Schlüssel in der App ein:
+two-factor-setup-open-app = In der Authenticator-App auf diesem Gerät öffnen
 two-factor-setup-button = Einschalten
 two-factor-codes-heading = Ihre Wiederherstellungscodes
 two-factor-codes-text = Bewahren Sie diese Codes sicher auf: Jeder meldet Sie einmal an, falls Sie Ihre Authenticator-App verlieren. Sie werden nur jetzt angezeigt.

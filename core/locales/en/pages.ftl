@@ -193,6 +193,7 @@ two-factor-setup-heading = Set up two-factor authentication
 two-factor-setup-text = Scan the QR code with your authenticator app, then enter the code it shows.
 two-factor-setup-qr-alt = QR code for your authenticator app
 two-factor-setup-secret = Or enter this key in the app:
+two-factor-setup-open-app = Open in the authenticator app on this device
 two-factor-setup-button = Turn on
 two-factor-codes-heading = Your recovery codes
 two-factor-codes-text = Keep these codes somewhere safe: each one signs you in once if you lose your authenticator app. They are shown only now.

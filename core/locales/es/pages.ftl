@@ -191,6 +191,7 @@ two-factor-setup-heading = Configurar la autenticación en dos pasos
 two-factor-setup-text = Escanea el código QR con tu aplicación de autenticación y luego introduce el código que muestra.
 two-factor-setup-qr-alt = Código QR para tu aplicación de autenticación
 two-factor-setup-secret = O introduce esta clave en la aplicación:
+two-factor-setup-open-app = Abrir en la aplicación de autenticación de este dispositivo
 two-factor-setup-button = Activar
 two-factor-codes-heading = Tus códigos de recuperación
 two-factor-codes-text = Guarda estos códigos en un lugar seguro: cada uno te permite iniciar sesión una vez si pierdes tu aplicación de autenticación. Solo se muestran ahora.

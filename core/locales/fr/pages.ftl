@@ -191,6 +191,7 @@ two-factor-setup-heading = Configurer l’authentification à deux facteurs
 two-factor-setup-text = Scannez le code QR avec votre application d’authentification, puis saisissez le code qu’elle affiche.
 two-factor-setup-qr-alt = Code QR pour votre application d’authentification
 two-factor-setup-secret = Ou saisissez cette clé dans l’application :
+two-factor-setup-open-app = Ouvrir dans l’application d’authentification de cet appareil
 two-factor-setup-button = Activer
 two-factor-codes-heading = Vos codes de récupération
 two-factor-codes-text = Conservez ces codes en lieu sûr : chacun vous connecte une fois si vous perdez votre application d’authentification. Ils ne sont affichés que maintenant.

@@ -191,6 +191,7 @@ two-factor-setup-heading = הגדרת אימות דו-שלבי
 two-factor-setup-text = סרקו את קוד ה-QR באפליקציית האימות, ואז הזינו את הקוד שהיא מציגה.
 two-factor-setup-qr-alt = קוד QR לאפליקציית האימות
 two-factor-setup-secret = או הזינו את המפתח הזה באפליקציה:
+two-factor-setup-open-app = פתיחה באפליקציית האימות במכשיר הזה
 two-factor-setup-button = הפעלה
 two-factor-codes-heading = קודי השחזור שלכם
 two-factor-codes-text = שמרו את הקודים האלה במקום בטוח: כל קוד מאפשר כניסה אחת אם תאבדו את אפליקציית האימות. הם מוצגים רק עכשיו.

@@ -191,6 +191,7 @@ two-factor-setup-heading = Configura l’autenticazione a due fattori
 two-factor-setup-text = Scansiona il codice QR con l’app di autenticazione, poi inserisci il codice che mostra.
 two-factor-setup-qr-alt = Codice QR per la tua app di autenticazione
 two-factor-setup-secret = Oppure inserisci questa chiave nell’app:
+two-factor-setup-open-app = Apri nell’app di autenticazione di questo dispositivo
 two-factor-setup-button = Attiva
 two-factor-codes-heading = I tuoi codici di recupero
 two-factor-codes-text = Conserva questi codici in un luogo sicuro: ognuno ti fa accedere una volta se perdi l’app di autenticazione. Sono mostrati solo ora.

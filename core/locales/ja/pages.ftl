@@ -191,6 +191,7 @@ two-factor-setup-heading = 2 要素認証を設定
 two-factor-setup-text = 認証アプリで QR コードを読み取り、表示されたコードを入力してください。
 two-factor-setup-qr-alt = 認証アプリ用の QR コード
 two-factor-setup-secret = またはアプリにこのキーを入力:
+two-factor-setup-open-app = このデバイスの認証アプリで開く
 two-factor-setup-button = オンにする
 two-factor-codes-heading = 復旧コード
 two-factor-codes-text = これらのコードを安全な場所に保管してください。認証アプリを失ったとき、各コードで 1 回サインインできます。表示されるのは今だけです。

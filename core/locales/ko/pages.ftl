@@ -191,6 +191,7 @@ two-factor-setup-heading = 2단계 인증 설정
 two-factor-setup-text = 인증 앱으로 QR 코드를 스캔한 다음 앱에 표시된 코드를 입력하세요.
 two-factor-setup-qr-alt = 인증 앱용 QR 코드
 two-factor-setup-secret = 또는 앱에 이 키를 입력하세요:
+two-factor-setup-open-app = 이 기기의 인증 앱에서 열기
 two-factor-setup-button = 켜기
 two-factor-codes-heading = 복구 코드
 two-factor-codes-text = 이 코드를 안전한 곳에 보관하세요. 인증 앱을 잃어버렸을 때 각 코드로 한 번 로그인할 수 있습니다. 지금만 표시됩니다.

@@ -191,6 +191,7 @@ two-factor-setup-heading = Tweestapsverificatie instellen
 two-factor-setup-text = Scan de QR-code met je authenticator-app en vul daarna de code in die de app toont.
 two-factor-setup-qr-alt = QR-code voor je authenticator-app
 two-factor-setup-secret = Of voer deze sleutel in de app in:
+two-factor-setup-open-app = Openen in de authenticator-app op dit apparaat
 two-factor-setup-button = Aanzetten
 two-factor-codes-heading = Je herstelcodes
 two-factor-codes-text = Bewaar deze codes op een veilige plek: met elke code kun je één keer inloggen als je je authenticator-app kwijtraakt. Ze worden alleen nu getoond.

@@ -191,6 +191,7 @@ two-factor-setup-heading = Skonfiguruj uwierzytelnianie dwuskładnikowe
 two-factor-setup-text = Zeskanuj kod QR aplikacją uwierzytelniającą, a potem wpisz wyświetlony w niej kod.
 two-factor-setup-qr-alt = Kod QR dla aplikacji uwierzytelniającej
 two-factor-setup-secret = Albo wpisz ten klucz w aplikacji:
+two-factor-setup-open-app = Otwórz w aplikacji uwierzytelniającej na tym urządzeniu
 two-factor-setup-button = Włącz
 two-factor-codes-heading = Twoje kody odzyskiwania
 two-factor-codes-text = Przechowuj te kody w bezpiecznym miejscu: każdy pozwala zalogować się raz, jeśli stracisz aplikację uwierzytelniającą. Są pokazywane tylko teraz.

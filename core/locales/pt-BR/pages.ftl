@@ -191,6 +191,7 @@ two-factor-setup-heading = Configurar a autenticação em dois fatores
 two-factor-setup-text = Escaneie o código QR com seu aplicativo autenticador e digite o código que ele mostra.
 two-factor-setup-qr-alt = Código QR para seu aplicativo autenticador
 two-factor-setup-secret = Ou digite esta chave no aplicativo:
+two-factor-setup-open-app = Abrir no aplicativo autenticador deste dispositivo
 two-factor-setup-button = Ativar
 two-factor-codes-heading = Seus códigos de recuperação
 two-factor-codes-text = Guarde estes códigos em um lugar seguro: cada um permite entrar uma vez se você perder o aplicativo autenticador. Eles só são mostrados agora.

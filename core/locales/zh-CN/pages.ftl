@@ -191,6 +191,7 @@ two-factor-setup-heading = 设置双重身份验证
 two-factor-setup-text = 用身份验证器应用扫描二维码，然后输入它显示的验证码。
 two-factor-setup-qr-alt = 身份验证器应用的二维码
 two-factor-setup-secret = 或在应用中输入此密钥：
+two-factor-setup-open-app = 在此设备的身份验证器应用中打开
 two-factor-setup-button = 开启
 two-factor-codes-heading = 你的恢复码
 two-factor-codes-text = 请把这些恢复码保存在安全的地方：丢失身份验证器应用时，每个恢复码可登录一次。它们只显示这一次。

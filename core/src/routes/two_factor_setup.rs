@@ -171,6 +171,8 @@ fn enrolment_page(ctx: &mut Ctx, enrolment: &Value, status: u16, error: Option<S
         alt: t.text("two-factor-setup-qr-alt"),
         secret_label: t.text("two-factor-setup-secret"),
         secret: text("secret"),
+        uri: text("uri"),
+        uri_label: t.text("two-factor-setup-open-app"),
     };
     let form = PageForm {
         id: "two-factor-setup",
