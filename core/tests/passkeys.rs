@@ -31,7 +31,12 @@ fn passkey_config(adapter: Value, extra: Value) -> Config {
 /// The session shows the user's id (for the passkey calls), as apps do
 /// with a session callback.
 fn engine(adapter: Value, extra: Value) -> Auth {
-    let hooks = HookMap::new().on("callbacks.session", |args| {
+    engine_with(adapter, extra, HookMap::new())
+}
+
+/// [`engine`] with more hooks.
+fn engine_with(adapter: Value, extra: Value, hooks: HookMap) -> Auth {
+    let hooks = hooks.on("callbacks.session", |args| {
         let mut session = args["session"].clone();
         let id = args["user"]["id"].as_str().or(args["token"]["sub"].as_str()).map(str::to_owned);
         session["user"]["id"] = id.into();
@@ -445,16 +450,9 @@ fn a_signed_in_user_adds_a_passkey_and_must_say_which_action(adapter: &Value) {
 fn the_account_page_adds_and_removes_passkeys(adapter: &Value) {
     let providers =
         json!([{ "type": "webauthn" }, { "type": "password", "argon2": { "memoryKib": 64, "iterations": 1 } }]);
-    let hooks = HookMap::new()
-        .on("callbacks.session", |args| {
-            let mut session = args["session"].clone();
-            session["user"]["id"] = args["user"]["id"].clone();
-            Ok(session)
-        })
-        .on("providers.password.sendEmail", |_| Ok(Value::Null));
-    let config =
-        passkey_config(adapter.clone(), json!({ "providers": providers, "session": { "strategy": "database" } }));
-    let auth = Auth::with_env(config, Arc::new(hooks), &std::collections::HashMap::new()).expect("engine builds");
+    let mail = HookMap::new().on("providers.password.sendEmail", |_| Ok(Value::Null));
+    let extra = json!({ "providers": providers, "session": { "strategy": "database" } });
+    let auth = engine_with(adapter.clone(), extra, mail);
     let mut browser = Browser::new(&auth);
     let mut first = SoftAuthenticator::new(Alg::Es256, ORIGIN);
     let (_, opts) = options(&mut browser, "email=ada@example.com");

@@ -73,6 +73,15 @@ fn code(secret: &str, seconds: i64) -> String {
     TotpProfile::default().code_at(&raw, at).unwrap()
 }
 
+/// Turn TOTP on for `user_id` as an app would, with the code of the step
+/// before now (later codes in a test are then fresh): its key and recovery
+/// codes.
+fn turn_on(auth: &Auth, user_id: &str, email: &str) -> (String, Vec<String>) {
+    let key = auth.begin_totp(user_id, email).unwrap()["secret"].as_str().unwrap().to_owned();
+    let recovery = auth.confirm_totp(user_id, &code(&key, -30)).unwrap();
+    (key, recovery)
+}
+
 fn refused(e: libauth_core::AuthError) -> bool {
     e.error_type == ErrorType::TwoFactorError
 }
@@ -232,6 +241,11 @@ fn configuration_and_stores_without_accounts() {
 
 type Mailbox = Arc<Mutex<Vec<String>>>;
 
+/// JWT sessions on SQLite (in `file`) and database sessions in memory.
+fn strategies(file: &common::TempFile) -> [(&'static str, Value); 2] {
+    [("jwt", json!({ "type": "sqlite", "path": file.0 })), ("database", json!({ "type": "memory" }))]
+}
+
 /// An engine with the password provider, for sign-ins through the routes.
 fn password_engine(adapter: Value, strategy: &str, mailbox: &Mailbox, extra: Value) -> Auth {
     let mailbox = mailbox.clone();
@@ -282,15 +296,12 @@ fn post_code(b: &mut common::Browser, code: &str) -> libauth_core::AuthResponse 
 #[test]
 fn a_user_with_totp_on_signs_in_in_two_steps() {
     let file = temp_db_path();
-    for (strategy, adapter) in
-        [("jwt", json!({ "type": "sqlite", "path": file.0 })), ("database", json!({ "type": "memory" }))]
-    {
+    for (strategy, adapter) in strategies(&file) {
         let mailbox = Mailbox::default();
         let auth = password_engine(adapter, strategy, &mailbox, json!({}));
         let mut laptop = common::Browser::new(&auth);
         let ada = sign_up(&mut laptop, &mailbox, "ada@example.com");
-        let secret = auth.begin_totp(&ada, "ada@example.com").unwrap()["secret"].as_str().unwrap().to_owned();
-        let recovery = auth.confirm_totp(&ada, &code(&secret, 0)).unwrap();
+        let (secret, recovery) = turn_on(&auth, &ada, "ada@example.com");
 
         // First factor: no session, the code page.
         let mut phone = common::Browser::new(&auth);
@@ -373,8 +384,7 @@ fn a_custom_page_gets_json_at_each_step() {
     let auth = password_engine(json!({ "type": "memory" }), "jwt", &mailbox, json!({}));
     let mut b = common::Browser::new(&auth);
     let ada = sign_up(&mut b, &mailbox, "ada@example.com");
-    let key = auth.begin_totp(&ada, "ada@example.com").unwrap()["secret"].as_str().unwrap().to_owned();
-    auth.confirm_totp(&ada, &code(&key, -30)).unwrap();
+    let (key, _) = turn_on(&auth, &ada, "ada@example.com");
     let mut page = common::Browser::new(&auth);
     page.extra_headers.push(("x-auth-return-redirect".into(), "1".into()));
     let res = password_sign_in(&mut page, "ada@example.com");
@@ -398,8 +408,7 @@ fn the_second_step_follows_the_configured_first_factors_only() {
         password_engine(json!({ "type": "memory" }), "jwt", &mailbox, json!({ "twoFactor": { "signIn": ["oauth"] } }));
     let mut laptop = common::Browser::new(&auth);
     let ada = sign_up(&mut laptop, &mailbox, "ada@example.com");
-    let secret = auth.begin_totp(&ada, "ada@example.com").unwrap()["secret"].as_str().unwrap().to_owned();
-    auth.confirm_totp(&ada, &code(&secret, 0)).unwrap();
+    let (secret, _) = turn_on(&auth, &ada, "ada@example.com");
     let mut phone = common::Browser::new(&auth);
     let res = password_sign_in(&mut phone, "ada@example.com");
     assert!(common::location(&res).ends_with("/home"), "{}", common::location(&res));
@@ -408,8 +417,7 @@ fn the_second_step_follows_the_configured_first_factors_only() {
     let asks = password_engine(json!({ "type": "memory" }), "jwt", &mailbox, json!({}));
     let mut b = common::Browser::new(&asks);
     let ada = sign_up(&mut b, &mailbox, "ada@example.com");
-    let secret = asks.begin_totp(&ada, "ada@example.com").unwrap()["secret"].as_str().unwrap().to_owned();
-    asks.confirm_totp(&ada, &code(&secret, 0)).unwrap();
+    let (secret, _) = turn_on(&asks, &ada, "ada@example.com");
     let mut tampered = common::Browser::new(&asks);
     password_sign_in(&mut tampered, "ada@example.com");
     let pending = tampered.jar.get_mut("authjs.two-factor").expect("a pending sign-in");
@@ -459,9 +467,7 @@ fn post_form(b: &mut common::Browser, path: &str, pairs: &[(&str, &str)]) -> lib
 fn the_account_page_turns_the_second_factor_on_and_off() {
     use base64::Engine as _;
     let file = temp_db_path();
-    for (strategy, adapter) in
-        [("jwt", json!({ "type": "sqlite", "path": file.0 })), ("database", json!({ "type": "memory" }))]
-    {
+    for (strategy, adapter) in strategies(&file) {
         let mailbox = Mailbox::default();
         let auth = password_engine(adapter, strategy, &mailbox, json!({ "twoFactor": { "issuer": "Example" } }));
         let mut b = common::Browser::new(&auth);
@@ -550,19 +556,15 @@ fn the_account_page_turns_the_second_factor_on_and_off() {
 #[test]
 fn a_trusted_browser_skips_the_second_step_until_the_user_signs_out_everywhere() {
     let file = temp_db_path();
-    for (strategy, adapter) in
-        [("jwt", json!({ "type": "sqlite", "path": file.0 })), ("database", json!({ "type": "memory" }))]
-    {
+    for (strategy, adapter) in strategies(&file) {
         let mailbox = Mailbox::default();
         let auth = password_engine(adapter, strategy, &mailbox, json!({}));
         let mut laptop = common::Browser::new(&auth);
         let ada = sign_up(&mut laptop, &mailbox, "ada@example.com");
-        let key = auth.begin_totp(&ada, "ada@example.com").unwrap()["secret"].as_str().unwrap().to_owned();
-        let recovery = auth.confirm_totp(&ada, &code(&key, -30)).unwrap();
+        let (key, recovery) = turn_on(&auth, &ada, "ada@example.com");
         let mut other = common::Browser::new(&auth);
         let bob = sign_up(&mut other, &mailbox, "bob@example.com");
-        let bob_key = auth.begin_totp(&bob, "bob@example.com").unwrap()["secret"].as_str().unwrap().to_owned();
-        auth.confirm_totp(&bob, &code(&bob_key, -30)).unwrap();
+        let (bob_key, _) = turn_on(&auth, &bob, "bob@example.com");
 
         let mut phone = common::Browser::new(&auth);
         password_sign_in(&mut phone, "ada@example.com");
@@ -610,6 +612,7 @@ fn a_trusted_browser_skips_the_second_step_until_the_user_signs_out_everywhere()
         let res = password_sign_in(&mut phone, "ada@example.com");
         assert!(common::location(&res).ends_with("/home"), "{strategy}: trusted again");
         auth.disable_totp(&ada, &recovery[1]).unwrap();
+        // On again (a code of the next step: this user's earlier steps are taken).
         let key = auth.begin_totp(&ada, "ada@example.com").unwrap()["secret"].as_str().unwrap().to_owned();
         auth.confirm_totp(&ada, &code(&key, 30)).unwrap();
         sign_out(&mut phone);
@@ -627,8 +630,7 @@ fn a_trusted_browser_skips_the_second_step_until_the_user_signs_out_everywhere()
     );
     let mut b = common::Browser::new(&auth);
     let ada = sign_up(&mut b, &mailbox, "ada@example.com");
-    let key = auth.begin_totp(&ada, "ada@example.com").unwrap()["secret"].as_str().unwrap().to_owned();
-    auth.confirm_totp(&ada, &code(&key, -30)).unwrap();
+    let (key, _) = turn_on(&auth, &ada, "ada@example.com");
     let mut phone = common::Browser::new(&auth);
     password_sign_in(&mut phone, "ada@example.com");
     assert!(!phone.get("/auth/two-factor").body_str().contains(r#"name="trust""#));

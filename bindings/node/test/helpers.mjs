@@ -203,6 +203,28 @@ export async function launch() {
   return chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS, headless: true });
 }
 
+/**
+ * A virtual platform authenticator (CDP) for `page`: resident keys, user
+ * verification, presence answered at once. `{ cdp, authenticatorId,
+ * credentials() }`.
+ */
+export async function virtualAuthenticator(context, page) {
+  const cdp = await context.newCDPSession(page);
+  await cdp.send("WebAuthn.enable");
+  const { authenticatorId } = await cdp.send("WebAuthn.addVirtualAuthenticator", {
+    options: {
+      protocol: "ctap2",
+      transport: "internal",
+      hasResidentKey: true,
+      hasUserVerification: true,
+      isUserVerified: true,
+      automaticPresenceSimulation: true,
+    },
+  });
+  const credentials = async () => (await cdp.send("WebAuthn.getCredentials", { authenticatorId })).credentials;
+  return { cdp, authenticatorId, credentials };
+}
+
 export async function freePort() {
   const srv = net.createServer().listen(0, "127.0.0.1");
   await once(srv, "listening");

@@ -18,7 +18,17 @@ import { createRequire } from "node:module";
 import { randomBytes } from "node:crypto";
 import { fileURLToPath } from "node:url";
 import { ReactiveAuth, Passkey, getSession } from "libauth";
-import { listen, webServer, launch, freePort, startProcess, CHROMIUM, SECRET, skipUnless } from "./helpers.mjs";
+import {
+  listen,
+  webServer,
+  launch,
+  freePort,
+  startProcess,
+  virtualAuthenticator,
+  CHROMIUM,
+  SECRET,
+  skipUnless,
+} from "./helpers.mjs";
 
 const require = createRequire(import.meta.url);
 const root = fileURLToPath(new URL("../../../", import.meta.url));
@@ -54,25 +64,14 @@ async function authenticatorPage(browser) {
   const logs = [];
   page.on("console", (m) => logs.push(`${m.type()}: ${m.text()}`));
   page.on("pageerror", (e) => logs.push(`pageerror: ${e.message}`));
-  const cdp = await context.newCDPSession(page);
-  await cdp.send("WebAuthn.enable");
-  const { authenticatorId } = await cdp.send("WebAuthn.addVirtualAuthenticator", {
-    options: {
-      protocol: "ctap2",
-      transport: "internal",
-      hasResidentKey: true,
-      hasUserVerification: true,
-      isUserVerified: true,
-      automaticPresenceSimulation: true,
-    },
-  });
+  const { cdp, authenticatorId, credentials } = await virtualAuthenticator(context, page);
   return {
     context,
     page,
     logs,
     cdp,
     authenticatorId,
-    credentials: async () => (await cdp.send("WebAuthn.getCredentials", { authenticatorId })).credentials,
+    credentials,
     autofill: (on) =>
       page.evaluate((off) => (off ? localStorage.setItem("test-no-autofill", "1") : localStorage.clear()), !on),
   };

@@ -15,7 +15,17 @@ import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import express from "express";
 import { ServerAuth, Password, Passkey, signUp, requestPasswordReset, AuthError } from "libauth";
-import { listen, launch, freePort, startProcess, CHROMIUM, SECRET, skipUnless, totp } from "./helpers.mjs";
+import {
+  listen,
+  launch,
+  freePort,
+  startProcess,
+  virtualAuthenticator,
+  CHROMIUM,
+  SECRET,
+  skipUnless,
+  totp,
+} from "./helpers.mjs";
 
 const root = fileURLToPath(new URL("../../../", import.meta.url));
 const PYTHON = process.env.LIBAUTH_PYTHON || `${root}.venv/bin/python`;
@@ -235,18 +245,7 @@ describe("a two-step sign-in in headless Chromium", { skip }, () => {
 
       // The account page: add a passkey (a virtual authenticator answers
       // the browser module's ceremony)...
-      const cdp = await context.newCDPSession(page);
-      await cdp.send("WebAuthn.enable");
-      const { authenticatorId } = await cdp.send("WebAuthn.addVirtualAuthenticator", {
-        options: {
-          protocol: "ctap2",
-          transport: "internal",
-          hasResidentKey: true,
-          hasUserVerification: true,
-          isUserVerified: true,
-          automaticPresenceSimulation: true,
-        },
-      });
+      const { cdp, authenticatorId, credentials } = await virtualAuthenticator(context, page);
       const logs = [];
       page.on("console", (m) => logs.push(`${m.type()}: ${m.text()}`));
       page.on("pageerror", (e) => logs.push(`pageerror: ${e.message}`));
@@ -259,7 +258,7 @@ describe("a two-step sign-in in headless Chromium", { skip }, () => {
         }),
         page.click("section >> text=Add a passkey"),
       ]);
-      assert.equal((await cdp.send("WebAuthn.getCredentials", { authenticatorId })).credentials.length, 1);
+      assert.equal((await credentials()).length, 1);
       assert.ok(await page.isVisible("section >> text=Remove"), "the passkey is listed");
       // Gone with its device: the sign-in page's passkey autofill would
       // otherwise sign in with it before the password is typed.
