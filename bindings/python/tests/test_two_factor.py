@@ -111,3 +111,48 @@ def test_sign_in_in_two_steps_over_http_with_pyotp_codes(tmp_path: Path) -> None
         assert first.session()["amr"] == ["pwd"]
     finally:
         server.stop()
+
+
+def test_the_account_page_turns_totp_on_and_a_trusted_browser_skips_the_code(tmp_path: Path) -> None:
+    """Through a WSGI server: TOTP set up on the built-in account page
+    (its key read off the page, pyotp's code), ten recovery codes shown;
+    then a sign-in with "trust this browser" ticked, after which that
+    browser signs in with the credentials alone, until the user's sessions
+    are ended everywhere."""
+    db = tmp_path / "auth.db"
+    server = start_wsgi(
+        base_config(trustHost=True, adapter={"type": "sqlite", "path": str(db)}, session={"strategy": "database"})
+    )
+    try:
+        laptop = Browser(server)
+        assert laptop.sign_in("ada", "lovelace").status_code == 302
+        page = laptop.get("/auth/account")
+        assert page.status_code == 200 and "Two-factor authentication" in page.text
+        res = laptop.post("/auth/two-factor/setup", {"csrfToken": laptop.csrf(), "code": ""})
+        assert res.status_code == 200 and "data:image/svg+xml;base64," in res.text
+        key = res.text.split("<figcaption>")[1].split("<code>")[1].split("</code>")[0]
+        app = pyotp.TOTP(key)
+        res = laptop.post("/auth/two-factor/setup", {"csrfToken": laptop.csrf(), "code": app.at(time.time() - 30)})
+        assert res.status_code == 200
+        assert res.text.count("<li><code>") == 10, "ten recovery codes, shown once"
+
+        phone = Browser(server)
+        res = phone.sign_in("ada", "lovelace")
+        assert res.headers["location"].endswith("/auth/two-factor")
+        token = phone.csrf()
+        res = phone.post("/auth/two-factor", {"code": app.now(), "trust": "on", "csrfToken": token})
+        assert res.status_code == 302, res.text
+        assert phone.session()["amr"] == ["pwd", "otp"]
+        # Trusted: the credentials alone, in this browser.
+        phone.http.cookies.set("authjs.session-token", None)
+        res = phone.sign_in("ada", "lovelace")
+        assert not res.headers["location"].endswith("/auth/two-factor"), res.headers
+        assert phone.session()["amr"] == ["pwd"]
+        # Every session ended: the trusted browser is asked again.
+        with sqlite3.connect(db) as conn:
+            (user_id,) = conn.execute("SELECT id FROM users").fetchone()
+        server.auth.end_all_sessions(user_id)
+        res = phone.sign_in("ada", "lovelace")
+        assert res.headers["location"].endswith("/auth/two-factor")
+    finally:
+        server.stop()
