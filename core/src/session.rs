@@ -585,6 +585,19 @@ impl Auth {
         }
     }
 
+    /// A new database session's cookie value: a random token with how the
+    /// user signed in after it ([`crate::identity::session_cookie_with_amr`]);
+    /// a host's `generateSessionToken` token exactly as it made it (the
+    /// host may rely on the cookie being its token: that session has no
+    /// `amr`).
+    pub(crate) fn new_session_cookie_value(&self, amr: &[&str]) -> Result<String, AuthError> {
+        let token = self.generate_session_token()?;
+        if self.custom_session_token {
+            return Ok(token);
+        }
+        Ok(crate::identity::session_cookie_with_amr(&token, amr))
+    }
+
     /// A new database session token: the host's `generateSessionToken`, or
     /// a random UUID. A host token must be a string of 16 to 512
     /// characters: anything else fails the sign-in (SessionTokenError)

@@ -85,7 +85,9 @@ pub(crate) fn signed_in_user(ctx: &Ctx) -> Result<Option<AdapterUser>, AuthError
     }
 }
 
-fn to_sign_in(ctx: &Ctx) -> Reply {
+/// The sign-in page, back to the account page afterwards: the answer to a
+/// browser that is not signed in.
+pub(crate) fn to_sign_in(ctx: &Ctx) -> Reply {
     let back = url(ctx);
     let query = url::form_urlencoded::Serializer::new(String::new()).append_pair("callbackUrl", &back).finish();
     Reply::Redirect(ctx.with_locale(format!("{}/signin?{query}", ctx.base_url())))

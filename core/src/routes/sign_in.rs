@@ -220,7 +220,7 @@ pub(crate) fn issue_session(ctx: &mut Ctx, finish: Finish, amr: &[&str]) -> Resu
     let jar = ChunkedCookie::read(&ctx.cookies.session_token, ctx.req);
     match (strategy, stores) {
         (SessionStrategy::Database, Some(db)) => {
-            let token = crate::identity::session_cookie_with_amr(&ctx.auth.generate_session_token()?, amr);
+            let token = ctx.auth.new_session_cookie_value(amr)?;
             let expires_ms = (now_millis() as i64).saturating_add(ctx.auth.settings.session_max_age as i64 * 1000);
             let user_id = user.get("id").and_then(Value::as_str).unwrap_or_default().to_owned();
             let stored = crate::session::stored_session_token(&token);

@@ -7,14 +7,14 @@
 //! | `POST two-factor/recovery-codes` | after a code: ten new recovery codes, shown once |
 //! | `POST two-factor/disable` | after a code, a recovery code or the password: TOTP off |
 //!
-//! Each needs the CSRF token and a signed-in browser (else the account
-//! page, which sends the browser to sign in); a `GET` is the account page. Codes count against `rateLimit.twoFactor` per user, a password
+//! Each needs the CSRF token and a signed-in browser (else the sign-in
+//! page, back to the account page afterwards); a `GET` is the account page. Codes count against `rateLimit.twoFactor` per user, a password
 //! against `rateLimit.credentials`, as at sign-in.
 
 use base64::Engine as _;
 use serde_json::Value;
 
-use super::account::{signed_in_user, url as account_url, url_with_notice};
+use super::account::{signed_in_user, to_sign_in, url as account_url, url_with_notice};
 use super::password::password_matches;
 use super::{limits, Ctx, Reply};
 use crate::error::{AuthError, ErrorType};
@@ -58,7 +58,7 @@ pub(crate) fn step_url(ctx: &Ctx, step: SetupStep) -> String {
 pub(crate) fn post(ctx: &mut Ctx, step: SetupStep) -> Result<Reply, AuthError> {
     ctx.require_csrf()?;
     let Some(user) = signed_in_user(ctx)? else {
-        return Ok(Reply::Redirect(account_url(ctx)));
+        return Ok(to_sign_in(ctx));
     };
     match step {
         SetupStep::Setup => setup(ctx, &user),

@@ -33,7 +33,7 @@ fn reauthenticate(
 ) -> Result<Result<AdapterUser, Reply>, AuthError> {
     let db = stores(ctx)?;
     let Some(user) = crate::routes::account::signed_in_user(ctx)? else {
-        return Ok(Err(Reply::Redirect(crate::routes::account::url(ctx))));
+        return Ok(Err(crate::routes::account::to_sign_in(ctx)));
     };
     let key = user.email.clone().unwrap_or_else(|| user.id.clone());
     let counted = crate::routes::limits::check(ctx, Route::Credentials, &[key.as_str()], 1)?;
