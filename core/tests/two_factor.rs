@@ -408,7 +408,7 @@ fn the_second_step_follows_the_configured_first_factors_only() {
         password_engine(json!({ "type": "memory" }), "jwt", &mailbox, json!({ "twoFactor": { "signIn": ["oauth"] } }));
     let mut laptop = common::Browser::new(&auth);
     let ada = sign_up(&mut laptop, &mailbox, "ada@example.com");
-    let (secret, _) = turn_on(&auth, &ada, "ada@example.com");
+    let _ = turn_on(&auth, &ada, "ada@example.com");
     let mut phone = common::Browser::new(&auth);
     let res = password_sign_in(&mut phone, "ada@example.com");
     assert!(common::location(&res).ends_with("/home"), "{}", common::location(&res));
@@ -564,7 +564,7 @@ fn a_trusted_browser_skips_the_second_step_until_the_user_signs_out_everywhere()
         let (key, recovery) = turn_on(&auth, &ada, "ada@example.com");
         let mut other = common::Browser::new(&auth);
         let bob = sign_up(&mut other, &mailbox, "bob@example.com");
-        let (bob_key, _) = turn_on(&auth, &bob, "bob@example.com");
+        let _ = turn_on(&auth, &bob, "bob@example.com");
 
         let mut phone = common::Browser::new(&auth);
         password_sign_in(&mut phone, "ada@example.com");
