@@ -134,7 +134,7 @@ musl_check() { # target file loader-runner...
   local t=$1 file=$2 out unresolved
   shift 2
   out=$("$@" --list "$file" 2>&1)
-  unresolved=$(grep -E 'Error (relocating|loading)' <<<"$out" | grep -vE ': _?Py[A-Za-z_]+: symbol not found' || true)
+  unresolved=$(grep -E 'Error (relocating|loading)' <<<"$out" | grep -vE ': _?Py[A-Za-z0-9_]+: symbol not found' || true)
   if [ -z "$unresolved" ] && grep -q 'libc' <<<"$out"; then
     pass "musl $t $(basename "$file"): every symbol resolves ($(tr '\n' ' ' <<<"$out" | sed 's/  */ /g'))"
   else
