@@ -260,13 +260,11 @@ impl Auth {
             return Err(refused("a second factor is on already: turn it off first"));
         }
         let issuer = self.totp_issuer();
-        let label = label.trim();
-        let label = if label.is_empty() { user_id } else { label };
         let enrolment = self
             .settings
             .two_factor
             .totp
-            .enrol(&issuer, label)
+            .enrol(&issuer, app_label(label, user_id))
             .ok_or_else(|| refused("the account label cannot hold a `:`"))?;
         let sealed = SecretBox::new(&self.settings.secrets)
             .seal(user_id, &enrolment.secret)
@@ -289,7 +287,7 @@ impl Auth {
         } else {
             db.accounts.update_account(&factor.account)?;
         }
-        Ok(json!({ "uri": enrolment.uri, "secret": enrolment.secret_base32, "qrSvg": enrolment.qr_svg }))
+        Ok(enrolment_json(&enrolment))
     }
 
     /// Turn TOTP on with the first code from the app (the secret
@@ -378,6 +376,11 @@ impl Auth {
         if factor.enabled_at.is_some() {
             self.verify_second_factor(user_id, code)?;
         }
+        self.remove_factor(db, user_id, &factor)
+    }
+
+    /// Delete `user_id`'s factor row (`twoFactorDisabled` when it was on).
+    fn remove_factor(&self, db: &DataStores, user_id: &str, factor: &Factor) -> Result<(), AuthError> {
         db.accounts.unlink_account(TOTP_ACCOUNT, user_id)?;
         if factor.enabled_at.is_some() {
             self.callbacks.event(&Hook::EVENT_TWO_FACTOR_DISABLED, || json!({ "userId": user_id }));
@@ -392,9 +395,9 @@ impl Auth {
         let Some(factor) = self.factor(db, user_id)?.filter(|f| f.enabled_at.is_none()) else {
             return Ok(None);
         };
-        let label = if label.trim().is_empty() { user_id } else { label.trim() };
-        let enrolment = self.settings.two_factor.totp.enrolment_for(factor.secret, &self.totp_issuer(), label);
-        Ok(enrolment.map(|e| json!({ "uri": e.uri, "secret": e.secret_base32, "qrSvg": e.qr_svg })))
+        let issuer = self.totp_issuer();
+        let enrolment = self.settings.two_factor.totp.enrolment_for(factor.secret, &issuer, app_label(label, user_id));
+        Ok(enrolment.as_ref().map(enrolment_json))
     }
 
     /// Turn TOTP off for `user_id` whose password was just checked (the
@@ -402,11 +405,7 @@ impl Auth {
     pub(crate) fn disable_totp_after_password(&self, user_id: &str) -> Result<(), AuthError> {
         let db = self.two_factor_stores()?;
         let Some(factor) = self.factor(db, user_id)? else { return Ok(()) };
-        db.accounts.unlink_account(TOTP_ACCOUNT, user_id)?;
-        if factor.enabled_at.is_some() {
-            self.callbacks.event(&Hook::EVENT_TWO_FACTOR_DISABLED, || json!({ "userId": user_id }));
-        }
-        Ok(())
+        self.remove_factor(db, user_id, &factor)
     }
 
     /// `{ enabled, pending, enabledAt, recoveryCodesLeft }` for `user_id`.
@@ -456,7 +455,7 @@ impl Auth {
         first: FirstFactor,
         user_id: &str,
     ) -> Result<Option<i64>, AuthError> {
-        if !self.settings.two_factor.sign_in.asks_after(first) || !db.supports("getUserAccount") {
+        if !self.settings.two_factor.sign_in.asks_after(first) {
             return Ok(None);
         }
         totp_enabled_at(db, user_id)
@@ -540,4 +539,20 @@ pub(crate) fn totp_enabled_at(db: &DataStores, user_id: &str) -> Result<Option<i
     }
     let account = db.accounts.get_account(user_id, TOTP_ACCOUNT)?;
     Ok(account.and_then(|a| a.extra.get(ENABLED_AT).and_then(Value::as_i64)))
+}
+
+/// The name authenticator apps show for the account: `label` (the user's
+/// address), else the user's id.
+fn app_label<'a>(label: &'a str, user_id: &'a str) -> &'a str {
+    let label = label.trim();
+    if label.is_empty() {
+        user_id
+    } else {
+        label
+    }
+}
+
+/// An enrolment as the calls answer it: `{ uri, secret, qrSvg }`.
+fn enrolment_json(enrolment: &crate::two_factor::Enrolment) -> Value {
+    json!({ "uri": enrolment.uri, "secret": enrolment.secret_base32, "qrSvg": enrolment.qr_svg })
 }

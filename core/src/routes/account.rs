@@ -85,6 +85,27 @@ pub(crate) fn signed_in_user(ctx: &Ctx) -> Result<Option<AdapterUser>, AuthError
     }
 }
 
+/// Whether a form posted to a JSON route (`sessions`, `passkeys`) came
+/// from the account page (`return=account`): its answer is then
+/// [`back_from`].
+pub(crate) fn posted_from_page(ctx: &mut Ctx) -> bool {
+    ctx.body_str("return").as_deref() == Some("account")
+}
+
+/// A JSON route's `reply` as the account page's form gets it: a redirect
+/// back to the page, with the notice `notice_of` names for the answer's
+/// status (none: the page as it was).
+pub(crate) fn back_from(ctx: &Ctx, reply: &Reply, notice_of: impl Fn(u16) -> Option<&'static str>) -> Reply {
+    let notice = match reply {
+        Reply::Json { status, .. } => notice_of(*status),
+        _ => None,
+    };
+    Reply::Redirect(match notice {
+        Some(notice) => url_with_notice(ctx, notice),
+        None => url(ctx),
+    })
+}
+
 /// The sign-in page, back to the account page afterwards: the answer to a
 /// browser that is not signed in.
 pub(crate) fn to_sign_in(ctx: &Ctx) -> Reply {

@@ -37,12 +37,17 @@ pub(crate) fn offered(ctx: &Ctx) -> bool {
         && ctx.auth.stores.data().is_some_and(|db| db.sessions.keeps_sign_outs())
 }
 
-/// Trust this browser for `user_id`, whose second factor was turned on at
-/// `since` (unix ms).
-pub(crate) fn trust(ctx: &mut Ctx, user_id: &str, since: i64) -> Result<(), AuthError> {
-    let Some(max_age) = ctx.auth.settings.two_factor.trusted_device.max_age.filter(|_| offered(ctx)) else {
+/// Trust this browser for `user_id`, under the second factor they have on
+/// now (nothing without one, or where trust is not offered).
+pub(crate) fn trust(ctx: &mut Ctx, user_id: &str) -> Result<(), AuthError> {
+    let (Some(max_age), Some(db)) = (ctx.auth.settings.two_factor.trusted_device.max_age, ctx.auth.stores.data())
+    else {
         return Ok(());
     };
+    if !offered(ctx) {
+        return Ok(());
+    }
+    let Some(since) = crate::user_two_factor::totp_enabled_at(db, user_id)? else { return Ok(()) };
     let mut claims = Map::new();
     claims.insert("sub".into(), Value::from(user_id));
     claims.insert("at".into(), Value::from(now_millis()));

@@ -71,10 +71,7 @@ pub(crate) fn verify(ctx: &mut Ctx) -> Result<Reply, AuthError> {
             let jar = ChunkedCookie::read(&ctx.cookies.two_factor, ctx.req);
             ctx.set_cookies.extend(jar.clear());
             if ctx.body_str("trust").is_some_and(|v| v == "on" || v == "1" || v == "true") {
-                let db = ctx.auth.stores.data().ok_or_else(|| AuthError::new(ErrorType::MissingAdapter, "no store"))?;
-                if let Some(since) = crate::user_two_factor::totp_enabled_at(db, &user_id)? {
-                    trusted_device::trust(ctx, &user_id, since)?;
-                }
+                trusted_device::trust(ctx, &user_id)?;
             }
             // A recovery code is a one-time password too.
             let amr = [finish.first.amr(), "otp"];

@@ -25,15 +25,12 @@ pub fn list(ctx: &mut Ctx) -> Result<Reply, AuthError> {
 
 pub fn manage(ctx: &mut Ctx) -> Result<Reply, AuthError> {
     // The account page's forms: back to it, with a notice when it worked.
-    let back_to_account = ctx.body_str("return").as_deref() == Some("account");
+    let from_page = super::account::posted_from_page(ctx);
     let reply = end(ctx)?;
-    if !back_to_account {
+    if !from_page {
         return Ok(reply);
     }
-    Ok(Reply::Redirect(match reply {
-        Reply::Json { status: 200, .. } => super::account::url_with_notice(ctx, "sessions-ended"),
-        _ => super::account::url(ctx),
-    }))
+    Ok(super::account::back_from(ctx, &reply, |status| (status == 200).then_some("sessions-ended")))
 }
 
 fn end(ctx: &mut Ctx) -> Result<Reply, AuthError> {

@@ -389,17 +389,16 @@ pub fn list(ctx: &mut Ctx) -> Result<Reply, AuthError> {
 /// `return=account`: the answer is then a redirect back to it, with a
 /// notice saying what happened.
 pub fn manage(ctx: &mut Ctx) -> Result<Reply, AuthError> {
-    let back_to_account = ctx.body_str("return").as_deref() == Some("account");
+    let from_page = super::account::posted_from_page(ctx);
     let reply = change(ctx)?;
-    if !back_to_account {
+    if !from_page {
         return Ok(reply);
     }
-    let notice = match &reply {
-        Reply::Json { status: 200, .. } => "passkey-removed",
-        Reply::Json { status: 409, .. } => "passkey-last",
-        _ => return Ok(Reply::Redirect(super::account::url(ctx))),
-    };
-    Ok(Reply::Redirect(super::account::url_with_notice(ctx, notice)))
+    Ok(super::account::back_from(ctx, &reply, |status| match status {
+        200 => Some("passkey-removed"),
+        409 => Some("passkey-last"),
+        _ => None,
+    }))
 }
 
 fn change(ctx: &mut Ctx) -> Result<Reply, AuthError> {
