@@ -124,6 +124,15 @@ impl SessionView {
 #[derive(Clone)]
 pub struct SharedKey(Arc<SharedSession>);
 
+impl SharedKey {
+    /// The session's JSON text, as every read it answered gave it
+    /// ([`SessionView::json`]): for a binding that builds its own copy the
+    /// first time it meets the key.
+    pub fn json(&self) -> &str {
+        &self.0.json
+    }
+}
+
 impl PartialEq for SharedKey {
     fn eq(&self, other: &SharedKey) -> bool {
         Arc::ptr_eq(&self.0, &other.0)
@@ -183,18 +192,19 @@ impl Auth {
     }
 
     /// The session of a request that is not an auth route, read only
-    /// ([`ReadMode::Peek`]): `url` picks the cookie names (secure or not,
-    /// as for any request), `pairs` are the request's cookies. Both
-    /// [`Auth::get_session`] (a whole request) and
+    /// ([`ReadMode::Peek`]): `names` are the cookie names of the request's
+    /// scheme (secure or not, as for any request), `pairs` its cookies.
+    /// [`Auth::get_session`] (a whole request),
     /// [`Auth::get_session_by_cookie`] (a URL and one `Cookie` header, no
-    /// request built) come here, so the two always answer alike.
+    /// request built) and [`Auth::get_session_view_by_scheme`] all come
+    /// here, so they always answer alike.
     pub(crate) fn peek_session<'r>(
         &self,
-        url: &str,
+        names: &CookieSet,
         pairs: impl Iterator<Item = (&'r str, &'r str)>,
     ) -> Result<Option<SessionView>, AuthError> {
         let read = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            let jar = ChunkedCookie::from_pairs(&self.cookies_for_url(url).session_token, pairs);
+            let jar = ChunkedCookie::from_pairs(&names.session_token, pairs);
             self.read_session_from(jar, ReadMode::Peek)
         }))
         .map_err(|_| AuthError::internal())?;

@@ -1,5 +1,6 @@
 //! `Auth::get_session_by_cookie` (a URL and one `Cookie` header, no request
-//! built) answers exactly what `Auth::get_session` answers for a request
+//! built) and `Auth::get_session_view_by_scheme` (whether it came over
+//! HTTPS and the header) answer exactly what `Auth::get_session` answers for a request
 //! with that URL and header: the same session, the same identity, the same
 //! error, for valid, tampered, expired, rotated-out, chunked and garbage
 //! cookies, secure and plain cookie names, JWT and database sessions.
@@ -33,6 +34,11 @@ fn full(auth: &Auth, url: &str, cookie: Option<&str>) -> Result<Option<(String, 
 
 fn lean(auth: &Auth, url: &str, cookie: Option<&str>) -> Result<Option<(String, Option<String>)>, String> {
     answer(auth.get_session_by_cookie(url, cookie))
+}
+
+/// The read Node makes: whether the request came over HTTPS, no URL.
+fn by_scheme(auth: &Auth, https: bool, cookie: Option<&str>) -> Result<Option<(String, Option<String>)>, String> {
+    answer(auth.get_session_view_by_scheme(https, cookie).map(|s| s.map(|s| s.into_session())))
 }
 
 fn claims(name: &str) -> Map<String, Value> {
@@ -208,9 +214,11 @@ proptest! {
         }
         parts.push(free);
         let header = parts.join("; ");
+        let https = URLS[url].to_ascii_lowercase().starts_with("https://");
         for _ in 0..2 {
             let want = full(&auth, URLS[url], Some(&header));
-            prop_assert_eq!(lean(&auth, URLS[url], Some(&header)), want, "{}", header);
+            prop_assert_eq!(lean(&auth, URLS[url], Some(&header)), want.clone(), "{}", header);
+            prop_assert_eq!(by_scheme(&auth, https, Some(&header)), want, "{}", header);
         }
     }
 }

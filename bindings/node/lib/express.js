@@ -161,7 +161,10 @@ function getSession(req, config) {
   // that `Promise.resolve` hands back as is (an async function would wrap
   // it in a second one, two microtask ticks later).
   try {
-    return Promise.resolve(sessionInstanceFor(config).getSession(absoluteUrl(req), req.headers.cookie));
+    const instance = sessionInstanceFor(config);
+    if (instance.inlineSession)
+      return Promise.resolve(instance.readSession(protocolOf(req) === "https", req.headers.cookie));
+    return instance.getSession(absoluteUrl(req), req.headers.cookie);
   } catch (e) {
     return Promise.reject(e);
   }
@@ -190,13 +193,17 @@ function pathOf(url) {
  * The engine refuses (400) a host that is not a plain `host[:port]`.
  */
 function absoluteUrl(req, target = req.originalUrl ?? req.url) {
-  // Express computes `req.protocol` from X-Forwarded-Proto only when the
-  // proxy is trusted.
-  const protocol = req.protocol ?? (req.socket?.encrypted ? "https" : "http");
+  const protocol = protocolOf(req);
   let host = req.headers.host;
   const forwarded = req.headers["x-forwarded-host"];
   if (forwarded && trusted(req)) host = forwarded.split(",")[0].trim();
   return `${protocol}://${host}${target}`;
+}
+
+function protocolOf(req) {
+  // Express computes `req.protocol` from X-Forwarded-Proto only when the
+  // proxy is trusted.
+  return req.protocol ?? (req.socket?.encrypted ? "https" : "http");
 }
 
 function trusted(req) {

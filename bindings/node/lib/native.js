@@ -49,6 +49,45 @@ function onDone(key, id, error, response, json) {
   if (instance) instance.settle(id, error, response, json);
 }
 
+/** Shared sessions an engine keeps parsed; as many as the addon numbers. */
+const KEPT_SESSIONS = 1024;
+
+/**
+ * A shared session, parsed once, and how to copy it: the session, the
+ * objects in it (`user`) and its arrays of plain values (`amr`) are copied;
+ * strings, numbers and booleans are shared (immutable). A session with
+ * anything deeper (a token with odd claims), or a `__proto__` key, is
+ * parsed again instead.
+ */
+class KeptSession {
+  constructor(json) {
+    this.json = json;
+    this.value = JSON.parse(json);
+    this.objects = [];
+    this.arrays = [];
+    this.deep = false;
+    for (const [key, inner] of Object.entries(this.value)) {
+      if (inner === null || typeof inner !== "object") continue;
+      if (key === "__proto__" || !Object.entries(inner).every(([k, v]) => k !== "__proto__" && isPlain(v)))
+        this.deep = true;
+      else (Array.isArray(inner) ? this.arrays : this.objects).push(key);
+    }
+  }
+
+  copy() {
+    if (this.deep) return JSON.parse(this.json);
+    const value = this.value;
+    const out = { ...value };
+    for (const key of this.objects) out[key] = { ...value[key] };
+    for (const key of this.arrays) out[key] = value[key].slice();
+    return out;
+  }
+}
+
+function isPlain(v) {
+  return v === null || typeof v !== "object";
+}
+
 class Instance {
   /** `beside`: an Instance of the same config whose database and admission count this one shares. */
   constructor(config, overrides, beside) {
@@ -81,6 +120,10 @@ class Instance {
     this.native = built;
     this.basePath = this.native.basePath;
     this.inlineSession = this.native.inlineSession;
+    /** The engine's session reader (src/lib.rs) and its shared sessions by number. */
+    this.addon = native();
+    this.reader = this.inlineSession ? this.native.sessionReader() : null;
+    this.shared = new Map();
   }
 
   /**
@@ -96,13 +139,42 @@ class Instance {
 
   /** @returns {object | null | Promise<object | null>} */
   getSession(url, cookie) {
-    if (this.inlineSession) {
-      const out = this.native.getSessionJson(url, cookie ?? null);
-      return out == null ? null : JSON.parse(out);
-    }
+    // The engine's own test of a URL's scheme (it picks the cookie names).
+    if (this.inlineSession) return this.readSession(/^https:\/\//i.test(url), cookie);
     const id = this.callId();
     this.native.getSession(id, url, cookie ?? null);
     return this.defer(id);
+  }
+
+  /**
+   * The session of a request that came over HTTPS or not with this Cookie
+   * header, read on this thread: only when `inlineSession` (the scheme is
+   * all of the URL such a read uses).
+   * @returns {object | null}
+   */
+  readSession(https, cookie) {
+    const out = this.addon.readSession(this.reader, https, cookie ?? null);
+    if (typeof out === "number") return this.sharedSession(out, https, cookie);
+    return out == null ? null : JSON.parse(out);
+  }
+
+  /**
+   * A copy of the shared session numbered `id` (src/shared_ids.rs): parsed
+   * the first time this engine meets the number, copied on every read,
+   * since the caller owns what it gets and may change it.
+   */
+  sharedSession(id, https, cookie) {
+    let kept = this.shared.get(id);
+    if (kept === undefined) {
+      const json = this.addon.sharedSessionJson(this.reader, id);
+      // Forgotten between the two calls: cannot happen on one thread (the
+      // addon forgets numbers only when it gives a new one); read again.
+      if (json == null) return this.readSession(https, cookie);
+      kept = new KeptSession(json);
+      if (this.shared.size >= KEPT_SESSIONS) this.shared.clear();
+      this.shared.set(id, kept);
+    }
+    return kept.copy();
   }
 
   /**

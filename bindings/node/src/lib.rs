@@ -22,16 +22,75 @@ extern crate napi_derive;
 
 mod host;
 mod pool;
+mod shared_ids;
 
 use std::sync::Arc;
 
 use libauth_core::{ActionOutcome, Auth, AuthRequest, AuthResponse, Config, Permit, Work};
 use napi::bindgen_prelude::Either;
-use napi::bindgen_prelude::{BufferSlice, ClassInstance, FnArgs, Function, JavaScriptClassExt};
+use napi::bindgen_prelude::{BufferSlice, ClassInstance, External, FnArgs, Function, JavaScriptClassExt};
 use napi::threadsafe_function::{ThreadsafeFunction, ThreadsafeFunctionCallMode};
 use napi::{Env, JsString, Result, Status};
 
 use host::{HookCall, JsHost};
+use shared_ids::SharedIds;
+
+/// What `readSession` reads with: the engine and the numbers it gives
+/// shared sessions. A plain function over an `External` rather than a
+/// method of [`NativeAuth`]: napi-rs tracks every borrow of a class
+/// instance across a method call, about 3,000 instructions, a third of a
+/// whole repeated session read; an `External` argument is a pointer lookup.
+pub struct SessionReader {
+    auth: Arc<Auth>,
+    shared: SharedIds,
+}
+
+/// The session (`null` for none) of a request that came over HTTPS or
+/// not with this `Cookie` header, read on this thread as
+/// `NativeAuth.getSessionJson` reads it (only when `inlineSession`; the
+/// scheme is all of the URL such a read uses), answered as cheaply as it
+/// can cross: a session shared by every read of one cached cookie as its
+/// number ([`SharedIds`]; JavaScript keeps it parsed, `sharedSessionJson`
+/// gives its JSON the first time), any other session as JSON text.
+#[napi(catch_unwind)]
+pub fn read_session<'env>(
+    env: &'env Env,
+    reader: &External<SessionReader>,
+    https: bool,
+    cookie: Option<JsString<'_>>,
+) -> Result<Option<Either<u32, JsString<'env>>>> {
+    let cookie = cookie.map(ascii_or_utf8).transpose()?;
+    match reader.auth.get_session_view_by_scheme(https, cookie.as_deref()) {
+        Ok(Some(session)) => match session.shared_key() {
+            Some(key) => Ok(Some(Either::A(reader.shared.id_for(key)))),
+            None => env.create_string(session.json()).map(|s| Some(Either::B(s))),
+        },
+        Ok(None) => Ok(None),
+        Err(e) => Err(napi::Error::new(Status::GenericFailure, error_json(&e))),
+    }
+}
+
+/// The JSON of the shared session `readSession` numbered `id`, or `null`
+/// once that number is forgotten.
+#[napi]
+pub fn shared_session_json(reader: &External<SessionReader>, id: u32) -> Option<String> {
+    reader.shared.get(id).map(|key| key.json().to_owned())
+}
+
+/// A string argument that is ASCII in practice (a Cookie header: Node
+/// hands headers over as Latin-1 text, one byte per character), read as
+/// Latin-1: a plain copy out of V8, where UTF-8 costs a length pass and an
+/// encoding pass (a third of a repeated session read's instructions). Text
+/// with any other character is read again as UTF-8, so the engine sees the
+/// same text either way.
+fn ascii_or_utf8(s: JsString<'_>) -> Result<String> {
+    let bytes: Vec<u8> = s.into_latin1()?.into();
+    if bytes.is_ascii() {
+        // ASCII is UTF-8 (no copy; the check cannot fail).
+        return String::from_utf8(bytes).map_err(|e| napi::Error::new(Status::InvalidArg, e.to_string()));
+    }
+    s.into_utf8()?.into_owned()
+}
 
 /// An engine response: status, headers as a flat `[name, value, …]` list
 /// (several `set-cookie` allowed), body as text (the engine writes JSON or
@@ -185,6 +244,13 @@ impl NativeAuth {
             Ok(None) => Ok(None),
             Err(e) => Err(napi::Error::new(Status::GenericFailure, error_json(&e))),
         }
+    }
+
+    /// The session reader of this engine (`readSession`), for JavaScript to
+    /// keep: each call makes a new one, with numbers of its own.
+    #[napi]
+    pub fn session_reader(&self) -> External<SessionReader> {
+        External::new(SessionReader { auth: Arc::clone(&self.auth), shared: SharedIds::default() })
     }
 
     /// Whether `getSessionJson` may be used (no hook can be reached).

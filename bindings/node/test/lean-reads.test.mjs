@@ -10,6 +10,7 @@ import { createRequire } from "node:module";
 import { ServerAuth, getSession } from "libauth";
 import { listen, Browser, SECRET } from "./helpers.mjs";
 import { baseConfig } from "./flows.mjs";
+import { encode } from "@auth/core/jwt";
 
 const express = createRequire(import.meta.url)("express");
 
@@ -119,3 +120,74 @@ for (const [kind, makeConfig] of Object.entries(configs)) {
     });
   });
 }
+
+// A repeated cookie's session crosses back from the addon as a number: the
+// engine shares one session between every read of a cached cookie, and the
+// binding keeps it parsed under that number (src/shared_ids.rs,
+// lib/native.js). Each read must still be the caller's own object, for
+// every cookie, past the bound of kept sessions, and for the right scheme.
+describe("getSession on a repeated cookie: the caller's own session", () => {
+  const config = baseConfig({ session: { updateAge: 3600 } });
+  const request = (cookie, protocol = "http") => ({
+    protocol,
+    headers: { host: "localhost:3000", cookie },
+    originalUrl: "/dashboard",
+    url: "/dashboard",
+  });
+  /** An Auth.js session token for `name`, under the cookie name's salt. */
+  const token = (name, salt = "authjs.session-token") =>
+    encode({ token: { name, email: `${name}@example.com`, sub: name }, secret: SECRET, salt });
+
+  it("changing one read's session, its user or its arrays never changes the next read", async () => {
+    const server = await serve(config);
+    try {
+      const browser = new Browser(server.url);
+      await browser.signIn("ada", "lovelace");
+      const cookie = browser
+        .sessionCookies()
+        .map(([k, v]) => `${k}=${v}`)
+        .join("; ");
+      const want = JSON.parse((await bothWays(server.url, cookie)).route);
+      assert.ok(Array.isArray(want.amr), "the session carries an array (amr)");
+      for (let round = 0; round < 3; round++) {
+        const session = await getSession(request(cookie), config);
+        assert.deepEqual(session, want);
+        session.user.name = "Mallory";
+        session.user.extra = 1;
+        session.amr.push("otp");
+        session.expires = "never";
+        session.added = true;
+        delete session.user.email;
+      }
+      assert.deepEqual(await getSession(request(cookie), config), want);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it("past the 1,024 sessions kept parsed, every read is still its own user", async () => {
+    const names = Array.from({ length: 1100 }, (_, i) => `user${i}`);
+    const cookies = await Promise.all(names.map(async (n) => `authjs.session-token=${await token(n)}`));
+    for (let round = 0; round < 3; round++) {
+      for (let i = 0; i < names.length; i++) {
+        const session = await getSession(request(cookies[i]), config);
+        assert.equal(session?.user?.name, names[i], `round ${round}, cookie ${i}`);
+      }
+    }
+  });
+
+  it("an https request reads the __Secure- cookie, a plain one the plain cookie, from Express and Web requests", async () => {
+    const secure = `__Secure-authjs.session-token=${await token("sam", "__Secure-authjs.session-token")}`;
+    const plain = `authjs.session-token=${await token("pat")}`;
+    const both = `${plain}; ${secure}`;
+    for (let round = 0; round < 2; round++) {
+      assert.equal((await getSession(request(both, "https"), config))?.user.name, "sam");
+      assert.equal((await getSession(request(both, "http"), config))?.user.name, "pat");
+      assert.equal(await getSession(request(secure, "http"), config), null);
+      assert.equal(await getSession(request(plain, "https"), config), null);
+      const web = (url) => new Request(url, { headers: { cookie: both } });
+      assert.equal((await getSession(web("https://example.com/x"), config))?.user.name, "sam");
+      assert.equal((await getSession(web("http://example.com/x"), config))?.user.name, "pat");
+    }
+  });
+});
