@@ -13,10 +13,13 @@
 #   the registries this runs against, so these are checked without loading
 #   them: musl's own dynamic loader (`ld-musl-*.so.1 --list`, under qemu for
 #   arm64) must resolve every symbol of the addon and of the wheel's module
-#   (the Python C API excepted: the interpreter provides it).
+#   (the Python C API excepted: the interpreter provides it);
+# - sdist: the Python source distribution installed by pip into a new venv
+#   (pip builds it from source, as where no wheel fits: Rust, a C compiler
+#   and OpenSSL's headers needed), then the Python smoke test with it.
 #
 #   scripts/cross-test.sh                   # every artifact found in dist/
-#   scripts/cross-test.sh linux-arm64-gnu   # some targets
+#   scripts/cross-test.sh linux-arm64-gnu   # some targets (sdist: the sdist)
 #   ONLY=node scripts/cross-test.sh …       # only the addon (or ONLY=python: only the wheel)
 #
 # Installs what it uses: qemu-user-static and musl (apt), the arm64 Node
@@ -142,6 +145,21 @@ musl_check() { # target file loader-runner...
   fi
 }
 
+# pip install of the sdist into a new venv: the build a user gets where no
+# wheel fits, then the smoke test with that venv's Python.
+sdist_smoke() {
+  local sdist=$DIST/libauth-$VERSION.tar.gz venv=$CACHE/sdist-venv out
+  [ "$ONLY" = node ] && return
+  [ -f "$sdist" ] || { fail "sdist: no $(basename "$sdist") in $DIST (scripts/release-build.sh sdist)"; return; }
+  rm -rf "$venv" && python3 -m venv "$venv" || { fail "sdist: python3 -m venv"; return; }
+  echo "   pip install $(basename "$sdist") (a release build from source: minutes)"
+  if ! out=$("$venv/bin/pip" install --disable-pip-version-check --no-binary libauth "$sdist" 2>&1); then
+    fail "sdist: pip install: $(tail -n 20 <<<"$out")"
+    return
+  fi
+  if out=$("$venv/bin/python" tests/packaging/smoke.py 2>&1); then pass "sdist: $(tail -n 1 <<<"$out")"; else fail "sdist: $out"; fi
+}
+
 musl_target() { # target loader-runner...
   local t=$1 wheel tmp module
   shift
@@ -163,6 +181,7 @@ if [ ${#targets[@]} -eq 0 ]; then
   for t in linux-x64-gnu linux-arm64-gnu linux-x64-musl linux-arm64-musl; do
     if [ -f "$DIST/libauth.$t.node" ] || [ -n "$(wheel_of "$t")" ]; then targets+=("$t"); fi
   done
+  [ -f "$DIST/libauth-$VERSION.tar.gz" ] && targets+=(sdist)
   [ ${#targets[@]} -gt 0 ] || { echo "no release artifacts in $DIST: run scripts/release-build.sh first" >&2; exit 1; }
 fi
 
@@ -183,6 +202,7 @@ for t in "${targets[@]}"; do
     linux-arm64-musl)
       ensure_arm64 || { fail "$t: the arm64 userland could not be set up"; continue; }
       musl_target "$t" arm64 "$ARM_ROOT/lib/ld-musl-aarch64.so.1" ;;
+    sdist) sdist_smoke ;;
     *) fail "unknown target $t" ;;
   esac
 done
