@@ -175,10 +175,12 @@ fn check_absolute_url(url: &str, what: &str) -> Result<(), Failure> {
 /// `name[:port]` where `url::Url::parse` accepts the URL whatever its path:
 /// dot-separated labels of ASCII letters, digits and `-`, none empty, none
 /// an IDNA `xn--` label, the last starting with a letter (a last label
-/// starting with a digit is parsed as an IPv4 address, `0x1` as well), and
-/// a port of 1 to 5 digits up to 65535. Anything else (IP addresses,
-/// userinfo, Unicode) takes the full parse. The `tests` below check the
-/// claim against `Url::parse` over generated authorities.
+/// starting with a digit is parsed as an IPv4 address, `0x1` as well), or
+/// an IPv4 address written the usual way (four decimal numbers up to 255,
+/// without leading zeros: what a client connecting by address sends as its
+/// Host), and a port of 1 to 5 digits up to 65535. Anything else (other
+/// IPv4 forms, IPv6, userinfo, Unicode) takes the full parse. The `tests`
+/// below check the claim against `Url::parse` over generated authorities.
 fn is_plain_authority(authority: &str) -> bool {
     let (host, port) = match authority.split_once(':') {
         Some((host, port)) => (host, Some(port)),
@@ -195,7 +197,19 @@ fn is_plain_authority(authority: &str) -> bool {
             && !label.get(..4).is_some_and(|p| p.eq_ignore_ascii_case("xn--"))
     };
     let last_ok = host.rsplit('.').next().is_some_and(|l| l.bytes().next().is_some_and(|b| b.is_ascii_alphabetic()));
-    port_ok && last_ok && host.split('.').all(label_ok)
+    port_ok && ((last_ok && host.split('.').all(label_ok)) || is_dotted_quad(host))
+}
+
+/// `a.b.c.d`: four decimal numbers from 0 to 255, none with a leading zero
+/// (`010` is octal to `Url::parse`, `09` an error).
+fn is_dotted_quad(host: &str) -> bool {
+    let octet_ok = |part: &str| {
+        (1..=3).contains(&part.len())
+            && part.bytes().all(|b| b.is_ascii_digit())
+            && (part == "0" || !part.starts_with('0'))
+            && part.parse::<u16>().is_ok_and(|n| n <= 255)
+    };
+    host.split('.').count() == 4 && host.split('.').all(octet_ok)
 }
 
 /// In C a hook is on when `hooks.implemented` lists it: JSON holds no
@@ -832,15 +846,49 @@ mod tests {
         }
     }
 
+    proptest! {
+        /// The same claim over authorities shaped like IPv4 addresses,
+        /// right and wrong (numbers over 255, leading zeros, three or five
+        /// parts, stray dots), with or without a port.
+        #[test]
+        fn a_dotted_quad_authority_is_one_url_parse_accepts(
+            authority in "(0|[1-9][0-9]{0,3}|0[0-9]{1,2})(\\.{1,2}(0|[1-9][0-9]{0,3}|0[0-9]{1,2})){2,4}\\.?(:[0-9]{0,6})?",
+        ) {
+            if is_plain_authority(&authority) {
+                let url = format!("http://{authority}/x?y=1");
+                let parsed = url::Url::parse(&url);
+                prop_assert!(parsed.as_ref().is_ok_and(|p| p.host_str().is_some_and(|h| !h.is_empty())), "{url}: {parsed:?}");
+            }
+        }
+    }
+
     #[test]
     fn plain_authorities_take_the_fast_path_and_others_the_full_parse() {
-        for plain in ["localhost", "localhost:3000", "example.com", "a-b.example.co:65535", "EXAMPLE.com"] {
+        for plain in [
+            "localhost",
+            "localhost:3000",
+            "example.com",
+            "a-b.example.co:65535",
+            "EXAMPLE.com",
+            "127.0.0.1",
+            "127.0.0.1:4516",
+            "0.0.0.0",
+            "10.0.200.255:80",
+        ] {
             assert!(is_plain_authority(plain), "{plain}");
         }
         for other in [
             "",
-            "127.0.0.1",
             "1.2.3.999",
+            "1.2.3.256",
+            "127.0.0.01",
+            "127.0.0.09",
+            "1.2.3",
+            "1.2.3.4.5",
+            "1.2.3.4.",
+            "0x7f.0.0.1",
+            "1234.0.0.1",
+            "127.0.0.1:",
             "host.0x1",
             "a..b",
             ".a",
