@@ -147,15 +147,17 @@ fn check_absolute_url(url: &str, what: &str) -> Result<(), Failure> {
         .find(|prefix| url.get(..prefix.len()).is_some_and(|s| s.eq_ignore_ascii_case(prefix)))
         .ok_or_else(|| refused("it must start with http:// or https://".into()))?;
     // `Url::parse` is lenient (`http:///x` has the host `x`): the host must
-    // come right after the scheme, as a client sends it.
-    let authority = url[scheme.len()..].split(['/', '\\', '?', '#']).next().unwrap_or_default();
+    // come right after the scheme, as a client sends it. (Scanned as bytes:
+    // every delimiter is ASCII, and this runs on every session read.)
+    let rest = &url[scheme.len()..];
+    let authority = &rest[..rest.bytes().position(|b| matches!(b, b'/' | b'\\' | b'?' | b'#')).unwrap_or(rest.len())];
     if authority.is_empty() {
         return Err(refused("no host after the scheme".into()));
     }
     // A `\` before the query: `Url::parse` reads it as `/`, a plain split
     // does not, so such a URL names two different paths (a Host header
     // such as `host\auth\callback\x?…` builds one). No client sends it.
-    if url.split(['?', '#']).next().is_some_and(|before_query| before_query.contains('\\')) {
+    if url.bytes().take_while(|b| !matches!(b, b'?' | b'#')).any(|b| b == b'\\') {
         return Err(refused("a backslash before the query".into()));
     }
     // Nearly every URL has a plain DNS name for a host: nothing `Url::parse`
@@ -182,34 +184,40 @@ fn check_absolute_url(url: &str, what: &str) -> Result<(), Failure> {
 /// IPv4 forms, IPv6, userinfo, Unicode) takes the full parse. The `tests`
 /// below check the claim against `Url::parse` over generated authorities.
 fn is_plain_authority(authority: &str) -> bool {
-    let (host, port) = match authority.split_once(':') {
-        Some((host, port)) => (host, Some(port)),
+    // As bytes (every character that passes is ASCII): a str's `split`
+    // costs a searcher per call, and this runs on every session read.
+    let authority = authority.as_bytes();
+    let (host, port) = match authority.iter().position(|&b| b == b':') {
+        Some(colon) => (&authority[..colon], Some(&authority[colon + 1..])),
         None => (authority, None),
     };
-    let port_ok = port.is_none_or(|p| {
-        (1..=5).contains(&p.len())
-            && p.bytes().all(|b| b.is_ascii_digit())
-            && p.parse::<u32>().is_ok_and(|n| n <= 65535)
-    });
-    let label_ok = |label: &str| {
+    let port_ok =
+        port.is_none_or(|p| (1..=5).contains(&p.len()) && p.iter().all(u8::is_ascii_digit) && decimal(p) <= 65535);
+    let label_ok = |label: &[u8]| {
         !label.is_empty()
-            && label.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-')
-            && !label.get(..4).is_some_and(|p| p.eq_ignore_ascii_case("xn--"))
+            && label.iter().all(|&b| b.is_ascii_alphanumeric() || b == b'-')
+            && !label.get(..4).is_some_and(|p| p.eq_ignore_ascii_case(b"xn--"))
     };
-    let last_ok = host.rsplit('.').next().is_some_and(|l| l.bytes().next().is_some_and(|b| b.is_ascii_alphabetic()));
-    port_ok && ((last_ok && host.split('.').all(label_ok)) || is_dotted_quad(host))
+    let labels = || host.split(|&b| b == b'.');
+    let last_ok = labels().next_back().and_then(|l| l.first()).is_some_and(u8::is_ascii_alphabetic);
+    port_ok && ((last_ok && labels().all(label_ok)) || is_dotted_quad(host))
 }
 
 /// `a.b.c.d`: four decimal numbers from 0 to 255, none with a leading zero
 /// (`010` is octal to `Url::parse`, `09` an error).
-fn is_dotted_quad(host: &str) -> bool {
-    let octet_ok = |part: &str| {
+fn is_dotted_quad(host: &[u8]) -> bool {
+    let octet_ok = |part: &[u8]| {
         (1..=3).contains(&part.len())
-            && part.bytes().all(|b| b.is_ascii_digit())
-            && (part == "0" || !part.starts_with('0'))
-            && part.parse::<u16>().is_ok_and(|n| n <= 255)
+            && part.iter().all(u8::is_ascii_digit)
+            && (part == b"0" || part[0] != b'0')
+            && decimal(part) <= 255
     };
-    host.split('.').count() == 4 && host.split('.').all(octet_ok)
+    host.split(|&b| b == b'.').count() == 4 && host.split(|&b| b == b'.').all(octet_ok)
+}
+
+/// The value of up to 5 ASCII digits.
+fn decimal(digits: &[u8]) -> u32 {
+    digits.iter().fold(0, |n, &d| n * 10 + u32::from(d - b'0'))
 }
 
 /// In C a hook is on when `hooks.implemented` lists it: JSON holds no
