@@ -17,11 +17,12 @@ mod error;
 mod hook_docs;
 mod host;
 
-use std::ffi::{c_char, c_void};
+use std::borrow::Cow;
+use std::ffi::{c_char, c_void, CStr};
 use std::panic::{catch_unwind, AssertUnwindSafe};
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
-use libauth_core::{Auth, AuthRequest, Config, ConfigError, Work};
+use libauth_core::{Auth, AuthRequest, Config, ConfigError, SessionView, Work};
 use serde_json::Value;
 
 pub use error::{auth_error, auth_result};
@@ -402,31 +403,248 @@ pub unsafe extern "C" fn auth_get_session_by_cookie(
     error_out: *mut *mut auth_error,
 ) -> auth_result {
     firewall("auth_get_session_by_cookie", error_out, || {
-        // SAFETY: the header's contract for `auth`.
-        let auth = unsafe { engine(auth) }?;
-        // SAFETY: the header's contract for `url`.
-        let url = unsafe { text(url, url_len, "url") }?;
-        // No Cookie header may be given as NULL with length 0.
-        let cookie = if cookie.is_null() && cookie_len == 0 {
-            None
-        } else {
-            // SAFETY: the header's contract for `cookie`.
-            Some(unsafe { text(cookie, cookie_len, "cookie") }?)
-        };
-        if session_out.is_null() {
-            return Err(null_output("session_out"));
-        }
-        check_absolute_url(url, "url")?;
-        // Admitted as `auth_get_session` is (hooks.maxInFlight), or refused.
-        let _permit = auth.admit(Work::SessionRead).permit()?;
-        let buffer = match auth.get_session_view_by_cookie(url, cookie)? {
+        // SAFETY: the header's contract for the arguments.
+        let session = unsafe { read_by_cookie(auth, url, url_len, cookie, cookie_len, session_out.is_null()) }?;
+        let buffer = match session {
             Some(session) => auth_buffer::copied(&session.json()),
             None => std::ptr::null_mut(),
         };
-        // SAFETY: not NULL; the contract makes it writable.
+        // SAFETY: not NULL (checked above); the contract makes it writable.
         unsafe { *session_out = buffer };
         Ok(())
     })
+}
+
+/// The read of `auth_get_session_by_cookie` and `auth_session_read`: the
+/// arguments checked (`out_is_null`: the caller's output pointer is NULL,
+/// `session_out`), the URL checked absolute, the read admitted.
+///
+/// # Safety
+/// The header's contract for `auth`, `url` and `cookie`.
+unsafe fn read_by_cookie(
+    auth: *const auth_engine,
+    url: *const c_char,
+    url_len: usize,
+    cookie: *const c_char,
+    cookie_len: usize,
+    out_is_null: bool,
+) -> Result<Option<SessionView>, Failure> {
+    // SAFETY: the header's contract for `auth`.
+    let auth = unsafe { engine(auth) }?;
+    // SAFETY: the header's contract for `url`.
+    let url = unsafe { text(url, url_len, "url") }?;
+    // No Cookie header may be given as NULL with length 0.
+    let cookie = if cookie.is_null() && cookie_len == 0 {
+        None
+    } else {
+        // SAFETY: the header's contract for `cookie`.
+        Some(unsafe { text(cookie, cookie_len, "cookie") }?)
+    };
+    if out_is_null {
+        return Err(null_output("session_out"));
+    }
+    check_absolute_url(url, "url")?;
+    // Admitted as `auth_get_session` is (hooks.maxInFlight), or refused.
+    let _permit = auth.admit(Work::SessionRead).permit()?;
+    Ok(auth.get_session_view_by_cookie(url, cookie)?)
+}
+
+/// A session read by `auth_session_read`, to read fields from without
+/// parsing JSON: `auth_session_user_field`, `auth_session_string`,
+/// `auth_session_expires`, `auth_session_json`. Opaque and read-only: it
+/// holds the session the read answered (for a cached cookie, the session
+/// cache's own copy, shared: nothing is copied). Strings the accessors
+/// return belong to it and stay valid until `auth_session_free`. It may be
+/// read from any thread, by several at once, and may outlive the engine.
+pub struct auth_session {
+    view: SessionView,
+    /// The JSON text of a session built for this read (session hooks, the
+    /// database strategy), made by the first `auth_session_json`. A session
+    /// shared with the cache has its text already.
+    json: OnceLock<String>,
+}
+
+// The header promises reads from several threads at once.
+const _: fn() = || {
+    fn send_and_sync<T: Send + Sync>() {}
+    send_and_sync::<auth_session>();
+};
+
+impl auth_session {
+    fn json(&self) -> &str {
+        if let Some(json) = self.json.get() {
+            return json;
+        }
+        match self.view.json() {
+            Cow::Borrowed(json) => json,
+            Cow::Owned(json) => self.json.get_or_init(|| json),
+        }
+    }
+
+    /// The string at `key` (`subkey` NULL) or at `key.subkey`.
+    fn string(&self, key: &CStr, subkey: Option<&CStr>) -> Option<&str> {
+        let value = field(self.view.map(), key)?;
+        let value = match subkey {
+            Some(subkey) => field(value.as_object()?, subkey)?,
+            None => value,
+        };
+        value.as_str()
+    }
+}
+
+/// `map[key]`. A session's maps are small (`user`, `expires`; a user's id,
+/// name, email, image): comparing the keys' bytes in turn costs less than
+/// hashing `key`, and needs no UTF-8 check of it.
+fn field<'a>(map: &'a serde_json::Map<String, Value>, key: &CStr) -> Option<&'a Value> {
+    let key = key.to_bytes();
+    if map.len() <= 16 {
+        map.iter().find(|(k, _)| k.as_bytes() == key).map(|(_, v)| v)
+    } else {
+        map.get(std::str::from_utf8(key).ok()?)
+    }
+}
+
+/// `auth_get_session_by_cookie`, answered as a handle instead of JSON text:
+/// the same arguments, checks, result codes and errors. On success writes a
+/// new `auth_session` to `*session_out` (read it with
+/// `auth_session_user_field` and the other `auth_session_*` accessors,
+/// release it with `auth_session_free`), or NULL when the request has no
+/// valid session (none, expired, tampered: `AUTH_OK` all the same). For a
+/// cookie the session cache holds (the same cookie read again, no session
+/// hooks) nothing is copied or serialized: the handle shares the cached
+/// session.
+#[no_mangle]
+pub unsafe extern "C" fn auth_session_read(
+    auth: *const auth_engine,
+    url: *const c_char,
+    url_len: usize,
+    cookie: *const c_char,
+    cookie_len: usize,
+    session_out: *mut *mut auth_session,
+    error_out: *mut *mut auth_error,
+) -> auth_result {
+    firewall("auth_session_read", error_out, || {
+        // SAFETY: the header's contract for the arguments.
+        let session = unsafe { read_by_cookie(auth, url, url_len, cookie, cookie_len, session_out.is_null()) }?;
+        let handle = match session {
+            Some(view) => Box::into_raw(Box::new(auth_session { view, json: OnceLock::new() })),
+            None => std::ptr::null_mut(),
+        };
+        // SAFETY: not NULL (checked above); the contract makes it writable.
+        unsafe { *session_out = handle };
+        Ok(())
+    })
+}
+
+/// An accessor's string: its bytes and length, written to `*len_out`. An
+/// empty string points at a static "" (never a dangling pointer).
+///
+/// # Safety
+/// `len_out` is not NULL and writable.
+unsafe fn string_out(s: &str, len_out: *mut usize) -> *const c_char {
+    // SAFETY: the caller's contract.
+    unsafe { *len_out = s.len() };
+    if s.is_empty() {
+        c"".as_ptr()
+    } else {
+        s.as_ptr().cast()
+    }
+}
+
+/// The string at `key` of the session (`subkey` NULL: `"expires"`, or a
+/// field a session callback added) or at `key.subkey` (`"user"`,
+/// `"email"`); `key` and `subkey` are NUL-terminated UTF-8. Returns its
+/// first byte and writes its length in bytes to `*len_out`; the string is
+/// NOT NUL-terminated (print it with `"%.*s", (int)len, s`; a JSON string
+/// may even hold NUL bytes), belongs to the session and is valid until
+/// `auth_session_free`. Returns NULL, and writes nothing, when the field is
+/// absent or not a string, or when `session`, `key` or `len_out` is NULL.
+#[no_mangle]
+pub unsafe extern "C" fn auth_session_string(
+    session: *const auth_session,
+    key: *const c_char,
+    subkey: *const c_char,
+    len_out: *mut usize,
+) -> *const c_char {
+    catch_unwind(AssertUnwindSafe(|| {
+        // SAFETY: NULL or a live session (the contract).
+        let Some(session) = (unsafe { session.as_ref() }) else { return std::ptr::null() };
+        if key.is_null() || len_out.is_null() {
+            return std::ptr::null();
+        }
+        // SAFETY: NUL-terminated strings (the contract); `subkey` may be NULL.
+        let (key, subkey) = unsafe { (CStr::from_ptr(key), (!subkey.is_null()).then(|| CStr::from_ptr(subkey))) };
+        match session.string(key, subkey) {
+            // SAFETY: `len_out` is not NULL; the contract makes it writable.
+            Some(s) => unsafe { string_out(s, len_out) },
+            None => std::ptr::null(),
+        }
+    }))
+    .unwrap_or(std::ptr::null())
+}
+
+/// A string field of the session's user (`auth_session_string(session,
+/// "user", name, len_out)`): `name` is `"id"`, `"name"`, `"email"`,
+/// `"image"`, or a field a session callback added. The same answer: the
+/// bytes (NOT NUL-terminated, valid until `auth_session_free`) with their
+/// length in `*len_out`, or NULL when absent or not a string (a user
+/// without a name has none, a passkey user often) or for a NULL argument.
+#[no_mangle]
+pub unsafe extern "C" fn auth_session_user_field(
+    session: *const auth_session,
+    name: *const c_char,
+    len_out: *mut usize,
+) -> *const c_char {
+    // SAFETY: the same contract.
+    unsafe { auth_session_string(session, c"user".as_ptr(), name, len_out) }
+}
+
+/// When the session expires, in Unix seconds (its `expires` field, an ISO
+/// 8601 date); -1 when it has none that is a date, or for NULL.
+#[no_mangle]
+pub unsafe extern "C" fn auth_session_expires(session: *const auth_session) -> i64 {
+    catch_unwind(AssertUnwindSafe(|| {
+        // SAFETY: NULL or a live session (the contract).
+        let session = unsafe { session.as_ref() }?;
+        let expires = session.string(c"expires", None)?;
+        libauth_core::store::date::parse_iso(expires).map(|ms| ms.div_euclid(1000))
+    }))
+    .ok()
+    .flatten()
+    .unwrap_or(-1)
+}
+
+/// The whole session as JSON text, the bytes `auth_get_session_by_cookie`
+/// would return (`{"user": {...}, "expires": "..."}`): returns its first
+/// byte and writes its length to `*len_out`. NOT NUL-terminated; belongs to
+/// the session, valid until `auth_session_free`. A session shared with the
+/// cache has its text already; one built for this read (session hooks, the
+/// database strategy) is serialized once, on the first call. NULL for a
+/// NULL argument.
+#[no_mangle]
+pub unsafe extern "C" fn auth_session_json(session: *const auth_session, len_out: *mut usize) -> *const c_char {
+    catch_unwind(AssertUnwindSafe(|| {
+        // SAFETY: NULL or a live session (the contract).
+        let Some(session) = (unsafe { session.as_ref() }) else { return std::ptr::null() };
+        if len_out.is_null() {
+            return std::ptr::null();
+        }
+        // SAFETY: `len_out` is not NULL; the contract makes it writable.
+        unsafe { string_out(session.json(), len_out) }
+    }))
+    .unwrap_or(std::ptr::null())
+}
+
+/// Release a session from `auth_session_read`; every string read from it
+/// goes with it. NULL is ignored. No accessor may be running on it.
+#[no_mangle]
+pub unsafe extern "C" fn auth_session_free(session: *mut auth_session) {
+    if session.is_null() {
+        return;
+    }
+    // SAFETY: from `auth_session_read`, released once (the contract).
+    let session = unsafe { Box::from_raw(session) };
+    let _ = catch_unwind(AssertUnwindSafe(move || drop(session)));
 }
 
 /// A valid access token for the user's account with `provider` (both
