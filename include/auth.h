@@ -49,11 +49,22 @@
  * "expires": "2026-01-01T00:00:00.000Z", "amr": ["pwd", "otp"]} as the session
  * callback shaped it (`amr`: how the user signed in, where recorded), or
  * no buffer at all (NULL) when the request carries no valid session.
+ * auth_session_read answers the same session as a handle to read fields
+ * from, no JSON to parse (what a page that shows the user's name needs):
+ *
+ *   auth_session *s = NULL;
+ *   if (auth_session_read(auth, url, url_len, cookie, cookie_len, &s, &err) == AUTH_OK && s) {
+ *       size_t len;
+ *       const char *name = auth_session_user_field(s, "name", &len);  // NULL: none
+ *       if (name) printf("Welcome, %.*s", (int)len, name);  // not NUL-terminated
+ *       auth_session_free(s);
+ *   }
  *
  * OWNERSHIP
  * - Every buffer and object libauth returns (auth_engine, auth_buffer,
- *   auth_error) is released by its own function: auth_free, auth_buffer_free,
- *   auth_error_free. Each accepts NULL and does nothing.
+ *   auth_error, auth_session) is released by its own function: auth_free,
+ *   auth_buffer_free, auth_error_free, auth_session_free. Each accepts NULL
+ *   and does nothing.
  * - libauth never frees nor keeps what the caller passes: inputs are read
  *   during the call (copied when needed) and may be released right after.
  * - Inputs are (pointer, length) pairs: exactly `len` bytes are read, no NUL
@@ -63,8 +74,9 @@
  * - Outputs come last. On failure nothing is written to them, except the
  *   error (when `error_out` is not NULL, which is always optional). On
  *   success `*error_out` is left untouched.
- * - Strings returned by auth_error_* belong to the error; auth_version and
- *   auth_result_name return static strings.
+ * - Strings returned by auth_error_* belong to the error, those returned by
+ *   auth_session_* to the session (pointer and length, not NUL-terminated);
+ *   auth_version and auth_result_name return static strings.
  * - No Rust panic crosses into C: a bug becomes AUTH_INTERNAL_ERROR.
  *
  * HOOKS (callbacks, events, credentials authorize, email sending, a host
@@ -213,6 +225,15 @@ typedef struct auth_error auth_error;
 // Where a hook puts its answer. Opaque; filled by `auth_hook_result_set` or
 // `auth_hook_result_error`, owned by libauth.
 typedef struct auth_hook_result auth_hook_result;
+
+// A session read by `auth_session_read`, to read fields from without
+// parsing JSON: `auth_session_user_field`, `auth_session_string`,
+// `auth_session_expires`, `auth_session_json`. Opaque and read-only: it
+// holds the session the read answered (for a cached cookie, the session
+// cache's own copy, shared: nothing is copied). Strings the accessors
+// return belong to it and stay valid until `auth_session_free`. It may be
+// read from any thread, by several at once, and may outlive the engine.
+typedef struct auth_session auth_session;
 
 // The host's one hook function. `hook_name` and `args_json` (NUL-terminated,
 // `args_len` bytes without the NUL) are valid only during the call.
@@ -412,6 +433,63 @@ enum auth_result auth_get_session_by_cookie(const struct auth_engine *auth,
                                             size_t cookie_len,
                                             struct auth_buffer **session_out,
                                             struct auth_error **error_out);
+
+// `auth_get_session_by_cookie`, answered as a handle instead of JSON text:
+// the same arguments, checks, result codes and errors. On success writes a
+// new `auth_session` to `*session_out` (read it with
+// `auth_session_user_field` and the other `auth_session_*` accessors,
+// release it with `auth_session_free`), or NULL when the request has no
+// valid session (none, expired, tampered: `AUTH_OK` all the same). For a
+// cookie the session cache holds (the same cookie read again, no session
+// hooks) nothing is copied or serialized: the handle shares the cached
+// session.
+enum auth_result auth_session_read(const struct auth_engine *auth,
+                                   const char *url,
+                                   size_t url_len,
+                                   const char *cookie,
+                                   size_t cookie_len,
+                                   struct auth_session **session_out,
+                                   struct auth_error **error_out);
+
+// The string at `key` of the session (`subkey` NULL: `"expires"`, or a
+// field a session callback added) or at `key.subkey` (`"user"`,
+// `"email"`); `key` and `subkey` are NUL-terminated UTF-8. Returns its
+// first byte and writes its length in bytes to `*len_out`; the string is
+// NOT NUL-terminated (print it with `"%.*s", (int)len, s`; a JSON string
+// may even hold NUL bytes), belongs to the session and is valid until
+// `auth_session_free`. Returns NULL, and writes nothing, when the field is
+// absent or not a string, or when `session`, `key` or `len_out` is NULL.
+const char *auth_session_string(const struct auth_session *session,
+                                const char *key,
+                                const char *subkey,
+                                size_t *len_out);
+
+// A string field of the session's user (`auth_session_string(session,
+// "user", name, len_out)`): `name` is `"id"`, `"name"`, `"email"`,
+// `"image"`, or a field a session callback added. The same answer: the
+// bytes (NOT NUL-terminated, valid until `auth_session_free`) with their
+// length in `*len_out`, or NULL when absent or not a string (a user
+// without a name has none, a passkey user often) or for a NULL argument.
+const char *auth_session_user_field(const struct auth_session *session,
+                                    const char *name,
+                                    size_t *len_out);
+
+// When the session expires, in Unix seconds (its `expires` field, an ISO
+// 8601 date); -1 when it has none that is a date, or for NULL.
+int64_t auth_session_expires(const struct auth_session *session);
+
+// The whole session as JSON text, the bytes `auth_get_session_by_cookie`
+// would return (`{"user": {...}, "expires": "..."}`): returns its first
+// byte and writes its length to `*len_out`. NOT NUL-terminated; belongs to
+// the session, valid until `auth_session_free`. A session shared with the
+// cache has its text already; one built for this read (session hooks, the
+// database strategy) is serialized once, on the first call. NULL for a
+// NULL argument.
+const char *auth_session_json(const struct auth_session *session, size_t *len_out);
+
+// Release a session from `auth_session_read`; every string read from it
+// goes with it. NULL is ignored. No accessor may be running on it.
+void auth_session_free(struct auth_session *session);
 
 // A valid access token for the user's account with `provider` (both
 // UTF-8), for calling the provider's API: on success writes

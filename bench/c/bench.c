@@ -6,8 +6,11 @@
  *   bench-c 2   two threads on one engine: prints ops/s
  *   bench-c lean        as `1`, with auth_get_session_by_cookie (the URL
  *                       and the Cookie header, no request JSON)
- *   bench-c calls full|lean N   N calls and nothing printed, for callgrind
- *                       (bench/reads/run.sh: instructions per call)
+ *   bench-c handle      as `lean`, with auth_session_read, the user's name
+ *                       read from the handle (auth_session_user_field), and
+ *                       auth_session_free: what a page showing the name does
+ *   bench-c calls full|lean|handle N   N calls and nothing printed, for
+ *                       callgrind (bench/reads/run.sh: instructions per call)
  *
  * Run by bench/c/run.sh (release build, pinned with taskset). */
 #define _GNU_SOURCE
@@ -102,6 +105,18 @@ static void one_lean_call(void) {
     auth_buffer_free(session);
 }
 
+static void one_handle_call(void) {
+    auth_session *session = NULL;
+    size_t len = 0;
+    if (auth_session_read(auth, session_url, sizeof session_url - 1, session_cookie, session_cookie_len, &session,
+                          NULL) != AUTH_OK ||
+        !auth_session_user_field(session, "name", &len) || len == 0) {
+        fprintf(stderr, "auth_session_read failed\n");
+        exit(1);
+    }
+    auth_session_free(session);
+}
+
 static void *loop(void *arg) {
     long n = (long)arg;
     for (long i = 0; i < n; i++) one_call();
@@ -120,22 +135,27 @@ int main(int argc, char **argv) {
     }
     sign_in();
     if (argc > 3 && strcmp(argv[1], "calls") == 0) {
-        void (*call)(void) = strcmp(argv[2], "lean") == 0 ? one_lean_call : one_call;
+        void (*call)(void) = strcmp(argv[2], "lean") == 0     ? one_lean_call
+                             : strcmp(argv[2], "handle") == 0 ? one_handle_call
+                                                              : one_call;
         for (long i = 0, n = atol(argv[3]); i < n; i++) call();
         auth_free(auth);
         return 0;
     }
     int lean = argc > 1 && strcmp(argv[1], "lean") == 0;
+    int handle = argc > 1 && strcmp(argv[1], "handle") == 0;
     for (int i = 0; i < 1000; i++) one_call(); /* warm-up */
-    if (lean) {
+    if (lean || handle) {
+        void (*call)(void) = lean ? one_lean_call : one_handle_call;
         long n = 0;
         double start = now();
         while (now() - start < 1.0) {
-            for (int i = 0; i < 100; i++) one_lean_call();
+            for (int i = 0; i < 100; i++) call();
             n += 100;
         }
         double secs = now() - start;
-        printf("c get_session_by_cookie 1 thread: %.0f ops/s %.3f us/op\n", n / secs, secs * 1e6 / n);
+        printf("c %s 1 thread: %.0f ops/s %.3f us/op\n", lean ? "get_session_by_cookie" : "session_read", n / secs,
+               secs * 1e6 / n);
     } else if (threads <= 1) {
         /* As bench/engine's report(): about a second, in batches of 100. */
         long n = 0;

@@ -6,9 +6,10 @@ tables to stdout (markdown).
 In-process (`inprocess`): one session read with the same cookie (session
 cache hits, as a browser's repeated cookie), per call, for the Rust engine's
 `get_session_by_cookie` and `get_session`, and from each binding: C
-(`auth_get_session_by_cookie` and `auth_get_session`, buffer freed), Python
-(`Auth.get_session`, the dict built) and Node (`await getSession(req,
-config)`, the object built). Each per-call figure is the difference between
+(`auth_get_session_by_cookie` and `auth_get_session`, buffer freed; and
+`auth_session_read`, the user's name read from the handle, handle freed),
+Python (`Auth.get_session`, the dict built) and Node (`await
+getSession(req, config)`, the object built). Each per-call figure is the difference between
 a run of 3N calls and one of N, divided by 2N (start-up cancels out); the
 median over ROUNDS such pairs, with min-max.
 
@@ -87,7 +88,7 @@ def inprocess() -> str:
     here = Path(__file__).resolve().parent
     rows: List[Tuple[str, List[float]]] = []
     #: The targets: a binding's read within this many times the engine call.
-    targets = {"C `auth_get_session_by_cookie`": 1.2, "Python": 1.3, "Node `await": 1.3}
+    targets = {"C `auth_get_session_by_cookie`": 1.2, "C `auth_session_read`": 1.2, "Python": 1.3, "Node `await": 1.3}
     rows.append(
         ("Rust engine `get_session_by_cookie` (the engine call)", per_call([bench, "--calls-by-cookie"], 1000, env))
     )
@@ -98,6 +99,12 @@ def inprocess() -> str:
     )
     rows.append(
         ("C `auth_get_session` (request JSON, + `auth_buffer_free`)", per_call([bench_c, "calls", "full"], 1000, env))
+    )
+    rows.append(
+        (
+            "C `auth_session_read` (+ `auth_session_user_field` name, `auth_session_free`)",
+            per_call([bench_c, "calls", "handle"], 1000, env),
+        )
     )
     rows.append(
         ("Python `Auth.get_session(url, cookie)` (the dict)", per_call([PYTHON, str(here / "py_calls.py")], 2000, env))

@@ -9,7 +9,8 @@
  * - /auth/...   every Auth.js route, answered by the engine (auth_handle):
  *               the sign-in page with the credentials form and a TikTok
  *               button, csrf, callbacks, session, sign-out
- * - /           home: who is signed in (auth_get_session_by_cookie)
+ * - /           home: who is signed in (auth_session_read: the session as a
+ *               handle, its fields read without parsing JSON)
  * - /dashboard  protected: without a session, a redirect to the sign-in page
  * - /bare       for the benchmark (bench/c/http.sh) only: the page /dashboard
  *               renders for the demo user, without reading the session, so
@@ -250,63 +251,85 @@ static MHD_Result_t send_engine_response(struct MHD_Connection *conn, const auth
     return ret;
 }
 
-/* Appends one Cookie header to the joined value in `cls` ("; " between). */
+/* The request's Cookie headers as one value: the first header's value as
+ * is (no copy: a browser sends a single Cookie header), and only when
+ * another follows, all of them joined with "; " into `joined`. */
 typedef struct {
-    char *joined;
+    const char *value;
     size_t len;
+    char *joined;
 } cookies;
 
 static MHD_Result_t add_cookie(void *cls, enum MHD_ValueKind kind, const char *key, const char *value) {
     (void)kind;
     cookies *c = cls;
     if (strcasecmp(key, MHD_HTTP_HEADER_COOKIE) != 0 || !value) return MHD_YES;
-    size_t n = strlen(value), extra = c->joined ? 2 : 0;
-    char *grown = realloc(c->joined, c->len + extra + n + 1);
+    size_t n = strlen(value);
+    if (!c->value) {
+        c->value = value;
+        c->len = n;
+        return MHD_YES;
+    }
+    char *grown = c->joined ? realloc(c->joined, c->len + 2 + n + 1) : malloc(c->len + 2 + n + 1);
     if (!grown) return MHD_NO;
-    if (extra) memcpy(grown + c->len, "; ", 2);
-    memcpy(grown + c->len + extra, value, n + 1);
+    if (!c->joined) memcpy(grown, c->value, c->len);
+    memcpy(grown + c->len, "; ", 2);
+    memcpy(grown + c->len + 2, value, n + 1);
     c->joined = grown;
-    c->len += extra + n;
+    c->value = grown;
+    c->len += 2 + n;
     return MHD_YES;
 }
 
-/* The session of this request, parsed (NULL: none): libauth reads it from
- * the absolute URL and the Cookie header alone, no request JSON built. */
-static cJSON *session_of(struct MHD_Connection *conn, request_state *st) {
+/* The session of this request (NULL: none), read from the absolute URL and
+ * the Cookie header alone: no request JSON built, no session JSON parsed.
+ * Read its fields with auth_session_user_field; release it with
+ * auth_session_free. */
+static auth_session *session_of(struct MHD_Connection *conn, request_state *st) {
     const char *host = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_HOST);
-    /* On the stack when it fits (this runs on every protected request),
-     * else on the heap. */
-    char stack[1024], *url = stack;
-    const char *h = host ? host : "localhost";
-    int url_len = snprintf(stack, sizeof stack, "http://%s%s", h, st->uri);
-    if (url_len < 0) return NULL;
-    if ((size_t)url_len >= sizeof stack && asprintf(&url, "http://%s%s", h, st->uri) < 0) return NULL;
-    cookies c = {NULL, 0};
+    if (!host) host = "localhost";
+    /* "http://" host uri, on the stack when it fits (this runs on every
+     * protected request), else on the heap. */
+    size_t host_len = strlen(host), uri_len = strlen(st->uri), url_len = 7 + host_len + uri_len;
+    char stack[1024], *url = url_len < sizeof stack ? stack : malloc(url_len + 1);
+    if (!url) return NULL;
+    memcpy(url, "http://", 7);
+    memcpy(url + 7, host, host_len);
+    memcpy(url + 7 + host_len, st->uri, uri_len + 1);
+    cookies c = {NULL, 0, NULL};
     MHD_get_connection_values(conn, MHD_HEADER_KIND, add_cookie, &c);
-    auth_buffer *buf = NULL;
+    auth_session *session = NULL;
     auth_error *err = NULL;
-    cJSON *session = NULL;
-    if (auth_get_session_by_cookie(auth, url, (size_t)url_len, c.joined, c.len, &buf, &err) == AUTH_OK && buf)
-        session = cJSON_ParseWithLength(buf->data, buf->len);
-    else if (err)
-        fprintf(stderr, "get_session: %s: %s\n", auth_error_type(err), auth_error_message(err));
-    auth_buffer_free(buf);
-    auth_error_free(err);
+    if (auth_session_read(auth, url, url_len, c.value, c.len, &session, &err) != AUTH_OK) {
+        fprintf(stderr, "session read: %s: %s\n", auth_error_type(err), auth_error_message(err));
+        auth_error_free(err);
+    }
     free(c.joined);
     if (url != stack) free(url);
     return session;
 }
 
-static char *esc(const char *s) {
-    size_t n = 0;
-    for (const char *p = s ? s : ""; *p; p++) n += strchr("&<>\"'", *p) ? 6 : 1;
-    char *out = malloc(n + 1), *o = out;
-    for (const char *p = s ? s : ""; *p; p++) {
-        if (strchr("&<>\"'", *p)) o += sprintf(o, "&#%d;", *p);
-        else *o++ = *p;
+/* `n` bytes of `s` with HTML's special characters escaped, NUL-terminated
+ * (malloc'd; NULL when out of memory). A NUL byte (JSON strings may hold
+ * one) is dropped. */
+static char *esc(const char *s, size_t n) {
+    char *out = malloc(6 * n + 1), *o = out; /* room for every byte escaped */
+    if (!out) return NULL;
+    for (size_t i = 0; i < n; i++) {
+        if (!s[i]) continue;
+        if (strchr("&<>\"'", s[i])) o += sprintf(o, "&#%d;", s[i]);
+        else *o++ = s[i];
     }
     *o = '\0';
     return out;
+}
+
+/* A string field of the session's user, escaped for HTML (malloc'd; ""
+ * when the user has none, NULL when out of memory). */
+static char *user_field(const auth_session *session, const char *name) {
+    size_t len = 0;
+    const char *value = auth_session_user_field(session, name, &len);
+    return esc(value, value ? len : 0);
 }
 
 static MHD_Result_t page(struct MHD_Connection *conn, const char *title, const char *body) {
@@ -336,45 +359,44 @@ static MHD_Result_t app(struct MHD_Connection *conn, const char *path, request_s
     if (strcmp(path, "/bare") == 0) {
         /* Not part of the app: the benchmark's baseline (see the top). The
          * same bytes as /dashboard for the demo user, with no session read. */
-        char *name = esc("Demo User");
-        MHD_Result_t ret = dashboard(conn, name);
+        char *name = esc("Demo User", strlen("Demo User"));
+        MHD_Result_t ret = name ? dashboard(conn, name) : MHD_NO;
         free(name);
         return ret;
     }
-    cJSON *session = session_of(conn, st);
-    cJSON *user = cJSON_GetObjectItem(session, "user");
-    /* A passkey user may have no name: show the email then. */
-    const char *shown = cJSON_GetStringValue(cJSON_GetObjectItem(user, "name"));
-    if (!shown) shown = cJSON_GetStringValue(cJSON_GetObjectItem(user, "email"));
-    char *name = esc(shown);
-    char *email = NULL, *body = NULL;
-    MHD_Result_t ret;
-    if (strcmp(path, "/") == 0) {
-        email = esc(cJSON_GetStringValue(cJSON_GetObjectItem(user, "email")));
-        if (user)
-            ret = asprintf(&body,
-                           "<p id=\"who\">Signed in as %s (%s)</p>"
-                           "<p><a href=\"/dashboard\">Dashboard</a> · <a href=\"/auth/signout\">Sign out</a></p>",
-                           name, *email ? email : "no email") < 0
-                      ? MHD_NO
-                      : page(conn, "libauth C example", body);
-        else
-            ret = page(conn, "libauth C example",
-                       "<p id=\"who\">Not signed in.</p><p><a id=\"signin\" href=\"/auth/signin\">Sign in</a>"
-                       " (demo / demo)</p>");
-    } else if (strcmp(path, "/dashboard") == 0) {
-        if (!user)
-            ret = send_text(conn, MHD_HTTP_FOUND, "text/plain", "sign in first",
-                            "/auth/signin?callbackUrl=%2Fdashboard");
-        else
-            ret = dashboard(conn, name);
-    } else {
-        ret = send_text(conn, MHD_HTTP_NOT_FOUND, "text/plain", "not found", NULL);
+    int home = strcmp(path, "/") == 0;
+    if (!home && strcmp(path, "/dashboard") != 0)
+        return send_text(conn, MHD_HTTP_NOT_FOUND, "text/plain", "not found", NULL);
+    auth_session *session = session_of(conn, st);
+    if (!session)
+        return home ? page(conn, "libauth C example",
+                           "<p id=\"who\">Not signed in.</p><p><a id=\"signin\" href=\"/auth/signin\">Sign in</a>"
+                           " (demo / demo)</p>")
+                    : send_text(conn, MHD_HTTP_FOUND, "text/plain", "sign in first",
+                                "/auth/signin?callbackUrl=%2Fdashboard");
+    /* The name to show; a passkey user may have none: the email then. */
+    char *name = user_field(session, "name");
+    if (name && !*name) {
+        free(name);
+        name = user_field(session, "email");
     }
-    free(body);
+    char *email = home ? user_field(session, "email") : NULL;
+    auth_session_free(session); /* the fields are copies: done with it */
+    MHD_Result_t ret = MHD_NO;
+    if (!home) {
+        if (name) ret = dashboard(conn, name);
+    } else {
+        char *body = NULL;
+        if (name && email &&
+            asprintf(&body,
+                     "<p id=\"who\">Signed in as %s (%s)</p>"
+                     "<p><a href=\"/dashboard\">Dashboard</a> · <a href=\"/auth/signout\">Sign out</a></p>",
+                     name, *email ? email : "no email") >= 0)
+            ret = page(conn, "libauth C example", body);
+        free(body);
+    }
     free(name);
     free(email);
-    cJSON_Delete(session);
     return ret;
 }
 

@@ -17,11 +17,12 @@ mod error;
 mod hook_docs;
 mod host;
 
-use std::ffi::{c_char, c_void};
+use std::borrow::Cow;
+use std::ffi::{c_char, c_void, CStr};
 use std::panic::{catch_unwind, AssertUnwindSafe};
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
-use libauth_core::{Auth, AuthRequest, Config, ConfigError, Work};
+use libauth_core::{Auth, AuthRequest, Config, ConfigError, SessionView, Work};
 use serde_json::Value;
 
 pub use error::{auth_error, auth_result};
@@ -147,15 +148,17 @@ fn check_absolute_url(url: &str, what: &str) -> Result<(), Failure> {
         .find(|prefix| url.get(..prefix.len()).is_some_and(|s| s.eq_ignore_ascii_case(prefix)))
         .ok_or_else(|| refused("it must start with http:// or https://".into()))?;
     // `Url::parse` is lenient (`http:///x` has the host `x`): the host must
-    // come right after the scheme, as a client sends it.
-    let authority = url[scheme.len()..].split(['/', '\\', '?', '#']).next().unwrap_or_default();
+    // come right after the scheme, as a client sends it. (Scanned as bytes:
+    // every delimiter is ASCII, and this runs on every session read.)
+    let rest = &url[scheme.len()..];
+    let authority = &rest[..rest.bytes().position(|b| matches!(b, b'/' | b'\\' | b'?' | b'#')).unwrap_or(rest.len())];
     if authority.is_empty() {
         return Err(refused("no host after the scheme".into()));
     }
     // A `\` before the query: `Url::parse` reads it as `/`, a plain split
     // does not, so such a URL names two different paths (a Host header
     // such as `host\auth\callback\x?…` builds one). No client sends it.
-    if url.split(['?', '#']).next().is_some_and(|before_query| before_query.contains('\\')) {
+    if url.bytes().take_while(|b| !matches!(b, b'?' | b'#')).any(|b| b == b'\\') {
         return Err(refused("a backslash before the query".into()));
     }
     // Nearly every URL has a plain DNS name for a host: nothing `Url::parse`
@@ -175,27 +178,47 @@ fn check_absolute_url(url: &str, what: &str) -> Result<(), Failure> {
 /// `name[:port]` where `url::Url::parse` accepts the URL whatever its path:
 /// dot-separated labels of ASCII letters, digits and `-`, none empty, none
 /// an IDNA `xn--` label, the last starting with a letter (a last label
-/// starting with a digit is parsed as an IPv4 address, `0x1` as well), and
-/// a port of 1 to 5 digits up to 65535. Anything else (IP addresses,
-/// userinfo, Unicode) takes the full parse. The `tests` below check the
-/// claim against `Url::parse` over generated authorities.
+/// starting with a digit is parsed as an IPv4 address, `0x1` as well), or
+/// an IPv4 address written the usual way (four decimal numbers up to 255,
+/// without leading zeros: what a client connecting by address sends as its
+/// Host), and a port of 1 to 5 digits up to 65535. Anything else (other
+/// IPv4 forms, IPv6, userinfo, Unicode) takes the full parse. The `tests`
+/// below check the claim against `Url::parse` over generated authorities.
 fn is_plain_authority(authority: &str) -> bool {
-    let (host, port) = match authority.split_once(':') {
-        Some((host, port)) => (host, Some(port)),
+    // As bytes (every character that passes is ASCII): a str's `split`
+    // costs a searcher per call, and this runs on every session read.
+    let authority = authority.as_bytes();
+    let (host, port) = match authority.iter().position(|&b| b == b':') {
+        Some(colon) => (&authority[..colon], Some(&authority[colon + 1..])),
         None => (authority, None),
     };
-    let port_ok = port.is_none_or(|p| {
-        (1..=5).contains(&p.len())
-            && p.bytes().all(|b| b.is_ascii_digit())
-            && p.parse::<u32>().is_ok_and(|n| n <= 65535)
-    });
-    let label_ok = |label: &str| {
+    let port_ok =
+        port.is_none_or(|p| (1..=5).contains(&p.len()) && p.iter().all(u8::is_ascii_digit) && decimal(p) <= 65535);
+    let label_ok = |label: &[u8]| {
         !label.is_empty()
-            && label.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-')
-            && !label.get(..4).is_some_and(|p| p.eq_ignore_ascii_case("xn--"))
+            && label.iter().all(|&b| b.is_ascii_alphanumeric() || b == b'-')
+            && !label.get(..4).is_some_and(|p| p.eq_ignore_ascii_case(b"xn--"))
     };
-    let last_ok = host.rsplit('.').next().is_some_and(|l| l.bytes().next().is_some_and(|b| b.is_ascii_alphabetic()));
-    port_ok && last_ok && host.split('.').all(label_ok)
+    let labels = || host.split(|&b| b == b'.');
+    let last_ok = labels().next_back().and_then(|l| l.first()).is_some_and(u8::is_ascii_alphabetic);
+    port_ok && ((last_ok && labels().all(label_ok)) || is_dotted_quad(host))
+}
+
+/// `a.b.c.d`: four decimal numbers from 0 to 255, none with a leading zero
+/// (`010` is octal to `Url::parse`, `09` an error).
+fn is_dotted_quad(host: &[u8]) -> bool {
+    let octet_ok = |part: &[u8]| {
+        (1..=3).contains(&part.len())
+            && part.iter().all(u8::is_ascii_digit)
+            && (part == b"0" || part[0] != b'0')
+            && decimal(part) <= 255
+    };
+    host.split(|&b| b == b'.').count() == 4 && host.split(|&b| b == b'.').all(octet_ok)
+}
+
+/// The value of up to 5 ASCII digits.
+fn decimal(digits: &[u8]) -> u32 {
+    digits.iter().fold(0, |n, &d| n * 10 + u32::from(d - b'0'))
 }
 
 /// In C a hook is on when `hooks.implemented` lists it: JSON holds no
@@ -380,31 +403,248 @@ pub unsafe extern "C" fn auth_get_session_by_cookie(
     error_out: *mut *mut auth_error,
 ) -> auth_result {
     firewall("auth_get_session_by_cookie", error_out, || {
-        // SAFETY: the header's contract for `auth`.
-        let auth = unsafe { engine(auth) }?;
-        // SAFETY: the header's contract for `url`.
-        let url = unsafe { text(url, url_len, "url") }?;
-        // No Cookie header may be given as NULL with length 0.
-        let cookie = if cookie.is_null() && cookie_len == 0 {
-            None
-        } else {
-            // SAFETY: the header's contract for `cookie`.
-            Some(unsafe { text(cookie, cookie_len, "cookie") }?)
-        };
-        if session_out.is_null() {
-            return Err(null_output("session_out"));
-        }
-        check_absolute_url(url, "url")?;
-        // Admitted as `auth_get_session` is (hooks.maxInFlight), or refused.
-        let _permit = auth.admit(Work::SessionRead).permit()?;
-        let buffer = match auth.get_session_view_by_cookie(url, cookie)? {
+        // SAFETY: the header's contract for the arguments.
+        let session = unsafe { read_by_cookie(auth, url, url_len, cookie, cookie_len, session_out.is_null()) }?;
+        let buffer = match session {
             Some(session) => auth_buffer::copied(&session.json()),
             None => std::ptr::null_mut(),
         };
-        // SAFETY: not NULL; the contract makes it writable.
+        // SAFETY: not NULL (checked above); the contract makes it writable.
         unsafe { *session_out = buffer };
         Ok(())
     })
+}
+
+/// The read of `auth_get_session_by_cookie` and `auth_session_read`: the
+/// arguments checked (`out_is_null`: the caller's output pointer is NULL,
+/// `session_out`), the URL checked absolute, the read admitted.
+///
+/// # Safety
+/// The header's contract for `auth`, `url` and `cookie`.
+unsafe fn read_by_cookie(
+    auth: *const auth_engine,
+    url: *const c_char,
+    url_len: usize,
+    cookie: *const c_char,
+    cookie_len: usize,
+    out_is_null: bool,
+) -> Result<Option<SessionView>, Failure> {
+    // SAFETY: the header's contract for `auth`.
+    let auth = unsafe { engine(auth) }?;
+    // SAFETY: the header's contract for `url`.
+    let url = unsafe { text(url, url_len, "url") }?;
+    // No Cookie header may be given as NULL with length 0.
+    let cookie = if cookie.is_null() && cookie_len == 0 {
+        None
+    } else {
+        // SAFETY: the header's contract for `cookie`.
+        Some(unsafe { text(cookie, cookie_len, "cookie") }?)
+    };
+    if out_is_null {
+        return Err(null_output("session_out"));
+    }
+    check_absolute_url(url, "url")?;
+    // Admitted as `auth_get_session` is (hooks.maxInFlight), or refused.
+    let _permit = auth.admit(Work::SessionRead).permit()?;
+    Ok(auth.get_session_view_by_cookie(url, cookie)?)
+}
+
+/// A session read by `auth_session_read`, to read fields from without
+/// parsing JSON: `auth_session_user_field`, `auth_session_string`,
+/// `auth_session_expires`, `auth_session_json`. Opaque and read-only: it
+/// holds the session the read answered (for a cached cookie, the session
+/// cache's own copy, shared: nothing is copied). Strings the accessors
+/// return belong to it and stay valid until `auth_session_free`. It may be
+/// read from any thread, by several at once, and may outlive the engine.
+pub struct auth_session {
+    view: SessionView,
+    /// The JSON text of a session built for this read (session hooks, the
+    /// database strategy), made by the first `auth_session_json`. A session
+    /// shared with the cache has its text already.
+    json: OnceLock<String>,
+}
+
+// The header promises reads from several threads at once.
+const _: fn() = || {
+    fn send_and_sync<T: Send + Sync>() {}
+    send_and_sync::<auth_session>();
+};
+
+impl auth_session {
+    fn json(&self) -> &str {
+        if let Some(json) = self.json.get() {
+            return json;
+        }
+        match self.view.json() {
+            Cow::Borrowed(json) => json,
+            Cow::Owned(json) => self.json.get_or_init(|| json),
+        }
+    }
+
+    /// The string at `key` (`subkey` NULL) or at `key.subkey`.
+    fn string(&self, key: &CStr, subkey: Option<&CStr>) -> Option<&str> {
+        let value = field(self.view.map(), key)?;
+        let value = match subkey {
+            Some(subkey) => field(value.as_object()?, subkey)?,
+            None => value,
+        };
+        value.as_str()
+    }
+}
+
+/// `map[key]`. A session's maps are small (`user`, `expires`; a user's id,
+/// name, email, image): comparing the keys' bytes in turn costs less than
+/// hashing `key`, and needs no UTF-8 check of it.
+fn field<'a>(map: &'a serde_json::Map<String, Value>, key: &CStr) -> Option<&'a Value> {
+    let key = key.to_bytes();
+    if map.len() <= 16 {
+        map.iter().find(|(k, _)| k.as_bytes() == key).map(|(_, v)| v)
+    } else {
+        map.get(std::str::from_utf8(key).ok()?)
+    }
+}
+
+/// `auth_get_session_by_cookie`, answered as a handle instead of JSON text:
+/// the same arguments, checks, result codes and errors. On success writes a
+/// new `auth_session` to `*session_out` (read it with
+/// `auth_session_user_field` and the other `auth_session_*` accessors,
+/// release it with `auth_session_free`), or NULL when the request has no
+/// valid session (none, expired, tampered: `AUTH_OK` all the same). For a
+/// cookie the session cache holds (the same cookie read again, no session
+/// hooks) nothing is copied or serialized: the handle shares the cached
+/// session.
+#[no_mangle]
+pub unsafe extern "C" fn auth_session_read(
+    auth: *const auth_engine,
+    url: *const c_char,
+    url_len: usize,
+    cookie: *const c_char,
+    cookie_len: usize,
+    session_out: *mut *mut auth_session,
+    error_out: *mut *mut auth_error,
+) -> auth_result {
+    firewall("auth_session_read", error_out, || {
+        // SAFETY: the header's contract for the arguments.
+        let session = unsafe { read_by_cookie(auth, url, url_len, cookie, cookie_len, session_out.is_null()) }?;
+        let handle = match session {
+            Some(view) => Box::into_raw(Box::new(auth_session { view, json: OnceLock::new() })),
+            None => std::ptr::null_mut(),
+        };
+        // SAFETY: not NULL (checked above); the contract makes it writable.
+        unsafe { *session_out = handle };
+        Ok(())
+    })
+}
+
+/// An accessor's string: its bytes and length, written to `*len_out`. An
+/// empty string points at a static "" (never a dangling pointer).
+///
+/// # Safety
+/// `len_out` is not NULL and writable.
+unsafe fn string_out(s: &str, len_out: *mut usize) -> *const c_char {
+    // SAFETY: the caller's contract.
+    unsafe { *len_out = s.len() };
+    if s.is_empty() {
+        c"".as_ptr()
+    } else {
+        s.as_ptr().cast()
+    }
+}
+
+/// The string at `key` of the session (`subkey` NULL: `"expires"`, or a
+/// field a session callback added) or at `key.subkey` (`"user"`,
+/// `"email"`); `key` and `subkey` are NUL-terminated UTF-8. Returns its
+/// first byte and writes its length in bytes to `*len_out`; the string is
+/// NOT NUL-terminated (print it with `"%.*s", (int)len, s`; a JSON string
+/// may even hold NUL bytes), belongs to the session and is valid until
+/// `auth_session_free`. Returns NULL, and writes nothing, when the field is
+/// absent or not a string, or when `session`, `key` or `len_out` is NULL.
+#[no_mangle]
+pub unsafe extern "C" fn auth_session_string(
+    session: *const auth_session,
+    key: *const c_char,
+    subkey: *const c_char,
+    len_out: *mut usize,
+) -> *const c_char {
+    catch_unwind(AssertUnwindSafe(|| {
+        // SAFETY: NULL or a live session (the contract).
+        let Some(session) = (unsafe { session.as_ref() }) else { return std::ptr::null() };
+        if key.is_null() || len_out.is_null() {
+            return std::ptr::null();
+        }
+        // SAFETY: NUL-terminated strings (the contract); `subkey` may be NULL.
+        let (key, subkey) = unsafe { (CStr::from_ptr(key), (!subkey.is_null()).then(|| CStr::from_ptr(subkey))) };
+        match session.string(key, subkey) {
+            // SAFETY: `len_out` is not NULL; the contract makes it writable.
+            Some(s) => unsafe { string_out(s, len_out) },
+            None => std::ptr::null(),
+        }
+    }))
+    .unwrap_or(std::ptr::null())
+}
+
+/// A string field of the session's user (`auth_session_string(session,
+/// "user", name, len_out)`): `name` is `"id"`, `"name"`, `"email"`,
+/// `"image"`, or a field a session callback added. The same answer: the
+/// bytes (NOT NUL-terminated, valid until `auth_session_free`) with their
+/// length in `*len_out`, or NULL when absent or not a string (a user
+/// without a name has none, a passkey user often) or for a NULL argument.
+#[no_mangle]
+pub unsafe extern "C" fn auth_session_user_field(
+    session: *const auth_session,
+    name: *const c_char,
+    len_out: *mut usize,
+) -> *const c_char {
+    // SAFETY: the same contract.
+    unsafe { auth_session_string(session, c"user".as_ptr(), name, len_out) }
+}
+
+/// When the session expires, in Unix seconds (its `expires` field, an ISO
+/// 8601 date); -1 when it has none that is a date, or for NULL.
+#[no_mangle]
+pub unsafe extern "C" fn auth_session_expires(session: *const auth_session) -> i64 {
+    catch_unwind(AssertUnwindSafe(|| {
+        // SAFETY: NULL or a live session (the contract).
+        let session = unsafe { session.as_ref() }?;
+        let expires = session.string(c"expires", None)?;
+        libauth_core::store::date::parse_iso(expires).map(|ms| ms.div_euclid(1000))
+    }))
+    .ok()
+    .flatten()
+    .unwrap_or(-1)
+}
+
+/// The whole session as JSON text, the bytes `auth_get_session_by_cookie`
+/// would return (`{"user": {...}, "expires": "..."}`): returns its first
+/// byte and writes its length to `*len_out`. NOT NUL-terminated; belongs to
+/// the session, valid until `auth_session_free`. A session shared with the
+/// cache has its text already; one built for this read (session hooks, the
+/// database strategy) is serialized once, on the first call. NULL for a
+/// NULL argument.
+#[no_mangle]
+pub unsafe extern "C" fn auth_session_json(session: *const auth_session, len_out: *mut usize) -> *const c_char {
+    catch_unwind(AssertUnwindSafe(|| {
+        // SAFETY: NULL or a live session (the contract).
+        let Some(session) = (unsafe { session.as_ref() }) else { return std::ptr::null() };
+        if len_out.is_null() {
+            return std::ptr::null();
+        }
+        // SAFETY: `len_out` is not NULL; the contract makes it writable.
+        unsafe { string_out(session.json(), len_out) }
+    }))
+    .unwrap_or(std::ptr::null())
+}
+
+/// Release a session from `auth_session_read`; every string read from it
+/// goes with it. NULL is ignored. No accessor may be running on it.
+#[no_mangle]
+pub unsafe extern "C" fn auth_session_free(session: *mut auth_session) {
+    if session.is_null() {
+        return;
+    }
+    // SAFETY: from `auth_session_read`, released once (the contract).
+    let session = unsafe { Box::from_raw(session) };
+    let _ = catch_unwind(AssertUnwindSafe(move || drop(session)));
 }
 
 /// A valid access token for the user's account with `provider` (both
@@ -832,15 +1072,49 @@ mod tests {
         }
     }
 
+    proptest! {
+        /// The same claim over authorities shaped like IPv4 addresses,
+        /// right and wrong (numbers over 255, leading zeros, three or five
+        /// parts, stray dots), with or without a port.
+        #[test]
+        fn a_dotted_quad_authority_is_one_url_parse_accepts(
+            authority in "(0|[1-9][0-9]{0,3}|0[0-9]{1,2})(\\.{1,2}(0|[1-9][0-9]{0,3}|0[0-9]{1,2})){2,4}\\.?(:[0-9]{0,6})?",
+        ) {
+            if is_plain_authority(&authority) {
+                let url = format!("http://{authority}/x?y=1");
+                let parsed = url::Url::parse(&url);
+                prop_assert!(parsed.as_ref().is_ok_and(|p| p.host_str().is_some_and(|h| !h.is_empty())), "{url}: {parsed:?}");
+            }
+        }
+    }
+
     #[test]
     fn plain_authorities_take_the_fast_path_and_others_the_full_parse() {
-        for plain in ["localhost", "localhost:3000", "example.com", "a-b.example.co:65535", "EXAMPLE.com"] {
+        for plain in [
+            "localhost",
+            "localhost:3000",
+            "example.com",
+            "a-b.example.co:65535",
+            "EXAMPLE.com",
+            "127.0.0.1",
+            "127.0.0.1:4516",
+            "0.0.0.0",
+            "10.0.200.255:80",
+        ] {
             assert!(is_plain_authority(plain), "{plain}");
         }
         for other in [
             "",
-            "127.0.0.1",
             "1.2.3.999",
+            "1.2.3.256",
+            "127.0.0.01",
+            "127.0.0.09",
+            "1.2.3",
+            "1.2.3.4.5",
+            "1.2.3.4.",
+            "0x7f.0.0.1",
+            "1234.0.0.1",
+            "127.0.0.1:",
             "host.0x1",
             "a..b",
             ".a",

@@ -249,6 +249,24 @@ static void same_both_ways(const auth_engine *auth, const char *url, const char 
     CHECK(full_code == lean_code && same_bytes && same_error, "%s: codes %d/%d, sessions %.*s / %.*s", what, full_code,
           lean_code, full ? (int)full->len : 4, full ? full->data : "NULL", lean ? (int)lean->len : 4,
           lean ? lean->data : "NULL");
+    /* auth_session_read: the same code and error, a handle exactly when
+     * there is a session, and its JSON the same bytes. */
+    auth_session *handle = (auth_session *)(uintptr_t)0x1;
+    auth_error *handle_err = NULL;
+    auth_result handle_code = auth_session_read(auth, url, strlen(url), cookie, cookie ? strlen(cookie) : 0, &handle,
+                                                &handle_err);
+    if (handle_code != AUTH_OK) handle = NULL; /* nothing was written */
+    size_t json_len = 0;
+    const char *json = auth_session_json(handle, &json_len);
+    int same_handle = handle_code == lean_code && (!lean || (json && json_len == lean->len &&
+                                                            memcmp(json, lean->data, json_len) == 0)) &&
+                      (lean ? handle != NULL : handle == NULL) &&
+                      ((!lean_err && !handle_err) ||
+                       (lean_err && handle_err && strcmp(auth_error_type(lean_err), auth_error_type(handle_err)) == 0));
+    CHECK(same_handle, "%s: auth_session_read: code %d/%d, session %.*s", what, handle_code, lean_code,
+          json ? (int)json_len : 4, json ? json : "NULL");
+    auth_session_free(handle);
+    auth_error_free(handle_err);
     auth_buffer_free(full);
     auth_buffer_free(lean);
     auth_error_free(full_err);
@@ -733,9 +751,155 @@ static void test_session_by_cookie(void) {
         CHECK(auth_get_session_by_cookie(bad[i].auth, bad[i].url, bad[i].url_len, bad[i].cookie, bad[i].cookie_len,
                                          NULL, NULL) != AUTH_OK,
               "%s: fails without error_out", bad[i].what);
+        /* auth_session_read checks its arguments alike. */
+        auth_session *handle = (auth_session *)(uintptr_t)0x1;
+        err = NULL;
+        code = auth_session_read(bad[i].auth, bad[i].url, bad[i].url_len, bad[i].cookie, bad[i].cookie_len,
+                                 bad[i].null_out ? NULL : &handle, &err);
+        CHECK(code == bad[i].code && handle == (auth_session *)(uintptr_t)0x1 && err &&
+                  strlen(auth_error_message(err)) > 0 && !strstr(auth_error_message(err), "SECRET"),
+              "%s: auth_session_read: code %d (%s), want %d; %s", bad[i].what, code, auth_result_name(code),
+              bad[i].code, err ? auth_error_message(err) : "(no error)");
+        auth_error_free(err);
     }
     auth_free(auth);
     auth_free(rotated);
+}
+
+/* The fields of a session handle, `want` NULL for none. Counts one check. */
+static void expect_field(const auth_session *s, const char *key, const char *subkey, const char *want,
+                         const char *what) {
+    size_t len = 12345;
+    const char *got = auth_session_string(s, key, subkey, &len);
+    int ok = want ? got && len == strlen(want) && memcmp(got, want, len) == 0 : !got && len == 12345;
+    CHECK(ok, "%s: %s.%s is %.*s, want %s", what, key, subkey ? subkey : "", got ? (int)len : 4, got ? got : "NULL",
+          want ? want : "NULL");
+}
+
+/* auth_session_read and the handle's accessors, on an engine with session
+ * hooks (a session built for each read) and one without (the handle shares
+ * the session cache's copy): the fields, absent ones, the expiry, the JSON,
+ * NULL arguments, a handle kept over many reads and past auth_free. (Its
+ * answers for every kind of cookie and its misuse codes: test_session_by_cookie,
+ * through same_both_ways; many threads: test_threads.) */
+static void test_session_handle(void) {
+    host_state h = {0};
+    char *hooked_config = config_with(",\"providers\":[" CREDENTIALS_PROVIDER "],"
+                                      "\"hooks\":{\"implemented\":[\"providers.credentials.authorize\","
+                                      "\"callbacks.jwt\",\"callbacks.session\"]}");
+    char *plain_config = config_with(",\"providers\":[" CREDENTIALS_PROVIDER "],"
+                                     "\"hooks\":{\"implemented\":[\"providers.credentials.authorize\"]}");
+    struct {
+        auth_engine *auth;
+        int hooked;
+    } engines[] = {{engine(hooked_config, &h, NULL), 1}, {engine(plain_config, &h, NULL), 0}};
+    free(hooked_config);
+    free(plain_config);
+    const char *url = ORIGIN "/dashboard";
+    for (size_t e = 0; e < 2; e++) {
+        auth_engine *auth = engines[e].auth;
+        const char *what = engines[e].hooked ? "session hooks" : "no session hooks";
+        CHECK(auth, "%s: engine", what);
+        if (!auth) continue;
+        char jar[8192] = "";
+        response r;
+        sign_in(auth, "demo", "demo", jar, sizeof jar, &r);
+        response_free(&r);
+
+        auth_session *s = NULL;
+        auth_error *err = NULL;
+        CHECK(auth_session_read(auth, url, strlen(url), jar, strlen(jar), &s, &err) == AUTH_OK && s && !err,
+              "%s: signed in: a handle (%s)", what, err ? auth_error_message(err) : "no error");
+        auth_error_free(err);
+        if (!s) continue;
+        size_t len = 0;
+        const char *name = auth_session_user_field(s, "name", &len);
+        CHECK(name && len == 4 && memcmp(name, "demo", 4) == 0, "%s: user.name %.*s", what, name ? (int)len : 4,
+              name ? name : "NULL");
+        const char *email = auth_session_user_field(s, "email", &len);
+        CHECK(email && len == strlen("demo@example.com") && memcmp(email, "demo@example.com", len) == 0,
+              "%s: user.email", what);
+        expect_field(s, "user", "name", "demo", what);
+        expect_field(s, "user", "image", NULL, what);  /* absent */
+        expect_field(s, "user", "nAme", NULL, what);   /* keys are matched exactly */
+        expect_field(s, "user", "", NULL, what);
+        expect_field(s, "user", NULL, NULL, what);     /* an object, not a string */
+        expect_field(s, "expires", "x", NULL, what);   /* a string, not an object */
+        expect_field(s, "nothing", NULL, NULL, what);
+        expect_field(s, "role", NULL, engines[e].hooked ? "admin" : NULL, what); /* added by the session hook */
+        const char *expires = auth_session_string(s, "expires", NULL, &len);
+        CHECK(expires && len == 24 && expires[23] == 'Z', "%s: expires %.*s", what, expires ? (int)len : 4,
+              expires ? expires : "NULL");
+        int64_t until = auth_session_expires(s), now = (int64_t)time(NULL);
+        CHECK(until > now + 29 * 86400 && until <= now + 30 * 86400 + 5, "%s: expires in 30 days: %lld (now %lld)",
+              what, (long long)until, (long long)now);
+
+        /* The JSON: what auth_get_session_by_cookie answers, the same text on every call. */
+        auth_buffer *buf = NULL;
+        auth_get_session_by_cookie(auth, url, strlen(url), jar, strlen(jar), &buf, NULL);
+        size_t json_len = 0, again_len = 0;
+        const char *json = auth_session_json(s, &json_len);
+        const char *again = auth_session_json(s, &again_len);
+        CHECK(buf && json && json_len == buf->len && memcmp(json, buf->data, json_len) == 0 && again == json &&
+                  again_len == json_len,
+              "%s: the JSON %.*s", what, json ? (int)json_len : 4, json ? json : "NULL");
+        auth_buffer_free(buf);
+
+        /* NULL arguments: NULL (or -1), nothing written, no crash. */
+        size_t untouched = 12345;
+        CHECK(!auth_session_user_field(NULL, "name", &untouched) && !auth_session_user_field(s, NULL, &untouched) &&
+                  !auth_session_user_field(s, "name", NULL) && !auth_session_string(s, NULL, "name", &untouched) &&
+                  !auth_session_string(NULL, "user", "name", &untouched) && !auth_session_json(NULL, &untouched) &&
+                  !auth_session_json(s, NULL) && untouched == 12345 && auth_session_expires(NULL) == -1,
+              "%s: NULL arguments", what);
+        auth_session_free(NULL);
+
+        /* Without a session: AUTH_OK and NULL, no error. */
+        char tampered[8192];
+        snprintf(tampered, sizeof tampered, "%s", jar);
+        char *value = strstr(tampered, "authjs.session-token=") + strlen("authjs.session-token=");
+        value[10] = value[10] == 'A' ? 'B' : 'A';
+        const char *none[] = {NULL, "", "theme=dark", tampered};
+        for (size_t i = 0; i < sizeof none / sizeof none[0]; i++) {
+            auth_session *o = (auth_session *)(uintptr_t)0x1;
+            err = NULL;
+            auth_result code = auth_session_read(auth, url, strlen(url), none[i], none[i] ? strlen(none[i]) : 0, &o,
+                                                 &err);
+            CHECK(code == AUTH_OK && o == NULL && err == NULL, "%s: no session (%zu): code %d", what, i, code);
+            auth_error_free(err);
+        }
+
+        /* A handle kept while many more are read and freed: unchanged. A
+         * session the cache holds is shared, not copied: two handles of
+         * one cached cookie point at the same bytes. */
+        int same = 1, shared = 1;
+        auth_session *previous = NULL;
+        for (int i = 0; i < 1000; i++) {
+            auth_session *other = NULL;
+            auth_session_read(auth, url, strlen(url), jar, strlen(jar), &other, NULL);
+            size_t other_len = 0;
+            const char *other_name = auth_session_user_field(other, "name", &other_len);
+            same &= other_name && other_len == 4 && memcmp(other_name, "demo", 4) == 0;
+            if (previous) shared &= other_name == auth_session_user_field(previous, "name", &len);
+            auth_session_free(previous);
+            previous = other;
+        }
+        auth_session_free(previous);
+        name = auth_session_user_field(s, "name", &len);
+        CHECK(same && name && len == 4 && memcmp(name, "demo", 4) == 0, "%s: a handle kept over 1000 reads", what);
+        CHECK(engines[e].hooked ? !shared : shared, "%s: handles %s the cache's session", what,
+              engines[e].hooked ? "do not share" : "share");
+
+        /* A handle outlives its engine. */
+        auth_free(auth);
+        engines[e].auth = NULL;
+        name = auth_session_user_field(s, "name", &len);
+        json = auth_session_json(s, &json_len);
+        CHECK(name && len == 4 && memcmp(name, "demo", 4) == 0 && json && json_len > 0 && json[0] == '{',
+              "%s: a handle read after auth_free", what);
+        auth_session_free(s);
+    }
+    for (size_t e = 0; e < 2; e++) auth_free(engines[e].auth);
 }
 
 /* auth_passkeys: a passkey provider needs experimental.enableWebAuthn
@@ -1024,15 +1188,15 @@ static void test_email_and_adapter(void) {
     CHECK(err && strcmp(auth_error_type(err), "AdapterError") == 0, "type %s", auth_error_type(err));
     auth_error_free(err);
     CHECK(count(&h, "adapter.getSessionAndUser") == 3, "getSessionAndUser called");
-    /* auth_get_session_by_cookie answers the same for a database session:
-     * found, not found, a failing adapter. */
+    /* auth_get_session_by_cookie and auth_session_read answer the same for
+     * a database session: found, not found, a failing adapter. */
     atomic_store(&h.mode, MODE_SESSION_FOUND);
     same_both_ways(auth, ORIGIN "/dashboard", "authjs.session-token=tok", "a database session");
     atomic_store(&h.mode, 0);
     same_both_ways(auth, ORIGIN "/dashboard", "authjs.session-token=tok", "no such database session");
     atomic_store(&h.mode, MODE_ADAPTER_FAILS);
     same_both_ways(auth, ORIGIN "/dashboard", "authjs.session-token=tok", "a failing adapter");
-    CHECK(count(&h, "adapter.getSessionAndUser") == 9, "getSessionAndUser called by both calls");
+    CHECK(count(&h, "adapter.getSessionAndUser") == 12, "getSessionAndUser called by all three calls");
     auth_free(auth);
 }
 
@@ -1226,6 +1390,7 @@ int main(void) {
     test_config_errors();
     test_round_trip();
     test_session_by_cookie();
+    test_session_handle();
     test_passkeys();
     test_user_sessions();
     test_two_factor();

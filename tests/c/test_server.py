@@ -192,6 +192,20 @@ def run(port):
     # The benchmark's bare page (bench/c/http.sh): the same bytes, no session read.
     status, _, bare = Client(port).request("GET", "/bare")
     check(status == 200 and bare == body, f"bare page is the demo user's dashboard: {status} {bare[-200:]}")
+    # Several Cookie headers (a client sends one; the server joins more with "; "),
+    # and a URL too long for the server's stack buffer.
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+    conn.putrequest("GET", "/dashboard")
+    conn.putheader("Cookie", "theme=dark")
+    conn.putheader("Cookie", "; ".join(f"{k}={v}" for k, v in c.jar.items()))
+    conn.putheader("Cookie", "lang=en")
+    conn.endheaders()
+    res = conn.getresponse()
+    several = res.read().decode()
+    conn.close()
+    check(res.status == 200 and several == body, f"protected page with three Cookie headers: {res.status}")
+    status, _, long_url = c.request("GET", "/dashboard?q=" + "x" * 3000)
+    check(status == 200 and long_url == body, f"protected page at a 3 kB URL: {status}")
     # Sign-out.
     status, h, _ = c.request("POST", "/auth/signout", {"csrfToken": c.csrf()})
     check(status == 302 and "authjs.session-token" not in c.jar, f"sign-out: {status} {c.jar.keys()}")
