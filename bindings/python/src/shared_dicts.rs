@@ -50,12 +50,31 @@ impl Kept {
             return Ok(deep_copy(dict.as_any())?.cast_into::<PyDict>()?);
         }
         let out = dict.copy()?;
+        self.copy_nested(dict, &out)?;
+        Ok(out)
+    }
+
+    /// The copy made in `out`, an empty dict (a `SessionWithIdentity`).
+    fn copy_into(&self, py: Python<'_>, out: &Bound<'_, PyDict>) -> PyResult<()> {
+        let dict = self.dict.bind(py);
+        if self.deep {
+            for (k, v) in dict.iter() {
+                out.set_item(k, deep_copy(&v)?)?;
+            }
+            return Ok(());
+        }
+        out.update(dict.as_mapping())?;
+        self.copy_nested(dict, out)
+    }
+
+    /// The dicts in the kept dict (`user`) copied into `out`.
+    fn copy_nested(&self, dict: &Bound<'_, PyDict>, out: &Bound<'_, PyDict>) -> PyResult<()> {
         for key in &self.nested {
             if let Some(inner) = dict.get_item(key)? {
                 out.set_item(key, inner.cast_into::<PyDict>()?.copy()?)?;
             }
         }
-        Ok(out)
+        Ok(())
     }
 }
 
@@ -103,12 +122,34 @@ impl SharedDicts {
         }
         let kept = Kept::new(build()?);
         let out = kept.copy(py);
+        self.keep(key, kept);
+        out
+    }
+
+    /// `dict`'s copy made in `out`, an empty dict of a subclass (a
+    /// `SessionWithIdentity`): the same items, in the same order.
+    pub(crate) fn copy_into<'py>(
+        &self,
+        py: Python<'py>,
+        key: SharedKey,
+        out: &Bound<'py, PyDict>,
+        build: impl FnOnce() -> PyResult<Bound<'py, PyDict>>,
+    ) -> PyResult<()> {
+        if let Some(kept) = self.lock().get(&key) {
+            return kept.copy_into(py, out);
+        }
+        let kept = Kept::new(build()?);
+        let done = kept.copy_into(py, out);
+        self.keep(key, kept);
+        done
+    }
+
+    fn keep(&self, key: SharedKey, kept: Kept) {
         let mut all = self.lock();
         if all.len() >= Self::MAX {
             all.clear();
         }
         all.insert(key, kept);
-        out
     }
 
     /// A poisoned lock still holds a consistent map: every change is one
