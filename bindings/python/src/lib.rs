@@ -509,11 +509,23 @@ fn session_with_identity_class(py: Python<'_>) -> PyResult<&Bound<'_, PyType>> {
 /// The identity's fields in a `SessionWithIdentity`'s `_identity` (left
 /// unset for a session without one).
 fn set_identity(dict: &Bound<'_, PyDict>, session: &libauth_core::SessionView) -> PyResult<()> {
-    if let Some(id) = session.identity() {
-        let py = dict.py();
-        dict.setattr(pyo3::intern!(py, "_identity"), (id.subject.as_str(), id.email.as_deref(), id.email_verified))?;
+    if let Some(id) = identity_fields(dict.py(), session)? {
+        dict.setattr(pyo3::intern!(dict.py(), "_identity"), id)?;
     }
     Ok(())
+}
+
+/// `(subject, email, email_verified)`, or `None` for a session without an identity.
+fn identity_fields<'py>(py: Python<'py>, session: &libauth_core::SessionView) -> PyResult<Option<Bound<'py, PyAny>>> {
+    session
+        .identity()
+        .map(|id| (id.subject.as_str(), id.email.as_deref(), id.email_verified).into_pyobject(py).map(Bound::into_any))
+        .transpose()
+}
+
+/// A shared session as `SharedDicts` keeps it: its dict and its identity's fields.
+fn kept_session<'py>(py: Python<'py>, session: &libauth_core::SessionView) -> PyResult<shared_dicts::Built<'py>> {
+    Ok((session_dict(py, session)?, identity_fields(py, session)?))
 }
 
 impl NativeAuth {
@@ -547,11 +559,10 @@ impl NativeAuth {
         if let Ok(Some(view)) = &read {
             if let Some(key) = view.shared_key() {
                 if !with_identity {
-                    return Ok(self.dicts.dict(py, key, || session_dict(py, view))?.into_any());
+                    return Ok(self.dicts.dict(py, key, || kept_session(py, view))?.into_any());
                 }
                 let out = session_with_identity_class(py)?.call0()?.cast_into::<PyDict>()?;
-                self.dicts.copy_into(py, key, &out, || session_dict(py, view))?;
-                set_identity(&out, view)?;
+                self.dicts.copy_into(py, key, &out, || kept_session(py, view))?;
                 return Ok(out.into_any());
             }
         }

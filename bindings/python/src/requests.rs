@@ -23,8 +23,40 @@ fn exact_str(value: &Bound<'_, PyAny>) -> Result<String, ()> {
     if !value.is_exact_instance_of::<PyString>() {
         return Err(());
     }
+    if let Some(text) = borrowed_utf8(value) {
+        return Ok(text.to_owned());
+    }
     let s = value.cast::<PyString>().map_err(|_| ())?;
     s.to_cow().map(std::borrow::Cow::into_owned).map_err(|_| ())
+}
+
+extern "C" {
+    /// In the stable ABI from Python 3.10 (and exported, with this
+    /// signature, by every CPython 3): PyO3 leaves it out of abi3-py39
+    /// builds, so it is declared here and called on 3.10 and later only.
+    fn PyUnicode_AsUTF8AndSize(unicode: *mut pyo3::ffi::PyObject, size: *mut pyo3::ffi::Py_ssize_t) -> *const u8;
+}
+
+/// A `str`'s UTF-8 text borrowed from the object (no copy: an ASCII
+/// `str` is its own UTF-8), on Python 3.10 and later; `None` before, or
+/// for a `str` that is no UTF-8.
+fn borrowed_utf8<'a>(value: &'a Bound<'_, PyAny>) -> Option<&'a str> {
+    static AT_LEAST_3_10: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    if !*AT_LEAST_3_10.get_or_init(|| value.py().version_info() >= (3, 10)) {
+        return None;
+    }
+    let mut size: pyo3::ffi::Py_ssize_t = 0;
+    // SAFETY: `value` is a live exact `str` (checked by the callers); the
+    // text lives as long as the object, which `'a` borrows.
+    unsafe {
+        let ptr = PyUnicode_AsUTF8AndSize(value.as_ptr(), &mut size);
+        if ptr.is_null() {
+            pyo3::ffi::PyErr_Clear();
+            return None;
+        }
+        let bytes = std::slice::from_raw_parts(ptr, usize::try_from(size).ok()?);
+        Some(std::str::from_utf8_unchecked(bytes))
+    }
 }
 
 /// The dict's value for `key` as Python's `d.get(key) or default` reads it,
@@ -101,34 +133,28 @@ fn header_pair<'py>(item: &Bound<'py, PyAny>) -> Result<(Bound<'py, PyAny>, Boun
 }
 
 /// The absolute URL and the `Cookie` header of an ASGI scope
-/// (`libauth.asgi._scope_url_and_cookie`), or `None` for a scope of
-/// another shape.
-fn scope_url_and_cookie_of(scope: &Bound<'_, PyAny>) -> Result<(String, Option<String>), ()> {
+/// (`libauth.asgi._scope_url_and_cookie`), or `Err` for a scope of another
+/// shape. The cookie is decoded once, straight into a `str` (it is most
+/// of the text: no copy through Rust).
+fn scope_url_and_cookie_of<'py>(scope: &Bound<'py, PyAny>) -> Result<(String, Option<Bound<'py, PyAny>>), ()> {
     if !scope.is_exact_instance_of::<PyDict>() {
         return Err(());
     }
     let scope = scope.cast::<PyDict>().map_err(|_| ())?;
     let py = scope.py();
     let mut host: Option<String> = None;
-    let mut cookie: Option<String> = None;
+    let mut cookies: Vec<Bound<'py, PyBytes>> = Vec::new();
     match scope.get_item(pyo3::intern!(py, "headers")).map_err(|_| ())? {
         None => {}
         Some(h) if h.is_none() => {}
         Some(h) => {
-            let mut each = |item: Bound<'_, PyAny>| -> Result<(), ()> {
+            let mut each = |item: Bound<'py, PyAny>| -> Result<(), ()> {
                 let (k, v) = header_pair(&item)?;
                 let name = k.cast::<PyBytes>().map_err(|_| ())?.as_bytes();
-                let value = v.cast::<PyBytes>().map_err(|_| ())?.as_bytes();
                 if name.eq_ignore_ascii_case(b"cookie") {
-                    match &mut cookie {
-                        None => cookie = Some(latin1(value)),
-                        Some(c) => {
-                            c.push_str("; ");
-                            c.push_str(&latin1(value));
-                        }
-                    }
+                    cookies.push(v.cast_into::<PyBytes>().map_err(|_| ())?);
                 } else if host.is_none() && name.eq_ignore_ascii_case(b"host") {
-                    host = Some(latin1(value));
+                    host = Some(latin1(v.cast::<PyBytes>().map_err(|_| ())?.as_bytes()));
                 }
                 Ok(())
             };
@@ -169,7 +195,32 @@ fn scope_url_and_cookie_of(scope: &Bound<'_, PyAny>) -> Result<(String, Option<S
         url.push('?');
         url.push_str(&query);
     }
+    let cookie = match cookies.as_slice() {
+        [] => None,
+        [one] => Some(latin1_str(py, one.as_bytes())?),
+        several => {
+            let mut joined = Vec::new();
+            for (i, c) in several.iter().enumerate() {
+                if i > 0 {
+                    joined.extend_from_slice(b"; ");
+                }
+                joined.extend_from_slice(c.as_bytes());
+            }
+            Some(latin1_str(py, &joined)?)
+        }
+    };
     Ok((url, cookie))
+}
+
+/// Latin-1 bytes as a Python `str` (`bytes.decode("latin-1")`).
+fn latin1_str<'py>(py: Python<'py>, bytes: &[u8]) -> Result<Bound<'py, PyAny>, ()> {
+    let len = pyo3::ffi::Py_ssize_t::try_from(bytes.len()).map_err(|_| ())?;
+    // SAFETY: the pointer and length are a live slice's; a null return is
+    // an error (memory), taken and dropped.
+    unsafe {
+        let ptr = pyo3::ffi::PyUnicode_DecodeLatin1(bytes.as_ptr().cast(), len, std::ptr::null());
+        Bound::from_owned_ptr_or_err(py, ptr).map_err(|_| ())
+    }
 }
 
 /// The host from `scope["server"]` when no `Host` header came:
@@ -210,7 +261,7 @@ fn server_host(scope: &Bound<'_, PyDict>) -> Result<String, ()> {
 /// `None` for anything `wsgiref.util.request_uri` would percent-encode, a
 /// missing `Host` header, a `Cookie` header with a comma (repeated headers
 /// joined) or values of other types.
-fn environ_url_and_cookie_of(environ: &Bound<'_, PyAny>) -> Result<(String, Option<String>), ()> {
+fn environ_url_and_cookie_of<'py>(environ: &Bound<'py, PyAny>) -> Result<(String, Option<Bound<'py, PyAny>>), ()> {
     if !environ.is_exact_instance_of::<PyDict>() {
         return Err(());
     }
@@ -233,7 +284,18 @@ fn environ_url_and_cookie_of(environ: &Bound<'_, PyAny>) -> Result<(String, Opti
         None => return Err(()),
     };
     let query = str_or_none(environ, pyo3::intern!(py, "QUERY_STRING"))?;
-    let mut url = format!("{scheme}://{host}");
+    let mut url = String::with_capacity(
+        scheme.len()
+            + 4
+            + host.len()
+            + script.as_ref().map_or(0, String::len)
+            + path.len()
+            + 1
+            + query.as_ref().map_or(0, String::len),
+    );
+    url.push_str(&scheme);
+    url.push_str("://");
+    url.push_str(&host);
     match script {
         Some(script) => {
             url.push_str(&script);
@@ -249,10 +311,27 @@ fn environ_url_and_cookie_of(environ: &Bound<'_, PyAny>) -> Result<(String, Opti
         url.push('?');
         url.push_str(&query);
     }
-    let cookie = str_or_none(environ, pyo3::intern!(py, "HTTP_COOKIE"))?;
-    if cookie.as_deref().is_some_and(|c| c.contains(',')) {
-        return Err(());
-    }
+    // `environ_cookie`: the header's own `str` (no copy), when it has no
+    // comma (repeated headers a server joined, which Python splits again).
+    let cookie = match environ.get_item(pyo3::intern!(py, "HTTP_COOKIE")).map_err(|_| ())? {
+        None => None,
+        Some(c) if c.is_none() => None,
+        Some(c) => {
+            if !c.is_exact_instance_of::<PyString>() {
+                return Err(());
+            }
+            // SAFETY: `c` is a live `str`.
+            let (len, comma) = unsafe {
+                let len = pyo3::ffi::PyUnicode_GetLength(c.as_ptr());
+                (len, pyo3::ffi::PyUnicode_FindChar(c.as_ptr(), u32::from(','), 0, len, 1))
+            };
+            match (len, comma) {
+                (0, _) => None,
+                (_, -1) => Some(c),
+                _ => return Err(()),
+            }
+        }
+    };
     Ok((url, cookie))
 }
 
@@ -260,14 +339,14 @@ fn environ_url_and_cookie_of(environ: &Bound<'_, PyAny>) -> Result<(String, Opti
 /// shape only the Python reference reads (`libauth.asgi.scope_url_and_cookie`
 /// falls back to it).
 #[pyfunction]
-pub(crate) fn scope_url_and_cookie(scope: &Bound<'_, PyAny>) -> Option<(String, Option<String>)> {
+pub(crate) fn scope_url_and_cookie<'py>(scope: &Bound<'py, PyAny>) -> Option<(String, Option<Bound<'py, PyAny>>)> {
     scope_url_and_cookie_of(scope).ok()
 }
 
 /// `(url, cookie)` of a WSGI environ, or `None` when only the Python
 /// reference reads it (`libauth.wsgi`'s `environ_url`, `environ_cookie`).
 #[pyfunction]
-pub(crate) fn environ_url_and_cookie(environ: &Bound<'_, PyAny>) -> Option<(String, Option<String>)> {
+pub(crate) fn environ_url_and_cookie<'py>(environ: &Bound<'py, PyAny>) -> Option<(String, Option<Bound<'py, PyAny>>)> {
     environ_url_and_cookie_of(environ).ok()
 }
 

@@ -25,12 +25,15 @@ pub(crate) struct SharedDicts {
 /// anywhere (a token with odd claims), a copy of every container.
 struct Kept {
     dict: Py<PyDict>,
+    /// The identity's fields as `SessionWithIdentity._identity` holds
+    /// them (a tuple of immutable values: shared by every copy).
+    identity: Option<Py<PyAny>>,
     nested: Vec<Py<PyAny>>,
     deep: bool,
 }
 
 impl Kept {
-    fn new(dict: Bound<'_, PyDict>) -> Kept {
+    fn new((dict, identity): Built<'_>) -> Kept {
         let mut nested = Vec::new();
         let mut deep = false;
         for (key, value) in dict.iter() {
@@ -41,7 +44,7 @@ impl Kept {
                 deep |= is_container(&value);
             }
         }
-        Kept { dict: dict.unbind(), nested, deep }
+        Kept { dict: dict.unbind(), identity: identity.map(Bound::unbind), nested, deep }
     }
 
     fn copy<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
@@ -54,17 +57,22 @@ impl Kept {
         Ok(out)
     }
 
-    /// The copy made in `out`, an empty dict (a `SessionWithIdentity`).
+    /// The copy made in `out`, an empty `SessionWithIdentity`, with the
+    /// identity's fields in its `_identity`.
     fn copy_into(&self, py: Python<'_>, out: &Bound<'_, PyDict>) -> PyResult<()> {
         let dict = self.dict.bind(py);
         if self.deep {
             for (k, v) in dict.iter() {
                 out.set_item(k, deep_copy(&v)?)?;
             }
-            return Ok(());
+        } else {
+            out.update(dict.as_mapping())?;
+            self.copy_nested(dict, out)?;
         }
-        out.update(dict.as_mapping())?;
-        self.copy_nested(dict, out)
+        if let Some(identity) = &self.identity {
+            out.setattr(pyo3::intern!(py, "_identity"), identity.bind(py))?;
+        }
+        Ok(())
     }
 
     /// The dicts in the kept dict (`user`) copied into `out`.
@@ -77,6 +85,10 @@ impl Kept {
         Ok(())
     }
 }
+
+/// What a kept session is built from: its dict, and the identity's fields
+/// (`None` for a session without one).
+pub(crate) type Built<'py> = (Bound<'py, PyDict>, Option<Bound<'py, PyAny>>);
 
 fn is_container(value: &Bound<'_, PyAny>) -> bool {
     value.is_instance_of::<PyDict>() || value.is_instance_of::<PyList>()
@@ -113,7 +125,7 @@ impl SharedDicts {
         &self,
         py: Python<'py>,
         key: SharedKey,
-        build: impl FnOnce() -> PyResult<Bound<'py, PyDict>>,
+        build: impl FnOnce() -> PyResult<Built<'py>>,
     ) -> PyResult<Bound<'py, PyDict>> {
         // Copied under the lock: a copy of str keys and values runs no
         // Python code, so nothing can come back here meanwhile.
@@ -126,14 +138,14 @@ impl SharedDicts {
         out
     }
 
-    /// `dict`'s copy made in `out`, an empty dict of a subclass (a
-    /// `SessionWithIdentity`): the same items, in the same order.
+    /// `dict`'s copy made in `out`, an empty `SessionWithIdentity`: the
+    /// same items, in the same order, and the identity's fields.
     pub(crate) fn copy_into<'py>(
         &self,
         py: Python<'py>,
         key: SharedKey,
         out: &Bound<'py, PyDict>,
-        build: impl FnOnce() -> PyResult<Bound<'py, PyDict>>,
+        build: impl FnOnce() -> PyResult<Built<'py>>,
     ) -> PyResult<()> {
         if let Some(kept) = self.lock().get(&key) {
             return kept.copy_into(py, out);

@@ -119,19 +119,29 @@ class _LazyState(dict):  # type: ignore[type-arg]
     """``scope["state"]`` whose ``session`` is read on first use (hookless
     configurations only: no hook can be reached, so it runs inline). Made
     by ``NativeAuth.lazy_scope`` (or ``_lazy_state``), which set ``_auth``
-    (the ``Auth``) and ``_scope``: no ``__init__`` runs per request."""
+    (the ``Auth``) and ``_scope``: no ``__init__`` runs per request. Once
+    read, the state lets go of the scope (keeping its URL and cookie in
+    ``_request``): the scope and its state no longer hold each other, so
+    both go with the request instead of waiting for the cycle collector."""
 
-    __slots__ = ("_auth", "_scope")
+    __slots__ = ("_auth", "_scope", "_request")
     _auth: Auth
-    _scope: Scope
+    _scope: Optional[Scope]
+    _request: Tuple[str, Optional[str]]
 
     def __missing__(self, key: str) -> Any:
         if key != "session":
             raise KeyError(key)
         scope = self._scope
-        session = self._auth.get_session_with_identity(*(_native_url_and_cookie(scope) or _scope_url_and_cookie(scope)))
+        if scope is None:  # read before, and deleted since: read again
+            session = self["session"] = self._auth.get_session_with_identity(*self._request)
+            return session
+        request = _native_url_and_cookie(scope) or _scope_url_and_cookie(scope)
+        session = self._auth.get_session_with_identity(*request)
         self["session"] = session
         scope[SESSION_KEY] = session
+        self._request = request
+        self._scope = None
         return session
 
 

@@ -129,11 +129,13 @@ class WSGIMiddleware:
         self.auth = auth
 
     def __call__(self, environ: Environ, start_response: StartResponse) -> collections.abc.Iterable[bytes]:
-        environ[AUTH_KEY] = self.auth
-        if not self.auth.is_auth_path(environ_path(environ)):
+        auth = environ[AUTH_KEY] = self.auth
+        # environ_path and Auth.is_auth_path, inline (every request passes here).
+        path = (environ.get("SCRIPT_NAME") or "") + (environ.get("PATH_INFO") or "")
+        if path != auth.base_path and not path.startswith(auth._base_prefix):
             return self.app(environ, start_response)
         method = environ.get("REQUEST_METHOD", "GET")
-        res = self.auth.handle(
+        res = auth.handle(
             method,
             environ_url(environ),
             environ_headers(environ),
