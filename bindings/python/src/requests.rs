@@ -23,40 +23,8 @@ fn exact_str(value: &Bound<'_, PyAny>) -> Result<String, ()> {
     if !value.is_exact_instance_of::<PyString>() {
         return Err(());
     }
-    if let Some(text) = borrowed_utf8(value) {
-        return Ok(text.to_owned());
-    }
     let s = value.cast::<PyString>().map_err(|_| ())?;
     s.to_cow().map(std::borrow::Cow::into_owned).map_err(|_| ())
-}
-
-extern "C" {
-    /// In the stable ABI from Python 3.10 (and exported, with this
-    /// signature, by every CPython 3): PyO3 leaves it out of abi3-py39
-    /// builds, so it is declared here and called on 3.10 and later only.
-    fn PyUnicode_AsUTF8AndSize(unicode: *mut pyo3::ffi::PyObject, size: *mut pyo3::ffi::Py_ssize_t) -> *const u8;
-}
-
-/// A `str`'s UTF-8 text borrowed from the object (no copy: an ASCII
-/// `str` is its own UTF-8), on Python 3.10 and later; `None` before, or
-/// for a `str` that is no UTF-8.
-fn borrowed_utf8<'a>(value: &'a Bound<'_, PyAny>) -> Option<&'a str> {
-    static AT_LEAST_3_10: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
-    if !*AT_LEAST_3_10.get_or_init(|| value.py().version_info() >= (3, 10)) {
-        return None;
-    }
-    let mut size: pyo3::ffi::Py_ssize_t = 0;
-    // SAFETY: `value` is a live exact `str` (checked by the callers); the
-    // text lives as long as the object, which `'a` borrows.
-    unsafe {
-        let ptr = PyUnicode_AsUTF8AndSize(value.as_ptr(), &mut size);
-        if ptr.is_null() {
-            pyo3::ffi::PyErr_Clear();
-            return None;
-        }
-        let bytes = std::slice::from_raw_parts(ptr, usize::try_from(size).ok()?);
-        Some(std::str::from_utf8_unchecked(bytes))
-    }
 }
 
 /// The dict's value for `key` as Python's `d.get(key) or default` reads it,
@@ -212,15 +180,14 @@ fn scope_url_and_cookie_of<'py>(scope: &Bound<'py, PyAny>) -> Result<(String, Op
     Ok((url, cookie))
 }
 
-/// Latin-1 bytes as a Python `str` (`bytes.decode("latin-1")`).
+/// Latin-1 bytes as a Python `str` (`bytes.decode("latin-1")`): ASCII (a
+/// Cookie header in practice) as it is, anything else byte by byte.
 fn latin1_str<'py>(py: Python<'py>, bytes: &[u8]) -> Result<Bound<'py, PyAny>, ()> {
-    let len = pyo3::ffi::Py_ssize_t::try_from(bytes.len()).map_err(|_| ())?;
-    // SAFETY: the pointer and length are a live slice's; a null return is
-    // an error (memory), taken and dropped.
-    unsafe {
-        let ptr = pyo3::ffi::PyUnicode_DecodeLatin1(bytes.as_ptr().cast(), len, std::ptr::null());
-        Bound::from_owned_ptr_or_err(py, ptr).map_err(|_| ())
-    }
+    let text = match std::str::from_utf8(bytes) {
+        Ok(ascii) if ascii.is_ascii() => std::borrow::Cow::Borrowed(ascii),
+        _ => std::borrow::Cow::Owned(bytes.iter().map(|&b| char::from(b)).collect::<String>()),
+    };
+    Ok(PyString::new(py, &text).into_any())
 }
 
 /// The host from `scope["server"]` when no `Host` header came:
@@ -320,15 +287,13 @@ fn environ_url_and_cookie_of<'py>(environ: &Bound<'py, PyAny>) -> Result<(String
             if !c.is_exact_instance_of::<PyString>() {
                 return Err(());
             }
-            // SAFETY: `c` is a live `str`.
-            let (len, comma) = unsafe {
-                let len = pyo3::ffi::PyUnicode_GetLength(c.as_ptr());
-                (len, pyo3::ffi::PyUnicode_FindChar(c.as_ptr(), u32::from(','), 0, len, 1))
-            };
-            match (len, comma) {
-                (0, _) => None,
-                (_, -1) => Some(c),
-                _ => return Err(()),
+            // `str.__contains__` in C: the text is not copied out.
+            if c.len().map_err(|_| ())? == 0 {
+                None
+            } else if c.contains(pyo3::intern!(py, ",")).map_err(|_| ())? {
+                return Err(());
+            } else {
+                Some(c)
             }
         }
     };

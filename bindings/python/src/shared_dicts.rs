@@ -1,7 +1,8 @@
 //! The dicts of shared sessions: without hooks, every read of one cached
 //! cookie answers the same session (see `libauth_core::SharedKey`), so its
-//! dict is built once and each read gets a copy (the dict and the dicts in
-//! it, `user`; no string is made again). Copies, because the caller owns
+//! dict is built once and each read gets a copy (the dict, the dicts in
+//! it, `user`, and its lists of plain values, `amr`; no string is made
+//! again). Copies, because the caller owns
 //! what it gets and may change it; the kept dict is never handed out.
 //!
 //! Bounded: past [`SharedDicts::MAX`] sessions the dicts are dropped and
@@ -21,30 +22,34 @@ pub(crate) struct SharedDicts {
 }
 
 /// A session's dict, never handed out, and how to copy it: the keys in it
-/// whose values are dicts (`user`), or, when a list or a deeper dict sits
-/// anywhere (a token with odd claims), a copy of every container.
+/// whose values are dicts (`user`) or lists (`amr`) of plain values, or,
+/// when anything deeper sits anywhere (a token with odd claims), a copy of
+/// every container.
 struct Kept {
     dict: Py<PyDict>,
     /// The identity's fields as `SessionWithIdentity._identity` holds
     /// them (a tuple of immutable values: shared by every copy).
     identity: Option<Py<PyAny>>,
     nested: Vec<Py<PyAny>>,
+    lists: Vec<Py<PyAny>>,
     deep: bool,
 }
 
 impl Kept {
     fn new((dict, identity): Built<'_>) -> Kept {
         let mut nested = Vec::new();
+        let mut lists = Vec::new();
         let mut deep = false;
         for (key, value) in dict.iter() {
             if let Ok(inner) = value.cast::<PyDict>() {
                 nested.push(key.unbind());
                 deep |= inner.values().iter().any(|v| is_container(&v));
-            } else {
-                deep |= is_container(&value);
+            } else if let Ok(inner) = value.cast::<PyList>() {
+                lists.push(key.unbind());
+                deep |= inner.iter().any(|v| is_container(&v));
             }
         }
-        Kept { dict: dict.unbind(), identity: identity.map(Bound::unbind), nested, deep }
+        Kept { dict: dict.unbind(), identity: identity.map(Bound::unbind), nested, lists, deep }
     }
 
     fn copy<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
@@ -75,11 +80,18 @@ impl Kept {
         Ok(())
     }
 
-    /// The dicts in the kept dict (`user`) copied into `out`.
+    /// The dicts (`user`) and lists (`amr`) in the kept dict copied into
+    /// `out`.
     fn copy_nested(&self, dict: &Bound<'_, PyDict>, out: &Bound<'_, PyDict>) -> PyResult<()> {
         for key in &self.nested {
             if let Some(inner) = dict.get_item(key)? {
                 out.set_item(key, inner.cast_into::<PyDict>()?.copy()?)?;
+            }
+        }
+        for key in &self.lists {
+            if let Some(inner) = dict.get_item(key)? {
+                let list = inner.cast_into::<PyList>()?;
+                out.set_item(key, list.get_slice(0, list.len()))?;
             }
         }
         Ok(())
