@@ -13,6 +13,7 @@
 //!   catches them and raises `EngineError` (a `libauth.AuthError` upstairs).
 
 mod host;
+mod requests;
 mod shared_dicts;
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -224,13 +225,8 @@ impl NativeAuth {
         res.map(|r| to_py(py, r)).map_err(|_| internal())
     }
 
-    /// The session as a dict, or `None`, read on this thread as the
-    /// engine's dispatch decides (`Overloaded` past `hooks.maxInFlight`).
-    /// The URL and the `Cookie` header go to the engine as borrowed text
-    /// (no request built); the GIL is released while the engine reads (a
-    /// session read may wait on a database), and the dict is built after,
-    /// with the GIL, from the engine's value (no JSON round trip through
-    /// Python).
+    /// The session as a dict, or `None`, read on this thread (see
+    /// `read_session`).
     #[pyo3(signature = (url, cookie=None, with_identity=false))]
     fn get_session<'py>(
         &self,
@@ -239,25 +235,28 @@ impl NativeAuth {
         cookie: Option<&str>,
         with_identity: bool,
     ) -> PyResult<Bound<'py, PyAny>> {
-        let auth = &self.auth;
-        let read = || {
-            catch_unwind(AssertUnwindSafe(|| {
-                let _permit = auth.admit(libauth_core::Work::SessionRead).permit()?;
-                auth.get_session_view_by_cookie(url, cookie)
-            }))
-        };
-        let read = py.detach(read);
-        // `libauth.Auth.get_session` is this method itself (no Python frame
-        // between): it raises the host's error classes.
-        let read = read.unwrap_or_else(|_| Err(AuthError::internal()));
-        // A session shared by every read of this cookie: its dict is built
-        // once (the plain dict only; `with_identity` builds its own class).
-        if let (Ok(Some(view)), false) = (&read, with_identity) {
-            if let Some(key) = view.shared_key() {
-                return Ok(self.dicts.dict(py, key, || session_dict(py, view))?.into_any());
-            }
-        }
-        session_to_py(py, read, with_identity)
+        self.read_session(py, url, cookie, with_identity)
+    }
+
+    /// `get_session(url, cookie, True)`: a `libauth.SessionWithIdentity`
+    /// (`libauth.Auth.get_session_with_identity` is this method itself).
+    #[pyo3(signature = (url, cookie=None))]
+    fn get_session_with_identity<'py>(
+        &self,
+        py: Python<'py>,
+        url: &str,
+        cookie: Option<&str>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        self.read_session(py, url, cookie, true)
+    }
+
+    /// `ASGIMiddleware`'s set-up of a request when no hook can be reached:
+    /// `False` for a path under basePath, else `True` with
+    /// `scope["state"]` a new `libauth.asgi._LazyState` reading the session
+    /// with `auth` (a `libauth.Auth`) on first use; `None` for a scope of a
+    /// shape only the Python code reads (see `requests.rs`).
+    fn lazy_scope(&self, scope: &Bound<'_, PyAny>, auth: &Bound<'_, PyAny>) -> PyResult<Option<bool>> {
+        requests::lazy_scope(scope, auth, &self.auth.settings().base_path)
     }
 
     /// A valid access token for the user's account with `provider` as a
@@ -485,26 +484,91 @@ fn session_to_py<'py>(
     read: Result<Option<libauth_core::SessionView>, AuthError>,
     with_identity: bool,
 ) -> PyResult<Bound<'py, PyAny>> {
-    static SESSION_CLASS: PyOnceLock<Py<PyType>> = PyOnceLock::new();
     let session = match read {
         Ok(Some(session)) => session,
         Ok(None) => return Ok(py.None().into_bound(py)),
         Err(e) => return Err(host_error(py, &e)),
     };
     let dict = if with_identity {
-        let dict = SESSION_CLASS.import(py, "libauth._auth", "SessionWithIdentity")?.call0()?.cast_into::<PyDict>()?;
+        let dict = session_with_identity_class(py)?.call0()?.cast_into::<PyDict>()?;
         fill_session_dict(py, &dict, &session)?;
+        set_identity(&dict, &session)?;
         dict
     } else {
         session_dict(py, &session)?
     };
-    if let (true, Some(id)) = (with_identity, session.identity()) {
-        dict.setattr("_identity", (id.subject.as_str(), id.email.as_deref(), id.email_verified))?;
-    }
     Ok(dict.into_any())
 }
 
+/// `libauth._auth.SessionWithIdentity`.
+fn session_with_identity_class(py: Python<'_>) -> PyResult<&Bound<'_, PyType>> {
+    static SESSION_CLASS: PyOnceLock<Py<PyType>> = PyOnceLock::new();
+    SESSION_CLASS.import(py, "libauth._auth", "SessionWithIdentity")
+}
+
+/// The identity's fields in a `SessionWithIdentity`'s `_identity` (left
+/// unset for a session without one).
+fn set_identity(dict: &Bound<'_, PyDict>, session: &libauth_core::SessionView) -> PyResult<()> {
+    if let Some(id) = identity_fields(dict.py(), session)? {
+        dict.setattr(pyo3::intern!(dict.py(), "_identity"), id)?;
+    }
+    Ok(())
+}
+
+/// `(subject, email, email_verified)`, or `None` for a session without an identity.
+fn identity_fields<'py>(py: Python<'py>, session: &libauth_core::SessionView) -> PyResult<Option<Bound<'py, PyAny>>> {
+    session
+        .identity()
+        .map(|id| (id.subject.as_str(), id.email.as_deref(), id.email_verified).into_pyobject(py).map(Bound::into_any))
+        .transpose()
+}
+
+/// A shared session as `SharedDicts` keeps it: its dict and its identity's fields.
+fn kept_session<'py>(py: Python<'py>, session: &libauth_core::SessionView) -> PyResult<shared_dicts::Built<'py>> {
+    Ok((session_dict(py, session)?, identity_fields(py, session)?))
+}
+
 impl NativeAuth {
+    /// The session read on this thread, as the engine's dispatch decides
+    /// (`Overloaded` past `hooks.maxInFlight`). The URL and the `Cookie`
+    /// header go to the engine as borrowed text (no request built); the GIL
+    /// is released while the engine reads (a session read may wait on a
+    /// database), and the dict is built after, with the GIL, from the
+    /// engine's value (no JSON round trip through Python).
+    fn read_session<'py>(
+        &self,
+        py: Python<'py>,
+        url: &str,
+        cookie: Option<&str>,
+        with_identity: bool,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let auth = &self.auth;
+        let read = || {
+            catch_unwind(AssertUnwindSafe(|| {
+                let _permit = auth.admit(libauth_core::Work::SessionRead).permit()?;
+                auth.get_session_view_by_cookie(url, cookie)
+            }))
+        };
+        let read = py.detach(read);
+        // `libauth.Auth.get_session` is this method itself (no Python frame
+        // between): it raises the host's error classes.
+        let read = read.unwrap_or_else(|_| Err(AuthError::internal()));
+        // A session shared by every read of this cookie: its dict is built
+        // once, and each read gets a copy (a `SessionWithIdentity` with the
+        // identity's fields when asked for).
+        if let Ok(Some(view)) = &read {
+            if let Some(key) = view.shared_key() {
+                if !with_identity {
+                    return Ok(self.dicts.dict(py, key, || kept_session(py, view))?.into_any());
+                }
+                let out = session_with_identity_class(py)?.call0()?.cast_into::<PyDict>()?;
+                self.dicts.copy_into(py, key, &out, || kept_session(py, view))?;
+                return Ok(out.into_any());
+            }
+        }
+        session_to_py(py, read, with_identity)
+    }
+
     /// A call about one user with a JSON argument (`passkeys`, `sessions`),
     /// admitted and with the GIL released: the answer as Python data, or
     /// the engine's error.
@@ -557,6 +621,8 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(error_types, m)?)?;
     m.add_function(wrap_pyfunction!(max_body_bytes, m)?)?;
     m.add_function(wrap_pyfunction!(run_cli, m)?)?;
+    m.add_function(wrap_pyfunction!(requests::scope_url_and_cookie, m)?)?;
+    m.add_function(wrap_pyfunction!(requests::environ_url_and_cookie, m)?)?;
     m.add("EngineError", m.py().get_type::<EngineError>())?;
     Ok(())
 }

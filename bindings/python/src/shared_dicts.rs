@@ -1,7 +1,8 @@
 //! The dicts of shared sessions: without hooks, every read of one cached
 //! cookie answers the same session (see `libauth_core::SharedKey`), so its
-//! dict is built once and each read gets a copy (the dict and the dicts in
-//! it, `user`; no string is made again). Copies, because the caller owns
+//! dict is built once and each read gets a copy (the dict, the dicts in
+//! it, `user`, and its lists of plain values, `amr`; no string is made
+//! again). Copies, because the caller owns
 //! what it gets and may change it; the kept dict is never handed out.
 //!
 //! Bounded: past [`SharedDicts::MAX`] sessions the dicts are dropped and
@@ -21,27 +22,34 @@ pub(crate) struct SharedDicts {
 }
 
 /// A session's dict, never handed out, and how to copy it: the keys in it
-/// whose values are dicts (`user`), or, when a list or a deeper dict sits
-/// anywhere (a token with odd claims), a copy of every container.
+/// whose values are dicts (`user`) or lists (`amr`) of plain values, or,
+/// when anything deeper sits anywhere (a token with odd claims), a copy of
+/// every container.
 struct Kept {
     dict: Py<PyDict>,
+    /// The identity's fields as `SessionWithIdentity._identity` holds
+    /// them (a tuple of immutable values: shared by every copy).
+    identity: Option<Py<PyAny>>,
     nested: Vec<Py<PyAny>>,
+    lists: Vec<Py<PyAny>>,
     deep: bool,
 }
 
 impl Kept {
-    fn new(dict: Bound<'_, PyDict>) -> Kept {
+    fn new((dict, identity): Built<'_>) -> Kept {
         let mut nested = Vec::new();
+        let mut lists = Vec::new();
         let mut deep = false;
         for (key, value) in dict.iter() {
             if let Ok(inner) = value.cast::<PyDict>() {
                 nested.push(key.unbind());
                 deep |= inner.values().iter().any(|v| is_container(&v));
-            } else {
-                deep |= is_container(&value);
+            } else if let Ok(inner) = value.cast::<PyList>() {
+                lists.push(key.unbind());
+                deep |= inner.iter().any(|v| is_container(&v));
             }
         }
-        Kept { dict: dict.unbind(), nested, deep }
+        Kept { dict: dict.unbind(), identity: identity.map(Bound::unbind), nested, lists, deep }
     }
 
     fn copy<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
@@ -50,14 +58,49 @@ impl Kept {
             return Ok(deep_copy(dict.as_any())?.cast_into::<PyDict>()?);
         }
         let out = dict.copy()?;
+        self.copy_nested(dict, &out)?;
+        Ok(out)
+    }
+
+    /// The copy made in `out`, an empty `SessionWithIdentity`, with the
+    /// identity's fields in its `_identity`.
+    fn copy_into(&self, py: Python<'_>, out: &Bound<'_, PyDict>) -> PyResult<()> {
+        let dict = self.dict.bind(py);
+        if self.deep {
+            for (k, v) in dict.iter() {
+                out.set_item(k, deep_copy(&v)?)?;
+            }
+        } else {
+            out.update(dict.as_mapping())?;
+            self.copy_nested(dict, out)?;
+        }
+        if let Some(identity) = &self.identity {
+            out.setattr(pyo3::intern!(py, "_identity"), identity.bind(py))?;
+        }
+        Ok(())
+    }
+
+    /// The dicts (`user`) and lists (`amr`) in the kept dict copied into
+    /// `out`.
+    fn copy_nested(&self, dict: &Bound<'_, PyDict>, out: &Bound<'_, PyDict>) -> PyResult<()> {
         for key in &self.nested {
             if let Some(inner) = dict.get_item(key)? {
                 out.set_item(key, inner.cast_into::<PyDict>()?.copy()?)?;
             }
         }
-        Ok(out)
+        for key in &self.lists {
+            if let Some(inner) = dict.get_item(key)? {
+                let list = inner.cast_into::<PyList>()?;
+                out.set_item(key, list.get_slice(0, list.len()))?;
+            }
+        }
+        Ok(())
     }
 }
+
+/// What a kept session is built from: its dict, and the identity's fields
+/// (`None` for a session without one).
+pub(crate) type Built<'py> = (Bound<'py, PyDict>, Option<Bound<'py, PyAny>>);
 
 fn is_container(value: &Bound<'_, PyAny>) -> bool {
     value.is_instance_of::<PyDict>() || value.is_instance_of::<PyList>()
@@ -94,7 +137,7 @@ impl SharedDicts {
         &self,
         py: Python<'py>,
         key: SharedKey,
-        build: impl FnOnce() -> PyResult<Bound<'py, PyDict>>,
+        build: impl FnOnce() -> PyResult<Built<'py>>,
     ) -> PyResult<Bound<'py, PyDict>> {
         // Copied under the lock: a copy of str keys and values runs no
         // Python code, so nothing can come back here meanwhile.
@@ -103,12 +146,34 @@ impl SharedDicts {
         }
         let kept = Kept::new(build()?);
         let out = kept.copy(py);
+        self.keep(key, kept);
+        out
+    }
+
+    /// `dict`'s copy made in `out`, an empty `SessionWithIdentity`: the
+    /// same items, in the same order, and the identity's fields.
+    pub(crate) fn copy_into<'py>(
+        &self,
+        py: Python<'py>,
+        key: SharedKey,
+        out: &Bound<'py, PyDict>,
+        build: impl FnOnce() -> PyResult<Built<'py>>,
+    ) -> PyResult<()> {
+        if let Some(kept) = self.lock().get(&key) {
+            return kept.copy_into(py, out);
+        }
+        let kept = Kept::new(build()?);
+        let done = kept.copy_into(py, out);
+        self.keep(key, kept);
+        done
+    }
+
+    fn keep(&self, key: SharedKey, kept: Kept) {
         let mut all = self.lock();
         if all.len() >= Self::MAX {
             all.clear();
         }
         all.insert(key, kept);
-        out
     }
 
     /// A poisoned lock still holds a consistent map: every change is one

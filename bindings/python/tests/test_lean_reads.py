@@ -111,6 +111,31 @@ def test_a_shared_session_is_a_new_dict_on_every_read() -> None:
         assert as_engine_json(auth.get_session_with_identity(URL, cookie)) == want
 
 
+def test_a_signed_in_sessions_amr_list_is_each_reads_own() -> None:
+    """A session libauth signed in carries ``amr`` (a list): each read gets
+    its own list, so appending to one read's never shows in the next."""
+    auth = jwt_engine(with_callback=False)
+    origin = "http://127.0.0.1:8000"
+    csrf = auth.handle("GET", origin + "/auth/csrf", [])
+    token = json.loads(csrf.body)["csrfToken"]
+    jar = "; ".join(v.split(";")[0] for k, v in csrf.headers if k.lower() == "set-cookie")
+    res = auth.handle(
+        "POST",
+        origin + "/auth/callback/credentials",
+        [("cookie", jar), ("content-type", "application/x-www-form-urlencoded")],
+        f"csrfToken={token}&username=ada&password=lovelace".encode(),
+    )
+    assert res.status == 302, res
+    cookie = "; ".join(v.split(";")[0] for k, v in res.headers if k.lower() == "set-cookie")
+    want = route(auth, cookie)
+    assert '"amr":["pwd"]' in want, want
+    for _ in range(3):
+        for read in (auth.get_session(URL, cookie), auth.get_session_with_identity(URL, cookie)):
+            assert read is not None and as_engine_json(read) == want
+            read["amr"].append("otp")
+            read["user"]["name"] = "Mallory"
+
+
 def test_lists_and_dicts_in_odd_claims_are_copied_too() -> None:
     """A token whose claims hold a list (or a dict in it) as the picture:
     every container of the shared session is copied for each read."""

@@ -124,6 +124,7 @@ class Auth:
         # no Python frame between (it raises the AuthError subclasses
         # itself). The method below documents it.
         self.get_session = built.get_session  # type: ignore[method-assign]
+        self.get_session_with_identity = built.get_session_with_identity  # type: ignore[method-assign]
         self._executor: Optional[concurrent.futures.ThreadPoolExecutor] = None
         self._executor_pid = os.getpid()
         self._executor_lock = threading.Lock()
@@ -160,6 +161,7 @@ class Auth:
     def get_session_with_identity(self, url: str, cookie: Optional[str] = None) -> Optional[SessionWithIdentity]:
         """``get_session``, with the session's ``identity`` beside it (for
         framework integrations that map sessions onto their own users)."""
+        # Replaced in __init__ by the native method, as ``get_session``.
         return _engine_call(self._native.get_session, url, cookie, True)  # type: ignore[no-any-return]
 
     # -- asyncio -------------------------------------------------------------

@@ -65,9 +65,19 @@ def _url(scope: Scope, host: Optional[str]) -> str:
 
 
 def scope_url_and_cookie(scope: Scope) -> Tuple[str, Optional[str]]:
-    """The absolute URL and the Cookie header, in one pass over the headers
-    (a session read needs both on every protected request). Several
-    ``cookie`` headers (HTTP/2 may split them) are joined with ``"; "``."""
+    """The absolute URL and the Cookie header (a session read needs both on
+    every protected request). Several ``cookie`` headers (HTTP/2 may split
+    them) are joined with ``"; "``. Read by the native module; a scope of
+    another shape (a value of an unusual type) by ``_scope_url_and_cookie``."""
+    return _native_url_and_cookie(scope) or _scope_url_and_cookie(scope)
+
+
+_native_url_and_cookie = _native.scope_url_and_cookie
+
+
+def _scope_url_and_cookie(scope: Scope) -> Tuple[str, Optional[str]]:
+    """``scope_url_and_cookie`` in Python, in one pass over the headers: the
+    reference the native reading follows (tests/test_native_requests.py)."""
     host: Optional[str] = None
     cookies: List[str] = []
     for k, v in scope.get("headers") or []:
@@ -107,20 +117,41 @@ def _request_state(scope: Scope) -> Dict[str, Any]:
 
 class _LazyState(dict):  # type: ignore[type-arg]
     """``scope["state"]`` whose ``session`` is read on first use (hookless
-    configurations only: no hook can be reached, so it runs inline)."""
+    configurations only: no hook can be reached, so it runs inline). Made
+    by ``NativeAuth.lazy_scope`` (or ``_lazy_state``), which set ``_auth``
+    (the ``Auth``) and ``_scope``: no ``__init__`` runs per request. Once
+    read, the state lets go of the scope (keeping its URL and cookie in
+    ``_request``): the scope and its state no longer hold each other, so
+    both go with the request instead of waiting for the cycle collector."""
 
-    def __init__(self, initial: Dict[str, Any], auth: Auth, scope: Scope) -> None:
-        super().__init__(initial)
-        self._auth = auth
-        self._scope = scope
+    __slots__ = ("_auth", "_scope", "_request")
+    _auth: Auth
+    _scope: Optional[Scope]
+    _request: Tuple[str, Optional[str]]
 
     def __missing__(self, key: str) -> Any:
         if key != "session":
             raise KeyError(key)
-        session = self._auth.get_session_with_identity(*scope_url_and_cookie(self._scope))
+        scope = self._scope
+        if scope is None:  # read before, and deleted since: read again
+            session = self["session"] = self._auth.get_session_with_identity(*self._request)
+            return session
+        request = _native_url_and_cookie(scope) or _scope_url_and_cookie(scope)
+        session = self._auth.get_session_with_identity(*request)
         self["session"] = session
-        self._scope[SESSION_KEY] = session
+        scope[SESSION_KEY] = session
+        self._request = request
+        self._scope = None
         return session
+
+
+def _lazy_state(scope: Scope, auth: Auth) -> _LazyState:
+    """``NativeAuth.lazy_scope``'s state, in Python (for a scope of a shape
+    the native module leaves to Python)."""
+    state = _LazyState(_request_state(scope))
+    state._auth = auth
+    state._scope = scope
+    return state
 
 
 async def _read_body(receive: Receive) -> bytes:
@@ -168,9 +199,15 @@ class ASGIMiddleware:
             return
         auth = self.auth
         scope["libauth.auth"] = auth
-        if not auth.is_auth_path(scope_path(scope)):
+        # Hookless: the path test and the lazy state in one native call
+        # (None: a scope of a shape left to the Python code below).
+        lazy = auth._native.lazy_scope(scope, auth) if auth.session_is_hookless else None
+        if lazy:
+            await self.app(scope, receive, send)
+            return
+        if lazy is None and not auth.is_auth_path(scope_path(scope)):
             if auth.session_is_hookless:
-                scope["state"] = _LazyState(_request_state(scope), auth, scope)
+                scope["state"] = _lazy_state(scope, auth)
             else:
                 state = _request_state(scope)
                 try:

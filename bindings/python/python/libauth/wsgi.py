@@ -66,6 +66,9 @@ def environ_cookie(environ: Environ) -> Optional[str]:
     return cookie or None
 
 
+_native_url_and_cookie = _native.environ_url_and_cookie
+
+
 def environ_headers(environ: Environ) -> List[Tuple[str, str]]:
     headers = []
     for key, value in environ.items():
@@ -105,7 +108,11 @@ def session_from_environ(environ: Environ, auth: Optional[Auth] = None) -> Optio
     auth = auth or environ.get(AUTH_KEY)
     if auth is None:
         raise RuntimeError("libauth: no Auth for this request; wrap the app in WSGIMiddleware or pass `auth`")
-    session = auth.get_session_with_identity(environ_url(environ), environ_cookie(environ))
+    # The URL and the cookie read by the native module; an environ it leaves
+    # to Python (a path to percent-encode, no Host header, joined Cookie
+    # headers) by environ_url and environ_cookie.
+    found = _native_url_and_cookie(environ) or (environ_url(environ), environ_cookie(environ))
+    session = auth.get_session_with_identity(*found)
     environ[SESSION_KEY] = session
     return session
 
@@ -122,11 +129,13 @@ class WSGIMiddleware:
         self.auth = auth
 
     def __call__(self, environ: Environ, start_response: StartResponse) -> collections.abc.Iterable[bytes]:
-        environ[AUTH_KEY] = self.auth
-        if not self.auth.is_auth_path(environ_path(environ)):
+        auth = environ[AUTH_KEY] = self.auth
+        # environ_path and Auth.is_auth_path, inline (every request passes here).
+        path = (environ.get("SCRIPT_NAME") or "") + (environ.get("PATH_INFO") or "")
+        if path != auth.base_path and not path.startswith(auth._base_prefix):
             return self.app(environ, start_response)
         method = environ.get("REQUEST_METHOD", "GET")
-        res = self.auth.handle(
+        res = auth.handle(
             method,
             environ_url(environ),
             environ_headers(environ),
