@@ -10,10 +10,13 @@
 #   arm64 CPython (Debian's arm64 packages, unpacked into a scratch sysroot:
 #   nothing is installed for arm64);
 # - linux-x64-musl and linux-arm64-musl: no musl Node or CPython comes from
-#   the registries this runs against, so these are checked without loading
-#   them: musl's own dynamic loader (`ld-musl-*.so.1 --list`, under qemu for
-#   arm64) must resolve every symbol of the addon and of the wheel's module
-#   (the Python C API excepted: the interpreter provides it);
+#   the registries this runs against, so the addons and the arm64 wheel are
+#   checked without loading them: musl's own dynamic loader
+#   (`ld-musl-*.so.1 --list`, under qemu for arm64) must resolve every
+#   symbol of the addon and of the wheel's module (the Python C API
+#   excepted: the interpreter provides it). The x64 wheel is also run: a
+#   CPython built here against musl (Debian's CPython source, musl-gcc;
+#   about 5 minutes, cached) runs the Python smoke test with it;
 # - sdist: the Python source distribution installed by pip into a new venv
 #   (pip builds it from source, as where no wheel fits: Rust, a C compiler
 #   and OpenSSL's headers needed), then the Python smoke test with it.
@@ -112,6 +115,41 @@ ensure_arm64() {
 }
 arm64() { QEMU_LD_PREFIX=$ARM_ROOT qemu-aarch64-static "$@"; }
 
+# --- a musl CPython for x86-64, built from Debian's CPython source ---------
+MUSL_PY=$CACHE/musl-python
+ensure_musl_python() {
+  [ -x "$MUSL_PY/bin/python3" ] && return
+  command -v musl-gcc >/dev/null 2>&1 || apt_install musl-tools || return 1
+  local src=$CACHE/musl-python-src pkg entry file md5 dir
+  pkg=$(python3 -c 'import sys; print("python%d.%d" % sys.version_info[:2])')
+  echo "== $pkg's source from Debian, built against musl into $MUSL_PY"
+  rm -rf "$src" && mkdir -p "$src"
+  # The source package's entry in Debian's index: its directory and the
+  # upstream tarball with its MD5 (checked).
+  curl -fsS -o "$src/Sources.xz" "http://deb.debian.org/debian/dists/$(. /etc/os-release && echo "$VERSION_CODENAME")/main/source/Sources.xz" ||
+    return 1
+  entry=$(xz -dc "$src/Sources.xz" | awk -v p="$pkg" '$0 == "Package: " p { on = 1 } on && /^$/ { on = 0 } on') || return 1
+  dir=$(sed -n 's/^Directory: //p' <<<"$entry")
+  read -r md5 file < <(awk '/^Files:/ { f = 1; next } f && /orig\.tar/ { print $1, $3; exit }' <<<"$entry")
+  [ -n "$dir" ] && [ -n "$file" ] || { echo "no $pkg source in Debian's index" >&2; return 1; }
+  curl -fsS -o "$src/$file" "http://deb.debian.org/debian/$dir/$file" || return 1
+  echo "$md5  $src/$file" | md5sum -c --quiet - || return 1
+  tar -xf "$src/$file" -C "$src" || return 1
+  # musl-gcc, answering CPython's question for the multiarch name with
+  # musl's (else setup.py adds glibc's header directory to every module).
+  printf '#!/bin/sh\ncase "$1" in --print-multiarch|-print-multiarch) echo x86_64-linux-musl; exit 0 ;; esac\nexec musl-gcc "$@"\n' >"$src/cc"
+  chmod +x "$src/cc"
+  (
+    cd "$src"/Python-* || exit 1
+    # configure compares the compiler's multiarch (gcc's, glibc's) with the
+    # platform triplet (musl's) and stops: the multiarch is left empty.
+    sed -i 's/MULTIARCH=\$(\$CC --print-multiarch 2>\/dev\/null)/MULTIARCH=/' configure
+    nice ./configure CC="$src/cc" --prefix="$MUSL_PY" --without-ensurepip --disable-test-modules >"$src/configure.log" 2>&1 &&
+      nice make -j"$(nproc)" >"$src/make.log" 2>&1 && make install >"$src/install.log" 2>&1
+  ) || { echo "building CPython against musl failed (logs in $src)" >&2; return 1; }
+  "$MUSL_PY/bin/python3" -c 'import asyncio, json, concurrent.futures' || return 1
+}
+
 node_smoke() { # target runner...
   local t=$1 app out
   shift
@@ -198,7 +236,10 @@ for t in "${targets[@]}"; do
       python_smoke "$t" arm64 "$ARM_ROOT/usr/bin/python3" ;;
     linux-x64-musl)
       [ -x /lib/ld-musl-x86_64.so.1 ] || apt_install musl || { fail "$t: musl is not installed"; continue; }
-      musl_target "$t" /lib/ld-musl-x86_64.so.1 ;;
+      musl_target "$t" /lib/ld-musl-x86_64.so.1
+      if [ "$ONLY" != node ]; then
+        if ensure_musl_python; then python_smoke "$t" "$MUSL_PY/bin/python3"; else fail "python $t: no musl CPython could be built"; fi
+      fi ;;
     linux-arm64-musl)
       ensure_arm64 || { fail "$t: the arm64 userland could not be set up"; continue; }
       musl_target "$t" arm64 "$ARM_ROOT/lib/ld-musl-aarch64.so.1" ;;
