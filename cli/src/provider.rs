@@ -17,22 +17,22 @@ use crate::output::{print_json, write_line, Exit, Failure, Outcome};
 /// Each built-in provider's page, whose `Console:` line says where its
 /// app is registered.
 const PAGES: &[(&str, &str)] = &[
-    ("apple", include_str!("../../docs/providers/apple.md")),
-    ("auth0", include_str!("../../docs/providers/auth0.md")),
-    ("discord", include_str!("../../docs/providers/discord.md")),
-    ("facebook", include_str!("../../docs/providers/facebook.md")),
-    ("github", include_str!("../../docs/providers/github.md")),
-    ("gitlab", include_str!("../../docs/providers/gitlab.md")),
-    ("google", include_str!("../../docs/providers/google.md")),
-    ("keycloak", include_str!("../../docs/providers/keycloak.md")),
-    ("linkedin", include_str!("../../docs/providers/linkedin.md")),
-    ("microsoft-entra-id", include_str!("../../docs/providers/microsoft-entra-id.md")),
-    ("okta", include_str!("../../docs/providers/okta.md")),
-    ("slack", include_str!("../../docs/providers/slack.md")),
-    ("spotify", include_str!("../../docs/providers/spotify.md")),
-    ("tiktok", include_str!("../../docs/tiktok-login-kit.md")),
-    ("twitch", include_str!("../../docs/providers/twitch.md")),
-    ("twitter", include_str!("../../docs/providers/twitter.md")),
+    ("apple", include_str!("../guides/apple.md")),
+    ("auth0", include_str!("../guides/auth0.md")),
+    ("discord", include_str!("../guides/discord.md")),
+    ("facebook", include_str!("../guides/facebook.md")),
+    ("github", include_str!("../guides/github.md")),
+    ("gitlab", include_str!("../guides/gitlab.md")),
+    ("google", include_str!("../guides/google.md")),
+    ("keycloak", include_str!("../guides/keycloak.md")),
+    ("linkedin", include_str!("../guides/linkedin.md")),
+    ("microsoft-entra-id", include_str!("../guides/microsoft-entra-id.md")),
+    ("okta", include_str!("../guides/okta.md")),
+    ("slack", include_str!("../guides/slack.md")),
+    ("spotify", include_str!("../guides/spotify.md")),
+    ("tiktok", include_str!("../guides/tiktok-login-kit.md")),
+    ("twitch", include_str!("../guides/twitch.md")),
+    ("twitter", include_str!("../guides/twitter.md")),
 ];
 
 /// Apple's audience for client secrets, and the longest lifetime it
