@@ -247,10 +247,18 @@ impl NativeAuth {
     }
 
     /// The session reader of this engine (`readSession`), for JavaScript to
-    /// keep: each call makes a new one, with numbers of its own.
+    /// keep: each call makes a new one, with numbers of its own. Only when
+    /// `inlineSession`: `readSession` reads on the calling thread, where a
+    /// hook (called back on this same thread) could never run.
     #[napi]
-    pub fn session_reader(&self) -> External<SessionReader> {
-        External::new(SessionReader { auth: Arc::clone(&self.auth), shared: SharedIds::default() })
+    pub fn session_reader(&self) -> Result<External<SessionReader>> {
+        if !self.inline_session {
+            return Err(napi::Error::new(
+                Status::GenericFailure,
+                "libauth: this configuration's session reads run on the worker pool",
+            ));
+        }
+        Ok(External::new(SessionReader { auth: Arc::clone(&self.auth), shared: SharedIds::default() }))
     }
 
     /// Whether `getSessionJson` may be used (no hook can be reached).
