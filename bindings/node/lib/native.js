@@ -139,16 +139,16 @@ class Instance {
 
   /** @returns {object | null | Promise<object | null>} */
   getSession(url, cookie) {
-    // The engine's own test of a URL's scheme (it picks the cookie names).
-    if (this.inlineSession) return this.readSession(/^https:\/\//i.test(url), cookie);
+    if (this.inlineSession) return this.readSession(url, cookie);
     const id = this.callId();
     this.native.getSession(id, url, cookie ?? null);
     return this.defer(id);
   }
 
   /**
-   * The session of a request that came over HTTPS or not with this Cookie
-   * header, read on this thread: only when `inlineSession` (the scheme is
+   * The session of a request with this Cookie header that came over HTTPS
+   * or not (`https`: a boolean, or the absolute URL, whose scheme the
+   * engine reads), read on this thread: only when `inlineSession` (the scheme is
    * all of the URL such a read uses).
    * @returns {object | null}
    */

@@ -46,7 +46,7 @@ pub struct SessionReader {
 }
 
 /// The session (`null` for none) of a request that came over HTTPS or
-/// not with this `Cookie` header, read on this thread as
+/// not (`true`/`false`, or its absolute URL) with this `Cookie` header, read on this thread as
 /// `NativeAuth.getSessionJson` reads it (only when `inlineSession`; the
 /// scheme is all of the URL such a read uses), answered as cheaply as it
 /// can cross: a session shared by every read of one cached cookie as its
@@ -56,11 +56,16 @@ pub struct SessionReader {
 pub fn read_session<'env>(
     env: &'env Env,
     reader: &External<SessionReader>,
-    https: bool,
+    scheme: Either<bool, String>,
     cookie: Option<JsString<'_>>,
 ) -> Result<Option<Either<u32, JsString<'env>>>> {
     let cookie = cookie.map(ascii_or_utf8).transpose()?;
-    match reader.auth.get_session_view_by_scheme(https, cookie.as_deref()) {
+    // Whether the request came over HTTPS, or its URL (the engine tells).
+    let read = match &scheme {
+        Either::A(https) => reader.auth.get_session_view_by_scheme(*https, cookie.as_deref()),
+        Either::B(url) => reader.auth.get_session_view_by_cookie(url, cookie.as_deref()),
+    };
+    match read {
         Ok(Some(session)) => match session.shared_key() {
             Some(key) => Ok(Some(Either::A(reader.shared.id_for(key)))),
             None => env.create_string(session.json()).map(|s| Some(Either::B(s))),
